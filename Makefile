@@ -1,0 +1,46 @@
+# Two commands matter: `make run` and `make test`. Everything else is a helper for them.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 0.0.0.0
+PORT ?= 5000
+
+.PHONY: run test lint bench system-deps migrate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Debian packages the tests drive for real: Chromium (browser tests) and poppler (PDF to PNG).
+system-deps:
+	@if ! command -v chromium >/dev/null || ! command -v pdftoppm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
+		else \
+			echo "chromium/poppler-utils missing and not root: browser and PNG tests will be skipped"; \
+		fi; \
+	fi
+
+migrate: $(STAMP)
+	$(BIN)/scorekeeper migrate
+
+run: $(STAMP) migrate
+	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: $(STAMP) system-deps lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

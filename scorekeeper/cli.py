@@ -1,0 +1,285 @@
+"""The command line (CONTRACT.md "Command line").
+
+Every command answers JSON on stdout and exits 0. Bad input exits 2 with
+``{"error": {...}}`` on stdout and a one-line message on stderr, so a script
+can read the error and a person sees it. ``arrange -`` reads JSON lines and
+answers one line each; a bad line gets its own ``{"error": ..., "line": n}``
+line and the run goes on, and the exit status is 2 if any line was bad.
+Blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from scorekeeper.engine import (
+    PRESETS,
+    ScorekeeperError,
+    adjudicate,
+    arrange,
+    find_rules,
+)
+from scorekeeper.engine.game import score
+
+OK, BAD_INPUT = 0, 2
+
+
+class InputError(Exception):
+    """Input the command cannot read: a missing file, bad JSON, a usage mistake."""
+
+    def __init__(self, code: str, message: str, where: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.where = code, message, where
+
+    def to_json(self) -> dict[str, Any]:
+        body = {"code": self.code, "message": self.message}
+        if self.where is not None:
+            body["where"] = self.where
+        return {"error": body}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage mistakes as JSON errors instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise InputError("usage", f"{message} (see {self.prog} --help)")
+
+
+# --- reading and writing ------------------------------------------------------------------
+
+
+def _emit(data: Any, *, compact: bool = False) -> None:
+    """One JSON document on stdout (people read ♣, so no ASCII escapes)."""
+    indent = None if compact else 2
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+
+
+def _fail(error: ScorekeeperError | InputError, prefix: str = "") -> int:
+    """Report bad input: the error object on stdout, one line on stderr."""
+    _emit(error.to_json())
+    _complain(error, prefix)
+    return BAD_INPUT
+
+
+def _complain(error: ScorekeeperError | InputError, prefix: str = "") -> None:
+    message = " ".join(error.message.split())
+    where = f" (at {error.where})" if error.where and error.where not in message else ""
+    sys.stderr.write(f"scorekeeper: {prefix}{message}{where}\n")
+
+
+def _read_text(source: str) -> str:
+    """The text of a file, or of stdin for ``-``, as UTF-8 (a BOM is allowed)."""
+    try:
+        if source == "-":
+            buffer = getattr(sys.stdin, "buffer", None)
+            raw: bytes | str = buffer.read() if buffer is not None else sys.stdin.read()
+        else:
+            raw = Path(source).read_bytes()
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise InputError("unreadable-file", f"cannot read {source}: {reason}", source) from None
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError("malformed", f"the input is not UTF-8 text (byte {err.start + 1})",
+                         f"byte {err.start + 1}") from None
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str) -> Any:
+    """JSON with the line and column of any mistake; NaN and Infinity are refused.
+
+    >>> parse_json('{"a": [1, 2}')
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cli.InputError: the input is not valid JSON: Expecting ',' delimiter at line 1, column 12
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno}, column {err.colno}"
+        raise InputError("malformed", f"the input is not valid JSON: {err.msg} at {where}",
+                         where) from None
+    except ValueError as err:
+        raise InputError("malformed", f"the input is not valid JSON: {err}") from None
+
+
+def _load(source: str) -> Any:
+    return parse_json(_read_text(source))
+
+
+# --- the commands --------------------------------------------------------------------------
+
+
+def _adjudicate(args: argparse.Namespace) -> int:
+    _emit(adjudicate(_load(args.file)))
+    return OK
+
+
+def _score(args: argparse.Namespace) -> int:
+    _emit(score(_load(args.file)))
+    return OK
+
+
+def _arrange(args: argparse.Namespace) -> int:
+    options = {"around_the_corner": args.around_the_corner, "ace_value": args.ace_value}
+    if args.cards == ["-"]:
+        return _arrange_lines(options)
+    if not args.cards:
+        raise InputError("usage", "give 10 or 11 cards, or - to read JSON lines")
+    _emit(arrange(" ".join(args.cards), **options))
+    return OK
+
+
+def _arrange_lines(options: dict[str, Any]) -> int:
+    """JSON lines in, one answer a line out; bad lines are answered and skipped."""
+    status = OK
+    buffer = getattr(sys.stdin, "buffer", None)
+    for number, raw in enumerate(buffer if buffer is not None else sys.stdin, start=1):
+        if not raw.strip():
+            continue
+        try:
+            request = parse_json(_decode_line(raw, number))
+            if not isinstance(request, dict) or "cards" not in request:
+                raise InputError("malformed", 'each line must be an object like {"cards": '
+                                 '["7C", "8C", ...]}')
+            _emit(arrange(request["cards"], **options), compact=True)
+        except (ScorekeeperError, InputError) as err:
+            status = BAD_INPUT
+            _emit({**err.to_json(), "line": number}, compact=True)
+            _complain(err, f"line {number}: ")
+        sys.stdout.flush()
+    return status
+
+
+def _decode_line(raw: bytes | str, number: int) -> str:
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError("malformed", f"the line is not UTF-8 text (byte {err.start + 1})",
+                         f"byte {err.start + 1}") from None
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from scorekeeper.pdf import render_sheet  # ReportLab is loaded only for this command
+
+    game = _load(args.file)
+    pdf = render_sheet(game, score(game))
+    if args.output == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(pdf)
+        return OK
+    try:
+        Path(args.output).write_bytes(pdf)
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise InputError("unwritable-file", f"cannot write {args.output}: {reason}",
+                         args.output) from None
+    _emit({"sheet": args.output, "bytes": len(pdf)})
+    return OK
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        _emit({"presets": [
+            {"id": rules.name, "title": rules.title, "min_players": rules.min_players,
+             "max_players": rules.max_players}
+            for rules in PRESETS.values()
+        ]})
+        return OK
+    rules = find_rules(args.preset, "preset")
+    _emit({"id": rules.name, "title": rules.title, "min_players": rules.min_players,
+           "max_players": rules.max_players, "settings": rules.settings()})
+    return OK
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from scorekeeper.serve import serve  # Flask and the database only for this command
+
+    serve(args.host, args.port)
+    return OK
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from scorekeeper.store import migrate
+
+    migrate()
+    _emit({"migrated": True})
+    return OK
+
+
+# --- the parser ------------------------------------------------------------------------------
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _ace_value(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 15:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an ace value (1 to 15)")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``scorekeeper`` command and its subcommands, as CONTRACT.md lists them."""
+    parser = _Parser(prog="scorekeeper", description="Score keeper and rules adjudicator "
+                     "for Jersey Gin and the Gin Rummy family. Answers JSON.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, run: Callable[[argparse.Namespace], int],
+                text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.set_defaults(run=run)
+        return sub
+
+    source = "a JSON file, or - (the default) for stdin"
+    command("adjudicate", _adjudicate, "rule on one box").add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help=source)
+    command("score", _score, "score a whole game").add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help=source)
+    arranging = command("arrange", _arrange, "best melds and count of 10 or 11 cards")
+    arranging.add_argument("cards", nargs="*", metavar="CARD",
+                           help='cards like 7C 10H QS, or - to read JSON lines {"cards": [...]}')
+    arranging.add_argument("--around-the-corner", action="store_true",
+                           help="K-A-2 and Q-K-A are runs (V4)")
+    arranging.add_argument("--ace-value", type=_ace_value, default=1, help="count of an ace (V4)")
+    sheet = command("sheet", _sheet, "a game as a PDF score sheet")
+    sheet.add_argument("file", nargs="?", default="-", metavar="FILE", help=source)
+    sheet.add_argument("-o", "--output", required=True, metavar="OUT",
+                       help="the PDF file to write (- for stdout)")
+    command("rules", _rules, "list the presets, or one preset's settings").add_argument(
+        "preset", nargs="?", metavar="PRESET")
+    serving = command("serve", _serve, "run the web app (DATABASE_URL picks the database)")
+    serving.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
+    serving.add_argument("--port", type=_port, default=5000, help="port to listen on (5000)")
+    command("migrate", _migrate, "create or upgrade the database (DATABASE_URL)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the exit status is 0, or 2 for bad input."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise InputError("usage", "say what to do: adjudicate, score, arrange, sheet, "
+                             "rules, serve or migrate (see scorekeeper --help)")
+        status: int = args.run(args)
+    except (ScorekeeperError, InputError) as err:
+        return _fail(err)
+    return status

@@ -1,0 +1,403 @@
+"""Scoring a whole game (CONTRACT.md "A game"): totals, dealer, end, bonuses, settlement.
+
+Each box is ruled by the showdown, then its credits (less Parlett's penalties,
+P4) are added to the running totals. The game ends after the box in which a
+player's total reaches the target (J14, P8, G8); the winner adds the game
+bonus, every player the box bonus for each box he won, a player who won no box
+is shut out (J15), and each pair of players settles the difference of their
+final totals (J16), in money too when the game has a stake (V6). Hollywood
+scores several such games at once (V3, :mod:`.hollywood`).
+
+>>> game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
+...     {"ending": "gin", "by": "Ann", "hands": {"Ann": {"count": 0}, "Bob": {"count": 80}}}]}
+>>> sheet = score(game)
+>>> sheet["totals"], sheet["game_over"], sheet["final_totals"]
+({'Ann': 105, 'Bob': 0}, True, {'Ann': 230, 'Bob': 0})
+>>> sheet["settlement"]
+[{'from': 'Bob', 'to': 'Ann', 'points': 460}]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from . import hollywood
+from .boxes import read_player, read_players
+from .credits import Step
+from .errors import GameOverError, MalformedError
+from .rules import Rules, default_rules_for, find_rules
+from .showdown import rule_box
+
+MAX_STAKE = 1_000_000
+MAX_NOTE = 1000
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Cites:
+    """The rule ids a family's game rules live under: end, bonuses, shutout, settlement."""
+
+    end: str
+    bonus: str
+    shutout: str
+    settle: str
+
+
+CITES = {
+    "jersey": Cites("J14", "J14", "J15", "J16"),
+    "parlett": Cites("P8", "P8", "P8", "J16"),
+    "gin": Cites("G8", "G8", "G8", "G8"),
+    # RULES.md §5 has no game rule of its own: Jersey Gin's multi-player ones apply.
+    "knock-rummy": Cites("J14", "J14", "J15", "J16"),
+}
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game read and checked: rules, seating, first dealer, stake and the box bodies."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    dealer: str
+    stake: Decimal | None
+    boxes: tuple[Any, ...]
+
+    @property
+    def cites(self) -> Cites:
+        return CITES[self.rules.family]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One game's running score: totals (credits less penalties) and boxes won."""
+
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    wins: tuple[int, ...]
+    target: int
+    winner: str | None = None
+    ended_with: int | None = None
+    """The number (from 1) of the box after which the game was over."""
+
+    @classmethod
+    def start(cls, players: Sequence[str], target: int) -> Tally:
+        zero = tuple(0 for _ in players)
+        return cls(tuple(players), zero, zero, target)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def add(self, ruling: Mapping[str, Any], number: int) -> Tally:
+        """The tally after one more box; it ends when someone reaches the target (J14)."""
+        credits, penalties = ruling["credits"], ruling.get("penalties") or {}
+        totals = tuple(total + credits.get(p, 0) - penalties.get(p, 0)
+                       for p, total in zip(self.players, self.totals, strict=True))
+        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(self.players, self.wins,
+                                                                   strict=True))
+        tally = dataclasses.replace(self, totals=totals, wins=wins)
+        winner = tally.reached(ruling["winner"])
+        if winner is None:
+            return tally
+        return dataclasses.replace(tally, winner=winner, ended_with=number)
+
+    def reached(self, box_winner: str | None) -> str | None:
+        """Who reached the target: the box winner (only he gained), else the highest total."""
+        reached = [p for p, t in zip(self.players, self.totals, strict=True) if t >= self.target]
+        if not reached:
+            return None
+        if box_winner in reached:
+            return box_winner
+        return max(reached, key=lambda p: self.total(p))
+
+    def total(self, player: str) -> int:
+        return self.totals[self.players.index(player)]
+
+    def won(self, player: str) -> int:
+        return self.wins[self.players.index(player)]
+
+    def totals_dict(self) -> dict[str, int]:
+        return dict(zip(self.players, self.totals, strict=True))
+
+    def wins_dict(self) -> dict[str, int]:
+        return dict(zip(self.players, self.wins, strict=True))
+
+
+# --- reading the game -----------------------------------------------------------------
+
+
+def read_game(data: Any) -> Game:
+    """Check a game object (rules, settings, players, dealer, stake, boxes)."""
+    if not isinstance(data, Mapping):
+        raise MalformedError("a game must be a JSON object with rules, players, dealer and "
+                             "boxes")
+    rules = _read_rules(data)
+    players = read_players(data.get("players"), rules)
+    if data.get("dealer") is None:
+        raise MalformedError("say who dealt the first box ('dealer')", "dealer")
+    dealer = read_player(data["dealer"], players, "dealer", "dealer")
+    boxes = data.get("boxes", [])
+    if not isinstance(boxes, list):
+        raise MalformedError("boxes must be a list of boxes", "boxes")
+    return Game(rules, players, dealer, _read_stake(data.get("stake")), tuple(boxes))
+
+
+def _read_rules(data: Mapping[str, Any]) -> Rules:
+    """The preset (default by the number of players) with the game's settings applied."""
+    if "rules" in data:
+        rules = find_rules(data["rules"])
+    elif isinstance(data.get("players"), list):
+        rules = default_rules_for(len(data["players"]))
+    else:
+        raise MalformedError("say which rules are played ('rules')", "rules")
+    settings = data.get("settings")
+    if settings is not None and not isinstance(settings, Mapping):
+        raise MalformedError("settings must be an object of setting names and values",
+                             "settings")
+    return rules.with_settings(settings)
+
+
+def _read_stake(value: Any) -> Decimal | None:
+    """The money per point (V6): a number from 0 up, or absent."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
+            value) or not 0 <= value <= MAX_STAKE:
+        raise MalformedError(
+            f"the stake is money per point, a number from 0 to {MAX_STAKE}, not {value!r}",
+            "stake")
+    return Decimal(str(value))
+
+
+def _read_label(body: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A box's own ``id`` and ``note``, which come back with its ruling."""
+    label: dict[str, Any] = {}
+    if "id" in body:
+        if isinstance(body["id"], bool) or not isinstance(body["id"], str | int):
+            raise MalformedError("a box's id must be a string or a whole number", f"{where}.id")
+        label["id"] = body["id"]
+    if "note" in body:
+        note = body["note"]
+        if not isinstance(note, str) or len(note) > MAX_NOTE:
+            raise MalformedError(f"a box's note must be text of at most {MAX_NOTE} characters",
+                                 f"{where}.note")
+        label["note"] = note
+    return label
+
+
+def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, Any]:
+    """A box in a game is a box body: the game, not the box, fixes rules and players."""
+    if not isinstance(body, Mapping):
+        raise MalformedError("a box must be a JSON object", where)
+    for key in ("rules", "settings", "players"):
+        if key in body:
+            raise MalformedError(f"'{key}' belongs to the game, not to one of its boxes",
+                                 f"{where}.{key}")
+    if body.get("dealer") is not None:
+        named = read_player(body["dealer"], game.players, f"{where}.dealer", "dealer")
+        if named != dealer:
+            raise MalformedError(
+                f"this box was dealt by {dealer}, not {named}: the deal passes to the left "
+                "after every box, and stays after a misdeal (J2, C11, G7)", f"{where}.dealer")
+    return body
+
+
+# --- dealing ---------------------------------------------------------------------------
+
+
+def next_dealer(game: Game, dealer: str, result: str) -> tuple[str, Step]:
+    """Who deals the next box: the same after a misdeal (C11) or, by setting, a draw (G7)."""
+    players = game.players
+    left = players[(players.index(dealer) + 1) % len(players)]
+    if result == "misdeal":
+        return dealer, Step("C11", f"after the misdeal {dealer} deals again")
+    if result == "draw":
+        if game.rules.redeal_after_draw == "same":
+            return dealer, Step("G7", f"after the draw {dealer} deals again")
+        return left, Step("G7", f"after the draw the deal passes: {left} deals")
+    return left, Step("J2", f"the deal passes to the left: {left} deals the next box")
+
+
+# --- the score sheet ---------------------------------------------------------------------
+
+
+def score(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a whole game: CONTRACT.md "A game" in, the score sheet out."""
+    game = read_game(data)
+    columns = hollywood.start(game.rules, game.players)
+    tallies = tuple(Tally.start(game.players, game.rules.game_target)
+                    for _ in range(columns.count if columns else 1))
+    whole = Tally.start(game.players, game.rules.game_target)
+    dealer, why = game.dealer, Step("J1", f"{game.dealer} deals the first box")
+    boxes = []
+    for index, raw in enumerate(game.boxes):
+        where = f"boxes[{index}]"
+        if all(tally.over for tally in tallies):
+            raise GameOverError(_over_message(tallies), where)
+        body = _check_body(raw, game, dealer, where)
+        label = _read_label(body, where)
+        ruling = rule_box(body, game.rules, game.players, dealer, where)
+        entered = (1,)
+        if columns is not None:
+            entered, columns = columns.enter(ruling["result"], ruling["winner"],
+                                             [t.over for t in tallies])
+        tallies = tuple(t.add(ruling, index + 1) if n in entered and not t.over else t
+                        for n, t in enumerate(tallies, start=1))
+        whole = dataclasses.replace(whole.add(ruling, index + 1), winner=None)
+        boxes.append(_box_entry(label, ruling, dealer, tallies, entered, columns is not None))
+        dealer, why = next_dealer(game, dealer, ruling["result"])
+    summaries = [summarise(t, game) for t in tallies]
+    if columns is None:
+        sheet = summaries[0]
+    else:
+        sheet = hollywood.combine(summaries, whole.wins_dict(), game.rules)
+        _price(sheet, game.stake)
+    over = sheet["game_over"]
+    if not over:
+        sheet["explanation"].append(why.to_json())
+    return {"boxes": boxes, **sheet, "next_dealer": None if over else dealer}
+
+
+def _over_message(tallies: Sequence[Tally]) -> str:
+    last = max(tallies, key=lambda t: t.ended_with or 0)
+    assert last.winner is not None
+    games = "all the games are" if len(tallies) > 1 else "the game is"
+    return (f"{games} over: {last.winner} reached {last.total(last.winner)} in box "
+            f"{last.ended_with}; start a new game to go on")
+
+
+def _box_entry(label: Mapping[str, Any], ruling: Mapping[str, Any], dealer: str,
+               tallies: Sequence[Tally], entered: Sequence[int], columns: bool) -> dict[str, Any]:
+    """One box of the sheet: its ruling, dealer and the running totals after it."""
+    totals = {p: sum(t.total(p) for t in tallies) for p in tallies[0].players}
+    entry: dict[str, Any] = {**({"id": label["id"]} if "id" in label else {}), **ruling,
+                             "dealer": dealer, "totals": totals}
+    if columns:
+        entry["columns"] = list(entered)
+        entry["column_totals"] = [t.totals_dict() for t in tallies]
+    if "note" in label:
+        entry["note"] = label["note"]
+    return entry
+
+
+def summarise(tally: Tally, game: Game) -> dict[str, Any]:
+    """One game's summary: totals, and once it is over bonuses, shutouts and settlement."""
+    cites, rules = game.cites, game.rules
+    summary: dict[str, Any] = {
+        "totals": tally.totals_dict(), "boxes_won": tally.wins_dict(),
+        "game_over": tally.over, "winner": tally.winner, "game_bonus": {},
+        "box_bonuses": {}, "shutouts": [], "final_totals": {}, "settlement": [],
+        "explanation": [],
+    }
+    if tally.winner is None:
+        summary["explanation"] = [_progress(tally, cites).to_json()]
+        return summary
+    winner = tally.winner
+    box_bonuses = {p: rules.box_bonus * tally.won(p) for p in tally.players}
+    final = {p: tally.total(p) + box_bonuses[p] + (rules.game_bonus if p == winner else 0)
+             for p in tally.players}
+    shutouts = [p for p in tally.players if tally.won(p) == 0]
+    settlement, settle_steps = settle(final, winner, shutouts, game)
+    steps = [
+        Step(cites.end, f"{winner} reached {tally.total(winner)} in box {tally.ended_with} "
+                        f"(target {tally.target}): the game is over"),
+        Step(cites.bonus, f"{winner} adds the game bonus of {rules.game_bonus}"),
+        Step(cites.bonus, f"box bonuses at {rules.box_bonus} a box: " + ", ".join(
+            f"{p} {tally.won(p)} x {rules.box_bonus} = {box_bonuses[p]}" for p in tally.players)),
+        *_shutout_steps(shutouts, winner, rules, cites),
+        Step(cites.settle, "final totals: " + "; ".join(
+            _final_sum(p, tally, box_bonuses[p], rules.game_bonus if p == winner else 0,
+                       final[p]) for p in tally.players)),
+        *settle_steps,
+    ]
+    summary.update(game_bonus={winner: rules.game_bonus}, box_bonuses=box_bonuses,
+                   shutouts=shutouts, final_totals=final, settlement=settlement,
+                   explanation=[step.to_json() for step in steps])
+    _price(summary, game.stake)
+    return summary
+
+
+def _progress(tally: Tally, cites: Cites) -> Step:
+    """Where a game in progress stands against its target."""
+    if not any(tally.totals):
+        return Step(cites.end, f"nobody has scored yet; the game is to {tally.target}")
+    best = max(tally.totals)
+    leaders = [p for p, t in zip(tally.players, tally.totals, strict=True) if t == best]
+    return Step(cites.end, f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'}"
+                           f" with {best}; the game is to {tally.target}")
+
+
+def _final_sum(player: str, tally: Tally, box_bonus: int, game_bonus: int, final: int) -> str:
+    parts = [str(tally.total(player)), str(box_bonus)] + ([str(game_bonus)] if game_bonus else [])
+    return f"{player} {' + '.join(parts)} = {final}"
+
+
+def _shutout_steps(shutouts: Sequence[str], winner: str, rules: Rules,
+                   cites: Cites) -> list[Step]:
+    """Who was shut out and what it costs him (J15, G8)."""
+    if not shutouts:
+        return [Step(cites.shutout, "every player won at least one box: no shutout")]
+    effect = {"double": f"what he owes {winner} is doubled",
+              "none": "this rule set adds nothing for a shutout"}.get(
+        str(rules.shutout), f"he owes {winner} {rules.shutout} more")
+    return [Step(cites.shutout, f"{p} won no box and is shut out: {effect}") for p in shutouts]
+
+
+def settle(final: Mapping[str, int], winner: str, shutouts: Sequence[str],
+           game: Game) -> tuple[list[dict[str, Any]], list[Step]]:
+    """Who pays whom (J16): every pair, or only pairs with the winner, shutouts applied."""
+    players, rules = game.players, game.rules
+    lines: list[dict[str, Any]] = []
+    steps: list[Step] = []
+    for i, first in enumerate(players):
+        for second in players[i + 1:]:
+            if rules.settlement == "winner-only" and winner not in (first, second):
+                continue
+            high, low = (first, second) if final[first] >= final[second] else (second, first)
+            difference = final[high] - final[low]
+            if difference == 0:
+                steps.append(Step(game.cites.settle, f"{high} and {low} are level: nothing "
+                                                     "to settle"))
+                continue
+            points, text = difference, f"{final[high]} - {final[low]}"
+            if high == winner and low in shutouts:
+                points, text = _shut_out(difference, text, rules)
+            lines.append({"from": low, "to": high, "points": points})
+            shown = text if text == str(points) else f"{text} = {points}"
+            steps.append(Step(game.cites.shutout if points != difference else game.cites.settle,
+                              f"{low} pays {high} {shown}"))
+    return lines, steps
+
+
+def _shut_out(difference: int, text: str, rules: Rules) -> tuple[int, str]:
+    """A shut-out loser's debt to the winner: doubled, or a flat amount added (J15)."""
+    if rules.shutout == "double":
+        return difference * 2, f"({text}) x 2"
+    if isinstance(rules.shutout, int):
+        return difference + rules.shutout, f"({text}) + {rules.shutout}"
+    return difference, text
+
+
+def money(points: int, stake: Decimal) -> float:
+    """Points at a stake per point, rounded to cents (half up, as people round money).
+
+    >>> money(164, Decimal("0.05")), money(1, Decimal("0.125"))
+    (8.2, 0.13)
+    """
+    return float((stake * points).quantize(CENT, rounding=ROUND_HALF_UP))
+
+
+def _price(summary: dict[str, Any], stake: Decimal | None) -> None:
+    """Add money amounts to a finished summary's settlement when there is a stake (V6)."""
+    if stake is None or not summary["settlement"]:
+        return
+    for line in summary["settlement"]:
+        line["amount"] = money(line["points"], stake)
+    paid = "; ".join(f"{line['from']} pays {line['to']} {line['points']} x {stake} = "
+                     f"{line['amount']:.2f}" for line in summary["settlement"])
+    summary["explanation"].append(Step("V6", f"at {stake} a point: {paid}").to_json())

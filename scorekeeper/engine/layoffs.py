@@ -1,0 +1,152 @@
+"""Melds on the table and the cards laid off on them (C5, J5, J11, P5, G3).
+
+A :class:`TableMeld` is a meld some player laid down, with the cards others
+have laid off on it so far. Whether a card fits depends on those earlier
+layoffs (a run grows at both ends, in a chain) and, under Parlett's rule P5, on
+who laid them: an opponent may build only on the knocker's *original* meld.
+
+>>> from .cards import parse_cards
+>>> run = TableMeld.lay_down("Bob", 0, parse_cards("AS 2S 3S"))
+>>> run.fits(Card.parse("4S"), "Cal"), run.fits(Card.parse("5S"), "Cal")
+(True, False)
+>>> run.add(Card.parse("4S"), "Cal").fits(Card.parse("5S"), "Ann")
+True
+>>> run.add(Card.parse("4S"), "Cal").fits(Card.parse("5S"), "Ann", original_only=True)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, show
+from .melds import is_run, run_order
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: its owner, its index among his melds, and what was added."""
+
+    owner: str
+    index: int
+    cards: tuple[Card, ...]
+    is_set: bool
+    around_the_corner: bool = False
+    added: tuple[tuple[Card, str], ...] = ()
+
+    @classmethod
+    def lay_down(cls, owner: str, index: int, cards: Sequence[Card],
+                 around_the_corner: bool = False) -> TableMeld:
+        """A meld as its owner lays it down (cards in set or run order)."""
+        run = is_run(cards, around_the_corner)
+        ordered = run_order(cards, around_the_corner) if run else tuple(sorted(cards))
+        return cls(owner, index, tuple(ordered), not run, around_the_corner)
+
+    def all_cards(self, by: str | None = None) -> list[Card]:
+        """The meld with every layoff (or, given ``by``, only the original and his own)."""
+        extra = [card for card, layer in self.added if by is None or layer == by]
+        return list(self.cards) + extra
+
+    def fits(self, card: Card, by: str, original_only: bool = False) -> bool:
+        """Whether ``by`` may lay ``card`` off here now (C5; P5 when ``original_only``)."""
+        base = self.all_cards(by if original_only else None)
+        if card in base:
+            return False
+        if self.is_set:
+            return len(base) < 4 and card.rank == self.cards[0].rank
+        if card.suit_number != self.cards[0].suit_number or len(base) >= 13:
+            return False
+        return is_run([*base, card], self.around_the_corner)
+
+    def add(self, card: Card, by: str) -> TableMeld:
+        """This meld with one more card laid off on it."""
+        return TableMeld(self.owner, self.index, self.cards, self.is_set,
+                         self.around_the_corner, (*self.added, (card, by)))
+
+    def __str__(self) -> str:
+        return show(self.cards)
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """One card laid off: by whom, onto whose meld (and its index there)."""
+
+    card: Card
+    by: str
+    onto: str
+    meld: int
+
+    def to_json(self) -> dict[str, str | int]:
+        return {"card": self.card.code, "onto": self.onto, "meld": self.meld}
+
+
+Table = tuple[TableMeld, ...]
+
+
+def lay(table: Table, layoff: Layoff) -> Table:
+    """The table after one layoff."""
+    return tuple(
+        meld.add(layoff.card, layoff.by)
+        if (meld.owner, meld.index) == (layoff.onto, layoff.meld) else meld
+        for meld in table
+    )
+
+
+def place_layoff(table: Table, card: Card, by: str, onto: str, meld: int | None,
+                 original_only: bool) -> Layoff | None:
+    """Where a declared layoff goes: the named meld, or the only one of ``onto``'s that fits."""
+    fitting = [m for m in table if m.owner == onto and (meld is None or m.index == meld)
+               and m.fits(card, by, original_only)]
+    if not fitting:
+        return None
+    return Layoff(card, by, onto, fitting[0].index)
+
+
+@dataclass(frozen=True)
+class LayoffPlan:
+    """A way for one player to lay off: the cards and where each went, in order."""
+
+    layoffs: tuple[Layoff, ...]
+    mask: int
+
+
+def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset[str],
+                 original_only: bool) -> list[LayoffPlan]:
+    """Every distinct set of cards ``by`` could lay off onto ``targets``' melds (C5).
+
+    Laying off one card may open the way for the next (a chain along a run), so
+    the plans are found by trying one card at a time. The empty plan comes first;
+    one plan is kept per set of placements (the same cards laid on different melds
+    leave different tables, which matters to the next player).
+    """
+    cards = list(hand)
+    plans: dict[frozenset[tuple[Card, str, int]], LayoffPlan] = {frozenset(): LayoffPlan((), 0)}
+    seen: set[tuple[int, Table]] = set()
+    stack: list[tuple[Table, tuple[Layoff, ...], int]] = [(table, (), 0)]
+    while stack:
+        state, done, mask = stack.pop()
+        for card in cards:
+            if mask & card.bit:
+                continue
+            for meld in state:
+                if meld.owner not in targets or not meld.fits(card, by, original_only):
+                    continue
+                layoff = Layoff(card, by, meld.owner, meld.index)
+                new_state = lay(state, layoff)
+                new_mask = mask | card.bit
+                if (new_mask, new_state) in seen:
+                    continue
+                seen.add((new_mask, new_state))
+                new_done = (*done, layoff)
+                placements = frozenset((x.card, x.onto, x.meld) for x in new_done)
+                plans.setdefault(placements, LayoffPlan(new_done, new_mask))
+                stack.append((new_state, new_done, new_mask))
+    return sorted(plans.values(), key=lambda plan: (len(plan.layoffs), plan.mask))
+
+
+def could_lay_off(hand: Iterable[Card], table: Table, by: str, targets: frozenset[str],
+                  original_only: bool) -> bool:
+    """Cheap test: does any single card of the hand fit any target meld now?"""
+    return any(meld.owner in targets and meld.fits(card, by, original_only)
+               for card in hand for meld in table)

@@ -1,0 +1,543 @@
+"""The ruling of a box: the showdown played out in table order, then scored.
+
+Players lay out in table order from the one who ended the box (J5, J11). A
+hand given as cards is arranged by the engine (C9): the knocker picks, among
+his arrangements within the knock limit, the one that serves him best against
+the others' best replies; each later player picks the melds and layoffs that
+leave him the lowest count. A hand given as melds is scored exactly as declared
+(C8), its layoffs checked where they stand in the order; the engine only
+*advises* when a better play existed. A hand given as a count is taken as it is.
+
+>>> ruling = adjudicate({"rules": "jersey-scarne", "players": ["A", "B", "C"],
+...     "ending": "knock", "by": "A",
+...     "hands": {"A": {"count": 5}, "B": {"count": 15}, "C": {"count": 13}}})
+>>> ruling["result"], ruling["points"], ruling["credits"]
+('knock', 18, {'A': 18, 'B': 0, 'C': 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .boxes import Box, Hand, read_box, read_player, read_players
+from .cards import Card, cards_mask, count_of, mask_cards, show
+from .credits import Outcome, Step, break_outcome, gin_outcome, knock_outcome
+from .errors import (
+    IllegalLayoffError,
+    LayoffOnGinError,
+    MalformedError,
+    OverKnockLimitError,
+    UnknownPlayerError,
+)
+from .layoffs import Layoff, Table, TableMeld, could_lay_off, lay, layoff_plans, place_layoff
+from .melds import Arrangement, arrangements, best_arrangements, best_count
+from .rules import Rules, default_rules_for, find_rules
+
+_LAYOFF_RULE = {"jersey": "J5", "parlett": "P5", "gin": "G3", "knock-rummy": "K2"}
+
+
+@dataclass(frozen=True)
+class Played:
+    """One player's hand as it ended on the table."""
+
+    player: str
+    count: int
+    form: str
+    melds: tuple[tuple[Card, ...], ...] = ()
+    deadwood: tuple[Card, ...] = ()
+    layoffs: tuple[Layoff, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "melds": [[card.code for card in meld] for meld in self.melds],
+            "deadwood": [card.code for card in sorted(self.deadwood, key=_rank_order)],
+            "layoffs": [layoff.to_json() for layoff in self.layoffs],
+            "count": self.count,
+        }
+
+
+def _rank_order(card: Card) -> tuple[int, int]:
+    return card.rank, card.suit_number
+
+
+def _canonical(melds: Sequence[Sequence[Card]], rules: Rules) -> tuple[tuple[Card, ...], ...]:
+    """Melds in the order people read them: each in set or run order, lowest rank first."""
+    laid = [TableMeld.lay_down("", 0, meld, rules.around_the_corner).cards for meld in melds]
+    return tuple(sorted(laid, key=lambda meld: (min(c.rank for c in meld), meld[0].suit_number)))
+
+
+def adjudicate(data: Any) -> dict[str, Any]:
+    """Rule on one box given as CONTRACT.md "A box" (rules, players and dealer included)."""
+    if not isinstance(data, Mapping):
+        raise MalformedError("a box must be a JSON object")
+    players_data = data.get("players")
+    if "rules" in data:
+        rules = find_rules(data["rules"])
+    elif isinstance(players_data, list):
+        rules = default_rules_for(len(players_data))
+    else:
+        raise MalformedError("say which rules are played ('rules')", "rules")
+    rules = rules.with_settings(data.get("settings"))
+    players = read_players(players_data, rules)
+    dealer = None
+    if data.get("dealer") is not None:
+        dealer = read_player(data["dealer"], players, "dealer", "dealer")
+    return rule_box(data, rules, players, dealer)
+
+
+def rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
+             where: str = "") -> dict[str, Any]:
+    """Rule on a box body under rules already read (a game's boxes come through here)."""
+    box = read_box(data, rules, players, dealer, where)
+    if box.ending in ("draw", "misdeal"):
+        return _void(box)
+    limit, limit_steps = knock_limit(box)
+    showdown = _Showdown(box, limit)
+    plays, outcome = showdown.play()
+    multiplier, multiplier_steps = _multiplier(box)
+    points = outcome.points * multiplier
+    penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
+    counts = {play.player: play.count for play in plays}
+    explanation = [*limit_steps, *showdown.layoff_steps(plays), *showdown.notes,
+                   *outcome.steps, *multiplier_steps]
+    return {
+        "result": outcome.result,
+        "winner": outcome.winner,
+        "points": points,
+        "credits": {p: points if p == outcome.winner else 0 for p in box.players},
+        "penalties": penalties,
+        "counts": {p: counts[p] for p in box.players},
+        "hands": {play.player: play.to_json() for play in plays if play.form != "count"},
+        "explanation": [step.to_json() for step in explanation],
+        "advice": [step.to_json() for step in showdown.advice(plays)],
+        "showdown": [step.to_json() for step in showdown.describe(plays)],
+        "ending": box.ending,
+        "by": box.by,
+        "after_break": box.after_break,
+        "multiplier": multiplier,
+        "knock_limit": limit,
+    }
+
+
+def _void(box: Box) -> dict[str, Any]:
+    """A draw or a misdeal: nobody scores (C11, G7, P7, K4)."""
+    if box.ending == "misdeal":
+        step = Step("C11", "misdeal: the same dealer deals again, no score, no penalty")
+    else:
+        rule = {"parlett": "P7", "knock-rummy": "K4"}.get(box.rules.family, "G7")
+        who = "the same dealer" if box.rules.redeal_after_draw == "same" else "the next dealer"
+        step = Step(rule, f"the stock ran out with nobody out: no score; {who} deals")
+    zero = {p: 0 for p in box.players}
+    return {
+        "result": box.ending, "winner": None, "points": 0, "credits": zero, "penalties": {},
+        "counts": {}, "hands": {}, "explanation": [step.to_json()], "advice": [],
+        "showdown": [], "ending": box.ending, "by": None, "after_break": False,
+        "multiplier": box.multiplier, "knock_limit": box.rules.knock_limit,
+    }
+
+
+def knock_limit(box: Box) -> tuple[int | None, list[Step]]:
+    """The knock limit of this box: fixed, or Oklahoma's upcard (V2)."""
+    rules = box.rules
+    if rules.knock_limit_from == "fixed":
+        return rules.knock_limit, []
+    if box.upcard is None:
+        raise MalformedError("give the first upcard: in Oklahoma it sets the knock limit (V2)",
+                             f"{box.where}.upcard" if box.where else "upcard")
+    if box.upcard.rank == 1:
+        limit = 0 if rules.ace_upcard == "gin-only" else 1
+        what = "gin only" if limit == 0 else "a knock with 1"
+        return limit, [Step("V2", f"the upcard {box.upcard} is an ace: {what}")]
+    limit = box.upcard.value()
+    return limit, [Step("V2", f"the upcard {box.upcard} sets the knock limit at {limit}")]
+
+
+def _multiplier(box: Box) -> tuple[int, list[Step]]:
+    """Doubling (V5) and Oklahoma's spade upcard (V2) multiply the box's score."""
+    steps = []
+    multiplier = box.multiplier
+    if multiplier > 1:
+        steps.append(Step("V5", f"the box was doubled to {multiplier}x"))
+    if box.rules.spade_doubles and box.upcard is not None and box.upcard.suit.value == "S":
+        multiplier *= 2
+        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the box counts double"))
+    return multiplier, steps
+
+
+Score = tuple[int, int]
+"""How good an outcome is for the player choosing: higher is better."""
+
+
+class _Showdown:
+    """Plays one box's showdown in table order (C8, C9, J5, J11, P5, G3)."""
+
+    def __init__(self, box: Box, limit: int | None) -> None:
+        self.box = box
+        self.rules = box.rules
+        self.order = box.table_order()
+        self.limit = limit
+        self.notes: list[Step] = []
+        self.gin = box.ending == "gin" or (
+            box.ending == "knock" and self._own_count(box.hands[self.order[0]]) == 0)
+        policy = "sequential" if box.ending == "break" else self.rules.layoffs
+        self.policy = "none" if self.gin else policy
+        self.original_only = self.policy == "knocker-original-only"
+
+    # --- who may lay off where -------------------------------------------------
+
+    def targets(self, position: int) -> frozenset[str]:
+        """Whose melds the player at this place in table order may lay off on."""
+        if self.policy == "none":
+            return frozenset()
+        if self.policy == "sequential":
+            return frozenset(self.order[:position])
+        return frozenset(self.order[:1])
+
+    def layoff_rule(self) -> str:
+        if self.box.ending == "break":
+            return "J11"
+        return _LAYOFF_RULE[self.rules.family]
+
+    # --- the whole showdown ----------------------------------------------------
+
+    def play(self) -> tuple[list[Played], Outcome]:
+        """Every player's final hand and the outcome, the knocker choosing first (C9)."""
+        first = self.order[0]
+        hand = self.box.hands[first]
+        best: tuple[Score, list[Played], Outcome] | None = None
+        bound = self._bound_without_layoffs()
+        errors: list[IllegalLayoffError] = []
+        for candidate in self._first_candidates(hand):
+            if best is not None and best[0][0] == 1 and bound(candidate.count) <= best[0][1]:
+                break
+            table = self._lay_down((), candidate)
+            try:
+                plays = self._rest(table, [candidate], 1)
+            except IllegalLayoffError as err:
+                errors.append(err)
+                continue
+            outcome = self.outcome(plays)
+            score = self._score_for(first, outcome)
+            if best is None or score > best[0]:
+                best = (score, plays, outcome)
+        if best is None:
+            raise errors[0]
+        if self.box.second_round:
+            plays = self._second_round(best[1])
+            return plays, self.outcome(plays)
+        return best[1], best[2]
+
+    def _score_for(self, first: str, outcome: Outcome) -> Score:
+        """C9: the knocker maximises his credit, or else leaves the winner least."""
+        if outcome.winner == first:
+            return (1, outcome.points)
+        return (0, -outcome.points)
+
+    def _bound_without_layoffs(self) -> Callable[[int], int]:
+        """The most a knocker with count k could be credited: no layoffs at all."""
+        counts = []
+        for player in self.order[1:]:
+            hand = self.box.hands[player]
+            counts.append(self._own_count(hand))
+
+        def bound(k: int) -> int:
+            return sum(c - k for c in counts)
+
+        return bound
+
+    def _own_count(self, hand: Hand) -> int:
+        if hand.form == "count":
+            assert hand.count is not None
+            return hand.count
+        if hand.form == "declared":
+            return count_of(hand.deadwood, self.rules.ace_value)
+        return best_count(cards_mask(hand.cards), around_the_corner=self.rules.around_the_corner,
+                          ace_value=self.rules.ace_value)
+
+    def outcome(self, plays: Sequence[Played]) -> Outcome:
+        counts = {play.player: play.count for play in plays}
+        first = self.order[0]
+        if self.box.ending == "break":
+            return break_outcome(self.order, counts)
+        if self.gin or counts[first] == 0:
+            return gin_outcome(self.rules, self.order, counts, self.box.after_break)
+        return knock_outcome(self.rules, self.order, counts)
+
+    # --- the knocker, gin player or breaker --------------------------------------
+
+    def _first_candidates(self, hand: Hand) -> list[Played]:
+        """The arrangements the player who ended the box may lay out, best first."""
+        player = hand.player
+        if hand.form == "count":
+            assert hand.count is not None
+            candidates = [Played(player, hand.count, "count")]
+        elif hand.form == "declared":
+            if hand.layoffs:
+                raise IllegalLayoffError(
+                    f"{player} ended the box and lays out first: he has nothing to lay off on "
+                    f"({self.layoff_rule()})", hand.layoffs[0].where)
+            candidates = [self._declared(hand, ())]
+        else:
+            candidates = self._arranged_candidates(hand)
+        self._check_limit(hand, candidates[0].count)
+        if self.policy == "none":
+            return candidates[:1]
+        return candidates
+
+    def _arranged_candidates(self, hand: Hand) -> list[Played]:
+        corner, ace = self.rules.around_the_corner, self.rules.ace_value
+        choice_matters = self.policy != "none" and any(
+            self.box.hands[p].form != "count" for p in self.order[1:])
+        if self.box.ending == "knock" and choice_matters and self.limit is not None:
+            found = arrangements(hand.cards, max_count=self.limit, around_the_corner=corner,
+                                 ace_value=ace)
+        else:
+            found = []
+        if not found:
+            found = best_arrangements(hand.cards, around_the_corner=corner, ace_value=ace)
+        return [self._arranged(hand.player, arrangement) for arrangement in found]
+
+    def _check_limit(self, hand: Hand, count: int) -> None:
+        """The knock limit (C6, V2) and gin's count of 0; over it is a false knock (C12)."""
+        where = hand.where
+        if self.box.ending == "gin" and count != 0:
+            raise OverKnockLimitError(
+                f"{hand.player} declared gin but counts {count}: gin needs a count of 0 (C6)",
+                where)
+        if self.box.ending == "knock" and self.limit is not None and count > self.limit:
+            raise OverKnockLimitError(
+                f"{hand.player} knocked with {count} but the knock limit is {self.limit}: a false "
+                "knock does not end the box; the hand is laid face up and play goes on (C12)",
+                where)
+        if self.box.ending == "knock" and count == 0:
+            self.notes.append(Step("C6", f"{hand.player} knocked with a count of 0: that is "
+                                         "gin, and is scored as gin"))
+
+    # --- the other players, in table order ---------------------------------------
+
+    def _rest(self, table: Table, plays: list[Played], position: int) -> list[Played]:
+        """The later players' replies (C9): each lowest count, ties against the winner."""
+        if position == len(self.order):
+            return plays
+        player = self.order[position]
+        hand = self.box.hands[player]
+        if hand.form == "count":
+            assert hand.count is not None
+            return self._rest(table, [*plays, Played(player, hand.count, "count")], position + 1)
+        if hand.form == "declared":
+            play, table = self._declared_reply(hand, table, position)
+            return self._rest(table, [*plays, play], position + 1)
+        options = self.replies(hand, table, position)
+        if len(options) == 1 or position == len(self.order) - 1:
+            play, after = options[0]
+            return self._rest(after, [*plays, play], position + 1)
+        best: tuple[int, list[Played]] | None = None
+        for play, after in options:
+            full = self._rest(after, [*plays, play], position + 1)
+            points = self.outcome(full).points
+            if best is None or points < best[0]:
+                best = (points, full)
+        assert best is not None
+        return best[1]
+
+    def replies(self, hand: Hand, table: Table, position: int) -> list[tuple[Played, Table]]:
+        """Every lowest-count way to lay off and meld this hand, with the table after it."""
+        rules = self.rules
+        targets = self.targets(position)
+        mask = cards_mask(hand.cards)
+        if targets and could_lay_off(hand.cards, table, hand.player, targets,
+                                     self.original_only):
+            plans = layoff_plans(hand.cards, table, hand.player, targets, self.original_only)
+        else:
+            plans = layoff_plans((), table, hand.player, targets, self.original_only)
+        scored = [(best_count(mask & ~plan.mask, around_the_corner=rules.around_the_corner,
+                              ace_value=rules.ace_value), plan) for plan in plans]
+        low = min(count for count, _ in scored)
+        options = []
+        for count, plan in scored:
+            if count != low:
+                continue
+            rest = mask_cards(mask & ~plan.mask)
+            for arrangement in best_arrangements(rest, around_the_corner=rules.around_the_corner,
+                                                 ace_value=rules.ace_value):
+                play = self._arranged(hand.player, arrangement, plan.layoffs)
+                after = table
+                for layoff in plan.layoffs:
+                    after = lay(after, layoff)
+                options.append((play, self._lay_down(after, play)))
+        return options
+
+    def _declared_reply(self, hand: Hand, table: Table, position: int) -> tuple[Played, Table]:
+        """A declared hand's layoffs checked against the table as it stands (J5, P5, G3)."""
+        targets = self.targets(position)
+        placed: list[Layoff] = []
+        pending = list(hand.layoffs)
+        for layoff in pending:
+            if self.gin:
+                raise LayoffOnGinError(
+                    f"no layoffs on a gin hand ({'J9' if self.rules.is_three_hand else 'G3'}): "
+                    f"{hand.player} cannot lay off {layoff.card}", layoff.where)
+            if layoff.onto not in self.box.players:
+                raise UnknownPlayerError(f"{layoff.onto!r} is not one of the players",
+                                         f"{layoff.where}.onto")
+            if layoff.onto == hand.player:
+                raise IllegalLayoffError(
+                    f"{hand.player} cannot lay off on his own melds: put {layoff.card} in the "
+                    "meld instead", f"{layoff.where}.onto")
+            if self.box.second_round:
+                continue
+            if layoff.onto not in targets:
+                raise IllegalLayoffError(self._not_a_target(hand.player, layoff.onto),
+                                         f"{layoff.where}.onto")
+            if self.box.hands[layoff.onto].form == "count":
+                raise IllegalLayoffError(
+                    f"{layoff.onto}'s melds were not entered, so {hand.player}'s layoff of "
+                    f"{layoff.card} cannot be checked: enter {layoff.onto}'s melds",
+                    f"{layoff.where}.onto")
+        if not self.box.second_round:
+            table, placed = self._place(hand, table, pending)
+        play = self._declared(hand, tuple(placed))
+        return play, self._lay_down(table, play)
+
+    def _place(self, hand: Hand, table: Table, pending: list[Any]) -> tuple[Table, list[Layoff]]:
+        """Apply declared layoffs in any order that works (a chain may be listed backwards)."""
+        placed: list[Layoff] = []
+        while pending:
+            progress = False
+            for layoff in list(pending):
+                index = layoff.meld if self.box.hands[layoff.onto].form == "declared" else None
+                done = place_layoff(table, layoff.card, hand.player, layoff.onto, index,
+                                    self.original_only)
+                if done is not None:
+                    table = lay(table, done)
+                    placed.append(done)
+                    pending.remove(layoff)
+                    progress = True
+            if not progress:
+                layoff = pending[0]
+                melds = [str(m) for m in table if m.owner == layoff.onto]
+                where = (f"{layoff.onto}'s meld {layoff.meld}" if layoff.meld is not None
+                         else f"any of {layoff.onto}'s melds ({', '.join(melds) or 'none'})")
+                extra = (" (P5: only the knocker's original melds, not cards laid off by "
+                         "another)" if self.original_only else "")
+                raise IllegalLayoffError(
+                    f"{hand.player}'s {layoff.card} does not fit {where}{extra}",
+                    f"{layoff.where}.card")
+        return table, placed
+
+    def _not_a_target(self, player: str, onto: str) -> str:
+        if self.policy == "none":
+            return f"there is no laying off in {self.rules.title} ({self.layoff_rule()})"
+        if self.policy == "sequential":
+            return (f"{player} lays off before {onto} has laid out: only on melds already on "
+                    f"the table ({self.layoff_rule()})")
+        return (f"{player} may lay off only on the knocker's melds, not on {onto}'s "
+                f"({self.layoff_rule()})")
+
+    # --- the second round after the break (J11) ------------------------------------
+
+    def _second_round(self, plays: list[Played]) -> list[Played]:
+        """After the first round any player may lay off on any meld (J11)."""
+        table: Table = ()
+        for play in plays:
+            table = self._lay_down(table, play)
+        for play in plays:
+            for layoff in play.layoffs:
+                table = lay(table, layoff)
+        result = list(plays)
+        changed = True
+        while changed:
+            changed = False
+            for i, play in enumerate(result):
+                hand = self.box.hands[play.player]
+                if hand.form == "count":
+                    continue
+                if hand.form == "declared":
+                    if play.layoffs or not hand.layoffs:
+                        continue
+                    table, placed = self._place(hand, table, list(hand.layoffs))
+                else:
+                    targets = frozenset(self.order) - {play.player}
+                    plans = layoff_plans(play.deadwood, table, play.player, targets, False)
+                    plan = max(plans, key=lambda p: count_of(mask_cards(p.mask)))
+                    if not plan.layoffs:
+                        continue
+                    placed = list(plan.layoffs)
+                    for layoff in placed:
+                        table = lay(table, layoff)
+                deadwood = tuple(c for c in play.deadwood if c not in {x.card for x in placed})
+                result[i] = Played(play.player, count_of(deadwood, self.rules.ace_value),
+                                   play.form, play.melds, deadwood, (*play.layoffs, *placed))
+                changed = True
+        return result
+
+    # --- building hands --------------------------------------------------------
+
+    def _arranged(self, player: str, arrangement: Arrangement,
+                  layoffs: tuple[Layoff, ...] = ()) -> Played:
+        return Played(player, arrangement.count, "cards",
+                      _canonical(arrangement.melds, self.rules), arrangement.deadwood, layoffs)
+
+    def _declared(self, hand: Hand, layoffs: tuple[Layoff, ...]) -> Played:
+        melds = tuple(TableMeld.lay_down("", 0, meld, self.rules.around_the_corner).cards
+                      for meld in hand.melds)
+        return Played(hand.player, count_of(hand.deadwood, self.rules.ace_value), "declared",
+                      melds, hand.deadwood, layoffs)
+
+    def _lay_down(self, table: Table, play: Played) -> Table:
+        """The table with this player's melds added (counts-only hands add nothing)."""
+        new = tuple(TableMeld.lay_down(play.player, i, meld, self.rules.around_the_corner)
+                    for i, meld in enumerate(play.melds))
+        return table + new
+
+    # --- what the ruling says ---------------------------------------------------
+
+    def layoff_steps(self, plays: Sequence[Played]) -> list[Step]:
+        """One step per layoff, naming the meld it went on (J5, J11, P5, G3)."""
+        melds = {(p.player, i): meld for p in plays for i, meld in enumerate(p.melds)}
+        rule = self.layoff_rule()
+        return [
+            Step(rule, f"{play.player} laid off {layoff.card} on {layoff.onto}'s "
+                       f"{show(melds[(layoff.onto, layoff.meld)])}")
+            for play in plays for layoff in play.layoffs
+        ]
+
+    def describe(self, plays: Sequence[Played]) -> list[Step]:
+        """How each hand came to be arranged: entered (C8), arranged (C9) or a count."""
+        steps = []
+        for play in plays:
+            melds = ", ".join(show(m) for m in play.melds) or "no melds"
+            deadwood = " ".join(str(c) for c in sorted(play.deadwood, key=_rank_order))
+            if play.form == "count":
+                steps.append(Step("C4", f"{play.player}'s count was entered as {play.count}",
+                                  play.player))
+                continue
+            rule, verb = ("C9", "the engine arranged") if play.form == "cards" else (
+                "C8", "as laid on the table")
+            steps.append(Step(rule, f"{play.player}, {verb}: {melds}; deadwood "
+                                    f"{deadwood or 'none'} = {play.count}", play.player))
+        return steps
+
+    def advice(self, plays: Sequence[Played]) -> list[Step]:
+        """Better legal plays a declared hand missed (C8: advised, never applied)."""
+        found = []
+        table: Table = ()
+        for position, play in enumerate(plays):
+            hand = self.box.hands[play.player]
+            if hand.form == "declared":
+                if position == 0:
+                    better = best_count(cards_mask(hand.cards),
+                                        around_the_corner=self.rules.around_the_corner,
+                                        ace_value=self.rules.ace_value)
+                else:
+                    better = self.replies(hand, table, position)[0][0].count
+                if better < play.count:
+                    found.append(Step("C8", f"{play.player} could have counted {better} instead "
+                                            f"of {play.count}; what was laid on the table is "
+                                            "what is scored", play.player))
+            for layoff in play.layoffs:
+                table = lay(table, layoff)
+            table = self._lay_down(table, play)
+        return found

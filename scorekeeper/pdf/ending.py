@@ -1,0 +1,140 @@
+"""The end of a game: bonuses, shutouts, final totals and the settlement (J14–J16, G8)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from scorekeeper import engine
+
+from . import words
+from .blocks import citations, name_cell
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, RULE, styles, text
+
+LABEL_WIDTH = 44 * mm
+
+
+def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
+                stake: object, width: float, *, heading: str = "End of game") -> list[Flowable]:
+    """The block under the box table: how the game ended, or where it stands."""
+    sheet = styles()
+    if not score.get("game_over"):
+        return [KeepTogether([
+            Paragraph(f"Standing after {len(score.get('boxes', ()))} boxes", sheet.heading),
+            totals_table(score, rules, players, width),
+            Paragraph(_standing_note(score, rules), sheet.small),
+        ])]
+    block: list[Flowable] = [
+        Paragraph(heading, sheet.heading),
+        totals_table(score, rules, players, width),
+        Spacer(1, 3 * mm),
+    ]
+    payments = settlement_table(score.get("settlement") or [], stake, width)
+    if payments is not None:
+        block += [Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5,
+                                                               spaceBefore=0)), payments]
+    story: list[Flowable] = [KeepTogether(block)]
+    steps = citations(score.get("explanation") or [], width)
+    if steps is not None:
+        story += [Spacer(1, 3 * mm), steps]
+    return story
+
+
+def _standing_note(score: Mapping[str, Any], rules: engine.Rules) -> str:
+    """Target and next dealer of a game still going."""
+    note = f"Game to {rules.game_target}."
+    if score.get("next_dealer") is not None:
+        note += f" Next dealer: {text(score['next_dealer'])}."
+    return note
+
+
+def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
+                 width: float) -> Table:
+    """Credits, boxes won, bonuses and final totals per player, summed like a pad's foot."""
+    over = bool(score.get("game_over"))
+    column = min((width - LABEL_WIDTH) / max(len(players), 1), 34 * mm)
+    header = ["", *[name_cell(p, column - 4, bold=True) for p in players]]
+    rows: list[list[Any]] = [header, _row("Credits", score.get("totals"), players),
+                             _row("Boxes won", score.get("boxes_won"), players)]
+    if over:
+        if rules.box_bonus or score.get("box_bonuses"):
+            rows.append(_row(f"Box bonuses, {rules.box_bonus} a box", score.get("box_bonuses"),
+                             players))
+        if rules.game_bonus or score.get("game_bonus"):
+            rows.append(_row("Game bonus", score.get("game_bonus"), players))
+        shut = set(score.get("shutouts") or ())
+        if shut:
+            rows.append(["Shut out (J15)", *["shut out" if p in shut else "" for p in players]])
+        rows.append(_row("Final total", score.get("final_totals"), players))
+    table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
+    table.setStyle(_totals_style(len(rows), final=over))
+    return table
+
+
+def _row(label: str, values: Mapping[str, Any] | None, players: Sequence[str]) -> list[str]:
+    """A labelled row of numbers by player; a player missing from ``values`` gets nothing."""
+    values = values or {}
+    return [label, *[words.number(values.get(p)) for p in players]]
+
+
+def _totals_style(rows: int, *, final: bool) -> TableStyle:
+    """Ruling of the totals table; the final total sits under a double rule, as a sum does."""
+    commands: list[tuple[Any, ...]] = [
+        # Player names over tinted headings.
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
+        # Labels on the left in the body font, numbers right-aligned.
+        ("FONT", (0, 1), (-1, -1), FONT, 8.5),
+        ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("BOX", (0, 0), (-1, -1), 0.9, INK),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+    if final:
+        commands += [
+            # The final total: bold, on a band, under a double rule.
+            ("LINEABOVE", (0, rows - 1), (-1, rows - 1), 1.6, INK),
+            ("FONT", (0, rows - 1), (-1, rows - 1), FONT_BOLD, 9),
+            ("BACKGROUND", (0, rows - 1), (-1, rows - 1), BAND),
+        ]
+    return TableStyle(commands)
+
+
+def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
+                     width: float) -> Table | None:
+    """Who pays whom, in points and, when there is a stake, in money (J16)."""
+    if not payments:
+        return None
+    sheet = styles()
+    money = any(p.get("amount") not in (None, 0) for p in payments) or words.stake(stake) != "none"
+    name_width = 40 * mm
+    head = ["Pays", "To", "Points"] + (["Amount"] if money else [])
+    rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
+    for payment in payments:
+        row = [name_cell(payment.get("from", ""), name_width - 4),
+               name_cell(payment.get("to", ""), name_width - 4),
+               words.number(payment.get("points"))]
+        if money:
+            row.append(words.money(payment.get("amount")))
+        rows.append(row)
+    widths = [name_width, name_width, 20 * mm] + ([24 * mm] if money else [])
+    table = Table(rows, colWidths=widths, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        # Same ruling as the totals table; points and money right-aligned, money in bold.
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
+        ("FONT", (2, 1), (-1, -1), FONT, 8.5),
+        ("FONT", (3, 1), (3, -1), FONT_BOLD, 8.5),
+        ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("BOX", (0, 0), (-1, -1), 0.9, INK),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    return table

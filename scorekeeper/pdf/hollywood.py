@@ -1,0 +1,247 @@
+"""Hollywood Gin's games side by side (V3), as on a paper Hollywood pad.
+
+Each box row shows the deal, the counts and the points, then each game's two
+columns: the winner's new running total in every game the box was entered in,
+blank elsewhere, and grey once a game is closed. The foot sums each game and
+all of them, and the settlement lists each game's payments and the net.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from scorekeeper import engine
+
+from . import words
+from .blocks import citations, name_cell
+from .styles import (BAND, CLOSED, FONT, FONT_BOLD, HEAD, INK, RULE, WON, styles, text)
+
+Cell = Paragraph | str
+
+
+def hollywood_section(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rules,
+                      players: Sequence[str], width: float) -> list[Flowable]:
+    """The box table with the games side by side, then the games' foot and settlement."""
+    games = list(score.get("games") or [])
+    story: list[Flowable] = [hollywood_table(game, score, players, len(games), width)]
+    story += hollywood_foot(score, games, rules, players, game.get("stake"), width)
+    return story
+
+
+def _widths(games: int, width: float) -> list[float]:
+    fixed = [8 * mm, 20 * mm, 20 * mm, 20 * mm, 11 * mm, 11 * mm, 12 * mm]
+    column = (width - sum(fixed)) / (2 * games)
+    return fixed + [column] * (2 * games)
+
+
+def hollywood_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
+                    games: int, width: float) -> Table:
+    """One row per box; each game's columns get the winner's running total when entered."""
+    sheet = styles()
+    widths = _widths(games, width)
+    entered = list(game.get("boxes", ()))
+    top: list[Cell] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "Ending", "By")]
+    top += [Paragraph("count", sheet.head), "", Paragraph("box", sheet.head)]
+    sub: list[Cell] = ["", "", "", ""]
+    sub += [name_cell(p, widths[4] - 4, bold=True, lines=3) for p in players]
+    sub.append("")
+    for column in range(1, games + 1):
+        top += [Paragraph(f"Game {column}", sheet.head), ""]
+        sub += [name_cell(p, widths[7] - 4, bold=True, lines=3) for p in players]
+    rows: list[list[Cell]] = [top, sub]
+    marks: list[tuple[str, int, int]] = []
+    closed_from = [0] * games
+    for number, box in enumerate(score.get("boxes", ()), start=1):
+        source = entered[number - 1] if number <= len(entered) else {}
+        row = len(rows)
+        rows.append(_row(number, source, box, players, games, widths))
+        for column in box.get("columns") or []:
+            if box.get("winner") in players:
+                marks.append(("won", row, 7 + 2 * (column - 1) + players.index(box["winner"])))
+        for n, summary in enumerate(score.get("games") or []):
+            if summary.get("game_over") and not closed_from[n] and _reached(box, n, summary):
+                closed_from[n] = row + 1
+    table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
+    table.setStyle(_table_style(len(rows), games, marks, closed_from))
+    return table
+
+
+def _reached(box: Mapping[str, Any], column: int, summary: Mapping[str, Any]) -> bool:
+    """Whether the game in ``column`` closed with this box (its totals are now final)."""
+    totals = (box.get("column_totals") or [{}] * (column + 1))[column]
+    return bool(totals) and totals == summary.get("totals")
+
+
+def _row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
+         players: Sequence[str], games: int, widths: Sequence[float]) -> list[Cell]:
+    """A box: the deal, both counts, the points, and the new totals where it was entered."""
+    sheet = styles()
+    counts = box.get("counts") or {}
+    by = source.get("by", box.get("by"))
+    winner = box.get("winner")
+    row: list[Cell] = [
+        str(number),
+        name_cell(box.get("dealer", ""), widths[1] - 4),
+        Paragraph(text(words.ending(box)), sheet.cell),
+        name_cell(by, widths[3] - 4) if by is not None else "",
+        *[words.number(counts.get(p)) for p in players],
+        words.number(box.get("points")) if winner is not None else "",
+    ]
+    column_totals = box.get("column_totals") or [{} for _ in range(games)]
+    entered = set(box.get("columns") or [])
+    for column in range(1, games + 1):
+        totals = column_totals[column - 1] if column - 1 < len(column_totals) else {}
+        row += [words.number(totals.get(p)) if column in entered and p == winner else ""
+                for p in players]
+    return row
+
+
+def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
+                 closed_from: Sequence[int]) -> TableStyle:
+    """Ruling of the Hollywood box table, commented."""
+    commands: list[tuple[Any, ...]] = [
+        # Headings: deal columns span both heading rows, counts and games span their pairs.
+        ("BACKGROUND", (0, 0), (-1, 1), HEAD),
+        ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
+        *[("SPAN", (c, 0), (c, 1)) for c in (0, 1, 2, 3, 6)],
+        ("SPAN", (4, 0), (5, 0)),
+        *[("SPAN", (7 + 2 * g, 0), (8 + 2 * g, 0)) for g in range(games)],
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        # Body numbers right-aligned, box numbers centred, the points in bold.
+        ("FONT", (0, 2), (-1, -1), FONT, 8),
+        ("ALIGN", (4, 2), (-1, -1), "RIGHT"),
+        ("ALIGN", (0, 2), (0, -1), "CENTER"),
+        ("FONT", (6, 2), (6, -1), FONT_BOLD, 8),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        # Light ruling, a frame, heavy rules before the counts and before each game.
+        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("BOX", (0, 0), (-1, -1), 1.0, INK),
+        ("LINEBEFORE", (4, 0), (4, -1), 0.9, INK),
+        *[("LINEBEFORE", (7 + 2 * g, 0), (7 + 2 * g, -1), 1.2, INK) for g in range(games)],
+    ]
+    # Every other box tinted across the deal columns.
+    commands += [("BACKGROUND", (0, r), (6, r), BAND) for r in range(3, rows, 2)]
+    # A closed game greys out below the box that closed it.
+    commands += [("BACKGROUND", (7 + 2 * g, start), (8 + 2 * g, -1), CLOSED)
+                 for g, start in enumerate(closed_from) if start and start < rows]
+    # Each entry of a box win, bold on the winner's colour.
+    for _, row, column in marks:
+        commands += [("BACKGROUND", (column, row), (column, row), WON),
+                     ("FONT", (column, row), (column, row), FONT_BOLD, 8)]
+    return TableStyle(commands)
+
+
+def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
+                   rules: engine.Rules, players: Sequence[str], stake: object,
+                   width: float) -> list[Flowable]:
+    """Each game summed in its own pair of columns, all games summed at the right."""
+    sheet = styles()
+    label = 36 * mm
+    column = (width - label) / (2 * (len(games) + 1))
+    summaries = [*games, score]
+    top: list[Cell] = [""]
+    sub: list[Cell] = [""]
+    for n, summary in enumerate(summaries, start=1):
+        state = "closed" if summary.get("game_over") else "open"
+        head = f"Game {n} · {state}" if n <= len(games) else "All games"
+        top += [Paragraph(head, sheet.head), ""]
+        sub += [name_cell(p, column - 4, bold=True, lines=3) for p in players]
+    lines = [("Credits", "totals"), ("Boxes won", "boxes_won"),
+             (f"Box bonuses × {rules.box_bonus}", "box_bonuses"), ("Game bonus", "game_bonus"),
+             ("Final total", "final_totals")]
+    rows: list[list[Cell]] = [top, sub]
+    for caption, field in lines:
+        row: list[Cell] = [caption]
+        for summary in summaries:
+            values = summary.get(field) or {}
+            row += [words.number(values.get(p)) for p in players]
+        rows.append(row)
+    rows.append(["Shut out", *[("shut out" if p in (s.get("shutouts") or ()) else "")
+                               for s in summaries for p in players]])
+    table = Table(rows, colWidths=[label] + [column] * (2 * len(summaries)), hAlign="LEFT")
+    table.setStyle(_foot_style(len(rows), len(summaries)))
+    block: list[Flowable] = [Paragraph("The games", sheet.heading), table]
+    payments = settlement_rows(games, score, stake)
+    if payments is not None:
+        block += [Spacer(1, 3 * mm), Paragraph("Settlement", sheet.heading.clone(
+            "sub", fontSize=9.5, spaceBefore=0)), payments]
+    story: list[Flowable] = [KeepTogether(block)]
+    steps = citations(score.get("explanation") or [], width)
+    if steps is not None:
+        story += [Spacer(1, 3 * mm), steps]
+    for n, summary in enumerate(games, start=1):
+        steps = citations(summary.get("explanation") or [], width)
+        if steps is not None and summary.get("game_over"):
+            story += [Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD,
+                                                               spaceBefore=2 * mm)), steps]
+    return story
+
+
+def _foot_style(rows: int, groups: int) -> TableStyle:
+    """The foot's ruling: game pairs framed, the final total under a double rule."""
+    return TableStyle([
+        # Game headings span their pairs of columns, names beneath.
+        ("BACKGROUND", (0, 0), (-1, 1), HEAD),
+        *[("SPAN", (1 + 2 * g, 0), (2 + 2 * g, 0)) for g in range(groups)],
+        ("SPAN", (0, 0), (0, 1)),
+        ("LINEBELOW", (0, 1), (-1, 1), 0.9, INK),
+        ("FONT", (0, 2), (-1, -1), FONT, 8),
+        ("ALIGN", (1, 2), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("BOX", (0, 0), (-1, -1), 0.9, INK),
+        *[("LINEBEFORE", (1 + 2 * g, 0), (1 + 2 * g, -1), 1.2, INK) for g in range(groups)],
+        # The final totals: bold, banded, under a double rule, as a sum is written.
+        ("LINEABOVE", (0, rows - 2), (-1, rows - 2), 1.6, INK),
+        ("FONT", (0, rows - 2), (-1, rows - 2), FONT_BOLD, 8.5),
+        ("BACKGROUND", (0, rows - 2), (-1, rows - 2), BAND),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ])
+
+
+def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any],
+                    stake: object) -> Table | None:
+    """Each closed game's payments, then the net over all games: what changes hands."""
+    sheet = styles()
+    lines = [(f"Game {n}", p) for n, g in enumerate(games, start=1)
+             for p in g.get("settlement") or []]
+    net = [("Net", p) for p in score.get("settlement") or []]
+    if not lines and not net:
+        return None
+    money = words.stake(stake) != "none"
+    head = ["", "Pays", "To", "Points"] + (["Amount"] if money else [])
+    rows: list[list[Cell]] = [[Paragraph(h, sheet.head) for h in head]]
+    for caption, payment in [*lines, *net]:
+        row: list[Cell] = [caption, name_cell(payment.get("from", ""), 36 * mm),
+                           name_cell(payment.get("to", ""), 36 * mm),
+                           words.number(payment.get("points"))]
+        if money:
+            row.append(words.money(payment.get("amount")))
+        rows.append(row)
+    widths = [18 * mm, 40 * mm, 40 * mm, 18 * mm] + ([22 * mm] if money else [])
+    table = Table(rows, colWidths=widths, hAlign="LEFT")
+    first_net = 1 + len(lines)
+    table.setStyle(TableStyle([
+        # As the settlement of a single game, with the net lines bold under a heavy rule.
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
+        ("FONT", (0, 1), (-1, -1), FONT, 8.5),
+        ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("BOX", (0, 0), (-1, -1), 0.9, INK),
+        ("LINEABOVE", (0, first_net), (-1, first_net), 1.2, INK),
+        ("FONT", (0, first_net), (0, -1), FONT_BOLD, 8.5),
+        ("FONT", (3, first_net), (-1, -1), FONT_BOLD, 8.5),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    return table

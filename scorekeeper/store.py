@@ -1,0 +1,486 @@
+"""The database: the only module that talks to it.
+
+A game is stored as CONTRACT.md's game input (rules, settings, players, dealer,
+stake) and its boxes as CONTRACT.md box inputs, each with the ruling the engine
+gave it, so any game can be recomputed and exported. Boxes are never really
+deleted: every change is a :class:`BoxRevision`, so a corrected score can be traced.
+
+Every write names the game version it was based on and bumps it in the same
+transaction (``UPDATE ... WHERE version = :seen``); a stale write raises
+:class:`StaleWrite` instead of overwriting. A write may carry an idempotency key:
+repeating it (a double tap, a retried request) returns the first result.
+
+SQLite (in ``instance/``) runs in WAL mode with a busy timeout; PostgreSQL is
+used when ``DATABASE_URL`` says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask, current_app, g
+from sqlalchemy import JSON, ForeignKey, String, event, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_MS = 10_000
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[str]: JSON}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(Base):
+    """One game: its CONTRACT.md input without the boxes, and a short summary for lists."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(default=1)
+    rules: Mapped[str] = mapped_column(String(40))
+    settings: Mapped[dict[str, Any]]
+    players: Mapped[list[str]]
+    dealer: Mapped[str] = mapped_column(String(80))
+    stake: Mapped[float | None]
+    summary: Mapped[dict[str, Any]]
+    rematch_of: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now, index=True)
+
+
+class Box(Base):
+    """A box as entered (CONTRACT.md box input) and its current ruling."""
+
+    __tablename__ = "boxes"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int]
+    entry: Mapped[dict[str, Any]]
+    ruling: Mapped[dict[str, Any]]
+    revision: Mapped[int] = mapped_column(default=1)
+    deleted: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class BoxRevision(Base):
+    """One step in a box's history: recorded, edited or deleted, with what it was then."""
+
+    __tablename__ = "box_revisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    box_id: Mapped[int] = mapped_column(ForeignKey("boxes.id", ondelete="CASCADE"), index=True)
+    revision: Mapped[int]
+    action: Mapped[str] = mapped_column(String(16))
+    entry: Mapped[dict[str, Any]]
+    ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    game_version: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class WriteKey(Base):
+    """An idempotency key already used on a game, with the write's result."""
+
+    __tablename__ = "write_keys"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    box_id: Mapped[int | None]
+    version: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class StoreError(Exception):
+    """A write the store refused."""
+
+
+class GameNotFound(StoreError):
+    pass
+
+
+class BoxNotFound(StoreError):
+    pass
+
+
+class StaleWrite(StoreError):
+    """The game changed since the writer read it (HTTP 409)."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game is now at version {current_version}")
+        self.current_version = current_version
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did: the game's new version, the box it touched, and whether it was
+    a repeat of an earlier write with the same idempotency key."""
+
+    version: int
+    box_id: int | None
+    repeated: bool = False
+
+
+# --- connecting ---------------------------------------------------------------------------
+
+
+def connect(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgres://")
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets phones read while one writes; the busy timeout makes writers queue."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def migrate(database_url: str | None = None) -> None:
+    """Apply every Alembic migration to the database (the app's default if none given)."""
+    from alembic import command
+    from alembic.config import Config
+
+    if database_url is None:
+        from . import create_app
+
+        database_url = str(create_app().config["DATABASE_URL"])
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["database_url"] = database_url
+    command.upgrade(config, "head")
+
+
+def init_app(app: Flask) -> None:
+    """Give the app an engine and a request-scoped session, closed after each request."""
+    engine = connect(str(app.config["DATABASE_URL"]))
+    app.extensions["scorekeeper.store"] = sessionmaker(engine, expire_on_commit=False)
+    app.teardown_appcontext(_close_session)
+
+
+def session() -> Session:
+    """The current request's database session."""
+    if "db" not in g:
+        factory: sessionmaker[Session] = current_app.extensions["scorekeeper.store"]
+        g.db = factory()
+    db: Session = g.db
+    return db
+
+
+def _close_session(_exc: BaseException | None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def get_game(db: Session, game_id: str) -> Game | None:
+    """The game with this id, or None."""
+    if not isinstance(game_id, str) or len(game_id) > 32:
+        return None
+    return db.get(Game, game_id)
+
+
+def game_version(db: Session, game_id: str) -> int | None:
+    """Only the version: what phones poll to see whether the sheet changed."""
+    return db.scalar(select(Game.version).where(Game.id == game_id))
+
+
+def live_boxes(db: Session, game: Game) -> list[Box]:
+    """The game's boxes in play order, without deleted ones."""
+    query = (
+        select(Box)
+        .where(Box.game_id == game.id, Box.deleted.is_(False))
+        .order_by(Box.position, Box.id)
+    )
+    return list(db.scalars(query))
+
+
+def get_box(db: Session, game: Game, box_id: int) -> Box | None:
+    box = db.get(Box, box_id)
+    if box is None or box.game_id != game.id:
+        return None
+    return box
+
+
+def history(db: Session, box: Box) -> list[BoxRevision]:
+    """Every revision of a box, oldest first."""
+    query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(
+        BoxRevision.revision
+    )
+    return list(db.scalars(query))
+
+
+def recent_games(db: Session, limit: int = 20, ids: Sequence[str] | None = None) -> list[Game]:
+    """Games most recently changed; only ``ids`` when given."""
+    query = select(Game).order_by(Game.updated_at.desc()).limit(limit)
+    if ids is not None:
+        query = query.where(Game.id.in_(list(ids)))
+    return list(db.scalars(query))
+
+
+def game_input(game: Game, boxes: Sequence[Box] | None = None) -> dict[str, Any]:
+    """The game as CONTRACT.md's ``score`` takes it; boxes carry their ``id``."""
+    data: dict[str, Any] = {
+        "rules": game.rules,
+        "settings": dict(game.settings),
+        "players": list(game.players),
+        "dealer": game.dealer,
+    }
+    if game.stake is not None:
+        data["stake"] = game.stake
+    data["boxes"] = [box_input(box) for box in boxes or ()]
+    return data
+
+
+def box_input(box: Box) -> dict[str, Any]:
+    """A stored box as the engine takes it, with its id."""
+    return {**box.entry, "id": box.id}
+
+
+def check_edit_token(game: Game, token: str | None) -> bool:
+    """Whether ``token`` is the game's edit secret (constant-time comparison)."""
+    if not token or not isinstance(token, str) or len(token) > 200:
+        return False
+    return hmac.compare_digest(_token_hash(token), game.edit_token_hash)
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def create_game(
+    db: Session,
+    game: Mapping[str, Any],
+    summary: Mapping[str, Any],
+    boxes: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]] = (),
+    rematch_of: str | None = None,
+) -> tuple[Game, str]:
+    """Store a new game (and boxes given with it, as ``(entry, ruling)``).
+
+    Returns the game and its edit token, which is stored only as a hash.
+    """
+    token = secrets.token_urlsafe(24)
+    row = Game(
+        id=secrets.token_urlsafe(12),
+        edit_token_hash=_token_hash(token),
+        version=1,
+        rules=game["rules"],
+        settings=dict(game.get("settings") or {}),
+        players=list(game["players"]),
+        dealer=game["dealer"],
+        stake=game.get("stake"),
+        summary=dict(summary),
+        rematch_of=rematch_of,
+    )
+    db.add(row)
+    db.flush()
+    for position, (entry, ruling) in enumerate(boxes, start=1):
+        box = Box(game_id=row.id, position=position, entry=_clean_entry(entry),
+                  ruling=dict(ruling))
+        db.add(box)
+        db.flush()
+        db.add(_revision(box, "recorded", 1))
+    db.commit()
+    return row, token
+
+
+def append_box(
+    db: Session,
+    game_id: str,
+    expected_version: int,
+    entry: Mapping[str, Any],
+    score: Mapping[str, Any],
+    key: str | None = None,
+) -> WriteResult:
+    """Add a box at the end. ``score`` is the engine's score of the game with it."""
+
+    def change() -> tuple[Box, str]:
+        last = db.scalar(select(sa.func.max(Box.position)).where(Box.game_id == game_id))
+        box = Box(game_id=game_id, position=(last or 0) + 1, entry=_clean_entry(entry),
+                  ruling={}, revision=1, deleted=False)
+        db.add(box)
+        db.flush()
+        return box, "recorded"
+
+    return _write(db, game_id, expected_version, key, score, change)
+
+
+def replace_box(
+    db: Session,
+    game_id: str,
+    box_id: int,
+    expected_version: int,
+    entry: Mapping[str, Any],
+    score: Mapping[str, Any],
+    key: str | None = None,
+) -> WriteResult:
+    """Correct a box; ``score`` is the game rescored with the correction."""
+
+    def change() -> tuple[Box, str]:
+        box = _live_box(db, game_id, box_id)
+        box.entry = _clean_entry(entry)
+        box.revision += 1
+        box.updated_at = _now()
+        return box, "edited"
+
+    return _write(db, game_id, expected_version, key, score, change)
+
+
+def delete_box(
+    db: Session,
+    game_id: str,
+    box_id: int,
+    expected_version: int,
+    score: Mapping[str, Any],
+    key: str | None = None,
+) -> WriteResult:
+    """Delete a box (kept in its history); ``score`` is the game rescored without it."""
+
+    def change() -> tuple[Box, str]:
+        box = _live_box(db, game_id, box_id)
+        box.deleted = True
+        box.revision += 1
+        box.updated_at = _now()
+        return box, "deleted"
+
+    return _write(db, game_id, expected_version, key, score, change)
+
+
+def _live_box(db: Session, game_id: str, box_id: int) -> Box:
+    box = db.get(Box, box_id)
+    if box is None or box.game_id != game_id or box.deleted:
+        raise BoxNotFound(f"box {box_id} is not in this game")
+    return box
+
+
+def _clean_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The box as stored: its CONTRACT.md input, less the id the store gives it."""
+    return {k: v for k, v in entry.items() if k != "id"}
+
+
+def _revision(box: Box, action: str, game_version: int) -> BoxRevision:
+    return BoxRevision(box_id=box.id, revision=box.revision, action=action,
+                       entry=dict(box.entry), ruling=dict(box.ruling) or None,
+                       game_version=game_version)
+
+
+def _write(
+    db: Session,
+    game_id: str,
+    expected: int,
+    key: str | None,
+    score: Mapping[str, Any],
+    change: Callable[[], tuple[Box, str]],
+) -> WriteResult:
+    """One write, one transaction: idempotency check, version bump, the change, and the
+    new ruling of every box (an edit early in a game changes everything after it)."""
+    db.rollback()
+    repeated = _repeated(db, game_id, key)
+    if repeated is not None:
+        return repeated
+    version = expected + 1
+    try:
+        bumped = db.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.version == expected)
+            .values(version=version, updated_at=_now(), summary=summarize(score))
+        )
+        if getattr(bumped, "rowcount", 0) != 1:
+            db.rollback()
+            current = game_version(db, game_id)
+            if current is None:
+                raise GameNotFound(f"no game {game_id}")
+            repeated = _repeated(db, game_id, key)
+            if repeated is not None:
+                return repeated
+            raise StaleWrite(current)
+        box, action = change()
+        _store_rulings(db, game_id, score)
+        db.add(_revision(box, action, version))
+        if key is not None:
+            db.add(WriteKey(game_id=game_id, key=key, box_id=box.id, version=version))
+        db.commit()
+        return WriteResult(version, box.id)
+    except IntegrityError:
+        db.rollback()
+        repeated = _repeated(db, game_id, key)
+        if repeated is None:
+            raise
+        return repeated
+    except BaseException:
+        db.rollback()
+        raise
+
+
+def _repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
+    """The result of an earlier write with this idempotency key, if there was one."""
+    if key is None:
+        return None
+    row = db.get(WriteKey, (game_id, key))
+    if row is None:
+        return None
+    return WriteResult(row.version, row.box_id, repeated=True)
+
+
+def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any]) -> None:
+    """Save every live box's ruling from the engine's score of the changed game."""
+    query = (
+        select(Box)
+        .where(Box.game_id == game_id, Box.deleted.is_(False))
+        .order_by(Box.position, Box.id)
+    )
+    boxes = list(db.scalars(query))
+    rulings = list(score.get("boxes") or [])
+    if len(rulings) != len(boxes):
+        raise StoreError(f"{len(rulings)} rulings for {len(boxes)} boxes")
+    for box, ruling in zip(boxes, rulings, strict=True):
+        box.ruling = dict(ruling)
+
+
+def summarize(score: Mapping[str, Any]) -> dict[str, Any]:
+    """What a list of games shows without recomputing: totals, boxes, the end."""
+    return {
+        "totals": dict(score.get("totals") or {}),
+        "boxes": len(score.get("boxes") or ()),
+        "game_over": bool(score.get("game_over")),
+        "winner": score.get("winner"),
+    }
+
+
+def all_game_ids(db: Session) -> Iterator[str]:
+    """Every game's id (for backups and consistency checks)."""
+    yield from db.scalars(select(Game.id).order_by(Game.created_at))

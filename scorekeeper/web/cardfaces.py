@@ -1,0 +1,64 @@
+"""How cards look on the page: the tap grid's order and the coloured suit symbols.
+
+The engine speaks ``7C`` in JSON and ``7♣`` to people; the page shows the symbol,
+red for hearts and diamonds, and never relies on colour alone (the symbol is
+always there).
+
+>>> face("10H")
+Markup('<span class="card red" title="10 of hearts">10♥</span>')
+>>> str(suits("Bob laid off 4♦"))
+'Bob laid off 4<span class="red">♦</span>'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from markupsafe import Markup, escape
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+"""Grid rows, black and red alternating so neighbouring rows are easy to tell apart."""
+SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+RED = frozenset("HD")
+ALL_CODES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
+
+
+def grid() -> list[tuple[str, str, list[str]]]:
+    """The tap grid: one row per suit, ``(suit letter, symbol, codes A..K)``."""
+    return [(suit, symbol, [rank + suit for rank in RANKS]) for suit, symbol in SUITS.items()]
+
+
+def label(code: str) -> str:
+    """People's notation of a JSON card code (``10H`` -> ``10♥``)."""
+    return code[:-1] + SUITS.get(code[-1:].upper(), code[-1:])
+
+
+def spoken(code: str) -> str:
+    """The card's name for screen readers: ``queen of spades``."""
+    rank, suit = code[:-1], code[-1:].upper()
+    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
+
+
+def face(code: Any) -> Markup:
+    """One card as a coloured chip."""
+    text = str(code)
+    red = " red" if text[-1:].upper() in RED else ""
+    return Markup('<span class="card{}" title="{}">{}</span>').format(
+        red, spoken(text), label(text)
+    )
+
+
+def faces(codes: Iterable[Any]) -> Markup:
+    """Several cards, for a meld or a hand."""
+    return Markup(" ").join(face(code) for code in codes)
+
+
+def suits(text: Any) -> Markup:
+    """Escape text and colour the ♥ and ♦ it contains (explanations, messages)."""
+    escaped = str(escape(text))
+    for symbol in "♥♦":
+        escaped = escaped.replace(symbol, f'<span class="red">{symbol}</span>')
+    return Markup(escaped)

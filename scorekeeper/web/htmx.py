@@ -1,0 +1,37 @@
+"""Answering htmx and plain browsers from one view (contact-app style)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, redirect, render_template, request
+
+
+def is_htmx() -> bool:
+    """Whether htmx sent this request (and wants a fragment, not the page)."""
+    return request.headers.get("HX-Request") == "true" and not request.headers.get(
+        "HX-History-Restore-Request"
+    )
+
+
+def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
+    """The fragment for htmx, the full page (which includes the fragment) otherwise."""
+    template = fragment if is_htmx() else page
+    response = make_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def go(url: str) -> Response:
+    """After a successful POST: ``HX-Redirect`` for htmx, 303 See Other for a browser."""
+    if is_htmx():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url, 303)
+
+
+def error_page(code: int, title: str, message: str) -> tuple[str, int]:
+    """A small error page (or fragment for htmx) that says what went wrong."""
+    template = "errors/_error.html" if is_htmx() else "errors/error.html"
+    return render_template(template, code=code, title=title, message=message), code
