@@ -102,7 +102,7 @@ def parse_json(text: str) -> Any:
     >>> parse_json('{"a": [1, 2}')
     Traceback (most recent call last):
     ...
-    scorekeeper.cli.InputError: the input is not valid JSON: Expecting ',' delimiter at line 1, column 12
+    scorekeeper.cli.InputError: the input is not valid JSON: Expecting ',' ... line 1, column 12
     """
     try:
         return json.loads(text, parse_constant=_reject_constant)

@@ -483,7 +483,8 @@ def _field_for(form: FlaskForm, where: str, players: Sequence[str]) -> Field | N
         return None
     if head == "settings" and isinstance(form, NewGameForm):
         name = where.split(".", 1)[1] if "." in where else ""
-        return form[f"setting_{name}"] if f"setting_{name}" in form else None
+        found_setting: Field | None = getattr(form, f"setting_{name}", None)
+        return found_setting
     if head == "players" and isinstance(form, NewGameForm):
         match = re.match(r"players\[(\d+)\]", where)
         if match and int(match.group(1)) < len(form.players):
@@ -541,3 +542,10 @@ def parse_names(text: str) -> list[str]:
 
 def decimal_text(value: Decimal | float | None) -> str:
     return "" if value is None else format(value, "f")
+
+
+class DeleteBoxForm(FlaskForm):
+    """Delete a box: only the version seen and the idempotency key."""
+
+    version = HiddenField()
+    key = HiddenField(default=lambda: secrets.token_urlsafe(16))

@@ -242,7 +242,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
         body = _check_body(raw, game, dealer, where)
         label = _read_label(body, where)
         ruling = rule_box(body, game.rules, game.players, dealer, where)
-        entered = (1,)
+        entered: tuple[int, ...] = (1,)
         if columns is not None:
             entered, columns = columns.enter(ruling["result"], ruling["winner"],
                                              [t.over for t in tallies])

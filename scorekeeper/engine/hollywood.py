@@ -67,7 +67,7 @@ class Columns:
         if fresh is not None:
             columns.append(fresh)
             mine = mine | {fresh}
-        entered = self.entered[:seat] + (mine,) + self.entered[seat + 1:]
+        entered = (*self.entered[:seat], mine, *self.entered[seat + 1:])
         return tuple(sorted(columns)), dataclasses.replace(self, entered=entered)
 
 

@@ -23,6 +23,16 @@ from dataclasses import dataclass
 from .cards import Card, show
 from .melds import is_run, run_order
 
+_FULL_SUIT = (1 << 13) - 1
+
+
+def _is_interval(ranks: int) -> bool:
+    """Whether the set bits of a rank mask are consecutive (a run, ace low)."""
+    if not ranks:
+        return False
+    shifted = ranks >> ((ranks & -ranks).bit_length() - 1)
+    return shifted & (shifted + 1) == 0
+
 
 @dataclass(frozen=True)
 class TableMeld:
@@ -50,14 +60,31 @@ class TableMeld:
 
     def fits(self, card: Card, by: str, original_only: bool = False) -> bool:
         """Whether ``by`` may lay ``card`` off here now (C5; P5 when ``original_only``)."""
-        base = self.all_cards(by if original_only else None)
-        if card in base:
-            return False
+        first = self.cards[0]
         if self.is_set:
-            return len(base) < 4 and card.rank == self.cards[0].rank
-        if card.suit_number != self.cards[0].suit_number or len(base) >= 13:
+            if card.rank != first.rank:
+                return False
+            held = len(self.cards) + sum(
+                1 for _, layer in self.added if not original_only or layer == by)
+            return held < 4 and card not in self.cards
+        if card.suit_number != first.suit_number:
             return False
-        return is_run([*base, card], self.around_the_corner)
+        ranks = 0
+        for held_card in self.cards:
+            ranks |= 1 << (held_card.rank - 1)
+        for added, layer in self.added:
+            if not original_only or layer == by:
+                ranks |= 1 << (added.rank - 1)
+        bit = 1 << (card.rank - 1)
+        if ranks & bit:
+            return False
+        return _is_interval(ranks | bit) or (
+            self.around_the_corner and _is_interval(~(ranks | bit) & _FULL_SUIT))
+
+    def could_take(self, card: Card) -> bool:
+        """Cheap pre-test: the card's rank (a set) or suit (a run) matches the meld's."""
+        first = self.cards[0]
+        return card.rank == first.rank if self.is_set else card.suit_number == first.suit_number
 
     def add(self, card: Card, by: str) -> TableMeld:
         """This meld with one more card laid off on it."""
@@ -112,17 +139,21 @@ class LayoffPlan:
 
 
 def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset[str],
-                 original_only: bool) -> list[LayoffPlan]:
+                 original_only: bool, distinct_placements: bool = True) -> list[LayoffPlan]:
     """Every distinct set of cards ``by`` could lay off onto ``targets``' melds (C5).
 
     Laying off one card may open the way for the next (a chain along a run), so
     the plans are found by trying one card at a time. The empty plan comes first;
     one plan is kept per set of placements (the same cards laid on different melds
-    leave different tables, which matters to the next player).
+    leave different tables, which matters to the next player); without
+    ``distinct_placements`` (for the last player, after whom nobody lays off)
+    one plan per set of cards.
     """
-    cards = list(hand)
-    plans: dict[frozenset[tuple[Card, str, int]], LayoffPlan] = {frozenset(): LayoffPlan((), 0)}
-    seen: set[tuple[int, Table]] = set()
+    open_melds = [meld for meld in table if meld.owner in targets]
+    cards = [card for card in hand if any(meld.could_take(card) for meld in open_melds)]
+    Placements = frozenset[tuple[Card, str, int]]
+    plans: dict[Placements, LayoffPlan] = {frozenset(): LayoffPlan((), 0)}
+    masks_seen: set[int] = {0}
     stack: list[tuple[Table, tuple[Layoff, ...], int]] = [(table, (), 0)]
     while stack:
         state, done, mask = stack.pop()
@@ -133,15 +164,16 @@ def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset
                 if meld.owner not in targets or not meld.fits(card, by, original_only):
                     continue
                 layoff = Layoff(card, by, meld.owner, meld.index)
-                new_state = lay(state, layoff)
-                new_mask = mask | card.bit
-                if (new_mask, new_state) in seen:
-                    continue
-                seen.add((new_mask, new_state))
                 new_done = (*done, layoff)
+                new_mask = mask | card.bit
                 placements = frozenset((x.card, x.onto, x.meld) for x in new_done)
-                plans.setdefault(placements, LayoffPlan(new_done, new_mask))
-                stack.append((new_state, new_done, new_mask))
+                if placements in plans:
+                    continue  # the same layoffs in another order leave the same table
+                if not distinct_placements and new_mask in masks_seen:
+                    continue
+                masks_seen.add(new_mask)
+                plans[placements] = LayoffPlan(new_done, new_mask)
+                stack.append((lay(state, layoff), new_done, new_mask))
     return sorted(plans.values(), key=lambda plan: (len(plan.layoffs), plan.mask))
 
 

@@ -40,8 +40,11 @@ _SUIT_VALUES: list[int] = []
 _BYTE_CARDS: list[tuple[tuple[Card, ...], ...]] = []
 _SETS: dict[int, tuple[int, ...]] = {}
 _HAND_MELDS: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
+_SUIT_RUNS: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
 _MELD_CARDS: dict[int, tuple[Card, ...]] = {}
-_MEMOS: dict[tuple[bool, int], dict[int, tuple[int, int, tuple[int, ...]]]] = {}
+_Memo = dict[int, tuple[int, int, tuple[int, ...]]]
+"""Meldable cards -> (value melded, cards melded, melds chosen) of the best choice."""
+_MEMOS: dict[tuple[bool, int], _Memo] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,19 +203,34 @@ def _order_key(meld: int) -> int:
 
 
 def _suit_runs(part: int, around_the_corner: bool) -> tuple[int, ...]:
-    """Every run within one suit's cards ``part`` (a mask of one suit's bits)."""
-    shift = (part.bit_length() - 1) // 13 * 13 if part else 0
+    """Every run within one suit's cards ``part``: each stretch of consecutive ranks
+    and every piece of it three or more long."""
+    shift = (part.bit_length() - 1) // 13 * 13
     pattern = part >> shift
-    lengths = range(3, 14)
-    found = set()
-    for length in lengths:
-        arc = (1 << length) - 1
-        starts = range(13) if around_the_corner and length < 13 else range(14 - length)
-        for start in starts:
-            run = (arc << start | arc >> (13 - start)) & _SUIT
-            if run & pattern == run:
-                found.add(run << shift)
-    return tuple(sorted(found, key=_order_key))
+    turn = 0
+    if around_the_corner and pattern != _SUIT:
+        # Turn the circle so that a missing rank comes last: no stretch then wraps.
+        turn = 12 - (~pattern & _SUIT).bit_length() + 1
+    turned = (pattern << turn | pattern >> (13 - turn)) & _SUIT
+    found: list[int] = []
+    bit = 0
+    while bit < 13:
+        if not turned >> bit & 1:
+            bit += 1
+            continue
+        end = bit
+        while end < 13 and turned >> end & 1:
+            end += 1
+        for first in range(bit, end - 2):
+            for last in range(first + 3, end + 1):
+                run = (1 << last) - (1 << first)
+                found.append((run >> turn | run << (13 - turn)) & _SUIT)
+        bit = end
+    if around_the_corner and pattern == _SUIT:
+        found = [(arc << start | arc >> (13 - start)) & _SUIT
+                 for arc in ((1 << length) - 1 for length in range(3, 13)) for start in range(13)]
+        found.append(_SUIT)
+    return tuple(sorted((run << shift for run in found), key=_order_key))
 
 
 def _sets_of_rank(column: int) -> tuple[int, ...]:
@@ -250,10 +268,14 @@ def _melds_of(mask: int, around_the_corner: bool) -> tuple[int, ...]:
     melds = cache.get(union)
     if melds is None:
         found: list[int] = []
+        suit_runs = _SUIT_RUNS[around_the_corner]
         for shift in (0, 13, 26, 39):
             part = union & _SUIT << shift
-            if part:
-                found += _suit_runs(part, around_the_corner)
+            if part.bit_count() >= 3:
+                runs = suit_runs.get(part)
+                if runs is None:
+                    runs = suit_runs[part] = _suit_runs(part, around_the_corner)
+                found += runs
         for rank in range(13):
             column = union & _COLUMN << rank
             if column.bit_count() >= 3:
@@ -292,7 +314,7 @@ def _meld_cards(meld: int) -> tuple[Card, ...]:
 # --- The solver -------------------------------------------------------------------------
 
 
-def _memo(around_the_corner: bool, ace_value: int) -> dict[int, tuple[int, int, tuple[int, ...]]]:
+def _memo(around_the_corner: bool, ace_value: int) -> _Memo:
     memo = _MEMOS.get((around_the_corner, ace_value))
     if memo is None or len(memo) > _MEMO_LIMIT:
         memo = _MEMOS[around_the_corner, ace_value] = {}
@@ -306,7 +328,7 @@ def _union(melds: Iterable[int]) -> int:
     return union
 
 
-def _best_melded(union: int, melds: Sequence[int], memo: dict[int, tuple[int, int, tuple[int, ...]]],
+def _best_melded(union: int, melds: Sequence[int], memo: _Memo,
                  ace_value: int) -> tuple[int, int, tuple[int, ...]]:
     """(value melded, cards melded, melds chosen) of the best choice among ``melds``.
 
@@ -334,9 +356,9 @@ def _best_melded(union: int, melds: Sequence[int], memo: dict[int, tuple[int, in
         cards += meld.bit_count()
         if value > best_value or (value == best_value and cards > best_cards):
             best_value, best_cards, best_chosen = value, cards, (meld, *chosen)
-    rest = melds[first_other:]
-    if rest:
-        value, cards, chosen = _best_melded(_union(rest), rest, memo, ace_value)
+    others = melds[first_other:]
+    if others:
+        value, cards, chosen = _best_melded(_union(others), others, memo, ace_value)
         if value > best_value or (value == best_value and cards > best_cards):
             best_value, best_cards, best_chosen = value, cards, chosen
     found = memo[union] = (best_value, best_cards, best_chosen)
@@ -443,8 +465,8 @@ def arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = False
             first_other += 1
             rest = [other for other in melds if not other & meld]
             walk(rest, _union(rest), melded + _value(meld, ace_value), (*chosen, meld))
-        rest = melds[first_other:]
-        walk(rest, _union(rest), melded, chosen)
+        others = melds[first_other:]
+        walk(others, _union(others), melded, chosen)
 
     melds = _melds_of(mask, around_the_corner)
     walk(melds, _union(melds), 0, ())

@@ -31,7 +31,7 @@ from .errors import (
     OverKnockLimitError,
     UnknownPlayerError,
 )
-from .layoffs import Layoff, Table, TableMeld, could_lay_off, lay, layoff_plans, place_layoff
+from .layoffs import Layoff, Table, TableMeld, lay, layoff_plans, place_layoff
 from .melds import Arrangement, arrangements, best_arrangements, best_count
 from .rules import Rules, default_rules_for, find_rules
 
@@ -179,6 +179,7 @@ class _Showdown:
         self.order = box.table_order()
         self.limit = limit
         self.notes: list[Step] = []
+        self._replies_cache: dict[tuple[str, Table], list[Played]] = {}
         self.gin = box.ending == "gin" or (
             box.ending == "knock" and self._own_count(box.hands[self.order[0]]) == 0)
         policy = "sequential" if box.ending == "break" else self.rules.layoffs
@@ -344,30 +345,45 @@ class _Showdown:
 
     def replies(self, hand: Hand, table: Table, position: int) -> list[tuple[Played, Table]]:
         """Every lowest-count way to lay off and meld this hand, with the table after it."""
-        rules = self.rules
         targets = self.targets(position)
+        relevant = tuple(meld for meld in table if meld.owner in targets
+                         and any(meld.could_take(card) for card in hand.cards))
+        key = (hand.player, relevant)
+        plays = self._replies_cache.get(key)
+        if plays is None:
+            last = position == len(self.order) - 1 and not self.box.second_round
+            plays = self._best_plays(hand, relevant, targets, distinct=not last)
+            self._replies_cache[key] = plays
+        options = []
+        for play in plays:
+            after = table
+            for layoff in play.layoffs:
+                after = lay(after, layoff)
+            options.append((play, self._lay_down(after, play)))
+        return options
+
+    def _best_plays(self, hand: Hand, table: Table, targets: frozenset[str],
+                    distinct: bool) -> list[Played]:
+        """The lowest-count plays of a hand against the melds it could lay off on (C5, C9).
+
+        Only melds that could take one of the hand's cards matter, so the knocker's
+        many arrangements (C9) often share one answer: :meth:`replies` caches it.
+        """
+        rules = self.rules
         mask = cards_mask(hand.cards)
-        if targets and could_lay_off(hand.cards, table, hand.player, targets,
-                                     self.original_only):
-            plans = layoff_plans(hand.cards, table, hand.player, targets, self.original_only)
-        else:
-            plans = layoff_plans((), table, hand.player, targets, self.original_only)
+        plans = layoff_plans(hand.cards, table, hand.player, targets, self.original_only, distinct)
         scored = [(best_count(mask & ~plan.mask, around_the_corner=rules.around_the_corner,
                               ace_value=rules.ace_value), plan) for plan in plans]
         low = min(count for count, _ in scored)
-        options = []
+        plays = []
         for count, plan in scored:
             if count != low:
                 continue
             rest = mask_cards(mask & ~plan.mask)
             for arrangement in best_arrangements(rest, around_the_corner=rules.around_the_corner,
                                                  ace_value=rules.ace_value):
-                play = self._arranged(hand.player, arrangement, plan.layoffs)
-                after = table
-                for layoff in plan.layoffs:
-                    after = lay(after, layoff)
-                options.append((play, self._lay_down(after, play)))
-        return options
+                plays.append(self._arranged(hand.player, arrangement, plan.layoffs))
+        return plays
 
     def _declared_reply(self, hand: Hand, table: Table, position: int) -> tuple[Played, Table]:
         """A declared hand's layoffs checked against the table as it stands (J5, P5, G3)."""

@@ -12,16 +12,17 @@ from scorekeeper import engine
 
 from . import words
 from .cards import suited
-from .styles import HEAD, INK, MUTED, RULE, fitted, styles, text
+from .styles import HEAD, INK, MUTED, PAD, RULE, fitted, styles, text
 
 
-def name_cell(name: object, width: float, *, bold: bool = False, center: bool = False,
+def name_cell(name: object, column: float, *, bold: bool = False, center: bool = False,
               lines: int = 2) -> Paragraph:
-    """A player's name in a cell of ``width``: escaped, wrapped, shrunk to stay legible."""
+    """A player's name in a column ``column`` wide (padded by ``PAD``): escaped, wrapped,
+    shrunk to stay legible."""
     sheet = styles()
     style = sheet.head if bold else (sheet.cell_center if center else sheet.cell)
-    raw = str(name)
-    return Paragraph(text(raw), fitted(raw, style, width, lines=lines))
+    markup, fit = fitted(str(name), style, column - 2 * PAD - 0.5, lines=lines)
+    return Paragraph(markup, fit)
 
 
 def title_block(title: str, lines: Sequence[str], fields: Sequence[tuple[str, str]],

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from . import words
 from .blocks import citations, name_cell
 from .cards import cards, layoff, melds, suited
-from .styles import HEAD, INK, MUTED, RULE, WON, styles, text
+from .styles import FONT, HEAD, INK, PAD, RULE, WON, styles, text
 
 
 def wants_detail(box: Mapping[str, Any], detail: bool | None) -> bool:
@@ -46,7 +46,8 @@ def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: S
     if not blocks:
         return []
     title = "Box detail" if any(wants_detail(b, detail) for b in score.get("boxes", ())) else "Notes"
-    return [Paragraph(title, sheet.heading), *blocks]
+    # The heading goes with the first block, never alone at the foot of a page.
+    return [KeepTogether([Paragraph(title, sheet.heading), blocks[0]]), *blocks[1:]]
 
 
 def box_detail(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
@@ -57,7 +58,7 @@ def box_detail(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
     hands = hands_table(box, players, width)
     if hands is not None:
         parts += [Spacer(1, 1 * mm), hands]
-    steps = citations(box.get("explanation") or [], width)
+    steps = citations([*(box.get("showdown") or []), *(box.get("explanation") or [])], width)
     if steps is not None:
         parts += [Spacer(1, 1 * mm), steps]
     advice = box.get("advice") or []
@@ -95,7 +96,7 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
     counts = box.get("counts") or {}
     if not hands and not counts:
         return None
-    widths = [28 * mm, 0.0, 0.0, 0.0, 12 * mm]
+    widths = [28 * mm, 0.0, 0.0, 0.0, 14 * mm]
     rest = width - widths[0] - widths[4]
     widths[1:4] = [rest * 0.44, rest * 0.30, rest * 0.26]
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in
@@ -115,10 +116,13 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 0.8, INK),
+        ("FONT", (4, 1), (4, -1), FONT, 8),
         ("ALIGN", (4, 1), (4, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ]
     if winner_row is not None:
         # The box winner's hand is marked like his credit in the score table.
@@ -131,10 +135,9 @@ def _hand_row(player: str, hand: Mapping[str, Any] | None, count: object,
               hands: Mapping[str, Any], widths: Sequence[float]) -> list[Any]:
     """One hand's row; a hand entered as a count only says so."""
     sheet = styles()
-    name = name_cell(player, widths[0] - 4)
+    name = name_cell(player, widths[0])
     if hand is None:
-        muted = sheet.cell.clone("count-only", textColor=MUTED)
-        return [name, Paragraph("count only", muted), "", "", words.number(count)]
+        return [name, Paragraph("count only", sheet.cell_muted), "", "", words.number(count)]
     laid = [layoff(item, hands) for item in hand.get("layoffs") or []]
     return [
         name,

@@ -12,7 +12,7 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, RULE, styles, text
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, PAD, RULE, styles, text
 
 LABEL_WIDTH = 44 * mm
 
@@ -56,7 +56,7 @@ def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequenc
     """Credits, boxes won, bonuses and final totals per player, summed like a pad's foot."""
     over = bool(score.get("game_over"))
     column = min((width - LABEL_WIDTH) / max(len(players), 1), 34 * mm)
-    header = ["", *[name_cell(p, column - 4, bold=True) for p in players]]
+    header = ["", *[name_cell(p, column, bold=True) for p in players]]
     rows: list[list[Any]] = [header, _row("Credits", score.get("totals"), players),
                              _row("Boxes won", score.get("boxes_won"), players)]
     if over:
@@ -67,7 +67,7 @@ def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequenc
             rows.append(_row("Game bonus", score.get("game_bonus"), players))
         shut = set(score.get("shutouts") or ())
         if shut:
-            rows.append(["Shut out (J15)", *["shut out" if p in shut else "" for p in players]])
+            rows.append(["Shut out", *["shut out" if p in shut else "" for p in players]])
         rows.append(_row("Final total", score.get("final_totals"), players))
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))
@@ -94,6 +94,8 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
         ("BOX", (0, 0), (-1, -1), 0.9, INK),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ]
     if final:
         commands += [
@@ -116,8 +118,8 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
     head = ["Pays", "To", "Points"] + (["Amount"] if money else [])
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     for payment in payments:
-        row = [name_cell(payment.get("from", ""), name_width - 4),
-               name_cell(payment.get("to", ""), name_width - 4),
+        row = [name_cell(payment.get("from", ""), name_width),
+               name_cell(payment.get("to", ""), name_width),
                words.number(payment.get("points"))]
         if money:
             row.append(words.money(payment.get("amount")))
@@ -136,5 +138,7 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
         ("BOX", (0, 0), (-1, -1), 0.9, INK),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ]))
     return table

@@ -18,7 +18,7 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
-from .styles import (BAND, CLOSED, FONT, FONT_BOLD, HEAD, INK, RULE, WON, styles, text)
+from .styles import BAND, CLOSED, FONT, FONT_BOLD, HEAD, INK, PAD, RULE, WON, styles, text
 
 Cell = Paragraph | str
 
@@ -47,11 +47,11 @@ def hollywood_table(game: Mapping[str, Any], score: Mapping[str, Any], players: 
     top: list[Cell] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "Ending", "By")]
     top += [Paragraph("count", sheet.head), "", Paragraph("box", sheet.head)]
     sub: list[Cell] = ["", "", "", ""]
-    sub += [name_cell(p, widths[4] - 4, bold=True, lines=3) for p in players]
+    sub += [name_cell(p, widths[4], bold=True, lines=3) for p in players]
     sub.append("")
     for column in range(1, games + 1):
         top += [Paragraph(f"Game {column}", sheet.head), ""]
-        sub += [name_cell(p, widths[7] - 4, bold=True, lines=3) for p in players]
+        sub += [name_cell(p, widths[7], bold=True, lines=3) for p in players]
     rows: list[list[Cell]] = [top, sub]
     marks: list[tuple[str, int, int]] = []
     closed_from = [0] * games
@@ -85,9 +85,9 @@ def _row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
     winner = box.get("winner")
     row: list[Cell] = [
         str(number),
-        name_cell(box.get("dealer", ""), widths[1] - 4),
+        name_cell(box.get("dealer", ""), widths[1]),
         Paragraph(text(words.ending(box)), sheet.cell),
-        name_cell(by, widths[3] - 4) if by is not None else "",
+        name_cell(by, widths[3]) if by is not None else "",
         *[words.number(counts.get(p)) for p in players],
         words.number(box.get("points")) if winner is not None else "",
     ]
@@ -118,8 +118,8 @@ def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
         ("FONT", (6, 2), (6, -1), FONT_BOLD, 8),
         ("TOPPADDING", (0, 0), (-1, -1), 1.6),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Light ruling, a frame, heavy rules before the counts and before each game.
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
@@ -152,7 +152,7 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
         state = "closed" if summary.get("game_over") else "open"
         head = f"Game {n} · {state}" if n <= len(games) else "All games"
         top += [Paragraph(head, sheet.head), ""]
-        sub += [name_cell(p, column - 4, bold=True, lines=3) for p in players]
+        sub += [name_cell(p, column, bold=True, lines=3) for p in players]
     lines = [("Credits", "totals"), ("Boxes won", "boxes_won"),
              (f"Box bonuses × {rules.box_bonus}", "box_bonuses"), ("Game bonus", "game_bonus"),
              ("Final total", "final_totals")]
@@ -163,10 +163,12 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
             values = summary.get(field) or {}
             row += [words.number(values.get(p)) for p in players]
         rows.append(row)
-    rows.append(["Shut out", *[("shut out" if p in (s.get("shutouts") or ()) else "")
-                               for s in summaries for p in players]])
+    final_row = len(rows) - 1
+    if any(s.get("shutouts") for s in summaries):
+        rows.append(["Shut out", *[("shut out" if p in (s.get("shutouts") or ()) else "")
+                                   for s in summaries for p in players]])
     table = Table(rows, colWidths=[label] + [column] * (2 * len(summaries)), hAlign="LEFT")
-    table.setStyle(_foot_style(len(rows), len(summaries)))
+    table.setStyle(_foot_style(final_row, len(summaries)))
     block: list[Flowable] = [Paragraph("The games", sheet.heading), table]
     payments = settlement_rows(games, score, stake)
     if payments is not None:
@@ -184,7 +186,7 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
     return story
 
 
-def _foot_style(rows: int, groups: int) -> TableStyle:
+def _foot_style(final: int, groups: int) -> TableStyle:
     """The foot's ruling: game pairs framed, the final total under a double rule."""
     return TableStyle([
         # Game headings span their pairs of columns, names beneath.
@@ -199,11 +201,13 @@ def _foot_style(rows: int, groups: int) -> TableStyle:
         ("BOX", (0, 0), (-1, -1), 0.9, INK),
         *[("LINEBEFORE", (1 + 2 * g, 0), (1 + 2 * g, -1), 1.2, INK) for g in range(groups)],
         # The final totals: bold, banded, under a double rule, as a sum is written.
-        ("LINEABOVE", (0, rows - 2), (-1, rows - 2), 1.6, INK),
-        ("FONT", (0, rows - 2), (-1, rows - 2), FONT_BOLD, 8.5),
-        ("BACKGROUND", (0, rows - 2), (-1, rows - 2), BAND),
+        ("LINEABOVE", (0, final), (-1, final), 1.6, INK),
+        ("FONT", (0, final), (-1, final), FONT_BOLD, 8.5),
+        ("BACKGROUND", (0, final), (-1, final), BAND),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ])
 
 
@@ -220,8 +224,8 @@ def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any]
     head = ["", "Pays", "To", "Points"] + (["Amount"] if money else [])
     rows: list[list[Cell]] = [[Paragraph(h, sheet.head) for h in head]]
     for caption, payment in [*lines, *net]:
-        row: list[Cell] = [caption, name_cell(payment.get("from", ""), 36 * mm),
-                           name_cell(payment.get("to", ""), 36 * mm),
+        row: list[Cell] = [caption, name_cell(payment.get("from", ""), 40 * mm),
+                           name_cell(payment.get("to", ""), 40 * mm),
                            words.number(payment.get("points"))]
         if money:
             row.append(words.money(payment.get("amount")))
@@ -243,5 +247,7 @@ def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any]
         ("FONT", (3, first_net), (-1, -1), FONT_BOLD, 8.5),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ]))
     return table

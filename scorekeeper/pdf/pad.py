@@ -131,6 +131,8 @@ def _box_pad_style(seats: int, body: int, feet: int) -> TableStyle:
         *[("SPAN", (c, 0), (c, 1)) for c in range(4)],
         *[("SPAN", (4 + 3 * p, 0), (6 + 3 * p, 0)) for p in range(seats)],
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
         # Box numbers small and grey in their column, ready for the rows.
         ("FONT", (0, 2), (0, first_foot - 1), "DejaVuSans", 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
@@ -157,7 +159,7 @@ def hollywood_pad(preset: engine.Rules, width: float, room: float) -> Table:
     """Three games side by side, two columns each, like a paper Hollywood pad (V3)."""
     sheet = styles()
     games = preset.hollywood_columns
-    number = 30 * mm
+    number = 26 * mm
     column = (width - number) / (2 * games)
     top: list[Any] = [Paragraph("Entry", sheet.head)]
     sub: list[Any] = [""]

@@ -11,6 +11,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
@@ -20,7 +21,7 @@ from .detail import detail_section
 from .document import Layout, build
 from .ending import end_of_game
 from .hollywood import hollywood_section
-from .styles import BAND, HEAD, INK, MARGIN, RULE, WON, page_size, styles, text
+from .styles import BAND, HEAD, INK, MARGIN, PAD, RULE, WON, page_size, styles, text
 
 Cell = Paragraph | str
 
@@ -69,10 +70,10 @@ def _running_header(players: Sequence[str], date: str) -> str:
 def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: Any, heading: str, *,
            custom: bool, date: str, width: float) -> list[Flowable]:
     """Title, rules and changed settings, then date, players, stake and where the game stands."""
-    seats = [f"{n}. {text(p)}" for n, p in enumerate(game.get("players", ()), start=1)]
+    seats = [f"<b>{n}</b>&nbsp;{text(p)}" for n, p in enumerate(game.get("players", ()), start=1)]
     dealer = game.get("dealer")
     if dealer is not None:
-        seats.append(f"(first dealer {text(dealer)})")
+        seats[-1] += f"; first dealer {text(dealer)}"
     boxes = len(score.get("boxes", ()))
     if score.get("game_over"):
         status = f"{boxes} boxes; won by <b>{text(score.get('winner', ''))}</b>"
@@ -80,7 +81,7 @@ def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: Any, headin
         status = f"{boxes} boxes; in progress"
         if score.get("next_dealer") is not None:
             status += f", {text(score['next_dealer'])} deals next"
-    fields = [("Date", text(date)), ("Players in seat order", " ".join(seats)),
+    fields = [("Date", text(date)), ("Players in seat order", " &nbsp; ".join(seats)),
               ("Stake", text(words.stake(game.get("stake")))), ("Game", status)]
     lines = rule_lines(rules, custom)
     return title_block(heading, lines, fields, width)
@@ -88,9 +89,10 @@ def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: Any, headin
 
 def box_widths(players: int, width: float) -> list[float]:
     """Column widths: box number, dealer, ending, by, then count, box and total per player."""
-    fixed = [8 * mm, 22 * mm, 21 * mm, 22 * mm]
+    name = {2: 30 * mm, 3: 22 * mm}.get(players, 25 * mm)
+    fixed = [8 * mm, name, 21 * mm, name]
     group = (width - sum(fixed)) / players
-    return fixed + [group * 0.28, group * 0.32, group * 0.40] * players
+    return fixed + [group * 0.31, group * 0.31, group * 0.38] * players
 
 
 def box_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
@@ -118,7 +120,7 @@ def _box_headings(players: Sequence[str], widths: Sequence[float]) -> list[list[
     top: list[Cell] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "Ending", "By")]
     sub: list[Cell] = ["", "", "", ""]
     for seat, name in enumerate(players):
-        span = sum(widths[4 + 3 * seat: 7 + 3 * seat]) - 4
+        span = sum(widths[4 + 3 * seat: 7 + 3 * seat])
         top += [name_cell(name, span, bold=True), "", ""]
         sub += [Paragraph(h, sheet.head) for h in ("count", "box", "total")]
     return [top, sub]
@@ -135,9 +137,9 @@ def _box_row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
     by = source.get("by", box.get("by"))
     row: list[Cell] = [
         str(number),
-        name_cell(box.get("dealer", ""), widths[1] - 4),
-        Paragraph(text(words.ending(box)), sheet.cell),
-        name_cell(by, widths[3] - 4) if by is not None else "",
+        name_cell(box.get("dealer", ""), widths[1]),
+        Paragraph(text(words.ending(box)), _ending_style(box)),
+        name_cell(by, widths[3]) if by is not None else "",
     ]
     for player in players:
         credit = (credits.get(player) or 0) - (penalties.get(player) or 0)
@@ -145,6 +147,12 @@ def _box_row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
                 words.number(credit) if credit else "",
                 words.number(totals.get(player))]
     return row
+
+
+def _ending_style(box: Mapping[str, Any]) -> ParagraphStyle:
+    """Endings in the body style; a void box (draw, misdeal) in grey, as it scores nothing."""
+    sheet = styles()
+    return sheet.cell_muted if box.get("result") in words.VOID_ENDINGS else sheet.cell
 
 
 def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]]) -> TableStyle:
@@ -164,8 +172,8 @@ def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]])
         ("VALIGN", (0, 2), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.6),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Running totals in bold: they are what players read off the pad.
         *[("FONT", (6 + 3 * p, 2), (6 + 3 * p, -1), "DejaVuSans-Bold", 8) for p in range(players)],
         # Light ruling between rows and columns, a frame round the whole pad.

@@ -40,6 +40,8 @@ RED = colors.HexColor("#c8102e")
 MUTED = colors.HexColor("#5b6b7b")
 
 MARGIN = 14 * mm
+PAD = 2.5
+"""Left and right padding of every table cell, in points."""
 PAGE_SIZES = {"a4": pagesizes.A4, "letter": pagesizes.LETTER}
 
 
@@ -80,6 +82,7 @@ class Styles:
     body: ParagraphStyle
     small: ParagraphStyle
     cell: ParagraphStyle
+    cell_muted: ParagraphStyle
     cell_center: ParagraphStyle
     cell_right: ParagraphStyle
     head: ParagraphStyle
@@ -103,6 +106,7 @@ def styles() -> Styles:
         body=base,
         small=derive("small", fontSize=7.5, leading=9.5),
         cell=derive("cell", fontSize=8, leading=9.5, alignment=TA_LEFT),
+        cell_muted=derive("cell_muted", fontSize=8, leading=9.5, textColor=MUTED),
         cell_center=derive("cell_center", fontSize=8, leading=9.5, alignment=TA_CENTER),
         cell_right=derive("cell_right", fontSize=8, leading=9.5, alignment=TA_RIGHT),
         head=derive("head", fontName=FONT_BOLD, fontSize=7.5, leading=9, alignment=TA_CENTER),
@@ -121,23 +125,53 @@ def text(value: object) -> str:
 
 
 def fitted(raw: str, style: ParagraphStyle, width: float, *, lines: int = 2,
-           smallest: float = 5.0) -> ParagraphStyle:
-    """The style shrunk until the plain text ``raw`` fits ``width`` in ``lines`` lines.
+           smallest: float = 6.0) -> tuple[str, ParagraphStyle]:
+    """Markup and style that fit the plain text ``raw`` in ``width``, in ``lines`` lines.
 
-    Long names wrap first, then shrink, never below ``smallest`` points; the
-    longest single word must fit one line, as a paper pad's column would allow.
-    Anything longer still wraps (ReportLab splits over-long words), so nothing
-    is cut off.
+    A long name first wraps at its spaces, then at its hyphens, then shrinks,
+    never below ``smallest`` points. Anything longer still wraps (ReportLab
+    splits over-long words), so nothing is ever cut off.
+
+    >>> markup, style = fitted("Hohenzollern-Sigmaringen", styles().cell, 60)
+    >>> markup, style.fontSize
+    ('Hohenzollern- Sigmaringen', 8)
     """
     size = style.fontSize
-    words = raw.split() or [""]
-    while size > smallest:
-        widest = max(pdfmetrics.stringWidth(w, style.fontName, size) for w in words)
-        total = pdfmetrics.stringWidth(raw, style.fontName, size)
-        if widest <= width and total <= width * lines * 0.92:
+    while True:
+        pieces = _pieces(raw, style.fontName, size, width)
+        if size <= smallest or _lines(pieces, style.fontName, size, width) <= lines:
             break
         size -= 0.5
+    markup = " ".join(escape(piece) for piece in pieces)
     if size == style.fontSize:
-        return style
-    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size,
-                          leading=size * 1.18)
+        return markup, style
+    return markup, ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size,
+                                  leading=size * 1.18)
+
+
+def _pieces(raw: str, font: str, size: float, width: float) -> list[str]:
+    """The words of ``raw``, a word too wide for ``width`` broken after its hyphens."""
+    pieces: list[str] = []
+    for word in raw.split() or [""]:
+        if "-" in word.strip("-") and pdfmetrics.stringWidth(word, font, size) > width:
+            parts = word.split("-")
+            pieces += [part + "-" for part in parts[:-1]] + [parts[-1]]
+        else:
+            pieces.append(word)
+    return pieces
+
+
+def _lines(pieces: list[str], font: str, size: float, width: float) -> int:
+    """How many lines the pieces fill when set greedily, as a Paragraph would; a piece
+    too wide for a line counts as more lines than any name may take."""
+    space = pdfmetrics.stringWidth(" ", font, size)
+    count, used = 1, 0.0
+    for piece in pieces:
+        wide = pdfmetrics.stringWidth(piece, font, size)
+        if wide > width:
+            return 99
+        if used and used + space + wide > width:
+            count, used = count + 1, wide
+        else:
+            used = used + space + wide if used else wide
+    return count

@@ -134,7 +134,7 @@ def test_underknock_bonus_setting() -> None:
     assert ruling["points"] == 2 + 14 + 25
 
 
-@pytest.mark.rule("J8")
+@pytest.mark.rule("J8", "C7")
 def test_only_the_box_winner_scores() -> None:
     ruling = adjudicate(box("jersey-scarne", JERSEY, "knock", "Cal", counts(Ann=30, Bob=1, Cal=2)))
     assert ruling["credits"] == {"Ann": 0, "Bob": ruling["points"], "Cal": 0}

@@ -1,7 +1,7 @@
 """games, boxes, box history, write keys
 
 Revision ID: 0001
-Revises: 
+Revises: (none)
 Create Date: 2026-11-21 04:45:24.290452
 """
 

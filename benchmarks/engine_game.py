@@ -1,0 +1,78 @@
+"""Benchmark: ``score`` of a whole 40-box three-player Jersey Gin game.
+
+One box in four is entered with cards for all three hands (the engine arranges
+them, C9); the others are counts-only knocks and gins, with a misdeal now and
+then. The target is raised so that all 40 boxes count. Times are per call of
+``score``, including reading and checking the whole game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from scorekeeper.engine.cards import ALL_CARDS
+from scorekeeper.engine.game import score
+from scorekeeper.engine.melds import best_count
+
+PLAYERS = ("Ann", "Bob", "Cal")
+BOXES = 40
+
+
+def _cards_box(rng: random.Random, knocker: str) -> dict[str, Any]:
+    """A knock whose three hands are given as cards (a deal the knocker can knock with)."""
+    while True:
+        cards = rng.sample(ALL_CARDS, 30)
+        if best_count(cards[:10]) <= 10:
+            break
+    order = PLAYERS[PLAYERS.index(knocker):] + PLAYERS[:PLAYERS.index(knocker)]
+    hands = {p: {"cards": [c.code for c in cards[10 * i:10 * i + 10]]}
+             for i, p in enumerate(order)}
+    return {"ending": "knock", "by": knocker, "hands": hands}
+
+
+def _counts_box(rng: random.Random, knocker: str) -> dict[str, Any]:
+    """A counts-only knock, gin or misdeal."""
+    roll = rng.random()
+    if roll < 0.05:
+        return {"ending": "misdeal"}
+    own = 0 if roll < 0.25 else rng.randint(1, 10)
+    hands = {p: {"count": own if p == knocker else rng.randint(0, 60)} for p in PLAYERS}
+    return {"ending": "gin" if own == 0 else "knock", "by": knocker, "hands": hands}
+
+
+def _game(rng: random.Random) -> dict[str, Any]:
+    boxes = [(_cards_box if n % 4 == 3 else _counts_box)(rng, rng.choice(PLAYERS))
+             for n in range(BOXES)]
+    return {"rules": "jersey-scarne", "settings": {"game_target": 100000},
+            "players": list(PLAYERS), "dealer": "Ann", "stake": 0.05, "boxes": boxes}
+
+
+def run(samples: int = 60, seed: int = 2026) -> dict[str, dict[str, float]]:
+    """Median, p99 and worst time of scoring one whole 40-box game."""
+    rng = random.Random(seed)
+    games = [_game(rng) for _ in range(samples)]
+    for game in games[:5]:
+        score(game)  # warm-up: meld tables and caches
+    times = []
+    for game in games:
+        start = time.perf_counter_ns()
+        score(game)
+        times.append((time.perf_counter_ns() - start) / 1e6)
+    times.sort()
+    return {
+        "score_40_boxes": {
+            "median_ms": round(statistics.median(times), 3),
+            "p99_ms": round(times[max(int(len(times) * 0.99) - 1, 0)], 3),
+            "max_ms": round(times[-1], 3),
+            "games": len(times),
+        },
+    }
+
+
+if __name__ == "__main__":
+    sys.stdout.write(json.dumps(run(), indent=2) + "\n")

@@ -1,0 +1,300 @@
+"""The JSON API of CONTRACT.md, documented at ``/api/v1/openapi.json``.
+
+Bad input is 422 with CONTRACT.md's error object; stored games are read by id and
+written with the edit token (``Authorization: Bearer``), ``If-Match: <version>``
+refusing stale writes with 409 and ``Idempotency-Key`` making retries safe.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+
+from .. import engine, store
+from . import gamedata
+from .openapi import document
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+MAX_RETRIES = 3
+
+
+def error_response(status: int, code: str, message: str, where: str | None = None,
+                   headers: dict[str, str] | None = None) -> Response:
+    """CONTRACT.md's error object with an HTTP status."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if where is not None:
+        body["where"] = where
+    response = jsonify({"error": body})
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _engine_error(err: engine.ScorekeeperError) -> Response:
+    response = jsonify(err.to_json())
+    response.status_code = 422
+    return response
+
+
+def _json_body() -> Any:
+    """The request's JSON, or a 422 error object when it is not JSON at all."""
+    data = request.get_json(silent=True)
+    if data is None:
+        abort(error_response(422, "malformed", "the body must be JSON (Content-Type: "
+                             "application/json)"))
+    return data
+
+
+def _object_body() -> dict[str, Any]:
+    data = _json_body()
+    if not isinstance(data, dict):
+        abort(error_response(422, "malformed", "the body must be a JSON object"))
+    return data
+
+
+def _run(function: Callable[[Any], dict[str, Any]], data: Any) -> Response:
+    try:
+        return jsonify(function(data))
+    except engine.ScorekeeperError as err:
+        return _engine_error(err)
+
+
+@bp.post("/adjudicate")
+def adjudicate() -> Response:
+    """One box in, one ruling out."""
+    return _run(engine.adjudicate, _object_body())
+
+
+@bp.post("/score")
+def score() -> Response:
+    """A whole game in, the score sheet out."""
+    return _run(engine.score, _object_body())
+
+
+@bp.post("/arrange")
+def arrange() -> Response:
+    """``{"cards": [...]}`` in: best melds, count, and for 11 cards the best discard."""
+    data = _object_body()
+    options: dict[str, Any] = {}
+    for name in ("around_the_corner", "ace_value"):
+        if name in data:
+            options[name] = data[name]
+    if not isinstance(options.get("around_the_corner", False), bool):
+        return error_response(422, "malformed", "around_the_corner must be true or false",
+                              "around_the_corner")
+    ace = options.get("ace_value", 1)
+    if not isinstance(ace, int) or isinstance(ace, bool) or not 1 <= ace <= 15:
+        return error_response(422, "malformed", "ace_value must be a whole number from 1 "
+                              "to 15", "ace_value")
+    cards = data.get("cards")
+    if not isinstance(cards, (list, str)):
+        return error_response(422, "malformed", "cards must be a list of cards such as "
+                              "[\"7C\", \"10H\"]", "cards")
+    return _run(lambda c: engine.arrange(c, **options), cards)
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(document())
+
+
+# --- stored games -------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    """Store a game (with any boxes it already has); answers its id and edit token."""
+    data = _object_body()
+    try:
+        scored = engine.score(data)
+    except engine.ScorekeeperError as err:
+        return _engine_error(err)
+    game = {k: data[k] for k in ("rules", "settings", "players", "dealer", "stake")
+            if k in data and data[k] is not None}
+    game.setdefault("settings", {})
+    boxes = list(zip(data.get("boxes") or [], scored["boxes"], strict=True))
+    row, token = store.create_game(store.session(), game, store.summarize(scored), boxes)
+    response = jsonify({"id": row.id, "edit_token": token, "version": row.version})
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_game", game_id=row.id)
+    response.headers["ETag"] = f'"{row.version}"'
+    return response
+
+
+def _game_json(game: gamedata.LoadedGame) -> dict[str, Any]:
+    return {"id": game.id, "version": game.version, "game": game.data, "score": game.score}
+
+
+def _load(game_id: str) -> gamedata.LoadedGame:
+    db = store.session()
+    if store.get_game(db, game_id) is None:
+        abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
+    return gamedata.load(game_id)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    """A stored game as ``score`` takes it, with its score and version."""
+    game = _load(game_id)
+    response = jsonify(_game_json(game))
+    response.headers["ETag"] = f'"{game.version}"'
+    return response
+
+
+def _authorize(game_id: str) -> None:
+    """401 without a Bearer token, 403 with a wrong one."""
+    header = request.headers.get("Authorization", "")
+    match = re.fullmatch(r"Bearer\s+(\S+)", header.strip())
+    if match is None:
+        abort(error_response(401, "unauthorized", "send the game's edit token as "
+                             "'Authorization: Bearer <token>'",
+                             headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
+    row = store.get_game(store.session(), game_id)
+    if row is None:
+        abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
+    if not store.check_edit_token(row, match.group(1)):
+        abort(error_response(403, "forbidden", "this token does not unlock this game"))
+
+
+def _if_match() -> int | None:
+    """The version named by ``If-Match`` (``3``, ``"3"`` or ``W/"3"``), if sent."""
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    match = re.fullmatch(r'\s*(?:W/)?"?(\d{1,12})"?\s*', raw)
+    if match is None:
+        abort(error_response(412, "malformed", "If-Match must be the game's version, "
+                             "as in the ETag"))
+    return int(match.group(1))
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not re.fullmatch(r"[A-Za-z0-9_\-.:]{1,64}", key):
+        abort(error_response(422, "malformed", "Idempotency-Key must be 1-64 letters, "
+                             "digits or -_.:"))
+    return key
+
+
+def _write(game_id: str, change: Callable[[gamedata.LoadedGame, int | None], Response]
+           ) -> Response:
+    """Authorize, then run a write; without If-Match a lost race is retried."""
+    _authorize(game_id)
+    expected = _if_match()
+    for _attempt in range(MAX_RETRIES):
+        game = _load(game_id)
+        if expected is not None and expected != game.version:
+            return _stale(game.version)
+        try:
+            return change(game, expected if expected is not None else game.version)
+        except store.StaleWrite as stale:
+            if expected is not None:
+                return _stale(stale.current_version)
+    return _stale(store.game_version(store.session(), game_id) or 0)
+
+
+def _stale(current: int) -> Response:
+    return error_response(409, "stale-version", f"the game has changed: it is now at version "
+                          f"{current}; read it again and resend", headers={"ETag": f'"{current}"'})
+
+
+def _written(game_id: str, result: store.WriteResult, status: int) -> Response:
+    game = gamedata.load(game_id)
+    body: dict[str, Any] = {"id": game.id, "version": result.version,
+                            "box_id": result.box_id, "repeated": result.repeated,
+                            "score": game.score}
+    for stored, ruling in zip(game.boxes, (game.score or {}).get("boxes") or [],
+                              strict=False):
+        if stored.id == result.box_id:
+            body["box"] = ruling
+    response = jsonify(body)
+    response.status_code = 200 if result.repeated else status
+    response.headers["ETag"] = f'"{game.version}"'
+    return response
+
+
+def _box_body() -> dict[str, Any]:
+    data = _object_body()
+    return {k: v for k, v in data.items() if k not in ("rules", "players", "dealer", "id")}
+
+
+@bp.post("/games/<game_id>/boxes")
+def add_box(game_id: str) -> Response:
+    """Append one box (needs the edit token; If-Match refuses a stale write)."""
+    entry = _box_body()
+    key = _idempotency_key()
+
+    def change(game: gamedata.LoadedGame, version: int | None) -> Response:
+        try:
+            scored = engine.score({**game.data, "boxes": [*game.data["boxes"], entry]})
+        except engine.ScorekeeperError as err:
+            return _engine_error(err)
+        result = store.append_box(store.session(), game.id, version or game.version, entry,
+                                  scored, key=key)
+        return _written(game.id, result, 201)
+
+    return _write(game_id, change)
+
+
+def _index_of(game: gamedata.LoadedGame, box_id: int) -> int:
+    for index, box in enumerate(game.boxes):
+        if box.id == box_id:
+            return index
+    abort(error_response(404, "not-found", f"box {box_id} is not in this game"))
+
+
+@bp.put("/games/<game_id>/boxes/<int:box_id>")
+def replace_box(game_id: str, box_id: int) -> Response:
+    """Correct a box; everything after it is rescored."""
+    entry = _box_body()
+    key = _idempotency_key()
+
+    def change(game: gamedata.LoadedGame, version: int | None) -> Response:
+        index = _index_of(game, box_id)
+        boxes = list(game.data["boxes"])
+        boxes[index] = {**entry, "id": box_id}
+        try:
+            scored = engine.score({**game.data, "boxes": boxes})
+        except engine.ScorekeeperError as err:
+            return _engine_error(err)
+        result = store.replace_box(store.session(), game.id, box_id, version or game.version,
+                                   entry, scored, key=key)
+        return _written(game.id, result, 200)
+
+    return _write(game_id, change)
+
+
+@bp.delete("/games/<game_id>/boxes/<int:box_id>")
+def delete_box(game_id: str, box_id: int) -> Response:
+    """Delete a box (kept in its history); everything after it is rescored."""
+    key = _idempotency_key()
+
+    def change(game: gamedata.LoadedGame, version: int | None) -> Response:
+        index = _index_of(game, box_id)
+        boxes = [b for i, b in enumerate(game.data["boxes"]) if i != index]
+        try:
+            scored = engine.score({**game.data, "boxes": boxes})
+        except engine.ScorekeeperError as err:
+            return _engine_error(err)
+        result = store.delete_box(store.session(), game.id, box_id, version or game.version,
+                                  scored, key=key)
+        return _written(game.id, result, 200)
+
+    return _write(game_id, change)
+
+
+@bp.get("/games/<game_id>/sheet.pdf")
+def sheet_pdf(game_id: str) -> Response:
+    """The game's score sheet as a PDF."""
+    from .games import pdf_response
+
+    game = _load(game_id)
+    if game.score is None:
+        return error_response(422, "malformed", f"this game cannot be scored: {game.error}")
+    detail = request.args.get("detail")
+    return pdf_response(game, None if detail is None else detail == "1")

@@ -1,0 +1,227 @@
+"""Games: the home page, starting a game, the score sheet (the game's home page),
+sharing, rematch, export and the printed sheet."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, request, url_for
+
+from .. import engine, forms, store
+from . import gamedata, htmx
+
+bp = Blueprint("games", __name__)
+
+GAME_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
+              "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
+"""Jersey Gin first: the game this app is for; then two-hand Gin and its variants."""
+
+
+def presets() -> list[Any]:
+    """Every preset, in the order the new-game page offers them."""
+    ordered = [engine.PRESETS[name] for name in GAME_ORDER if name in engine.PRESETS]
+    return ordered + [p for name, p in engine.PRESETS.items() if name not in GAME_ORDER]
+
+
+@bp.get("/")
+def home() -> Response:
+    """Recent games, and the ways in: new game, check a hand, settle a showdown, rules."""
+    db = store.session()
+    mine = gamedata.remembered()
+    if current_app.config["RECENT_GAMES_PUBLIC"]:
+        games = store.recent_games(db)
+    else:
+        games = store.recent_games(db, ids=mine) if mine else []
+    return htmx.render("games/home.html", "games/_recent.html", games=games, mine=set(mine))
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> Response:
+    """The new-game form; POST starts the game and goes to its score sheet."""
+    preset = request.values.get("rules") or GAME_ORDER[0]
+    if preset not in engine.PRESETS:
+        preset = GAME_ORDER[0]
+    form = forms.new_game_form_class(preset)()
+    form.rules.data = preset
+    _seat_choices(form)
+    if request.method == "GET":
+        return _new_page(form)
+    if not form.validate():
+        return _new_page(form, 422)
+    game = forms.game_from_form(form)
+    if game is None:
+        return _new_page(form, 422)
+    try:
+        score = engine.score({**game, "boxes": []})
+    except engine.ScorekeeperError as err:
+        forms.attach_engine_error(form, err)
+        return _new_page(form, 422)
+    row, token = store.create_game(store.session(), game, store.summarize(score))
+    gamedata.remember(row.id, token)
+    return htmx.go(url_for("games.sheet", game_id=row.id))
+
+
+@bp.post("/games/new/cut")
+def cut() -> Response:
+    """Scarne's cut (J1): the high card deals first and chooses whose discards he takes."""
+    preset = request.values.get("rules") or GAME_ORDER[0]
+    if preset not in engine.PRESETS:
+        abort(404)
+    form = forms.new_game_form_class(preset)()
+    form.rules.data = preset
+    _seat_choices(form)
+    if not form.validate():
+        return _new_page(form, 422)
+    result = forms.scarne_cut(form)
+    if result.dealer_seat is None:
+        forms.add_error(form.cuts, result.message)
+        return _new_page(form, 422)
+    form.dealer.data = result.dealer_seat
+    form.cut_receives.choices = [(seat, form.players[seat].data) for seat in result.others]
+    form.cut_receives.data = result.others[-1]
+    return _new_page(form, cut_message=result.message)
+
+
+def _seat_choices(form: forms.NewGameForm) -> None:
+    form.dealer.choices = [(i, f"Seat {i + 1}") for i in range(len(form.players))]
+
+
+def _new_page(form: forms.NewGameForm, status: int = 200, cut_message: str = "") -> Response:
+    rules = engine.find_rules(form.rules.data)
+    return htmx.render("games/new.html", "games/_new_form.html", status, form=form,
+                       rules=rules, presets=presets(), cut_message=cut_message,
+                       main_settings=main_settings(rules))
+
+
+def main_settings(rules: Any) -> set[str]:
+    """The settings that matter for this preset; the rest fold away under "more"."""
+    hidden = {"V2": rules.knock_limit_from == "fixed", "V3": not rules.hollywood,
+              "K1": rules.family != "knock-rummy", "P4": rules.family == "jersey",
+              "J13": rules.stock_end != "break-3"}
+    return {s.name for s in engine.SETTINGS if not hidden.get(s.rule, False)}
+
+
+@bp.get("/games/<game_id>")
+def sheet(game_id: str) -> Response:
+    """The score sheet: the game's home page."""
+    game = gamedata.load(game_id)
+    gamedata.remember(game.id)
+    return htmx.render("games/sheet.html", "games/_sheet.html", **_sheet_context(game))
+
+
+@bp.get("/games/<game_id>/sheet")
+def sheet_fragment(game_id: str) -> Response:
+    """What phones poll: nothing (204) while the version is unchanged, else the sheet."""
+    since = request.args.get("since", type=int)
+    if htmx.is_htmx() and since is not None:
+        version = store.game_version(store.session(), game_id)
+        if version is None:
+            abort(404)
+        if version == since:
+            response = Response(status=204)
+            response.vary.add("HX-Request")
+            return response
+    game = gamedata.load(game_id)
+    return htmx.render("games/sheet.html", "games/_sheet.html", **_sheet_context(game))
+
+
+def _sheet_context(game: gamedata.LoadedGame) -> dict[str, Any]:
+    score = game.score or {}
+    players = game.players
+    next_dealer = score.get("next_dealer")
+    first = None
+    if next_dealer in players:
+        first = players[(players.index(next_dealer) + 1) % len(players)]
+    return {
+        "game": game,
+        "score": score,
+        "rows": list(zip(game.boxes, score.get("boxes") or [], strict=False)),
+        "rules": game.rules(),
+        "editable": gamedata.can_edit(game.id),
+        "next_dealer": next_dealer,
+        "plays_first": first,
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+@bp.get("/games/<game_id>/share")
+def share(game_id: str) -> Response:
+    """The read-only link for everyone, and the edit link for those who may edit."""
+    game = gamedata.load(game_id)
+    editable = gamedata.can_edit(game.id)
+    token = (gamedata.session.get("edit") or {}).get(game.id) if editable else None
+    return htmx.render("games/share.html", "games/_share.html", game=game, token=token,
+                       editable=editable)
+
+
+@bp.get("/games/<game_id>/join/<token>")
+def join(game_id: str, token: str) -> Response:
+    """The edit link: remember the secret in this browser and show the sheet."""
+    row = store.get_game(store.session(), game_id)
+    if row is None or not store.check_edit_token(row, token):
+        abort(404, description="This edit link is not valid. Ask for the link again.")
+    gamedata.remember(row.id, token)
+    return htmx.go(url_for("games.sheet", game_id=row.id))
+
+
+@bp.post("/games/<game_id>/join")
+def join_with_code(game_id: str) -> Response | tuple[str, int]:
+    """The edit code typed in (the secret at the end of the edit link)."""
+    row = store.get_game(store.session(), game_id)
+    if row is None:
+        abort(404)
+    code = (request.form.get("code") or "").strip().rsplit("/", 1)[-1]
+    if not store.check_edit_token(row, code):
+        return htmx.error_page(403, "Wrong edit code",
+                               "That code does not unlock this game. Check it and try again.")
+    gamedata.remember(row.id, code)
+    return htmx.go(url_for("games.sheet", game_id=row.id))
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> Response:
+    """A new game with the same players, rules and stake; the deal moves on one seat."""
+    game = gamedata.load(game_id)
+    players = game.players
+    last = (game.score or {}).get("boxes") or []
+    dealer = last[-1].get("dealer", game.row.dealer) if last else game.row.dealer
+    if dealer not in players:
+        dealer = game.row.dealer
+    new_game = {k: v for k, v in game.data.items() if k != "boxes"}
+    new_game["dealer"] = players[(players.index(dealer) + 1) % len(players)]
+    score = engine.score({**new_game, "boxes": []})
+    row, token = store.create_game(store.session(), new_game, store.summarize(score),
+                                   rematch_of=game.id)
+    gamedata.remember(row.id, token)
+    return htmx.go(url_for("games.sheet", game_id=row.id))
+
+
+@bp.get("/games/<game_id>/export.json")
+def export(game_id: str) -> Response:
+    """The game as CONTRACT.md JSON: what ``scorekeeper score`` and the API take."""
+    game = gamedata.load(game_id)
+    body = json.dumps(game.data, ensure_ascii=False, indent=2)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
+    return response
+
+
+@bp.get("/games/<game_id>/sheet.pdf")
+def sheet_pdf(game_id: str) -> Response:
+    """The printed score sheet (scorekeeper.pdf renders it)."""
+    game = gamedata.load(game_id)
+    if game.score is None:
+        abort(404, description=f"This game cannot be scored: {game.error}")
+    detail = request.args.get("detail")
+    return pdf_response(game, None if detail is None else detail == "1")
+
+
+def pdf_response(game: gamedata.LoadedGame, detail: bool | None) -> Response:
+    """The PDF of a game's score sheet, sent inline with a sensible file name."""
+    from .. import pdf
+
+    body = pdf.render_sheet(game.data, game.score or {}, detail=detail)
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="score-sheet-{game.id}.pdf"'
+    return response
