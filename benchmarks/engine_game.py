@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from scorekeeper.engine.cards import ALL_CARDS
+from scorekeeper.engine.cards import ALL_CARDS, SUITS, Card
 from scorekeeper.engine.game import score
 from scorekeeper.engine.melds import best_count
 
@@ -23,12 +23,24 @@ PLAYERS = ("Ann", "Bob", "Cal")
 BOXES = 40
 
 
+def _knocking_hand(rng: random.Random) -> list[Card]:
+    """Ten cards with a count of 10 or less: three melds and a low card, found fast."""
+    while True:
+        suit = rng.randrange(4)
+        low = rng.randint(1, 10)
+        run = [Card.of(rank, SUITS[suit]) for rank in range(low, low + 4)]
+        rank = rng.choice([r for r in range(1, 14) if not low <= r < low + 4])
+        kind = [Card.of(rank, s) for s in rng.sample(SUITS, 3)]
+        rest = [c for c in ALL_CARDS if c not in run and c not in kind]
+        hand = run + kind + rng.sample(rest, 3)
+        if best_count(hand) <= 10:
+            return hand
+
+
 def _cards_box(rng: random.Random, knocker: str) -> dict[str, Any]:
     """A knock whose three hands are given as cards (a deal the knocker can knock with)."""
-    while True:
-        cards = rng.sample(ALL_CARDS, 30)
-        if best_count(cards[:10]) <= 10:
-            break
+    hand = _knocking_hand(rng)
+    cards = hand + rng.sample([c for c in ALL_CARDS if c not in hand], 20)
     order = PLAYERS[PLAYERS.index(knocker):] + PLAYERS[:PLAYERS.index(knocker)]
     hands = {p: {"cards": [c.code for c in cards[10 * i:10 * i + 10]]}
              for i, p in enumerate(order)}

@@ -79,7 +79,7 @@ class NewGameForm(FlaskForm):
                          validators=[Optional(), NumberRange(min=0, max=10000)],
                          render_kw={"inputmode": "decimal", "autocomplete": "off"})
     cuts = FieldList(SelectField("Cut", choices=[("", "–"), *((r, r) for r in RANKS)],
-                                 validate_choice=True), min_entries=0)
+                                 validate_choice=False), min_entries=0)
     cut_receives = RadioField("High card takes the discards of", coerce=int,
                               validate_choice=False)
 
@@ -222,7 +222,7 @@ def scarne_cut(form: NewGameForm) -> CutResult:
         name = (name_entry.data or "").strip()
         if not name:
             continue
-        if not cut_entry.data:
+        if cut_entry.data not in RANKS:
             return CutResult(None, f"Pick the card {name} cut.")
         cuts.append((RANKS.index(cut_entry.data), name, seat))
     if len(cuts) != 3:

@@ -83,6 +83,8 @@ class Tally:
     winner: str | None = None
     ended_with: int | None = None
     """The number (from 1) of the box after which the game was over."""
+    entered: tuple[int, ...] = ()
+    """The numbers of the boxes entered in this game (all but void ones, save in Hollywood)."""
 
     @classmethod
     def start(cls, players: Sequence[str], target: int) -> Tally:
@@ -100,7 +102,8 @@ class Tally:
                        for p, total in zip(self.players, self.totals, strict=True))
         wins = tuple(w + (p == ruling["winner"]) for p, w in zip(self.players, self.wins,
                                                                    strict=True))
-        tally = dataclasses.replace(self, totals=totals, wins=wins)
+        entered = self.entered if ruling["winner"] is None else (*self.entered, number)
+        tally = dataclasses.replace(self, totals=totals, wins=wins, entered=entered)
         winner = tally.reached(ruling["winner"])
         if winner is None:
             return tally
@@ -232,7 +235,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     columns = hollywood.start(game.rules, game.players)
     tallies = tuple(Tally.start(game.players, game.rules.game_target)
                     for _ in range(columns.count if columns else 1))
-    whole = Tally.start(game.players, game.rules.game_target)
+    wins = dict.fromkeys(game.players, 0)
     dealer, why = game.dealer, Step("J1", f"{game.dealer} deals the first box")
     boxes = []
     for index, raw in enumerate(game.boxes):
@@ -248,19 +251,29 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
                                              [t.over for t in tallies])
         tallies = tuple(t.add(ruling, index + 1) if n in entered and not t.over else t
                         for n, t in enumerate(tallies, start=1))
-        whole = dataclasses.replace(whole.add(ruling, index + 1), winner=None)
-        boxes.append(_box_entry(label, ruling, dealer, tallies, entered, columns is not None))
+        if ruling["winner"] is not None:
+            wins[ruling["winner"]] += 1
+        boxes.append(_box_entry(label, ruling, dealer, tallies,
+                                entered if columns is not None else None))
         dealer, why = next_dealer(game, dealer, ruling["result"])
-    summaries = [summarise(t, game) for t in tallies]
-    if columns is None:
-        sheet = summaries[0]
-    else:
-        sheet = hollywood.combine(summaries, whole.wins_dict(), game.rules)
-        _price(sheet, game.stake)
+    sheet = _summary(game, tallies, wins, hollywood_game=columns is not None)
     over = sheet["game_over"]
     if not over:
         sheet["explanation"].append(why.to_json())
     return {"boxes": boxes, **sheet, "next_dealer": None if over else dealer}
+
+
+def _summary(game: Game, tallies: Sequence[Tally], wins: Mapping[str, int],
+             hollywood_game: bool) -> dict[str, Any]:
+    """The sheet's summary: the one game's, or Hollywood's columns combined (V3)."""
+    summaries = [summarise(tally, game) for tally in tallies]
+    if not hollywood_game:
+        return summaries[0]
+    for summary, tally in zip(summaries, tallies, strict=True):
+        summary["entered_boxes"] = list(tally.entered)
+    sheet = hollywood.combine(summaries, wins, game.rules)
+    _price(sheet, game.stake)
+    return sheet
 
 
 def _over_message(tallies: Sequence[Tally]) -> str:
@@ -272,13 +285,17 @@ def _over_message(tallies: Sequence[Tally]) -> str:
 
 
 def _box_entry(label: Mapping[str, Any], ruling: Mapping[str, Any], dealer: str,
-               tallies: Sequence[Tally], entered: Sequence[int], columns: bool) -> dict[str, Any]:
-    """One box of the sheet: its ruling, dealer and the running totals after it."""
+               tallies: Sequence[Tally], columns: Sequence[int] | None) -> dict[str, Any]:
+    """One box of the sheet: its ruling, dealer and the running totals after it.
+
+    In Hollywood the totals are summed over the columns; ``columns`` lists the
+    columns the box was entered in and ``column_totals`` each column's totals.
+    """
     totals = {p: sum(t.total(p) for t in tallies) for p in tallies[0].players}
     entry: dict[str, Any] = {**({"id": label["id"]} if "id" in label else {}), **ruling,
                              "dealer": dealer, "totals": totals}
-    if columns:
-        entry["columns"] = list(entered)
+    if columns is not None:
+        entry["columns"] = list(columns)
         entry["column_totals"] = [t.totals_dict() for t in tallies]
     if "note" in label:
         entry["note"] = label["note"]

@@ -93,7 +93,7 @@ def combine(games: Sequence[Mapping[str, Any]], wins: Mapping[str, int],
         "totals": _sum(games, "totals", players), "boxes_won": dict(wins), "game_over": over,
         "winner": None, "game_bonus": {}, "box_bonuses": {}, "shutouts": [],
         "final_totals": {}, "settlement": [], "explanation": [],
-        "games": [{"column": n, **game} for n, game in enumerate(games, start=1)],
+        "games": [_column_summary(n, game) for n, game in enumerate(games, start=1)],
     }
     steps = [_entry_step(rules), *(_column_step(n, game, rules)
                                    for n, game in enumerate(games, start=1))]
@@ -116,6 +116,14 @@ def combine(games: Sequence[Mapping[str, Any]], wins: Mapping[str, int],
                                 "games' settlements netted") for line in settlement)
     summary["explanation"] = [step.to_json() for step in steps]
     return summary
+
+
+def _column_summary(number: int, game: Mapping[str, Any]) -> dict[str, Any]:
+    """One column's summary, its explanation opened by the boxes entered in it (V3)."""
+    entered = game.get("entered_boxes", [])
+    listed = ", ".join(str(n) for n in entered) if entered else "none yet"
+    first = Step("V3", f"game {number}: boxes entered {listed}").to_json()
+    return {"column": number, **game, "explanation": [first, *game["explanation"]]}
 
 
 def _sum(games: Sequence[Mapping[str, Any]], field: str, players: Sequence[str]) -> dict[str, int]:

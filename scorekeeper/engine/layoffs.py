@@ -152,8 +152,8 @@ def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset
     open_melds = [meld for meld in table if meld.owner in targets]
     cards = [card for card in hand if any(meld.could_take(card) for meld in open_melds)]
     Placements = frozenset[tuple[Card, str, int]]
-    plans: dict[Placements, LayoffPlan] = {frozenset(): LayoffPlan((), 0)}
-    masks_seen: set[int] = {0}
+    explored: set[Placements] = set()
+    plans: dict[Placements | int, LayoffPlan] = {0: LayoffPlan((), 0)}
     stack: list[tuple[Table, tuple[Layoff, ...], int]] = [(table, (), 0)]
     while stack:
         state, done, mask = stack.pop()
@@ -167,12 +167,11 @@ def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset
                 new_done = (*done, layoff)
                 new_mask = mask | card.bit
                 placements = frozenset((x.card, x.onto, x.meld) for x in new_done)
-                if placements in plans:
+                if placements in explored:
                     continue  # the same layoffs in another order leave the same table
-                if not distinct_placements and new_mask in masks_seen:
-                    continue
-                masks_seen.add(new_mask)
-                plans[placements] = LayoffPlan(new_done, new_mask)
+                explored.add(placements)
+                plans.setdefault(placements if distinct_placements else new_mask,
+                                 LayoffPlan(new_done, new_mask))
                 stack.append((lay(state, layoff), new_done, new_mask))
     return sorted(plans.values(), key=lambda plan: (len(plan.layoffs), plan.mask))
 

@@ -383,6 +383,12 @@ def _arrangement(mask: int, chosen: tuple[int, ...], count: int) -> Arrangement:
                        _cards_of(mask & ~_union(chosen)), count)
 
 
+def _check_ace_value(ace_value: int) -> None:
+    """Every card must count at least 1: the solver's pruning and ties rely on it."""
+    if ace_value < 1:
+        raise ValueError(f"an ace cannot count {ace_value}: the least is 1")
+
+
 def _check_mask(mask: int) -> int:
     if not 0 <= mask <= _FULL_PACK:
         raise ValueError(f"{mask:#x} is not a mask of cards of one pack")
@@ -409,6 +415,7 @@ def _hand_mask(cards: Iterable[Card] | int) -> int:
 def best_count(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
                ace_value: int = 1) -> int:
     """The lowest count the hand (cards or a mask) can reach (C4)."""
+    _check_ace_value(ace_value)
     return _solve(_hand_mask(cards), around_the_corner, ace_value)[0]
 
 
@@ -425,6 +432,7 @@ def best_arrangement(cards: Iterable[Card] | int, *, around_the_corner: bool = F
     >>> str(best_arrangement(parse_cards("AS 2S 3S 4S 5S 6S 6C 6D 9H KH")))
     '6♣-6♦-6♠ A♠-2♠-3♠-4♠-5♠; deadwood 9♥ K♥ = 19'
     """
+    _check_ace_value(ace_value)
     mask = _hand_mask(cards)
     count, chosen = _solve(mask, around_the_corner, ace_value)
     return _arrangement(mask, chosen, count)
@@ -445,6 +453,7 @@ def arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = False
     5♣-6♣-7♣; deadwood 4♣ K♦ = 14
     4♣-5♣-6♣; deadwood 7♣ K♦ = 17
     """
+    _check_ace_value(ace_value)
     mask = _hand_mask(cards)
     total = _value(mask, ace_value)
     limit = total if max_count is None else max_count
@@ -488,6 +497,7 @@ def best_arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = 
                       ace_value: int = 1) -> list[Arrangement]:
     """Every arrangement with the lowest count (all of them maximal: each card has a
     value of at least 1, so adding a meld always lowers the count), the best first."""
+    _check_ace_value(ace_value)
     mask = _hand_mask(cards)
     count = _solve(mask, around_the_corner, ace_value)[0]
     return arrangements(mask, around_the_corner=around_the_corner, ace_value=ace_value,
@@ -504,6 +514,7 @@ def best_discard(cards: Iterable[Card] | int, *, around_the_corner: bool = False
     >>> str(discard), str(rest)
     ('K♣', '7♣-7♦-7♥ 9♦-10♦-J♦ A♠-2♠-3♠-4♠; deadwood none = 0')
     """
+    _check_ace_value(ace_value)
     mask = _hand_mask(cards)
     if not mask:
         raise ValueError("there is no card to discard")

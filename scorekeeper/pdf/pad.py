@@ -86,9 +86,9 @@ def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]
     return [*title_block(f"{preset.title} score pad", [line], fields, width), Spacer(1, 3 * mm)]
 
 
-def _body_rows(room: float, heads: int, feet: int) -> int:
-    """How many handwriting rows fit the page under the headings and above the foot."""
-    return max(5, int((room - heads * HEAD_ROW - feet * FOOT_ROW) // ROW))
+def _body_rows(room: float, fixed: list[float]) -> int:
+    """How many handwriting rows fit the page beside the headings and the foot."""
+    return max(5, int((room - sum(fixed)) // ROW))
 
 
 def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Table:
@@ -101,10 +101,11 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
         top += [Paragraph(f"seat {seat}", sheet.head.clone("seat", textColor=MUTED)), "", ""]
         sub += [Paragraph(h, sheet.head) for h in ("count", "box", "total")]
     foot = _foot_labels(preset)
-    body = _body_rows(room, 2, len(foot))
+    heads, feet = [HEAD_ROW * 1.6, HEAD_ROW], [FOOT_ROW] * len(foot)
+    body = _body_rows(room, heads + feet)
     rows = [top, sub, *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body + 1)]]
     rows += [[label, "", "", ""] + [""] * (3 * seats) for label in foot]
-    heights = [HEAD_ROW * 1.6, HEAD_ROW] + [ROW] * body + [FOOT_ROW] * len(foot)
+    heights = heads + [ROW] * body + feet
     table = Table(rows, colWidths=widths, rowHeights=heights, hAlign="LEFT")
     table.setStyle(_box_pad_style(seats, body, len(foot)))
     return table
@@ -169,10 +170,11 @@ def hollywood_pad(preset: engine.Rules, width: float, room: float) -> Table:
                 for h in ("player 1", "player 2")]
     foot = [f"Box bonuses × {preset.box_bonus}", f"Game bonus {preset.game_bonus}",
             "Final total", "Difference"]
-    body = _body_rows(room, 2, len(foot))
+    heads, feet = [HEAD_ROW * 1.4, HEAD_ROW], [FOOT_ROW * 1.25] * len(foot)
+    body = _body_rows(room, heads + feet)
     rows = [top, sub, *[[str(n)] + [""] * (2 * games) for n in range(1, body + 1)]]
     rows += [[label] + [""] * (2 * games) for label in foot]
-    heights = [HEAD_ROW * 1.4, HEAD_ROW] + [ROW] * body + [FOOT_ROW * 1.25] * len(foot)
+    heights = heads + [ROW] * body + feet
     table = Table(rows, colWidths=[number] + [column] * (2 * games), rowHeights=heights,
                   hAlign="LEFT")
     first_foot = 2 + body

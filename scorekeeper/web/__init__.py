@@ -59,7 +59,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["card"] = cardfaces.face
     app.jinja_env.filters["cards"] = cardfaces.faces
     app.jinja_env.filters["suits"] = cardfaces.suits
-    app.jinja_env.globals["card_grid"] = cardfaces.grid
+    app.jinja_env.globals["card_rows"] = cardfaces.grid
     app.jinja_env.globals["card_label"] = cardfaces.label
     app.jinja_env.globals["card_name"] = cardfaces.spoken
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))

@@ -74,7 +74,13 @@ def test_per_win_whole_game() -> None:
         [{"from": "Bob", "to": "Ann", "points": 205}],
         [{"from": "Ann", "to": "Bob", "points": 145}],
     ]
-    assert {step["rule"] for g in games for step in g["explanation"]} == {"G8"}
+    assert [g["entered_boxes"] for g in games] == [[1, 2, 3, 4], [3, 4, 5, 6], [4, 6, 7, 8]]
+    assert [g["explanation"][0] for g in games] == [
+        {"rule": "V3", "text": "game 1: boxes entered 1, 2, 3, 4"},
+        {"rule": "V3", "text": "game 2: boxes entered 3, 4, 5, 6"},
+        {"rule": "V3", "text": "game 3: boxes entered 4, 6, 7, 8"},
+    ]
+    assert {step["rule"] for g in games for step in g["explanation"][1:]} == {"G8"}
     assert sheet["game_over"] is True
     assert sheet["next_dealer"] is None
     assert sheet["totals"] == {"Ann": 275, "Bob": 180}

@@ -203,6 +203,10 @@ def test_inputs() -> None:
         arrangements(cards("7C 8D 7C"))
     with pytest.raises(DuplicateCardError):
         brute_force_best_count(cards("7C 8D 7C"))
+    with pytest.raises(ValueError, match="an ace cannot count 0"):
+        best_count(cards("AC"), ace_value=0)
+    with pytest.raises(ValueError, match="an ace cannot count -1"):
+        arrangements(cards("AC"), ace_value=-1)
 
 
 def test_arrangement_helpers() -> None:

@@ -1,0 +1,69 @@
+"""Player names are user text: printed as typed, never read as markup, in any script."""
+
+from __future__ import annotations
+
+import pytest
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from scorekeeper import engine
+from scorekeeper.pdf import render_sheet
+from scorekeeper.pdf.styles import FONT, FONT_BOLD, register_fonts
+
+from . import games
+from .conftest import DATE
+from .reading import flat, lines, page_texts
+
+FIVE = ["Ann", games.CYRILLIC, games.GREEK, games.HOSTILE, games.LONG]
+
+
+@pytest.fixture(scope="module")
+def five_pdf() -> bytes:
+    game = games.knock_rummy_game(FIVE)
+    return render_sheet(game, engine.score(game), created=DATE)
+
+
+def test_a_name_that_is_markup_prints_as_typed(five_pdf: bytes) -> None:
+    text = flat(five_pdf)
+    assert games.HOSTILE in text
+    assert "&amp;" not in text and "&lt;" not in text
+
+
+def test_a_hostile_name_in_a_two_hand_game_and_in_the_title() -> None:
+    game = games.gin_shutout_game(games.ACCENTED, games.HOSTILE)
+    score = engine.score(game)
+    pdf = render_sheet(game, score, title=games.HOSTILE)
+    text = flat(pdf)
+    assert page_texts(pdf)[0].startswith(games.HOSTILE)
+    assert f"{games.HOSTILE} pays {games.ACCENTED} (270 - 0) x 2 = 540" in text
+
+
+def test_non_latin_names_are_in_the_text(five_pdf: bytes) -> None:
+    text = flat(five_pdf)
+    for name in (games.CYRILLIC, games.GREEK):
+        assert name in text
+    # Seat order in the title block, and each name over its columns.
+    assert "1 Ann 2 Бори́с Пастерна́к 3 Ζωή Παπαδοπούλου" in text
+
+
+def test_a_long_name_wraps_at_its_hyphen_and_stays_whole(five_pdf: bytes) -> None:
+    cells = lines(five_pdf)
+    assert "Hohenzollern-" in cells and "Sigmaringen III" in cells
+    assert "Maximiliano Hohenzollern- Sigmaringen III" in flat(five_pdf)
+
+
+def test_five_players_print_on_a_landscape_page(five_pdf: bytes) -> None:
+    first = page_texts(five_pdf)[0]
+    assert "Knock Rummy" in first and "10 boxes; in progress" in first
+    from .reading import page_size_mm
+    assert page_size_mm(five_pdf) == (297, 210)
+
+
+@pytest.mark.parametrize("font", [FONT, FONT_BOLD])
+def test_the_embedded_fonts_have_every_glyph_printed(font: str) -> None:
+    register_fonts()
+    face = pdfmetrics.getFont(font)
+    assert isinstance(face, TTFont)
+    needed = set("♣♦♥♠−×·’") | set("".join(FIVE + [games.ACCENTED]))
+    missing = [c for c in needed if not c.isspace() and ord(c) not in face.face.charToGlyph]
+    assert missing == []

@@ -1,0 +1,166 @@
+"""A 40-box Jersey Gin game's sheet, read back: every box, every total, the settlement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper import engine
+from scorekeeper.pdf import render_sheet
+
+from . import games
+from .conftest import DATE
+from .reading import contains_run, flat, lines, page_size_mm, page_texts, reader
+
+Game = tuple[dict[str, Any], dict[str, Any]]
+ENDINGS = {"knock": "Knock", "underknock": "Underknock", "gin": "Gin", "misdeal": "Misdeal"}
+
+
+def row_of(number: int, box: dict[str, Any], players: list[str]) -> list[str]:
+    """What one box's row must read, cell by cell; empty cells are not extracted."""
+    row = [str(number), box["dealer"], ENDINGS[box["result"]]]
+    if box.get("by"):
+        row.append(box["by"])
+    for player in players:
+        if player in box["counts"]:
+            row.append(str(box["counts"][player]))
+        if box["credits"].get(player):
+            row.append(str(box["credits"][player]))
+        row.append(str(box["totals"][player]))
+    return row
+
+
+def test_the_game_is_the_one_described(jersey: Game) -> None:
+    game, score = jersey
+    assert len(score["boxes"]) == 40 and score["game_over"]
+    assert any(box["hands"] for box in score["boxes"])
+    assert {box["result"] for box in score["boxes"]} >= {"knock", "gin", "misdeal"}
+
+
+def test_every_box_row_with_its_counts_credits_and_running_totals(jersey: Game,
+                                                                  jersey_pdf: bytes) -> None:
+    game, score = jersey
+    cells = lines(jersey_pdf)
+    for number, box in enumerate(score["boxes"], start=1):
+        assert contains_run(cells, row_of(number, box, game["players"])), number
+
+
+def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
+    game, _ = jersey
+    first = " ".join(page_texts(jersey_pdf)[0].split())
+    assert first.startswith("Jersey Gin (Scarne)")
+    target = game["settings"]["game_target"]
+    assert f"Total that ends the game (J14): {target}, preset 100" in first
+    assert "2025-03-14" in first
+    assert "1 Ann 2 Bob 3 Cal; first dealer Ann" in first
+    assert "0.05 a point" in first
+    assert "40 boxes; won by Ann" in first
+
+
+def test_end_of_game_block(jersey: Game, jersey_pdf: bytes) -> None:
+    game, score = jersey
+    cells = lines(jersey_pdf)
+    players = game["players"]
+    assert contains_run(cells, ["Credits", *[str(score["totals"][p]) for p in players]])
+    assert contains_run(cells, ["Boxes won", *[str(score["boxes_won"][p]) for p in players]])
+    assert contains_run(cells, ["Box bonuses, 25 a box",
+                                *[str(score["box_bonuses"][p]) for p in players]])
+    assert contains_run(cells, ["Game bonus", "100"])
+    assert contains_run(cells, ["Final total", *[str(score["final_totals"][p]) for p in players]])
+    assert score["winner"] == "Ann" and score["game_bonus"] == {"Ann": 100}
+
+
+def test_settlement_in_points_and_money(jersey: Game, jersey_pdf: bytes) -> None:
+    _, score = jersey
+    cells = lines(jersey_pdf)
+    assert len(score["settlement"]) == 3
+    for payment in score["settlement"]:
+        money = f"{payment['amount']:.2f}"
+        assert contains_run(cells, [payment["from"], payment["to"], str(payment["points"]),
+                                    money]), payment
+
+
+def test_game_explanation_with_rule_ids(jersey: Game, jersey_pdf: bytes) -> None:
+    _, score = jersey
+    text = flat(jersey_pdf)
+    for step in score["explanation"]:
+        assert f"{step['rule']} {step['text']}" in text
+
+
+def test_page_count_and_page_numbers(jersey_pdf: bytes) -> None:
+    texts = page_texts(jersey_pdf)
+    # The table fills page 1, the end of the game page 2, the five boxes with cards page 3.
+    assert len(texts) == 3
+    for number, text in enumerate(texts, start=1):
+        assert f"page {number} of 3" in text
+    # Pages after the first carry the running header.
+    assert all("Jersey Gin (Scarne)" in t and "Ann · Bob · Cal · 2025-03-14" in t
+               for t in texts[1:])
+
+
+def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game,
+                                                         jersey_pdf: bytes) -> None:
+    _, score = jersey
+    text = flat(jersey_pdf)
+    with_cards = [n for n, box in enumerate(score["boxes"], start=1) if box["hands"]]
+    assert with_cards == [6, 13, 20, 27, 34]
+    for number in range(1, 41):
+        assert (f"Box {number} ·" in text) == (number in with_cards)
+    # The knocker's arrangement, the layoff onto his run, the deadwood, with suit symbols.
+    assert "A♠ 2♠ 3♠ · 7♣ 7♦ 7♥ · 9♦ 10♦ J♦" in text
+    assert "4♠ on Cal’s A♠ 2♠ 3♠" in text
+    assert "A♦ A♥ 2♣ 2♥ 3♦ 4♥" in text
+    assert "count only" in text
+    for step in score["boxes"][5]["explanation"]:
+        assert f"{step['rule']} {step['text']}" in text
+
+
+def test_detail_off_and_on(jersey: Game) -> None:
+    game, score = jersey
+    off = render_sheet(game, score, detail=False, created=DATE)
+    assert "Box detail" not in flat(off) and len(reader(off).pages) == 2
+    on = flat(render_sheet(game, score, detail=True, created=DATE))
+    assert all(f"Box {n} ·" in on for n in range(1, 41))
+    assert "C4 Ann's count was entered as" in on
+
+
+def test_headings_repeat_on_every_page_of_a_long_table() -> None:
+    game = games.jersey_game(100, ended=False, stake=None)
+    score = engine.score(game)
+    texts = page_texts(render_sheet(game, score, detail=False, page_size="letter"))
+    assert len(texts) >= 3
+    with_boxes = [text for text in texts if "Knock" in text]
+    assert len(with_boxes) >= 3
+    for text in with_boxes:
+        cells = [line.strip() for line in text.splitlines()]
+        assert contains_run(cells, ["Box", "Dealer", "Ending", "By", "Ann", "Bob", "Cal"])
+        assert cells.count("total") == 3
+    assert "Standing after 100 boxes" in texts[-1]
+    assert f"Next dealer: {score['next_dealer']}." in texts[-1]
+    assert "100 boxes; in progress" in texts[0]
+
+
+def test_letter_and_a4_page_sizes(jersey: Game, jersey_pdf: bytes) -> None:
+    game, score = jersey
+    assert page_size_mm(jersey_pdf) == (210, 297)
+    assert page_size_mm(render_sheet(game, score, page_size="letter")) == (216, 279)
+    with pytest.raises(ValueError, match="page size must be 'A4' or 'letter'"):
+        render_sheet(game, score, page_size="A3")
+
+
+def test_custom_title_keeps_the_rule_set_and_no_date_leaves_a_blank(jersey: Game) -> None:
+    game, score = jersey
+    first = page_texts(render_sheet(game, score, title="Club night & <friends>"))[0]
+    assert first.startswith("Club night & <friends>")
+    assert "Rules: Jersey Gin (Scarne) (jersey-scarne)" in first
+    assert "2025" not in first
+    dated = page_texts(render_sheet({**game, "date": "2024-12-31T20:00:00"}, score))[0]
+    assert "2024-12-31" in dated
+
+
+def test_pdf_metadata(jersey_pdf: bytes) -> None:
+    info = reader(jersey_pdf).metadata
+    assert info is not None
+    assert info.title == "Jersey Gin (Scarne)"
+    assert info.subject == "Score sheet: Ann, Bob, Cal"
