@@ -59,10 +59,10 @@ def _emit(data: Any, *, compact: bool = False) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
 
 
-def _fail(error: ScorekeeperError | InputError, prefix: str = "") -> int:
+def _fail(error: ScorekeeperError | InputError) -> int:
     """Report bad input: the error object on stdout, one line on stderr."""
     _emit(error.to_json())
-    _complain(error, prefix)
+    _complain(error)
     return BAD_INPUT
 
 

@@ -13,12 +13,12 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask_wtf import FlaskForm
+from flask_wtf import FlaskForm as _FlaskForm  # type: ignore[import-untyped]
 from wtforms import (
     BooleanField,
     DecimalField,
@@ -33,10 +33,16 @@ from wtforms import (
     SelectMultipleField,
     StringField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from . import engine
 from .web.cardfaces import ALL_CODES, RANKS
+
+if TYPE_CHECKING:
+    FlaskForm = Form  # Flask-WTF ships no types; its FlaskForm is a WTForms Form with CSRF
+else:
+    FlaskForm = _FlaskForm
 
 ENDINGS = {
     "knock": "Knock",
@@ -48,6 +54,11 @@ ENDINGS = {
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 MAX_NAME = 40
 BOX_PATH = re.compile(r"^boxes\[\d+\]\.?")
+
+
+def choices(pairs: Iterable[tuple[Any, str]]) -> list[Any]:
+    """WTForms choices from ``(value, label)`` pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def add_error(field_: Field, message: str) -> None:
@@ -78,7 +89,7 @@ class NewGameForm(FlaskForm):
     stake = DecimalField("Stake per point (money, optional)", places=None,
                          validators=[Optional(), NumberRange(min=0, max=10000)],
                          render_kw={"inputmode": "decimal", "autocomplete": "off"})
-    cuts = FieldList(SelectField("Cut", choices=[("", "–"), *((r, r) for r in RANKS)],
+    cuts = FieldList(SelectField("Cut", choices=choices([("", "–"), *((r, r) for r in RANKS)]),
                                  validate_choice=False), min_entries=0)
     cut_receives = RadioField("High card takes the discards of", coerce=int,
                               validate_choice=False)
@@ -117,13 +128,13 @@ def _setting_field(setting: Any, value: Any) -> Field:
     """The input that suits a setting: yes/no, a choice, a number or a blank-able number."""
     label = setting.name.replace("_", " ")
     if setting.kind is bool:
-        return SelectField(label, choices=[("true", "yes"), ("false", "no")],
+        return SelectField(label, choices=choices([("true", "yes"), ("false", "no")]),
                            default="true" if value else "false")
     if setting.name == "shutout":
         return StringField(label, default=str(value), validators=[Length(max=12)],
                            render_kw={"list": "shutout-choices", "autocomplete": "off"})
     if setting.choices:
-        return SelectField(label, choices=[(c, c) for c in setting.choices], default=value)
+        return SelectField(label, choices=choices((c, c) for c in setting.choices), default=value)
     if setting.nullable:
         return StringField(label, default="" if value is None else str(value),
                            validators=[Length(max=6)], render_kw=NUMERIC)
@@ -158,7 +169,7 @@ def setting_value(setting: Any, raw: Any) -> Any:
 
 def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
     """The CONTRACT.md game (without boxes) the form describes, or None with errors set."""
-    rules = engine.find_rules(form.rules.data)
+    rules = engine.find_rules(form.rules.data or "")
     names = form.names()
     ok = True
     if len(names) < rules.min_players:
@@ -250,7 +261,7 @@ class HandForm(Form):
 
     count = IntegerField("Count", validators=[Optional(), NumberRange(0, 98)],
                          render_kw=NUMERIC)
-    cards = SelectMultipleField("Cards", choices=list(ALL_CODES))
+    cards = SelectMultipleField("Cards", choices=choices((c, c) for c in ALL_CODES))
     keep = SelectMultipleField("Layoffs", validate_choice=False)
     proposal = HiddenField()
 
@@ -260,7 +271,7 @@ class BoxForm(FlaskForm):
 
     version = HiddenField()
     key = HiddenField()
-    ending = RadioField("Ending", choices=list(ENDINGS.items()), default="knock")
+    ending = RadioField("Ending", choices=choices(ENDINGS.items()), default="knock")
     by = RadioField("Who", validate_choice=False)
     after_break = BooleanField("After the break (J13)")
     second_round = BooleanField("Play went on round the table after the break (J11)")
@@ -288,7 +299,7 @@ def box_form(players: Sequence[str], formdata: Any = None,
     """The box form for these players (``formdata`` on POST, ``data`` to prefill)."""
     form = _box_form_class(len(players))(formdata=formdata, data=data)
     form.players = tuple(players)
-    form.by.choices = [(name, name) for name in players]
+    form.by.choices = choices((name, name) for name in players)
     if not form.key.data:
         form.key.data = secrets.token_urlsafe(16)
     return form
@@ -392,11 +403,10 @@ def box_from_form(form: BoxForm) -> dict[str, Any] | None:
     return entry if ok else None
 
 
-def box_form_data(entry: Mapping[str, Any], players: Sequence[str],
-                  signature_form: BoxForm | None = None) -> dict[str, Any]:
+def box_form_data(entry: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
     """Form data that shows a stored box again (to correct it)."""
     hands = entry.get("hands") or {}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for player in players:
         hand = hands.get(player) or {}
         if "cards" in hand:
@@ -479,7 +489,8 @@ def _field_for(form: FlaskForm, where: str, players: Sequence[str]) -> Field | N
         for i, player in sorted(enumerate(players), key=lambda p: -len(p[1])):
             if where == f"hands.{player}" or where.startswith(f"hands.{player}."):
                 hand = form.hands[i].form
-                return hand.count if where.endswith(".count") else hand.cards
+                by_count = where.endswith(".count") or not hand.cards.data
+                return hand.count if by_count else hand.cards
         return None
     if head == "settings" and isinstance(form, NewGameForm):
         name = where.split(".", 1)[1] if "." in where else ""
@@ -512,7 +523,7 @@ class CheckForm(FlaskForm):
     class Meta:
         csrf = False  # a read-only question: GET, bookmarkable, nothing stored
 
-    cards = SelectMultipleField("Cards", choices=list(ALL_CODES))
+    cards = SelectMultipleField("Cards", choices=choices((c, c) for c in ALL_CODES))
     typed = StringField("…or type them", validators=[Optional(), Length(max=120)],
                         render_kw={"autocomplete": "off", "autocapitalize": "characters",
                                    "placeholder": "AS 2S 3S 7H 7D 7C 9D 10D JD 4C"})

@@ -10,14 +10,21 @@ Everything outside the engine uses only what is exported here (docs/engine-api.m
 from .arrange import arrange
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
+from .game import score
 from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
+from .ruletext import RULE_TEXTS, RuleText, Section, rule_text, rule_texts, sections
+from .seating import Cut, cut_for_deal, eldest
 from .showdown import adjudicate, rule_box
 
 __all__ = [
     "ERROR_CLASSES",
     "PRESETS",
+    "RULE_TEXTS",
     "SETTINGS",
     "Card",
+    "Cut",
+    "RuleText",
+    "Section",
     "IllegalPlayError",
     "NotationError",
     "Rules",
@@ -26,7 +33,13 @@ __all__ = [
     "Suit",
     "adjudicate",
     "arrange",
+    "cut_for_deal",
+    "eldest",
     "find_rules",
     "parse_cards",
     "rule_box",
+    "rule_text",
+    "rule_texts",
+    "score",
+    "sections",
 ]

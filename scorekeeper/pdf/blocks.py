@@ -2,27 +2,44 @@
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from scorekeeper import engine
 
 from . import words
-from .cards import suited
-from .styles import HEAD, INK, MUTED, PAD, RULE, fitted, styles, text
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, styles, text
 
 
-def name_cell(name: object, column: float, *, bold: bool = False, center: bool = False,
-              lines: int = 2) -> Paragraph:
-    """A player's name in a column ``column`` wide (padded by ``PAD``): escaped, wrapped,
-    shrunk to stay legible."""
+def name_cell(name: object, column: float, *, bold: bool = False,
+              lines: int = 2) -> Paragraph | str:
+    """A player's name in a column ``column`` wide (padded by ``PAD``).
+
+    A body cell's name that fits one line is a plain string: the table draws
+    it as it is, never as markup, and fast. Otherwise a Paragraph of the
+    escaped name, wrapped and shrunk to stay legible.
+    """
     sheet = styles()
-    style = sheet.head if bold else (sheet.cell_center if center else sheet.cell)
-    markup, fit = fitted(str(name), style, column - 2 * PAD - 0.5, lines=lines)
+    style = sheet.head if bold else sheet.cell
+    raw, width = str(name), column - 2 * PAD - 0.5
+    if not bold and fits(raw, style, width):
+        return raw
+    markup, fit = fitted(raw, style, width, lines=lines)
     return Paragraph(markup, fit)
+
+
+def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -> Paragraph | str:
+    """A short label (an ending) as a plain string when it fits its column, else wrapped."""
+    style = style or styles().cell
+    if fits(label, style, column - 2 * PAD - 0.5):
+        return label
+    return Paragraph(text(label), style)
 
 
 def title_block(title: str, lines: Sequence[str], fields: Sequence[tuple[str, str]],
@@ -44,7 +61,7 @@ def form_fields(fields: Sequence[tuple[str, str]], width: float) -> Table:
     sheet = styles()
     label_style = sheet.small.clone("field-label", textColor=MUTED, fontSize=6.5, leading=8)
     value_style = sheet.body.clone("field-value", fontSize=9, leading=11)
-    weights = [max(1.0, min(3.0, len(value) / 16)) for _, value in fields]
+    weights = [max(1.0, min(3.0, len(_plain(value)) / 16)) for _, value in fields]
     widths = [width * w / sum(weights) for w in weights]
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values = [Paragraph(value or "&nbsp;", value_style) for _, value in fields]
@@ -62,6 +79,15 @@ def form_fields(fields: Sequence[tuple[str, str]], width: float) -> Table:
     return table
 
 
+def _plain(markup: str) -> str:
+    """What markup reads as, to weigh how wide a field should be.
+
+    >>> _plain("<b>1</b>&nbsp;Ann &amp; Bob")
+    '1 Ann & Bob'
+    """
+    return html.unescape(re.sub(r"<[^>]*>", "", markup)).replace("\xa0", " ")
+
+
 def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     """The rule set and every setting the game changed from its preset, as markup."""
     line = f"Rules: {text(rules.title)} ({text(rules.name)})"
@@ -74,25 +100,36 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
 
 
 def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float) -> Table | None:
-    """An explanation: each step with its RULES.md id in a box, so anyone can look it up."""
+    """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
+
+    A step that fits one line is drawn as plain text (fast, never markup);
+    a longer one wraps in a Paragraph.
+    """
     sheet = styles()
-    rows = []
+    column = width - 10 * mm
+    rows: list[list[Any]] = []
     for item in items:
         if isinstance(item, Mapping):
-            rule, said = item.get("rule", ""), item.get("text", "")
+            rule, said = str(item.get("rule", "")), str(item.get("text", ""))
         else:
-            rule, said = "", item
-        rows.append([Paragraph(text(rule), sheet.rule_id), Paragraph(suited(said), sheet.small)])
+            rule, said = "", str(item)
+        rows.append([rule, label_cell(said, column - 2 * mm + PAD, sheet.small)])
     if not rows:
         return None
-    table = Table(rows, colWidths=[10 * mm, width - 10 * mm], hAlign="LEFT")
+    table = Table(rows, colWidths=[10 * mm, column], hAlign="LEFT")
     table.setStyle(TableStyle([
-        # The rule id sits in a tinted box at the left of its step.
+        # The rule id sits bold in a tinted box at the left of its step.
         ("BACKGROUND", (0, 0), (0, -1), HEAD),
+        ("FONT", (0, 0), (0, -1), FONT_BOLD, 7.5),
+        ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        ("FONT", (1, 0), (1, -1), sheet.small.fontName, sheet.small.fontSize),
+        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         ("LEFTPADDING", (1, 0), (1, -1), 2 * mm),
     ]))
     return table

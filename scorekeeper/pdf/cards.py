@@ -1,8 +1,9 @@
-"""Cards and rule citations as Paragraph markup: real suit symbols, red hearts and diamonds.
+"""Cards as people read them: real suit symbols, hearts and diamonds in red.
 
 The engine speaks JSON notation (``7C``, ``10H``); people read ``7♣`` and
-``10♥``. Everything here returns markup for a ReportLab ``Paragraph`` with the
-user's text escaped.
+``10♥``. A hand's melds, layoffs and deadwood are drawn as a :class:`CardLine`,
+a line of coloured words set straight on the canvas: no markup is parsed, so a
+name inside it is printed as typed, and a sheet full of cards stays fast.
 """
 
 from __future__ import annotations
@@ -11,65 +12,112 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .styles import RED, text
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable
+
+from .styles import FONT, INK, MUTED, RED, text
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = "♥♦♡♢"
-_RED_HEX = RED.hexval()[2:]
 _RED_SYMBOL = re.compile(f"([{RED_SUITS}])")
 
-
-def red(markup: str) -> str:
-    """Markup printed in the red of hearts and diamonds."""
-    return f'<font color="#{_RED_HEX}">{markup}</font>'
+Word = tuple[str, Color]
+"""A word of a card line and its colour."""
 
 
-def card(code: object) -> str:
+def card(code: object) -> Word:
     """One card in people's notation, red when it is a heart or a diamond.
 
-    >>> card("7C")
-    '7♣'
-    >>> card("Th") == red("10♥")
-    True
+    >>> card("7C")[0], card("Th") == ("10♥", RED)
+    ('7♣', True)
     """
     value = str(code).strip()
     rank, suit = value[:-1].upper(), value[-1:].upper()
     rank = "10" if rank == "T" else rank
     symbol = SYMBOLS.get(suit, suit)
-    shown = text(rank + symbol)
-    return red(shown) if symbol in RED_SUITS else shown
+    return rank + symbol, RED if symbol in RED_SUITS else INK
 
 
-def cards(codes: Iterable[object]) -> str:
-    """Cards separated by spaces, as they lie on the table.
+def cards(codes: Iterable[object]) -> list[Word]:
+    """Cards as they lie on the table, left to right.
 
-    >>> cards(["AS", "2S", "3S"])
-    'A♠ 2♠ 3♠'
+    >>> [word for word, _ in cards(["AS", "2S", "3S"])]
+    ['A♠', '2♠', '3♠']
     """
-    return " ".join(card(c) for c in codes)
+    return [card(c) for c in codes]
 
 
-def melds(groups: Sequence[Sequence[object]]) -> str:
-    """Melds set apart by a wide gap, each one read left to right."""
-    return " &nbsp;·&nbsp; ".join(cards(group) for group in groups)
+def melds(groups: Sequence[Sequence[object]]) -> list[Word]:
+    """Melds set apart by a grey dot, each read left to right."""
+    words: list[Word] = []
+    for group in groups:
+        if words:
+            words.append(("·", MUTED))
+        words += cards(group)
+    return words
+
+
+def layoff(item: Mapping[str, Any], hands: Mapping[str, Any]) -> list[Word]:
+    """A layoff as "4♠ on Bob’s A♠ 2♠ 3♠" (or "on Bob" when the meld is unknown)."""
+    onto = str(item.get("onto", ""))
+    words = [card(item.get("card", "")), ("on", MUTED)]
+    meld = item.get("meld")
+    groups = (hands.get(onto) or {}).get("melds") or []
+    if isinstance(meld, int) and 0 <= meld < len(groups):
+        return words + _name(onto + "’s") + cards(groups[meld])
+    return words + _name(onto)
+
+
+def _name(name: str) -> list[Word]:
+    return [(word, INK) for word in name.split()]
 
 
 def suited(value: object) -> str:
-    """Free text (an explanation, a note) escaped, with its suit symbols in colour.
+    """Free text (a note) as Paragraph markup: escaped, its suit symbols in colour.
 
-    >>> suited("Cal laid off 4♥ & 5♠") == "Cal laid off 4" + red("♥") + " &amp; 5♠"
+    >>> suited("4♥ & 5♠") == '4<font color="#c8102e">♥</font> &amp; 5♠'
     True
     """
-    return _RED_SYMBOL.sub(lambda m: red(m.group(1)), text(value))
+    return _RED_SYMBOL.sub(lambda m: f'<font color="#{RED.hexval()[2:]}">{m.group(1)}</font>',
+                           text(value))
 
 
-def layoff(item: Mapping[str, Any], hands: Mapping[str, Any]) -> str:
-    """A layoff as "4♠ on Bob's A♠ 2♠ 3♠" (or "on Bob" when the meld is unknown)."""
-    onto = str(item.get("onto", ""))
-    shown = f"{card(item.get('card', ''))} on {text(onto)}"
-    meld = item.get("meld")
-    target = hands.get(onto) or {}
-    groups = target.get("melds") or []
-    if isinstance(meld, int) and 0 <= meld < len(groups):
-        shown += f"’s {cards(groups[meld])}"
-    return shown
+class CardLine(Flowable):
+    """Coloured words set in lines, wrapped between words, drawn without markup."""
+
+    def __init__(self, words: Sequence[Word], *, size: float = 8, leading: float = 9.5,
+                 font: str = FONT) -> None:
+        super().__init__()
+        self.words = list(words) or [("—", MUTED)]
+        self.size, self.leading, self.font = size, leading, font
+        self.lines: list[list[Word]] = []
+
+    def wrap(self, aW: float, aH: float) -> tuple[float, float]:
+        """Fill lines greedily; a word wider than the line gets a line of its own."""
+        space = pdfmetrics.stringWidth(" ", self.font, self.size)
+        line: list[Word] = []
+        used = 0.0
+        self.lines = []
+        for word in self.words:
+            width = pdfmetrics.stringWidth(word[0], self.font, self.size)
+            if line and used + space + width > aW:
+                self.lines.append(line)
+                line, used = [], 0.0
+            used += (space if line else 0) + width
+            line.append(word)
+        self.lines.append(line)
+        self.width, self.height = aW, self.leading * len(self.lines)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        """One text object a line, the colour changing word by word."""
+        y = self.height - self.size
+        for line in self.lines:
+            line_text = self.canv.beginText(0, y)
+            line_text.setFont(self.font, self.size)
+            for n, (word, colour) in enumerate(line):
+                line_text.setFillColor(colour)
+                line_text.textOut(word if n == 0 else " " + word)
+            self.canv.drawText(line_text)
+            y -= self.leading

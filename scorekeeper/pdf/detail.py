@@ -15,8 +15,8 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from . import words
 from .blocks import citations, name_cell
-from .cards import cards, layoff, melds, suited
-from .styles import FONT, HEAD, INK, PAD, RULE, WON, styles, text
+from .cards import CardLine, cards, layoff, melds, suited
+from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, styles, text
 
 
 def wants_detail(box: Mapping[str, Any], detail: bool | None) -> bool:
@@ -38,11 +38,11 @@ def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: S
     blocks: list[Flowable] = []
     for number, box in enumerate(score.get("boxes", ()), start=1):
         source = entered[number - 1] if number <= len(entered) else {}
+        note = box.get("note", source.get("note"))
         if wants_detail(box, detail):
             blocks.append(box_detail(number, source, box, players, width))
-        elif source.get("note"):
-            blocks.append(Paragraph(f"<b>Box {number}</b> note: {suited(source['note'])}",
-                                    sheet.small))
+        elif note:
+            blocks.append(Paragraph(f"<b>Box {number}</b> note: {suited(note)}", sheet.small))
     if not blocks:
         return []
     title = "Box detail" if any(wants_detail(b, detail) for b in score.get("boxes", ())) else "Notes"
@@ -67,7 +67,7 @@ def box_detail(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
         table = citations(advice, width)
         if table is not None:
             parts.append(table)
-    note = source.get("note", box.get("note"))
+    note = box.get("note", source.get("note"))
     if note:
         parts.append(Paragraph(f"<b>Note:</b> {suited(note)}", sheet.small))
     parts.append(Spacer(1, 4 * mm))
@@ -77,7 +77,7 @@ def box_detail(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
 def _summary(number: int, source: Mapping[str, Any], box: Mapping[str, Any]) -> str:
     """"Box 7 · Ann dealt · Knock by Bob · Bob +19" as markup."""
     line = f"<b>Box {number}</b> · {text(box.get('dealer', ''))} dealt · {text(words.ending(box))}"
-    by = source.get("by", box.get("by"))
+    by = box.get("by", source.get("by"))
     if by is not None:
         line += f" by {text(by)}"
     winner = box.get("winner")
@@ -102,12 +102,15 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in
                               ("Player", "Melds", "Laid off", "Deadwood", "Count")]]
     winner_row = None
+    count_only = []
     for player in players:
         if player not in hands and player not in counts:
             continue
         hand = hands.get(player)
         if player == box.get("winner"):
             winner_row = len(rows)
+        if hand is None:
+            count_only.append(len(rows))
         rows.append(_hand_row(player, hand, counts.get(player), hands, widths))
     table = Table(rows, colWidths=widths, hAlign="LEFT")
     commands: list[tuple[Any, ...]] = [
@@ -116,7 +119,7 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 0.8, INK),
-        ("FONT", (4, 1), (4, -1), FONT, 8),
+        ("FONT", (0, 1), (-1, -1), FONT, 8),
         ("ALIGN", (4, 1), (4, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
@@ -124,6 +127,8 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
         ("LEFTPADDING", (0, 0), (-1, -1), PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ]
+    # A hand entered as a count only says so in grey.
+    commands += [("TEXTCOLOR", (1, r), (1, r), MUTED) for r in count_only]
     if winner_row is not None:
         # The box winner's hand is marked like his credit in the score table.
         commands.append(("BACKGROUND", (0, winner_row), (0, winner_row), WON))
@@ -134,15 +139,14 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
 def _hand_row(player: str, hand: Mapping[str, Any] | None, count: object,
               hands: Mapping[str, Any], widths: Sequence[float]) -> list[Any]:
     """One hand's row; a hand entered as a count only says so."""
-    sheet = styles()
     name = name_cell(player, widths[0])
     if hand is None:
-        return [name, Paragraph("count only", sheet.cell_muted), "", "", words.number(count)]
-    laid = [layoff(item, hands) for item in hand.get("layoffs") or []]
+        return [name, "count only", "", "", words.number(count)]
+    laid = [CardLine(layoff(item, hands)) for item in hand.get("layoffs") or []]
     return [
         name,
-        Paragraph(melds(hand.get("melds") or []) or "—", sheet.cell),
-        Paragraph("<br/>".join(laid) or "—", sheet.cell),
-        Paragraph(cards(hand.get("deadwood") or []) or "—", sheet.cell),
+        CardLine(melds(hand.get("melds") or [])),
+        laid or CardLine([]),
+        CardLine(cards(hand.get("deadwood") or [])),
         words.number(hand.get("count", count)),
     ]

@@ -116,7 +116,6 @@ def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
     """Lay the story out on pages in memory and return the PDF's bytes."""
     register_fonts()
     buffer = io.BytesIO()
-    width, height = layout.page_size
     doc = BaseDocTemplate(
         buffer,
         pagesize=layout.page_size,

@@ -130,7 +130,7 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
         # Same ruling as the totals table; points and money right-aligned, money in bold.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
-        ("FONT", (2, 1), (-1, -1), FONT, 8.5),
+        ("FONT", (0, 1), (-1, -1), FONT, 8.5),
         ("FONT", (3, 1), (3, -1), FONT_BOLD, 8.5),
         ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),

@@ -17,8 +17,8 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from scorekeeper import engine
 
 from . import words
-from .blocks import citations, name_cell
-from .styles import BAND, CLOSED, FONT, FONT_BOLD, HEAD, INK, PAD, RULE, WON, styles, text
+from .blocks import citations, label_cell, name_cell
+from .styles import BAND, CLOSED, FONT, FONT_BOLD, HEAD, INK, PAD, RULE, WON, styles
 
 Cell = Paragraph | str
 
@@ -79,14 +79,14 @@ def _reached(box: Mapping[str, Any], column: int, summary: Mapping[str, Any]) ->
 def _row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
          players: Sequence[str], games: int, widths: Sequence[float]) -> list[Cell]:
     """A box: the deal, both counts, the points, and the new totals where it was entered."""
-    sheet = styles()
+    styles()
     counts = box.get("counts") or {}
-    by = source.get("by", box.get("by"))
+    by = box.get("by", source.get("by"))
     winner = box.get("winner")
     row: list[Cell] = [
         str(number),
         name_cell(box.get("dealer", ""), widths[1]),
-        Paragraph(text(words.ending(box)), sheet.cell),
+        label_cell(words.ending(box), widths[2]),
         name_cell(by, widths[3]) if by is not None else "",
         *[words.number(counts.get(p)) for p in players],
         words.number(box.get("points")) if winner is not None else "",
@@ -153,9 +153,11 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
         head = f"Game {n} · {state}" if n <= len(games) else "All games"
         top += [Paragraph(head, sheet.head), ""]
         sub += [name_cell(p, column, bold=True, lines=3) for p in players]
-    lines = [("Credits", "totals"), ("Boxes won", "boxes_won"),
-             (f"Box bonuses × {rules.box_bonus}", "box_bonuses"), ("Game bonus", "game_bonus"),
-             ("Final total", "final_totals")]
+    lines = [("Credits", "totals"), ("Boxes won", "boxes_won")]
+    if any(g.get("game_over") for g in games):
+        # Bonuses and final totals once a game has closed; open games leave them blank.
+        lines += [(f"Box bonuses × {rules.box_bonus}", "box_bonuses"),
+                  ("Game bonus", "game_bonus"), ("Final total", "final_totals")]
     rows: list[list[Cell]] = [top, sub]
     for caption, field in lines:
         row: list[Cell] = [caption]
@@ -163,7 +165,7 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
             values = summary.get(field) or {}
             row += [words.number(values.get(p)) for p in players]
         rows.append(row)
-    final_row = len(rows) - 1
+    final_row = len(rows) - 1 if len(lines) > 2 else 0
     if any(s.get("shutouts") for s in summaries):
         rows.append(["Shut out", *[("shut out" if p in (s.get("shutouts") or ()) else "")
                                    for s in summaries for p in players]])
@@ -187,8 +189,9 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
 
 
 def _foot_style(final: int, groups: int) -> TableStyle:
-    """The foot's ruling: game pairs framed, the final total under a double rule."""
-    return TableStyle([
+    """The foot's ruling: game pairs framed, the final total (row ``final``, 0 for none
+    yet) under a double rule."""
+    commands: list[tuple[Any, ...]] = [
         # Game headings span their pairs of columns, names beneath.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
         *[("SPAN", (1 + 2 * g, 0), (2 + 2 * g, 0)) for g in range(groups)],
@@ -200,15 +203,17 @@ def _foot_style(final: int, groups: int) -> TableStyle:
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 0.9, INK),
         *[("LINEBEFORE", (1 + 2 * g, 0), (1 + 2 * g, -1), 1.2, INK) for g in range(groups)],
-        # The final totals: bold, banded, under a double rule, as a sum is written.
-        ("LINEABOVE", (0, final), (-1, final), 1.6, INK),
-        ("FONT", (0, final), (-1, final), FONT_BOLD, 8.5),
-        ("BACKGROUND", (0, final), (-1, final), BAND),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
         ("LEFTPADDING", (0, 0), (-1, -1), PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
-    ])
+    ]
+    if final:
+        # The final totals: bold, banded, under a double rule, as a sum is written.
+        commands += [("LINEABOVE", (0, final), (-1, final), 1.6, INK),
+                     ("FONT", (0, final), (-1, final), FONT_BOLD, 8.5),
+                     ("BACKGROUND", (0, final), (-1, final), BAND)]
+    return TableStyle(commands)
 
 
 def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any],

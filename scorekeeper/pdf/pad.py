@@ -19,7 +19,19 @@ from . import words
 from .blocks import title_block
 from .document import Layout, build
 from .sheet import box_widths
-from .styles import BAND, HEAD, INK, MARGIN, MUTED, RULE, page_size, styles, text
+from .styles import (
+    BAND,
+    FONT,
+    FONT_BOLD,
+    HEAD,
+    INK,
+    MARGIN,
+    MUTED,
+    RULE,
+    paper_size,
+    styles,
+    text,
+)
 
 ROW = 7.2 * mm
 """A body row: room for handwriting."""
@@ -35,7 +47,7 @@ def render_blank_pad(rules: str, *, players: int | None = None, page_size: str =
     """
     preset = engine.find_rules(rules)
     seats = _seats(preset, players)
-    size = _size(page_size, landscape=seats >= 4 and not preset.hollywood)
+    size = paper_size(page_size, landscape=seats >= 4 and not preset.hollywood)
     note = f"{preset.title}:  " + "   ·   ".join(
         f"{label} {value}" for label, value in words.key_numbers(preset))
     layout = Layout(size, title=f"{preset.title} score pad", margin_note=note,
@@ -49,11 +61,6 @@ def render_blank_pad(rules: str, *, players: int | None = None, page_size: str =
     else:
         story.append(box_pad(preset, seats, width, room))
     return build(story, layout, subject=f"Blank score pad: {preset.title}")
-
-
-def _size(name: str, *, landscape: bool) -> tuple[float, float]:
-    """The page size, landscape for four or five players."""
-    return page_size(name, landscape=landscape)
 
 
 def _seats(preset: engine.Rules, players: int | None) -> int:
@@ -135,7 +142,7 @@ def _box_pad_style(seats: int, body: int, feet: int) -> TableStyle:
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
         ("RIGHTPADDING", (0, 0), (-1, -1), 2),
         # Box numbers small and grey in their column, ready for the rows.
-        ("FONT", (0, 2), (0, first_foot - 1), "DejaVuSans", 7),
+        ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
         ("ALIGN", (0, 2), (0, -1), "CENTER"),
         # Ruling: light inside, heavy round the pad and before each player.
@@ -146,7 +153,7 @@ def _box_pad_style(seats: int, body: int, feet: int) -> TableStyle:
         # one sum per player across his three columns.
         ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
         ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
-        ("FONT", (0, first_foot), (-1, -1), "DejaVuSans-Bold", 7.5),
+        ("FONT", (0, first_foot), (-1, -1), FONT_BOLD, 7.5),
         *[("SPAN", (0, r), (3, r)) for r in range(first_foot, first_foot + feet)],
         *[("SPAN", (4 + 3 * p, r), (6 + 3 * p, r))
           for r in range(first_foot, first_foot + feet) for p in range(seats)],
@@ -160,7 +167,7 @@ def hollywood_pad(preset: engine.Rules, width: float, room: float) -> Table:
     """Three games side by side, two columns each, like a paper Hollywood pad (V3)."""
     sheet = styles()
     games = preset.hollywood_columns
-    number = 26 * mm
+    number = 30 * mm
     column = (width - number) / (2 * games)
     top: list[Any] = [Paragraph("Entry", sheet.head)]
     sub: list[Any] = [""]
@@ -185,7 +192,7 @@ def hollywood_pad(preset: engine.Rules, width: float, room: float) -> Table:
         ("SPAN", (0, 0), (0, 1)),
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("FONT", (0, 2), (0, first_foot - 1), "DejaVuSans", 7),
+        ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
         ("ALIGN", (0, 2), (0, first_foot - 1), "CENTER"),
         # Light ruling, a heavy rule between games, a frame round the pad.
@@ -195,7 +202,7 @@ def hollywood_pad(preset: engine.Rules, width: float, room: float) -> Table:
         # The foot under a double rule: one line per sum, each game's written beside it.
         ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
         ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
-        ("FONT", (0, first_foot), (0, -1), "DejaVuSans-Bold", 7.5),
+        ("FONT", (0, first_foot), (0, -1), FONT_BOLD, 7),
     ]
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
     table.setStyle(TableStyle(commands))

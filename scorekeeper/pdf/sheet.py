@@ -15,13 +15,29 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
+from scorekeeper import engine
+
 from . import words
-from .blocks import citations, name_cell, rule_lines, title_block
+from .blocks import label_cell, name_cell, rule_lines, title_block
 from .detail import detail_section
 from .document import Layout, build
 from .ending import end_of_game
 from .hollywood import hollywood_section
-from .styles import BAND, HEAD, INK, MARGIN, PAD, RULE, WON, page_size, styles, text
+from .styles import (
+    BAND,
+    FONT,
+    FONT_BOLD,
+    HEAD,
+    INK,
+    MARGIN,
+    MUTED,
+    PAD,
+    RULE,
+    WON,
+    paper_size,
+    styles,
+    text,
+)
 
 Cell = Paragraph | str
 
@@ -40,7 +56,8 @@ def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
     rules = words.rules_of(game)
     players = [str(p) for p in game.get("players", ())]
     wide = len(players) >= 4 and not rules.hollywood
-    size = _page_size(page_size, landscape=wide)
+    # Four or five players get a landscape page, so their columns stay readable.
+    size = paper_size(page_size, landscape=wide)
     heading = title or rules.title
     date = words.date(created, game)
     layout = Layout(size, title=heading, header=_running_header(players, date),
@@ -56,18 +73,13 @@ def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
 
 
-def _page_size(name: str, *, landscape: bool) -> tuple[float, float]:
-    """The page size, turned for four or five players so their columns stay readable."""
-    return page_size(name, landscape=landscape)
-
-
 def _running_header(players: Sequence[str], date: str) -> str:
     """What every page after the first repeats at its top right."""
     shown = " · ".join(players)
     return f"{shown} · {date}" if date else shown
 
 
-def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: Any, heading: str, *,
+def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rules, heading: str, *,
            custom: bool, date: str, width: float) -> list[Flowable]:
     """Title, rules and changed settings, then date, players, stake and where the game stands."""
     seats = [f"<b>{n}</b>&nbsp;{text(p)}" for n, p in enumerate(game.get("players", ()), start=1)]
@@ -102,15 +114,18 @@ def box_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequen
     entered = list(game.get("boxes", ()))
     rows: list[list[Cell]] = _box_headings(players, widths)
     winners: list[tuple[int, int]] = []
+    voids: list[int] = []
     for number, box in enumerate(score.get("boxes", ()), start=1):
         source = entered[number - 1] if number <= len(entered) else {}
         rows.append(_box_row(number, source, box, players, widths))
         if box.get("winner") in players:
             winners.append((len(rows) - 1, players.index(box["winner"])))
+        if box.get("result") in words.VOID_ENDINGS:
+            voids.append(len(rows) - 1)
     if len(rows) == 2:
-        rows.append(["", "No boxes yet"] + [""] * (len(widths) - 2))
+        rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
     table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
-    table.setStyle(box_table_style(len(rows), len(players), winners))
+    table.setStyle(box_table_style(len(rows), len(players), winners, voids))
     return table
 
 
@@ -129,16 +144,15 @@ def _box_headings(players: Sequence[str], widths: Sequence[float]) -> list[list[
 def _box_row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
              players: Sequence[str], widths: Sequence[float]) -> list[Cell]:
     """A box as a pad records it: who dealt, how it ended, counts, credits, running totals."""
-    sheet = styles()
     counts = box.get("counts") or {}
     credits = box.get("credits") or {}
     penalties = box.get("penalties") or {}
     totals = box.get("totals") or {}
-    by = source.get("by", box.get("by"))
+    by = box.get("by", source.get("by"))
     row: list[Cell] = [
         str(number),
         name_cell(box.get("dealer", ""), widths[1]),
-        Paragraph(text(words.ending(box)), _ending_style(box)),
+        label_cell(words.ending(box), widths[2], _ending_style(box)),
         name_cell(by, widths[3]) if by is not None else "",
     ]
     for player in players:
@@ -155,7 +169,8 @@ def _ending_style(box: Mapping[str, Any]) -> ParagraphStyle:
     return sheet.cell_muted if box.get("result") in words.VOID_ENDINGS else sheet.cell
 
 
-def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]]) -> TableStyle:
+def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]],
+                    voids: Sequence[int] = ()) -> TableStyle:
     """The ruling of the box table, commented line by line."""
     last = 3 + 3 * players
     commands: list[tuple[Any, ...]] = [
@@ -166,7 +181,7 @@ def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]])
         *[("SPAN", (4 + 3 * p, 0), (6 + 3 * p, 0)) for p in range(players)],
         ("VALIGN", (0, 0), (-1, 1), "MIDDLE"),
         # Body: numbers right-aligned in a readable size, box numbers centred.
-        ("FONT", (0, 2), (-1, -1), "DejaVuSans", 8),
+        ("FONT", (0, 2), (-1, -1), FONT, 8),
         ("ALIGN", (4, 2), (-1, -1), "RIGHT"),
         ("ALIGN", (0, 2), (0, -1), "CENTER"),
         ("VALIGN", (0, 2), (-1, -1), "MIDDLE"),
@@ -175,7 +190,7 @@ def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]])
         ("LEFTPADDING", (0, 0), (-1, -1), PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Running totals in bold: they are what players read off the pad.
-        *[("FONT", (6 + 3 * p, 2), (6 + 3 * p, -1), "DejaVuSans-Bold", 8) for p in range(players)],
+        *[("FONT", (6 + 3 * p, 2), (6 + 3 * p, -1), FONT_BOLD, 8) for p in range(players)],
         # Light ruling between rows and columns, a frame round the whole pad.
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
@@ -184,14 +199,10 @@ def box_table_style(rows: int, players: int, winners: Sequence[tuple[int, int]])
     ]
     # Every other box tinted so a row can be followed across the page.
     commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in range(3, rows, 2)]
+    # A void box (draw, misdeal) scores nothing: its ending in grey.
+    commands += [("TEXTCOLOR", (2, r), (2, r), MUTED) for r in voids]
     # The box winner's credit stands out.
     commands += [("BACKGROUND", (5 + 3 * p, r), (5 + 3 * p, r), WON) for r, p in winners]
-    commands += [("FONT", (5 + 3 * p, r), (5 + 3 * p, r), "DejaVuSans-Bold", 8)
+    commands += [("FONT", (5 + 3 * p, r), (5 + 3 * p, r), FONT_BOLD, 8)
                  for r, p in winners]
     return TableStyle(commands)
-
-
-def explanation(items: Sequence[Any], width: float) -> list[Flowable]:
-    """The game's own explanation (end, bonuses, shutouts, settlement) with rule ids."""
-    table = citations(items, width)
-    return [table] if table is not None else []

@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors, pagesizes
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -45,14 +46,14 @@ PAD = 2.5
 PAGE_SIZES = {"a4": pagesizes.A4, "letter": pagesizes.LETTER}
 
 
-def page_size(name: str, *, landscape: bool = False) -> tuple[float, float]:
+def paper_size(name: str, *, landscape: bool = False) -> tuple[float, float]:
     """The page size for ``"A4"`` or ``"letter"`` (any case), in points.
 
-    >>> page_size("A4")
+    >>> paper_size("A4")
     (595.2755905511812, 841.8897637795277)
-    >>> page_size("Letter", landscape=True)
+    >>> paper_size("Letter", landscape=True)
     (792.0, 612.0)
-    >>> page_size("A5")
+    >>> paper_size("A5")
     Traceback (most recent call last):
     ...
     ValueError: page size must be 'A4' or 'letter', not 'A5'
@@ -83,10 +84,7 @@ class Styles:
     small: ParagraphStyle
     cell: ParagraphStyle
     cell_muted: ParagraphStyle
-    cell_center: ParagraphStyle
-    cell_right: ParagraphStyle
     head: ParagraphStyle
-    rule_id: ParagraphStyle
 
 
 @functools.cache
@@ -95,7 +93,7 @@ def styles() -> Styles:
     register_fonts()
     base = ParagraphStyle("base", fontName=FONT, fontSize=9, leading=11.5, textColor=INK)
 
-    def derive(name: str, **changes: object) -> ParagraphStyle:
+    def derive(name: str, **changes: Any) -> ParagraphStyle:
         return ParagraphStyle(name, parent=base, **changes)
 
     return Styles(
@@ -107,11 +105,7 @@ def styles() -> Styles:
         small=derive("small", fontSize=7.5, leading=9.5),
         cell=derive("cell", fontSize=8, leading=9.5, alignment=TA_LEFT),
         cell_muted=derive("cell_muted", fontSize=8, leading=9.5, textColor=MUTED),
-        cell_center=derive("cell_center", fontSize=8, leading=9.5, alignment=TA_CENTER),
-        cell_right=derive("cell_right", fontSize=8, leading=9.5, alignment=TA_RIGHT),
         head=derive("head", fontName=FONT_BOLD, fontSize=7.5, leading=9, alignment=TA_CENTER),
-        rule_id=derive("rule_id", fontName=FONT_BOLD, fontSize=7.5, leading=9.5,
-                       alignment=TA_CENTER, textColor=INK),
     )
 
 
@@ -136,17 +130,33 @@ def fitted(raw: str, style: ParagraphStyle, width: float, *, lines: int = 2,
     >>> markup, style.fontSize
     ('Hohenzollern- Sigmaringen', 8)
     """
-    size = style.fontSize
+    pieces, size = _fit(raw, style.fontName, style.fontSize, width, lines, smallest)
+    return " ".join(escape(piece) for piece in pieces), _resized(style, size)
+
+
+def fits(raw: str, style: ParagraphStyle, width: float) -> bool:
+    """Whether ``raw`` fits one line of ``width`` in ``style`` as it is."""
+    return "\n" not in raw and pdfmetrics.stringWidth(raw, style.fontName, style.fontSize) <= width
+
+
+@functools.lru_cache(maxsize=4096)
+def _fit(raw: str, font: str, size: float, width: float, lines: int,
+         smallest: float) -> tuple[tuple[str, ...], float]:
+    """The pieces (words, or parts of a hyphenated word) and the font size that fit."""
     while True:
-        pieces = _pieces(raw, style.fontName, size, width)
-        if size <= smallest or _lines(pieces, style.fontName, size, width) <= lines:
-            break
+        pieces = _pieces(raw, font, size, width)
+        if size <= smallest or _lines(pieces, font, size, width) <= lines:
+            return tuple(pieces), size
         size -= 0.5
-    markup = " ".join(escape(piece) for piece in pieces)
+
+
+@functools.lru_cache(maxsize=256)
+def _resized(style: ParagraphStyle, size: float) -> ParagraphStyle:
+    """``style`` at another size (styles are built once, so this is cached by identity)."""
     if size == style.fontSize:
-        return markup, style
-    return markup, ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size,
-                                  leading=size * 1.18)
+        return style
+    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size,
+                          leading=size * 1.18)
 
 
 def _pieces(raw: str, font: str, size: float, width: float) -> list[str]:

@@ -14,7 +14,7 @@ ENDINGS = {
     "undercut": "Undercut",
     "gin": "Gin",
     "break": "Break",
-    "break-gin": "Gin after break",
+    "break-gin": "Break gin",
     "draw": "Draw",
     "misdeal": "Misdeal",
 }
@@ -25,7 +25,7 @@ def ending(box: Mapping[str, Any]) -> str:
     """The ending of a scored box as a pad would write it, with its doubling.
 
     >>> ending({"result": "break-gin"}), ending({"result": "knock", "multiplier": 2})
-    ('Gin after break', 'Knock ×2')
+    ('Break gin', 'Knock ×2')
     """
     result = str(box.get("result", ""))
     label = ENDINGS.get(result, result.replace("-", " ").capitalize())

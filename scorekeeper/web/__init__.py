@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from flask import Flask, Response, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 
 from . import cardfaces, htmx
 

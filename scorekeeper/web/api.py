@@ -114,7 +114,7 @@ def create_game() -> Response:
         scored = engine.score(data)
     except engine.ScorekeeperError as err:
         return _engine_error(err)
-    game = {k: data[k] for k in ("rules", "settings", "players", "dealer", "stake")
+    game: dict[str, Any] = {k: data[k] for k in ("rules", "settings", "players", "dealer", "stake")
             if k in data and data[k] is not None}
     game.setdefault("settings", {})
     boxes = list(zip(data.get("boxes") or [], scored["boxes"], strict=True))
@@ -186,9 +186,10 @@ def _write(game_id: str, change: Callable[[gamedata.LoadedGame, int | None], Res
     """Authorize, then run a write; without If-Match a lost race is retried."""
     _authorize(game_id)
     expected = _if_match()
+    keyed = request.headers.get("Idempotency-Key") is not None
     for _attempt in range(MAX_RETRIES):
         game = _load(game_id)
-        if expected is not None and expected != game.version:
+        if expected is not None and expected != game.version and not keyed:
             return _stale(game.version)
         try:
             return change(game, expected if expected is not None else game.version)

@@ -237,8 +237,8 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     """Delete a box (it stays in the history); the boxes after it are rescored."""
     game = _editable_game(game_id)
     box, index = _live_box(game, box_id)
-    form = forms.DeleteBoxForm()
-    if not form.validate_on_submit():
+    form = forms.DeleteBoxForm(request.form)
+    if not form.validate():
         abort(400)
     boxes = [b for i, b in enumerate(game.data["boxes"]) if i != index]
     try:

@@ -18,7 +18,7 @@ bp = Blueprint("disputes", __name__)
 def check() -> Response:
     """Check a hand: 10 or 11 cards in; best melds, count, can it knock, best discard."""
     form = forms.CheckForm(request.args)
-    form.rules.choices = [(p.name, p.title) for p in presets()]
+    form.rules.choices = forms.choices((p.name, p.title) for p in presets())
     result: dict[str, Any] | None = None
     error = None
     cards = list(form.cards.data or [])
@@ -62,7 +62,7 @@ def knock_verdict(result: dict[str, Any], rules: Any) -> str:
 def settle() -> Response:
     """Settle a showdown: any box, no game; the full ruling with its explanation."""
     setup = forms.ShowdownSetupForm(request.args)
-    setup.rules.choices = [(p.name, p.title) for p in presets()]
+    setup.rules.choices = forms.choices((p.name, p.title) for p in presets())
     preset = setup.rules.data if setup.rules.data in engine.PRESETS else "jersey-scarne"
     rules = engine.PRESETS[preset]
     players = forms.parse_names(setup.players.data or "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, session, url_for
 
 from .. import engine, forms, store
 from . import gamedata, htmx
@@ -78,17 +78,18 @@ def cut() -> Response:
         forms.add_error(form.cuts, result.message)
         return _new_page(form, 422)
     form.dealer.data = result.dealer_seat
-    form.cut_receives.choices = [(seat, form.players[seat].data) for seat in result.others]
+    form.cut_receives.choices = forms.choices(
+        (seat, form.players[seat].data or "") for seat in result.others)
     form.cut_receives.data = result.others[-1]
     return _new_page(form, cut_message=result.message)
 
 
 def _seat_choices(form: forms.NewGameForm) -> None:
-    form.dealer.choices = [(i, f"Seat {i + 1}") for i in range(len(form.players))]
+    form.dealer.choices = forms.choices((i, f"Seat {i + 1}") for i in range(len(form.players)))
 
 
 def _new_page(form: forms.NewGameForm, status: int = 200, cut_message: str = "") -> Response:
-    rules = engine.find_rules(form.rules.data)
+    rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
     return htmx.render("games/new.html", "games/_new_form.html", status, form=form,
                        rules=rules, presets=presets(), cut_message=cut_message,
                        main_settings=main_settings(rules))
@@ -150,7 +151,7 @@ def share(game_id: str) -> Response:
     """The read-only link for everyone, and the edit link for those who may edit."""
     game = gamedata.load(game_id)
     editable = gamedata.can_edit(game.id)
-    token = (gamedata.session.get("edit") or {}).get(game.id) if editable else None
+    token = (session.get("edit") or {}).get(game.id) if editable else None
     return htmx.render("games/share.html", "games/_share.html", game=game, token=token,
                        editable=editable)
 

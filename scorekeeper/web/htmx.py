@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, make_response, redirect, render_template, request
+from flask import Response, make_response, render_template, request
 
 
 def is_htmx() -> bool:
@@ -28,7 +28,9 @@ def go(url: str) -> Response:
         response = make_response("", 200)
         response.headers["HX-Redirect"] = url
         return response
-    return redirect(url, 303)
+    response = make_response("", 303)
+    response.headers["Location"] = url
+    return response
 
 
 def error_page(code: int, title: str, message: str) -> tuple[str, int]:

@@ -102,7 +102,7 @@ SCHEMAS: dict[str, Any] = {
 
 def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
-    bearer = [{"editToken": []}]
+    bearer: list[dict[str, list[str]]] = [{"editToken": []}]
     return {
         "openapi": "3.1.0",
         "info": {"title": "Scorekeeper API", "version": "1",

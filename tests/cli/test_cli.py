@@ -152,6 +152,7 @@ def test_usage_mistakes(argv: list[str], capsys: pytest.CaptureFixture[str]) -> 
 # --- arrange ----------------------------------------------------------------------------------
 
 
+@pytest.mark.rule("C3", "C4")
 def test_arrange_ten_cards(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "arrange", *HAND)
     assert status == 0
@@ -161,6 +162,7 @@ def test_arrange_ten_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert "discard" not in out
 
 
+@pytest.mark.rule("C1", "C4")
 def test_arrange_eleven_cards_in_one_argument(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "arrange", "as2s3s 7h7d7c 9dTdJd 4c KH")
     assert status == 0
@@ -168,6 +170,7 @@ def test_arrange_eleven_cards_in_one_argument(capsys: pytest.CaptureFixture[str]
     assert out["count"] == 4
 
 
+@pytest.mark.rule("V4")
 def test_arrange_around_the_corner(capsys: pytest.CaptureFixture[str]) -> None:
     hand = ["QS", "KS", "AS", "2H", "3H", "4H", "5D", "6D", "7D", "9C"]
     assert run(capsys, "arrange", *hand)[1]["count"] == 9 + 10 + 10 + 1
@@ -240,6 +243,13 @@ def test_sheet_writes_a_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert status == 0
     assert out == {"sheet": str(target), "bytes": target.stat().st_size}
     assert target.read_bytes().startswith(b"%PDF")
+
+
+def test_sheet_to_stdout(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    source = tmp_path / "game.json"
+    source.write_text(json.dumps(CONTRACT_GAME))
+    assert main(["sheet", str(source), "-o", "-"]) == 0
+    assert capsysbinary.readouterr().out.startswith(b"%PDF")
 
 
 def test_sheet_of_a_bad_game_writes_nothing(tmp_path: Path,

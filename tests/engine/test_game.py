@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from scorekeeper.engine.game import score
 
 
@@ -50,6 +52,7 @@ CONTRACT_GAME = game("jersey-scarne", ["Ann", "Bob", "Cal"], "Ann", [
 ], stake=0.05)
 
 
+@pytest.mark.rule("J14", "J15", "J16", "V6")
 def test_contract_example_game() -> None:
     sheet = score(CONTRACT_GAME)
     assert column(sheet, "points") == [75, 70, 34]
@@ -75,6 +78,7 @@ def test_contract_example_game() -> None:
     ]
 
 
+@pytest.mark.rule("J14", "J15", "J16", "V6")
 def test_contract_example_explains_with_arithmetic() -> None:
     explanation = score(CONTRACT_GAME)["explanation"]
     texts = {(step["rule"], step["text"]) for step in explanation}
@@ -93,6 +97,7 @@ def test_contract_example_explains_with_arithmetic() -> None:
                   "25.90; Cal pays Bob 95 x 0.05 = 4.75"]
 
 
+@pytest.mark.rule("J2", "J9", "J12", "J13", "J14", "J16")
 def test_jersey_game_with_cards_break_and_gin_after_the_break() -> None:
     cards_box = {  # the box of CONTRACT.md: Bob knocks with 4, Cal 13, Ann 14: 19
         "ending": "knock", "by": "Bob", "upcard": "7S",
@@ -129,6 +134,7 @@ def test_jersey_game_with_cards_break_and_gin_after_the_break() -> None:
     ]
 
 
+@pytest.mark.rule("P3", "P4", "P6", "P7", "P8")
 def test_three_hand_parlett_game() -> None:
     sheet = score(game("three-hand-parlett", ["Ann", "Bob", "Cal"], "Cal", [
         knock("Ann", Ann=8, Bob=30, Cal=40),  # P3: 22+32 = 54
@@ -154,6 +160,7 @@ def test_three_hand_parlett_game() -> None:
     assert {step["rule"] for step in sheet["explanation"]} == {"P8", "J16"}
 
 
+@pytest.mark.rule("G4", "G5", "G6", "G7", "G8")
 def test_gin_game() -> None:
     sheet = score(game("gin", ["Ann", "Bob"], "Bob", [
         knock("Ann", Ann=5, Bob=30),  # G4: 25
@@ -177,6 +184,7 @@ GIN_HAND = "AS 2S 3S 4S 5H 6H 7H 9C 9D 9S"
 BOB_77 = "KC KH QC QH JD JS 2C 3D 4C 8D"  # no meld: 60+2+3+4+8 = 77
 
 
+@pytest.mark.rule("V1", "G8")
 def test_gin_classic_game_with_cards() -> None:
     sheet = score(game("gin-classic", ["Ann", "Bob"], "Ann", [
         {"ending": "gin", "by": "Ann",
@@ -192,6 +200,7 @@ def test_gin_classic_game_with_cards() -> None:
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 212}]
 
 
+@pytest.mark.rule("V2", "G8")
 def test_oklahoma_game() -> None:
     sheet = score(game("oklahoma", ["Ann", "Bob"], "Ann", [
         {**knock("Ann", Ann=3, Bob=20), "upcard": "5S"},   # limit 5: 17
@@ -204,6 +213,7 @@ def test_oklahoma_game() -> None:
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 156}]
 
 
+@pytest.mark.rule("V4", "G8")
 def test_around_the_corner_game_with_cards() -> None:
     corner = {"ending": "knock", "by": "Ann", "hands": {
         "Ann": {"cards": "QS KS AS 2H 3H 4H 5D 6D 7D 9C"},   # Q-K-A is a run (V4): 9
@@ -221,6 +231,7 @@ def test_around_the_corner_game_with_cards() -> None:
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 212}]
 
 
+@pytest.mark.rule("V5", "G8")
 def test_doubling_game_bonuses_are_not_multiplied() -> None:
     sheet = score(game("doubling", ["Ann", "Bob"], "Ann", [
         {**knock("Ann", Ann=3, Bob=20), "multiplier": 2},  # 17 x 2 = 34
@@ -236,6 +247,7 @@ def test_doubling_game_bonuses_are_not_multiplied() -> None:
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 209}]
 
 
+@pytest.mark.rule("K3", "K4", "J14", "J15", "J16")
 def test_knock_rummy_game_for_four() -> None:
     players = ["Ann", "Bob", "Cal", "Dan"]
     sheet = score(game("knock-rummy", players, "Dan", [

@@ -22,6 +22,7 @@ def with_settings(base: dict[str, Any], **settings: Any) -> dict[str, Any]:
 # --- J14: the end of the game ------------------------------------------------------------
 
 
+@pytest.mark.rule("J14", "J2")
 def test_j14_game_goes_on_below_the_target() -> None:
     sheet = score(game("jersey-scarne", ["Ann", "Bob", "Cal"], "Ann", [
         knock("Ann", Ann=5, Bob=40, Cal=59),  # 35+54 = 89
@@ -38,6 +39,7 @@ def test_j14_game_goes_on_below_the_target() -> None:
     ]
 
 
+@pytest.mark.rule("J14")
 def test_j14_exactly_the_target_ends_the_game() -> None:
     sheet = score(game("jersey-scarne", ["Ann", "Bob", "Cal"], "Ann", [
         knock("Ann", Ann=5, Bob=40, Cal=70),  # 35+65 = 100
@@ -45,12 +47,14 @@ def test_j14_exactly_the_target_ends_the_game() -> None:
     assert sheet["game_over"] and sheet["winner"] == "Ann"
 
 
+@pytest.mark.rule("J14")
 def test_game_target_is_a_setting() -> None:
     sheet = score(with_settings(CONTRACT_GAME, game_target=150))
     assert not sheet["game_over"]
     assert sheet["next_dealer"] == "Ann"
 
 
+@pytest.mark.rule("G8")
 def test_a_new_game_has_nobody_scoring_yet() -> None:
     sheet = score(game("gin", ["Ann", "Bob"], "Bob", []))
     assert sheet["boxes"] == []
@@ -60,6 +64,7 @@ def test_a_new_game_has_nobody_scoring_yet() -> None:
                                                               "is to 100"}
 
 
+@pytest.mark.rule("P8")
 def test_p8_parlett_plays_to_200() -> None:
     boxes = [knock("Ann", Ann=2, Bob=80, Cal=90)]  # 78+88 = 166
     sheet = score(game("three-hand-parlett", ["Ann", "Bob", "Cal"], "Cal", boxes))
@@ -71,6 +76,7 @@ def test_p8_parlett_plays_to_200() -> None:
     assert sheet["final_totals"]["Ann"] == 202 + 50 + 100
 
 
+@pytest.mark.rule("G8")
 def test_g8_game_bonus_and_box_bonus_settings() -> None:
     base = game("gin", ["Ann", "Bob"], "Ann", [
         knock("Bob", Bob=1, Ann=11),   # 10
@@ -81,6 +87,7 @@ def test_g8_game_bonus_and_box_bonus_settings() -> None:
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 145}]
 
 
+@pytest.mark.rule("P4", "P8")
 def test_parlett_penalties_lower_the_total() -> None:
     sheet = score(game("three-hand-parlett", ["Ann", "Bob", "Cal"], "Ann", [
         knock("Bob", Bob=6, Ann=4, Cal=30),
@@ -92,6 +99,7 @@ def test_parlett_penalties_lower_the_total() -> None:
 # --- J15: shutouts ---------------------------------------------------------------------------
 
 
+@pytest.mark.rule("J15")
 def test_j15_shutout_none_and_a_number() -> None:
     none = score(with_settings(CONTRACT_GAME, shutout="none"))
     assert [line["points"] for line in none["settlement"]] == [164, 259, 95]
@@ -100,11 +108,13 @@ def test_j15_shutout_none_and_a_number() -> None:
     assert {"rule": "J15", "text": "Cal pays Ann (259 - 0) + 50 = 309"} in plus["explanation"]
 
 
+@pytest.mark.rule("J15")
 def test_j15_only_the_debt_to_the_winner_is_doubled() -> None:
     sheet = score(CONTRACT_GAME)
     assert sheet["settlement"][2] == {"from": "Cal", "to": "Bob", "points": 95, "amount": 4.75}
 
 
+@pytest.mark.rule("J15", "J16")
 def test_two_shut_out_players() -> None:
     sheet = score(game("jersey-scarne", ["Ann", "Bob", "Cal"], "Ann", [
         knock("Ann", Ann=0, Bob=50, Cal=60),  # a knock with 0 is gin: 50+60+40 = 150
@@ -121,6 +131,7 @@ def test_two_shut_out_players() -> None:
 # --- J16, V6: settlement -------------------------------------------------------------------
 
 
+@pytest.mark.rule("J16")
 def test_j16_winner_only() -> None:
     sheet = score(with_settings(CONTRACT_GAME, settlement="winner-only"))
     assert sheet["settlement"] == [
@@ -129,6 +140,7 @@ def test_j16_winner_only() -> None:
     ]
 
 
+@pytest.mark.rule("J16")
 def test_j16_winner_only_when_a_loser_ends_higher() -> None:
     # Box bonuses can lift a loser above the winner: then the winner pays him the difference.
     base = game("jersey-scarne", ["Ann", "Bob", "Cal"], "Ann", [
@@ -149,6 +161,7 @@ def test_j16_winner_only_when_a_loser_ends_higher() -> None:
     assert winner_only["settlement"] == pairwise["settlement"][:2]
 
 
+@pytest.mark.rule("V6")
 def test_v6_no_stake_means_no_amounts() -> None:
     sheet = score({**CONTRACT_GAME, "stake": None})
     assert all("amount" not in line for line in sheet["settlement"])
@@ -161,11 +174,13 @@ def test_v6_no_stake_means_no_amounts() -> None:
     (0.01, [1.64, 5.18, 0.95]),
     (0.125, [20.5, 64.75, 11.88]),  # 11.875 rounds half up
 ])
+@pytest.mark.rule("V6")
 def test_v6_stake_amounts_round_to_cents(stake: float, amounts: list[float]) -> None:
     sheet = score({**CONTRACT_GAME, "stake": stake})
     assert [line["amount"] for line in sheet["settlement"]] == amounts
 
 
+@pytest.mark.rule("V6")
 def test_money_rounds_half_up() -> None:
     from decimal import Decimal
 
@@ -176,6 +191,7 @@ def test_money_rounds_half_up() -> None:
 # --- J2, C11, G7: the dealer -----------------------------------------------------------------
 
 
+@pytest.mark.rule("J2")
 def test_j2_the_deal_passes_to_the_left_round_the_table() -> None:
     sheet = score(game("jersey-scarne", ["Ann", "Bob", "Cal"], "Bob", [
         knock("Ann", Ann=9, Bob=10, Cal=12),
@@ -186,6 +202,7 @@ def test_j2_the_deal_passes_to_the_left_round_the_table() -> None:
     assert sheet["next_dealer"] == "Bob"
 
 
+@pytest.mark.rule("C11")
 def test_c11_misdeal_keeps_the_dealer() -> None:
     sheet = score(game("jersey-scarne", ["Ann", "Bob", "Cal"], "Ann", [
         misdeal(), misdeal(), knock("Ann", Ann=9, Bob=10, Cal=12), misdeal(),
@@ -198,6 +215,7 @@ def test_c11_misdeal_keeps_the_dealer() -> None:
     assert sheet["explanation"][-1] == {"rule": "C11", "text": "after the misdeal Bob deals again"}
 
 
+@pytest.mark.rule("G7")
 def test_g7_draw_same_dealer_in_gin_and_next_by_setting() -> None:
     boxes = [draw(), draw(), knock("Ann", Ann=1, Bob=2), draw()]
     same = score(game("gin", ["Ann", "Bob"], "Ann", boxes))
@@ -210,6 +228,7 @@ def test_g7_draw_same_dealer_in_gin_and_next_by_setting() -> None:
     assert passing["next_dealer"] == "Ann"
 
 
+@pytest.mark.rule("G7", "P7")
 def test_g7_parlett_draw_passes_the_deal() -> None:
     sheet = score(game("three-hand-parlett", ["Ann", "Bob", "Cal"], "Cal", [draw(), draw()]))
     assert column(sheet, "dealer") == ["Cal", "Ann"]
@@ -248,6 +267,7 @@ def test_rules_default_by_the_number_of_players() -> None:
 # --- game over and the checks of a game object --------------------------------------------
 
 
+@pytest.mark.rule("J14")
 def test_a_box_after_game_over_is_an_error() -> None:
     late = copy.deepcopy(CONTRACT_GAME)
     late["boxes"].append(knock("Bob", Bob=1, Ann=10, Cal=10))

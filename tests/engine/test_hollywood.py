@@ -31,6 +31,7 @@ PER_WIN = game("hollywood", ["Ann", "Bob"], "Ann", [
 ])
 
 
+@pytest.mark.rule("V3")
 def test_per_win_entry_columns() -> None:
     sheet = score(PER_WIN)
     assert column(sheet, "columns") == [[1], [1], [1, 2], [1, 2, 3], [2], [2, 3], [3], [3]]
@@ -40,6 +41,7 @@ def test_per_win_entry_columns() -> None:
     assert sheet["boxes"][3]["totals"] == {"Ann": 215, "Bob": 20}
 
 
+@pytest.mark.rule("V3")
 def test_per_win_a_closed_column_while_others_stay_open() -> None:
     sheet = score({**PER_WIN, "boxes": PER_WIN["boxes"][:4]})
     assert sheet["game_over"] is False
@@ -58,6 +60,7 @@ def test_per_win_a_closed_column_while_others_stay_open() -> None:
     assert "game 2 is open: Ann 75, Bob 0" in texts
 
 
+@pytest.mark.rule("V3")
 def test_per_win_whole_game() -> None:
     sheet = score(PER_WIN)
     games = sheet["games"]
@@ -94,6 +97,7 @@ def test_per_win_whole_game() -> None:
     assert all(step["rule"] == "V3" for step in sheet["explanation"])
 
 
+@pytest.mark.rule("V3")
 def test_a_box_after_every_column_closed_is_game_over() -> None:
     late = {**PER_WIN, "boxes": [*PER_WIN["boxes"], win("Ann", 10)]}
     with pytest.raises(ScorekeeperError) as caught:
@@ -112,6 +116,7 @@ PER_DEAL = game("hollywood", ["Ann", "Bob"], "Ann", [
 ], settings={"hollywood_entry": "per-deal"}, stake=0.1)
 
 
+@pytest.mark.rule("V3")
 def test_per_deal_entry_and_shutout_in_one_column() -> None:
     sheet = score(PER_DEAL)
     assert column(sheet, "columns") == [[1], [], [1, 2], [], [1, 2, 3], [2, 3]]
@@ -132,6 +137,7 @@ def test_per_deal_entry_and_shutout_in_one_column() -> None:
                                                       "each deal opens the next game")
 
 
+@pytest.mark.rule("V3")
 def test_hollywood_target_and_columns_are_settings() -> None:
     sheet = score({**PER_WIN, "boxes": PER_WIN["boxes"][:4],
                    "settings": {"game_target": 150, "hollywood_columns": 2}})
@@ -142,6 +148,7 @@ def test_hollywood_target_and_columns_are_settings() -> None:
     assert sheet["explanation"][0]["text"].startswith("2 games are scored at once, each to 150")
 
 
+@pytest.mark.rule("V3")
 def test_a_player_shut_out_of_a_closed_game_starts_in_the_next() -> None:
     columns = start(find_rules("hollywood"), ("Ann", "Bob"))
     assert columns is not None
@@ -160,6 +167,7 @@ def test_single_games_have_no_columns() -> None:
     assert "games" not in sheet and "columns" not in sheet["boxes"][0]
 
 
+@pytest.mark.rule("V3")
 def test_net_settlement_nets_each_pair() -> None:
     games = [{"settlement": [{"from": "B", "to": "A", "points": 10}]},
              {"settlement": [{"from": "A", "to": "B", "points": 25}]},

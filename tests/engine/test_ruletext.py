@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,12 @@ def test_packaged_rules_match_the_shared_copy() -> None:
         pytest.skip(f"no shared RULES.md beside the checkout ({SHARED})")
     assert PACKAGED.read_bytes() == SHARED.read_bytes(), (
         "scorekeeper/engine/RULES.md differs from ../shared/RULES.md: copy the shared one in")
+
+
+def test_importing_reads_nothing() -> None:
+    code = ("import scorekeeper.engine.ruletext as r; "
+            "assert r._document.cache_info().currsize == 0; "
+            "r.RULE_TEXTS['J1']; assert r._document.cache_info().currsize == 1")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -12,7 +12,7 @@ from scorekeeper.pdf.styles import FONT, FONT_BOLD, register_fonts
 
 from . import games
 from .conftest import DATE
-from .reading import flat, lines, page_texts
+from .reading import flat, lines, page_size_mm, page_texts
 
 FIVE = ["Ann", games.CYRILLIC, games.GREEK, games.HOSTILE, games.LONG]
 
@@ -55,7 +55,6 @@ def test_a_long_name_wraps_at_its_hyphen_and_stays_whole(five_pdf: bytes) -> Non
 def test_five_players_print_on_a_landscape_page(five_pdf: bytes) -> None:
     first = page_texts(five_pdf)[0]
     assert "Knock Rummy" in first and "10 boxes; in progress" in first
-    from .reading import page_size_mm
     assert page_size_mm(five_pdf) == (297, 210)
 
 
@@ -64,6 +63,6 @@ def test_the_embedded_fonts_have_every_glyph_printed(font: str) -> None:
     register_fonts()
     face = pdfmetrics.getFont(font)
     assert isinstance(face, TTFont)
-    needed = set("♣♦♥♠−×·’") | set("".join(FIVE + [games.ACCENTED]))
+    needed = set("♣♦♥♠−×·’") | set("".join([*FIVE, games.ACCENTED]))
     missing = [c for c in needed if not c.isspace() and ord(c) not in face.face.charToGlyph]
     assert missing == []

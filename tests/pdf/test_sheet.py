@@ -32,7 +32,7 @@ def row_of(number: int, box: dict[str, Any], players: list[str]) -> list[str]:
 
 
 def test_the_game_is_the_one_described(jersey: Game) -> None:
-    game, score = jersey
+    _, score = jersey
     assert len(score["boxes"]) == 40 and score["game_over"]
     assert any(box["hands"] for box in score["boxes"])
     assert {box["result"] for box in score["boxes"]} >= {"knock", "gin", "misdeal"}

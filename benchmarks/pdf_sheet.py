@@ -1,0 +1,92 @@
+"""Benchmark: ``render_sheet`` of a finished 40-box three-player Jersey Gin game.
+
+The game is scored by the engine once; only the PDF is timed. One box in seven
+is entered with cards, so the sheet has box detail (melds, layoffs, deadwood,
+explanations) as well as the box table, the end-of-game block and the
+settlement, as a club prints it. The target is set so that the 40th box ends
+the game. Also timed: a blank Jersey Gin pad. Sizes are of the PDF bytes (the
+embedded DejaVu fonts are subset by ReportLab to the glyphs used).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from scorekeeper import engine
+from scorekeeper.pdf import render_blank_pad, render_sheet
+
+PLAYERS = ("Ann", "Bob", "Cal")
+BOXES = 40
+DATE = datetime.date(2025, 3, 14)
+
+
+def _cards_box(by: str, second: str, third: str) -> dict[str, Any]:
+    """A knock with the knocker's cards, the next hand as laid out, the third as a count."""
+    return {"ending": "knock", "by": by, "hands": {
+        by: {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
+        second: {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+                 "layoffs": [{"card": "4S", "onto": by}]},
+        third: {"count": 14}}}
+
+
+def _box(n: int) -> dict[str, Any]:
+    """Box ``n``: knocks and gins in turn round the table, a misdeal and a box with cards."""
+    by, second, third = (PLAYERS[(n + k) % 3] for k in range(3))
+    if n % 7 == 3:
+        return {"ending": "gin", "by": by, "hands": {
+            by: {"count": 0}, second: {"count": 10 + n % 23}, third: {"count": 5 + n % 31}}}
+    if n % 7 == 5:
+        return _cards_box(by, second, third)
+    if n % 7 == 6:
+        return {"ending": "misdeal"}
+    return {"ending": "knock", "by": by, "hands": {
+        by: {"count": 1 + n % 9}, second: {"count": 12 + n % 27}, third: {"count": 11 + n % 19}}}
+
+
+def game() -> dict[str, Any]:
+    """The 40-box game, its target the winner's total after the last box."""
+    played: dict[str, Any] = {"rules": "jersey-scarne", "settings": {"game_target": 100000},
+                              "players": list(PLAYERS), "dealer": "Ann", "stake": 0.05,
+                              "boxes": [_box(n) for n in range(BOXES)]}
+    last = engine.score(played)["boxes"][-1]
+    played["settings"] = {"game_target": last["totals"][last["winner"]]}
+    return played
+
+
+def _time(render: Callable[[], bytes], runs: int) -> dict[str, float]:
+    """Median, p99 and worst of ``runs`` renders in milliseconds, and the PDF's size."""
+    pdf = render()  # warm-up: the fonts are parsed once per process
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        pdf = render()
+        times.append((time.perf_counter_ns() - start) / 1e6)
+    times.sort()
+    return {
+        "median_ms": round(statistics.median(times), 3),
+        "p99_ms": round(times[max(int(len(times) * 0.99) - 1, 0)], 3),
+        "max_ms": round(times[-1], 3),
+        "size_kb": round(len(pdf) / 1024, 1),
+        "runs": runs,
+    }
+
+
+def run(runs: int = 20) -> dict[str, dict[str, float]]:
+    """Time the 40-box sheet (target: under 100 ms and 100 KB) and a blank pad."""
+    played = game()
+    score = engine.score(played)
+    assert score["game_over"] and len(score["boxes"]) == BOXES
+    return {
+        "render_sheet_40_boxes": _time(lambda: render_sheet(played, score, created=DATE), runs),
+        "render_blank_pad_jersey": _time(lambda: render_blank_pad("jersey-scarne"), runs),
+    }
+
+
+if __name__ == "__main__":
+    sys.stdout.write(json.dumps(run(), indent=2) + "\n")
