@@ -23,8 +23,8 @@ from scorekeeper.engine import (
     adjudicate,
     arrange,
     find_rules,
+    score,
 )
-from scorekeeper.engine.game import score
 
 OK, BAD_INPUT = 0, 2
 

@@ -227,30 +227,23 @@ class CutResult:
 
 
 def scarne_cut(form: NewGameForm) -> CutResult:
-    """Read the cut cards: the high card deals and chooses his seat; ties cut again."""
-    cuts: list[tuple[int, str, int]] = []
+    """Read the cut cards and let the engine rule on them (J1)."""
+    seats: dict[str, int] = {}
+    cuts: dict[str, str] = {}
     for seat, (name_entry, cut_entry) in enumerate(zip(form.players, form.cuts, strict=False)):
         name = (name_entry.data or "").strip()
         if not name:
             continue
         if cut_entry.data not in RANKS:
             return CutResult(None, f"Pick the card {name} cut.")
-        cuts.append((RANKS.index(cut_entry.data), name, seat))
+        seats[name], cuts[name] = seat, cut_entry.data
     if len(cuts) != 3:
         return CutResult(None, "Scarne's cut is for three players: enter three names.")
-    ranks = [rank for rank, _, _ in cuts]
-    tied = [name for rank, name, _ in cuts if ranks.count(rank) > 1]
-    if tied:
-        return CutResult(None, f"{' and '.join(tied)} cut equal ranks: they cut again (J1).")
-    high_rank, high_name, high_seat = max(cuts)
-    others = tuple(seat for _, _, seat in sorted(cuts) if seat != high_seat)
-    low = " and ".join(name for _, name, seat in cuts if seat != high_seat)
-    return CutResult(
-        high_seat,
-        f"{high_name} cut high ({RANKS[high_rank]}): {high_name} deals first and chooses "
-        f"whose discards to take; {low} sit opposite each other (J1).",
-        others,
-    )
+    cut = engine.cut_for_deal(cuts)
+    if cut.dealer is None:
+        return CutResult(None, cut.explain() + ".")
+    others = tuple(seats[name] for name in sorted(cut.low, key=lambda n: cut.ranks[n]))
+    return CutResult(seats[cut.dealer], cut.explain() + ".", others)
 
 
 # --- a box --------------------------------------------------------------------------------

@@ -7,6 +7,12 @@ melds (:func:`arrangements`), the best one (:func:`best_arrangement`), and the
 best discard from eleven cards (:func:`best_discard`). :func:`brute_force_best_count`
 is a slow, independent solver that the tests hold the fast one against.
 
+Speed comes from table lookups (card values per suit pattern, the cards meldable in a
+hand found by a few bitwise tests) and from memoising solved groups of meldable cards,
+which recur from hand to hand; no table is built before first use. The search is
+meant for a player's hand (a few melds); it is exponential in the number of melds, so a
+whole pack is far beyond it.
+
 >>> from .cards import parse_cards
 >>> best = best_arrangement(parse_cards("7C 7D 7H 7S 8S 9S 2D 2H 5C KD"))
 >>> [[str(c) for c in meld] for meld in best.melds], best.count
@@ -21,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import ALL_CARDS, Card, mask_cards, show
+from .cards import ALL_CARDS, Card, cards_mask, mask_cards, show
 from .errors import DuplicateCardError
 
 _SUIT = 0x1FFF
@@ -63,11 +69,11 @@ class Arrangement:
     @property
     def mask_melds(self) -> tuple[int, ...]:
         """Each meld as a card mask."""
-        return tuple(_mask_of(meld) for meld in self.melds)
+        return tuple(cards_mask(meld) for meld in self.melds)
 
     @property
     def deadwood_mask(self) -> int:
-        return _mask_of(self.deadwood)
+        return cards_mask(self.deadwood)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -78,13 +84,6 @@ class Arrangement:
         melds = " ".join(show(meld) for meld in self.melds) or "no melds"
         deadwood = " ".join(str(card) for card in self.deadwood) or "none"
         return f"{melds}; deadwood {deadwood} = {self.count}"
-
-
-def _mask_of(cards: Iterable[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << (card.suit_number * 13 + card.rank - 1)
-    return mask
 
 
 # --- Validity of one meld (C3, V4), on cards, independent of the mask tables ---------
@@ -383,10 +382,9 @@ def _arrangement(mask: int, chosen: tuple[int, ...], count: int) -> Arrangement:
                        _cards_of(mask & ~_union(chosen)), count)
 
 
-def _check_ace_value(ace_value: int) -> None:
+def _ace_value_error(ace_value: int) -> ValueError:
     """Every card must count at least 1: the solver's pruning and ties rely on it."""
-    if ace_value < 1:
-        raise ValueError(f"an ace cannot count {ace_value}: the least is 1")
+    return ValueError(f"an ace cannot count {ace_value}: the least is 1")
 
 
 def _check_mask(mask: int) -> int:
@@ -415,7 +413,8 @@ def _hand_mask(cards: Iterable[Card] | int) -> int:
 def best_count(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
                ace_value: int = 1) -> int:
     """The lowest count the hand (cards or a mask) can reach (C4)."""
-    _check_ace_value(ace_value)
+    if ace_value < 1:
+        raise _ace_value_error(ace_value)
     return _solve(_hand_mask(cards), around_the_corner, ace_value)[0]
 
 
@@ -432,7 +431,8 @@ def best_arrangement(cards: Iterable[Card] | int, *, around_the_corner: bool = F
     >>> str(best_arrangement(parse_cards("AS 2S 3S 4S 5S 6S 6C 6D 9H KH")))
     '6♣-6♦-6♠ A♠-2♠-3♠-4♠-5♠; deadwood 9♥ K♥ = 19'
     """
-    _check_ace_value(ace_value)
+    if ace_value < 1:
+        raise _ace_value_error(ace_value)
     mask = _hand_mask(cards)
     count, chosen = _solve(mask, around_the_corner, ace_value)
     return _arrangement(mask, chosen, count)
@@ -453,7 +453,8 @@ def arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = False
     5♣-6♣-7♣; deadwood 4♣ K♦ = 14
     4♣-5♣-6♣; deadwood 7♣ K♦ = 17
     """
-    _check_ace_value(ace_value)
+    if ace_value < 1:
+        raise _ace_value_error(ace_value)
     mask = _hand_mask(cards)
     total = _value(mask, ace_value)
     limit = total if max_count is None else max_count
@@ -497,7 +498,8 @@ def best_arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = 
                       ace_value: int = 1) -> list[Arrangement]:
     """Every arrangement with the lowest count (all of them maximal: each card has a
     value of at least 1, so adding a meld always lowers the count), the best first."""
-    _check_ace_value(ace_value)
+    if ace_value < 1:
+        raise _ace_value_error(ace_value)
     mask = _hand_mask(cards)
     count = _solve(mask, around_the_corner, ace_value)[0]
     return arrangements(mask, around_the_corner=around_the_corner, ace_value=ace_value,
@@ -514,7 +516,8 @@ def best_discard(cards: Iterable[Card] | int, *, around_the_corner: bool = False
     >>> str(discard), str(rest)
     ('K♣', '7♣-7♦-7♥ 9♦-10♦-J♦ A♠-2♠-3♠-4♠; deadwood none = 0')
     """
-    _check_ace_value(ace_value)
+    if ace_value < 1:
+        raise _ace_value_error(ace_value)
     mask = _hand_mask(cards)
     if not mask:
         raise ValueError("there is no card to discard")

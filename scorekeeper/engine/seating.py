@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .boxes import read_card
-from .cards import Card
+from .cards import RANK_NAMES
 from .errors import DuplicateCardError, MalformedError
 
 
@@ -26,7 +27,7 @@ from .errors import DuplicateCardError, MalformedError
 class Cut:
     """The outcome of the cut: the dealer, or the players who must cut again."""
 
-    cards: Mapping[str, Card]
+    ranks: Mapping[str, int]
     dealer: str | None
     recut: tuple[str, ...]
     low: tuple[str, ...]
@@ -35,30 +36,44 @@ class Cut:
         if self.recut:
             return f"{' and '.join(self.recut)} cut equal ranks and cut again (J1)"
         assert self.dealer is not None
-        card = self.cards[self.dealer]
-        return (f"{self.dealer} cut the high card {card}: he chooses his seat and deals first; "
-                f"{' and '.join(self.low)} sit opposite each other (J1)")
+        rank = RANK_NAMES[self.ranks[self.dealer] - 1]
+        return (f"{self.dealer} cut high ({rank}): he chooses his seat, whose discards he "
+                f"takes, and deals first; {' and '.join(self.low)} sit opposite each other (J1)")
 
 
-def cut_for_deal(cuts: Mapping[str, str], where: str = "cuts") -> Cut:
-    """Who deals first from the card each player cut (J1; aces low, suits do not count)."""
+def read_cut(value: Any, where: str) -> int:
+    """The rank of a cut card, given as a card (``7H``) or a rank alone (``7``, ``K``)."""
+    if isinstance(value, str) and value.strip().upper() in _RANKS:
+        return _RANKS[value.strip().upper()]
+    return read_card(value, where).rank
+
+
+_RANKS = {name: rank for rank, name in enumerate(RANK_NAMES, start=1)} | {"T": 10}
+
+
+def cut_for_deal(cuts: Mapping[str, Any], where: str = "cuts") -> Cut:
+    """Who deals first from the card each player cut (J1; aces low, suits do not count).
+
+    >>> cut_for_deal({"Ann": "K", "Bob": "KS", "Cal": "2"}).recut
+    ('Ann', 'Bob')
+    """
     if not isinstance(cuts, Mapping) or len(cuts) < 2:
         raise MalformedError("give the card each player cut", where)
-    cards: dict[str, Card] = {}
-    for player, text in cuts.items():
-        card = read_card(text, f"{where}.{player}")
-        if card in cards.values():
-            raise DuplicateCardError(f"{card.code} was cut twice", f"{where}.{player}")
-        cards[player] = card
-    high = max(card.rank for card in cards.values())
-    top = tuple(p for p, card in cards.items() if card.rank == high)
-    if len(top) > 1:
-        return Cut(cards, None, top, ())
-    ranks = [card.rank for card in cards.values()]
-    if len(set(ranks)) < len(ranks):
-        tied = tuple(p for p, card in cards.items() if ranks.count(card.rank) > 1)
-        return Cut(cards, None, tied, ())
-    return Cut(cards, top[0], (), tuple(p for p in cards if p != top[0]))
+    seen: set[str] = set()
+    ranks: dict[str, int] = {}
+    for player, value in cuts.items():
+        ranks[player] = read_cut(value, f"{where}.{player}")
+        if isinstance(value, str) and len(value.strip()) > 1 and value.strip().upper() not in _RANKS:
+            code = read_card(value, f"{where}.{player}").code
+            if code in seen:
+                raise DuplicateCardError(f"{code} was cut twice", f"{where}.{player}")
+            seen.add(code)
+    values = list(ranks.values())
+    tied = tuple(p for p, rank in ranks.items() if values.count(rank) > 1)
+    if tied:
+        return Cut(ranks, None, tied, ())
+    high = max(ranks, key=lambda p: ranks[p])
+    return Cut(ranks, high, (), tuple(p for p in ranks if p != high))
 
 
 def eldest(players: Sequence[str], dealer: str) -> str:

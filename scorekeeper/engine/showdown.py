@@ -302,7 +302,7 @@ class _Showdown:
 
     def _check_limit(self, hand: Hand, count: int) -> None:
         """The knock limit (C6, V2) and gin's count of 0; over it is a false knock (C12)."""
-        where = hand.where
+        where = f"{hand.where}.count" if hand.form == "count" else hand.where
         if self.box.ending == "gin" and count != 0:
             raise OverKnockLimitError(
                 f"{hand.player} declared gin but counts {count}: gin needs a count of 0 (C6)",

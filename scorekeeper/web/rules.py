@@ -13,10 +13,13 @@ from .games import presets
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
-SECTIONS = {1: "Common ground", 2: "Jersey Gin (Scarne)", 3: "Three-hand Gin (Parlett)",
-            4: "Two-hand Gin Rummy and its variants", 5: "Knock Rummy"}
 FAMILY_SECTIONS = {"jersey": (1, 2), "parlett": (1, 2, 3), "gin": (1, 4),
                    "knock-rummy": (1, 5)}
+
+
+def section_titles() -> dict[int, str]:
+    """RULES.md's section titles by number, as the engine reads them."""
+    return {section.number: section.title for section in engine.sections()}
 
 
 def rule_texts() -> list[Any]:
@@ -44,7 +47,7 @@ def index() -> Response:
     query = (request.args.get("q") or "").strip()[:100]
     found, settings = search(query) if query else ([], [])
     return htmx.render("rules/index.html", "rules/_results.html", presets=presets(),
-                       query=query, found=found, settings=settings, sections=SECTIONS,
+                       query=query, found=found, settings=settings, sections=section_titles(),
                        all_rules=rule_texts())
 
 
@@ -57,5 +60,5 @@ def preset(preset: str) -> Response:
     sections = FAMILY_SECTIONS.get(rules.family, (1,))
     texts = [r for r in rule_texts() if r.section in sections]
     return htmx.render("rules/preset.html", "rules/_preset.html", rules=rules,
-                       settings=engine.SETTINGS, texts=texts, sections=SECTIONS,
+                       settings=engine.SETTINGS, texts=texts, sections=section_titles(),
                        shown_sections=sections)

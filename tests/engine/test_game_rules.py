@@ -312,7 +312,7 @@ GOOD = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "A
     ({"boxes": [misdeal(), knock("Ann", Ann=9, Bob=10, Cal=99)]}, "malformed",
      "boxes[1].hands.Cal.count"),
     ({"boxes": [misdeal(), knock("Ann", Ann=19, Bob=20, Cal=20)]}, "over-knock-limit",
-     "boxes[1].hands.Ann"),
+     "boxes[1].hands.Ann.count"),
     ({"boxes": [draw()]}, "malformed", "boxes[0].ending"),
 ])
 def test_game_checks(change: dict[str, Any], code: str, where: str) -> None:

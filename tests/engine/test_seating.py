@@ -12,7 +12,8 @@ from scorekeeper.engine.seating import cut_for_deal, eldest
 def test_high_card_deals_and_low_cards_sit_opposite() -> None:
     cut = cut_for_deal({"Ann": "4S", "Bob": "QH", "Cal": "9C"})
     assert (cut.dealer, cut.recut, cut.low) == ("Bob", (), ("Ann", "Cal"))
-    assert "Q♥" in cut.explain() and "J1" in cut.explain()
+    assert "cut high (Q)" in cut.explain() and "J1" in cut.explain()
+    assert cut_for_deal({"Ann": "4", "Bob": "Q", "Cal": "10"}).dealer == "Bob"
 
 
 @pytest.mark.rule("J1")

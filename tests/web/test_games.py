@@ -89,7 +89,7 @@ def test_scarne_cut_picks_the_dealer_and_seats(client: FlaskClient) -> None:
     response = client.post("/games/new/cut?rules=jersey-scarne", data=data)
     text = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "Bob cut high (K): Bob deals first" in text
+    assert "Bob cut high (K): he chooses his seat, whose discards he takes, and deals first" in text
     assert 'name="dealer" value="1" checked' in text
     fragment = client.post("/games/new/cut?rules=jersey-scarne", data=data, headers=HX)
     assert "<html" not in fragment.get_data(as_text=True)
@@ -104,7 +104,7 @@ def test_scarne_cut_ties_cut_again(client: FlaskClient) -> None:
     data = new_game_form(**{"cuts-0": "7", "cuts-1": "7", "cuts-2": "2"})
     response = client.post("/games/new/cut?rules=jersey-scarne", data=data)
     assert response.status_code == 422
-    assert "Ann and Bob cut equal ranks: they cut again" in response.get_data(as_text=True)
+    assert "Ann and Bob cut equal ranks and cut again (J1)" in response.get_data(as_text=True)
 
 
 def test_sheet_page_fragment_and_polling(client: FlaskClient, game_id: str) -> None:
