@@ -12,7 +12,16 @@ from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import score
 from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
-from .ruletext import RULE_TEXTS, RuleText, Section, rule_text, rule_texts, sections
+from .ruletext import (
+    RULE_TEXTS,
+    RuleText,
+    Section,
+    checks,
+    rule_text,
+    rule_texts,
+    sections,
+    settings_table,
+)
 from .seating import Cut, cut_for_deal, eldest
 from .showdown import adjudicate, rule_box
 
@@ -33,6 +42,7 @@ __all__ = [
     "Suit",
     "adjudicate",
     "arrange",
+    "checks",
     "cut_for_deal",
     "eldest",
     "find_rules",
@@ -42,4 +52,5 @@ __all__ = [
     "rule_texts",
     "score",
     "sections",
+    "settings_table",
 ]
