@@ -22,8 +22,8 @@ from .ruletext import (
     sections,
     settings_table,
 )
+from .ruling import adjudicate, rule_box
 from .seating import Cut, cut_for_deal, eldest
-from .showdown import adjudicate, rule_box
 
 __all__ = [
     "ERROR_CLASSES",

@@ -31,7 +31,7 @@ from .boxes import read_player, read_players
 from .credits import Step
 from .errors import GameOverError, MalformedError
 from .rules import Rules, default_rules_for, find_rules
-from .showdown import rule_box
+from .ruling import rule_box
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000

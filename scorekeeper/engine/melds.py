@@ -378,6 +378,8 @@ def _solve(mask: int, around_the_corner: bool, ace_value: int) -> tuple[int, tup
 
 
 def _arrangement(mask: int, chosen: tuple[int, ...], count: int) -> Arrangement:
+    if not chosen:
+        return Arrangement((), _cards_of(mask), count)
     return Arrangement(tuple([_meld_cards(meld) for meld in chosen]),
                        _cards_of(mask & ~_union(chosen)), count)
 

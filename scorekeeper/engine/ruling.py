@@ -1,0 +1,123 @@
+"""The ruling on one box: CONTRACT.md's "A box" in, "A ruling" out.
+
+Reads and checks the box (boxes.py), fixes the knock limit (C6, V2), lets the
+showdown play out in table order (showdown.py), scores it (credits.py) and
+writes the ruling with its explanation, each step citing a RULES.md id.
+
+>>> ruling = adjudicate({"rules": "jersey-scarne", "players": ["A", "B", "C"],
+...     "ending": "knock", "by": "A",
+...     "hands": {"A": {"count": 5}, "B": {"count": 15}, "C": {"count": 13}}})
+>>> ruling["result"], ruling["points"], ruling["credits"]
+('knock', 18, {'A': 18, 'B': 0, 'C': 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .boxes import Box, read_box, read_player, read_players
+from .credits import Step
+from .errors import MalformedError
+from .rules import Rules, default_rules_for, find_rules
+from .showdown import Showdown
+
+
+def adjudicate(data: Any) -> dict[str, Any]:
+    """Rule on one box given as CONTRACT.md "A box" (rules, players and dealer included)."""
+    if not isinstance(data, Mapping):
+        raise MalformedError("a box must be a JSON object")
+    players_data = data.get("players")
+    if "rules" in data:
+        rules = find_rules(data["rules"])
+    elif isinstance(players_data, list):
+        rules = default_rules_for(len(players_data))
+    else:
+        raise MalformedError("say which rules are played ('rules')", "rules")
+    rules = rules.with_settings(data.get("settings"))
+    players = read_players(players_data, rules)
+    dealer = None
+    if data.get("dealer") is not None:
+        dealer = read_player(data["dealer"], players, "dealer", "dealer")
+    return rule_box(data, rules, players, dealer)
+
+
+def rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
+             where: str = "") -> dict[str, Any]:
+    """Rule on a box body under rules already read (a game's boxes come through here)."""
+    box = read_box(data, rules, players, dealer, where)
+    if box.ending in ("draw", "misdeal"):
+        return _void(box)
+    limit, limit_steps = knock_limit(box)
+    showdown = Showdown(box, limit)
+    plays, outcome = showdown.play()
+    multiplier, multiplier_steps = _multiplier(box)
+    points = outcome.points * multiplier
+    penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
+    counts = {play.player: play.count for play in plays}
+    explanation = [*limit_steps, *showdown.layoff_steps(plays), *showdown.notes,
+                   *outcome.steps, *multiplier_steps]
+    return {
+        "result": outcome.result,
+        "winner": outcome.winner,
+        "points": points,
+        "credits": {p: points if p == outcome.winner else 0 for p in box.players},
+        "penalties": penalties,
+        "counts": {p: counts[p] for p in box.players},
+        "hands": {play.player: play.to_json() for play in plays if play.form != "count"},
+        "explanation": [step.to_json() for step in explanation],
+        "advice": [step.to_json() for step in showdown.advice(plays)],
+        "showdown": [step.to_json() for step in showdown.describe(plays)],
+        "ending": box.ending,
+        "by": box.by,
+        "after_break": box.after_break,
+        "multiplier": multiplier,
+        "knock_limit": limit,
+    }
+
+
+def _void(box: Box) -> dict[str, Any]:
+    """A draw or a misdeal: nobody scores (C11, G7, P7, K4)."""
+    if box.ending == "misdeal":
+        step = Step("C11", "misdeal: the same dealer deals again, no score, no penalty")
+    else:
+        rule = {"parlett": "P7", "knock-rummy": "K4"}.get(box.rules.family, "G7")
+        who = "the same dealer" if box.rules.redeal_after_draw == "same" else "the next dealer"
+        step = Step(rule, f"the stock ran out with nobody out: no score; {who} deals")
+    zero = {p: 0 for p in box.players}
+    return {
+        "result": box.ending, "winner": None, "points": 0, "credits": zero, "penalties": {},
+        "counts": {}, "hands": {}, "explanation": [step.to_json()], "advice": [],
+        "showdown": [], "ending": box.ending, "by": None, "after_break": False,
+        "multiplier": box.multiplier, "knock_limit": box.rules.knock_limit,
+    }
+
+
+def knock_limit(box: Box) -> tuple[int | None, list[Step]]:
+    """The knock limit of this box: fixed, or Oklahoma's upcard (V2)."""
+    rules = box.rules
+    if rules.knock_limit_from == "fixed":
+        return rules.knock_limit, []
+    if box.upcard is None:
+        raise MalformedError("give the first upcard: in Oklahoma it sets the knock limit (V2)",
+                             f"{box.where}.upcard" if box.where else "upcard")
+    if box.upcard.rank == 1:
+        limit = 0 if rules.ace_upcard == "gin-only" else 1
+        what = "gin only" if limit == 0 else "a knock with 1"
+        return limit, [Step("V2", f"the upcard {box.upcard} is an ace: {what}")]
+    limit = box.upcard.value()
+    return limit, [Step("V2", f"the upcard {box.upcard} sets the knock limit at {limit}")]
+
+
+def _multiplier(box: Box) -> tuple[int, list[Step]]:
+    """Doubling (V5) and Oklahoma's spade upcard (V2) multiply the box's score."""
+    steps = []
+    multiplier = box.multiplier
+    if multiplier > 1:
+        steps.append(Step("V5", f"the box was doubled to {multiplier}x"))
+    if box.rules.spade_doubles and box.upcard is not None and box.upcard.suit.value == "S":
+        multiplier *= 2
+        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the box counts double"))
+    return multiplier, steps
+
+
