@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 
 _PROJECT = Path(__file__).resolve().parent.parent
 
@@ -43,6 +46,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),
         RECENT_GAMES_PUBLIC=True,
         POLL_SECONDS=3,
+        # Behind a reverse proxy that terminates HTTPS, set this to the number of proxies
+        # in front (instance/config.py): X-Forwarded-Proto/-For/-Host are then believed.
+        # Never on by default, or any phone could claim to be on HTTPS.
+        PROXY_FIX=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -51,6 +58,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance / "secret_key")
 
+    app.session_interface = _SessionInterface()
+    proxies = int(app.config["PROXY_FIX"] or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+
     from . import store, web
 
     store.init_app(app)
@@ -58,13 +73,52 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+class _SessionInterface(SecureCookieSessionInterface):
+    """Session cookies marked Secure whenever the page itself came over HTTPS.
+
+    The cookie holds the edit secrets of this browser's games; over plain HTTP on the
+    table's LAN a Secure cookie would never come back, so Secure follows the request
+    (or ``SESSION_COOKIE_SECURE`` forces it).
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        if super().get_cookie_secure(app):
+            return True
+        return bool(has_request_context() and request.is_secure)
+
+
 def _instance_secret(path: Path) -> str:
-    """The instance's secret key, generated on first run so it is never in code."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text(encoding="ascii").strip()
+    """The instance's secret key, generated on first run so it is never in code.
+
+    The key is written to a private temporary file (mode 0600) and linked into place,
+    so two servers starting at once agree on one key and none ever reads a half-written
+    file; an empty or short file (a crash of an older version) is replaced.
+    """
+    existing = _read_secret(path)
+    if existing is not None:
+        return existing
     key = secrets.token_hex(32)
-    with os.fdopen(fd, "w", encoding="ascii") as file:
-        file.write(key)
-    return key
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(key)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o600)
+        if path.exists():
+            os.replace(temporary, path)  # the old file was unusable
+        else:
+            # Another process may have won the race: then its key is used.
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, path)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+    return _read_secret(path) or key
+
+
+def _read_secret(path: Path) -> str | None:
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return None
+    return key if len(key) >= 32 else None

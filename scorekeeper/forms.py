@@ -37,6 +37,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from . import engine
+from .engine import melds
 from .web.cardfaces import ALL_CODES, RANKS
 
 if TYPE_CHECKING:
@@ -250,12 +251,14 @@ def scarne_cut(form: NewGameForm) -> CutResult:
 
 
 class HandForm(Form):
-    """One player's hand: a count, or the cards tapped on the grid."""
+    """One player's hand: a count, or the cards tapped on the grid (and, once the engine
+    has proposed an arrangement, the meld split and the layoffs the player chose)."""
 
     count = IntegerField("Count", validators=[Optional(), NumberRange(0, 98)],
                          render_kw=NUMERIC)
     cards = SelectMultipleField("Cards", choices=choices((c, c) for c in ALL_CODES))
     keep = SelectMultipleField("Layoffs", validate_choice=False)
+    split = StringField("Melds", validators=[Optional(), Length(max=200)])
     proposal = HiddenField()
 
 
@@ -298,22 +301,77 @@ def box_form(players: Sequence[str], formdata: Any = None,
     return form
 
 
-def proposal_signature(form: BoxForm) -> str:
-    """What an arrangement proposal depends on: the ending, who, and every hand's cards."""
+# --- meld splits and layoffs (C8) ---------------------------------------------------------
+
+AUTO = ""
+"""The split value meaning "the proposal as shown" (the engine's, or the stored one)."""
+NO_MELDS = "-"
+
+
+def split_key(melds: Iterable[Iterable[str]]) -> str:
+    """A meld split as one form value: ``AS.2S.3S|7C.7D.7H`` (``-`` for no melds).
+
+    >>> split_key([["AS", "2S", "3S"], ["7C", "7D", "7H"]])
+    'AS.2S.3S|7C.7D.7H'
+    >>> read_split("AS.2S.3S|7C.7D.7H", ["AS", "2S", "3S", "7C", "7D", "7H", "9D"])
+    [['AS', '2S', '3S'], ['7C', '7D', '7H']]
+    >>> read_split("AS.2S.3S|3S.4S.5S", ["AS", "2S", "3S", "4S", "5S"]) is None
+    True
+    """
+    key = "|".join(".".join(meld) for meld in melds)
+    return key or NO_MELDS
+
+
+def read_split(raw: str | None, cards: Sequence[str]) -> list[list[str]] | None:
+    """The melds a split value names, if they are disjoint and all in ``cards``."""
+    raw = (raw or "").strip().upper()
+    if not raw:
+        return None
+    if raw == NO_MELDS:
+        return []
+    melds = [[card for card in part.split(".") if card] for part in raw.split("|")]
+    used = [card for meld in melds for card in meld]
+    if len(used) != len(set(used)) or not set(used) <= set(cards) or any(
+            len(meld) < 3 for meld in melds):
+        return None
+    return melds
+
+
+def proposal_signature(form: BoxForm, index: int) -> str:
+    """What the proposal for hand ``index`` depends on: the ending, who, the upcard,
+    every hand's cards, and the splits the *other* players chose (a new split of the
+    knocker's changes what may be laid off on it; one's own split does not)."""
     hands = [sorted(hand.form.cards.data or []) for hand in form.hands]
-    raw = json.dumps([form.ending.data, form.by.data, hands], sort_keys=True)
+    splits = [(hand.form.split.data or "") if i != index else None
+              for i, hand in enumerate(form.hands)]
+    raw = json.dumps([form.ending.data, form.by.data, (form.upcard.data or "").upper(),
+                      hands, splits], sort_keys=True)
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 @dataclass
+class SplitOption:
+    """One way the player may have laid out his melds, as the page offers it."""
+
+    key: str
+    melds: list[list[str]]
+    deadwood: list[str]
+    count: int
+
+
+@dataclass
 class Proposal:
-    """The melds and layoffs the engine proposed for one hand, with those kept."""
+    """The melds and layoffs the engine proposed for one hand, with the player's choices:
+    another meld split (C8), and the layoffs he kept."""
 
     melds: list[list[str]]
     layoffs: list[dict[str, Any]]
     declared: bool = False
     signature: str = ""
     kept: set[str] = field(default_factory=set)
+    split: list[list[str]] | None = None
+    options: list[SplitOption] = field(default_factory=list)
+    auto: SplitOption | None = None
 
     @staticmethod
     def layoff_id(layoff: Mapping[str, Any]) -> str:
@@ -334,23 +392,52 @@ class Proposal:
                            layoffs=[dict(lay) for lay in data["layoffs"]],
                            declared=bool(data.get("declared")), signature=str(data["sig"]),
                            kept=set(keep))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
         return proposal if proposal.signature == signature else None
 
-    def all_kept(self) -> bool:
-        return self.kept == {self.layoff_id(lay) for lay in self.layoffs}
+    @property
+    def shown_melds(self) -> list[list[str]]:
+        """The melds the hand is laid out in: the chosen split, else the proposal's."""
+        return self.proposal_melds if self.split is None else self.split
+
+    @property
+    def proposal_melds(self) -> list[list[str]]:
+        return self.melds
+
+    @property
+    def chosen_key(self) -> str:
+        """The split radio to tick: AUTO while the proposal's own melds are used."""
+        if self.split is None or split_key(self.split) == split_key(self.melds):
+            return AUTO
+        return split_key(self.split)
+
+    def open_layoffs(self) -> list[dict[str, Any]]:
+        """The proposed layoffs still possible: their card is not in a chosen meld."""
+        melded = {card for meld in self.shown_melds for card in meld}
+        return [lay for lay in self.layoffs if lay.get("card") not in melded]
 
     def declared_hand(self, cards: Sequence[str]) -> dict[str, Any]:
-        """The declared form (CONTRACT.md): the proposed melds and the layoffs kept."""
-        layoffs = [lay for lay in self.layoffs if self.layoff_id(lay) in self.kept]
-        placed = [card for meld in self.melds for card in meld] + [lay["card"] for lay in layoffs]
+        """The declared form (CONTRACT.md): the melds shown and the layoffs kept."""
+        melds = self.shown_melds
+        layoffs = [lay for lay in self.open_layoffs() if self.layoff_id(lay) in self.kept]
+        placed = [card for meld in melds for card in meld] + [lay["card"] for lay in layoffs]
         deadwood = [card for card in cards if card not in placed]
-        return {"melds": self.melds, "deadwood": deadwood, "layoffs": layoffs}
+        return {"melds": melds, "deadwood": deadwood, "layoffs": layoffs}
+
+
+def _hand_cards(hand: HandForm) -> list[str]:
+    picked = set(hand.cards.data or [])
+    return [code for code in ALL_CODES if code in picked]
 
 
 def box_from_form(form: BoxForm) -> dict[str, Any] | None:
-    """The CONTRACT.md box the form describes, or None with errors on the fields."""
+    """The CONTRACT.md box the form describes, or None with errors on the fields.
+
+    A hand given by cards is declared (melds, deadwood, layoffs) as soon as the page has
+    shown a proposal for it, so what is stored is exactly what the preview showed; a
+    hand whose cards were never previewed goes to the engine as cards (C9).
+    """
     players = form.players
     ending = form.ending.data
     entry: dict[str, Any] = {"ending": ending}
@@ -374,17 +461,12 @@ def box_from_form(form: BoxForm) -> dict[str, Any] | None:
         entry["note"] = form.note.data.strip()
     if ending in ("draw", "misdeal"):
         return entry if ok else None
-    signature = proposal_signature(form)
     hands: dict[str, Any] = {}
-    for player, hand_entry in zip(players, form.hands, strict=True):
+    for index, (player, hand_entry) in enumerate(zip(players, form.hands, strict=True)):
         hand = hand_entry.form
-        cards = [code for code in ALL_CODES if code in set(hand.cards.data or [])]
+        cards = _hand_cards(hand)
         if cards:
-            proposal = Proposal.read(hand.proposal.data, hand.keep.data or [], signature)
-            if proposal is not None and (proposal.declared or not proposal.all_kept()):
-                hands[player] = proposal.declared_hand(cards)
-            else:
-                hands[player] = {"cards": cards}
+            hands[player] = _declared_or_cards(form, index, cards)
         elif hand.count.data is not None:
             hands[player] = {"count": hand.count.data}
         elif ending == "gin" and player == entry.get("by"):
@@ -394,6 +476,38 @@ def box_from_form(form: BoxForm) -> dict[str, Any] | None:
             ok = False
     entry["hands"] = hands
     return entry if ok else None
+
+
+def _declared_or_cards(form: BoxForm, index: int, cards: list[str]) -> dict[str, Any]:
+    """One hand given by cards: as the player laid it out, or cards for the engine."""
+    hand = form.hands[index].form
+    split = read_split(hand.split.data, cards)
+    proposal = Proposal.read(hand.proposal.data, hand.keep.data or [],
+                             proposal_signature(form, index))
+    if proposal is not None:
+        proposal.split = split
+        return proposal.declared_hand(cards)
+    if split is not None:
+        placed = {card for meld in split for card in meld}
+        return {"melds": split, "deadwood": [c for c in cards if c not in placed],
+                "layoffs": []}
+    return {"cards": cards}
+
+
+def declare_hands(entry: Mapping[str, Any], ruling: Mapping[str, Any]) -> dict[str, Any]:
+    """The box with every hand given as cards replaced by the engine's layout of it
+    (melds, deadwood, layoffs as the ruling shows them): what is stored."""
+    ruled = ruling.get("hands") or {}
+    hands: dict[str, Any] = {}
+    for player, hand in (entry.get("hands") or {}).items():
+        shown = ruled.get(player)
+        if "cards" in hand and shown is not None:
+            hands[player] = {"melds": [list(m) for m in shown.get("melds", [])],
+                             "deadwood": list(shown.get("deadwood", [])),
+                             "layoffs": [dict(lay) for lay in shown.get("layoffs", [])]}
+        else:
+            hands[player] = hand
+    return {**entry, "hands": hands}
 
 
 def box_form_data(entry: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
@@ -419,45 +533,111 @@ def box_form_data(entry: Mapping[str, Any], players: Sequence[str]) -> dict[str,
         "upcard": entry.get("upcard") or "",
         "multiplier": entry.get("multiplier"),
         "note": entry.get("note") or "",
-        "hands": [{"cards": row["cards"], "count": row["count"]} for row in rows],
+        "hands": [{"cards": row["cards"], "count": row["count"], "split": AUTO}
+                  for row in rows],
         "_declared": [row.get("declared") for row in rows],
     }
 
 
 def prefill_box_form(form: BoxForm, data: Mapping[str, Any]) -> None:
     """Carry declared hands of a stored box into proposals, so they stay as declared."""
-    signature = proposal_signature(form)
-    for hand_entry, declared in zip(form.hands, data.get("_declared", []), strict=False):
+    for index, (hand_entry, declared) in enumerate(
+            zip(form.hands, data.get("_declared", []), strict=False)):
         if not declared:
             continue
         proposal = Proposal(melds=[list(m) for m in declared.get("melds", [])],
                             layoffs=[dict(lay) for lay in declared.get("layoffs", [])],
-                            declared=True, signature=signature)
+                            declared=True, signature=proposal_signature(form, index))
         hand_entry.form.proposal.data = proposal.to_json()
         hand_entry.form.keep.data = [Proposal.layoff_id(lay) for lay in proposal.layoffs]
 
 
-def proposals(form: BoxForm, ruling: Mapping[str, Any] | None) -> dict[int, Proposal]:
-    """For each hand entered with cards: the proposal to show (carried or new)."""
-    signature = proposal_signature(form)
+def proposals(form: BoxForm, ruling: Mapping[str, Any] | None,
+              rules: Any = None) -> dict[int, Proposal]:
+    """For each hand entered with cards: the proposal to show (carried or new), with
+    the meld splits the player may choose instead (C8)."""
     shown: dict[int, Proposal] = {}
     ruled = (ruling or {}).get("hands") or {}
     for i, (player, hand_entry) in enumerate(zip(form.players, form.hands, strict=True)):
         hand = hand_entry.form
-        if not hand.cards.data:
+        cards = _hand_cards(hand)
+        if not cards:
             continue
-        carried = Proposal.read(hand.proposal.data, hand.keep.data or [], signature)
-        if carried is not None:
-            shown[i] = carried
-            continue
-        arranged = ruled.get(player)
-        if arranged is None:
-            continue
-        layoffs = [dict(lay) for lay in arranged.get("layoffs", [])]
-        shown[i] = Proposal(melds=[list(m) for m in arranged.get("melds", [])],
-                            layoffs=layoffs, signature=signature,
-                            kept={Proposal.layoff_id(lay) for lay in layoffs})
+        signature = proposal_signature(form, i)
+        proposal = Proposal.read(hand.proposal.data, hand.keep.data or [], signature)
+        if proposal is None:
+            arranged = ruled.get(player)
+            if arranged is None:
+                continue
+            layoffs = [dict(lay) for lay in arranged.get("layoffs", [])]
+            proposal = Proposal(melds=[list(m) for m in arranged.get("melds", [])],
+                                layoffs=layoffs, signature=signature,
+                                kept={Proposal.layoff_id(lay) for lay in layoffs})
+        proposal.split = read_split(hand.split.data, cards)
+        if rules is not None:
+            proposal.auto = _as_option(proposal.melds, cards, rules.ace_value)
+            proposal.options = split_options(cards, _split_limit(form, player, ruling, rules),
+                                             rules, proposal)
+        shown[i] = proposal
     return shown
+
+
+MAX_OPTIONS = 6
+
+
+def _as_option(meld_codes: list[list[str]], cards: Sequence[str], ace_value: int) -> SplitOption:
+    """The proposal's own split, shown like the alternatives (count before layoffs)."""
+    placed = {card for meld in meld_codes for card in meld}
+    deadwood = [card for card in cards if card not in placed]
+    try:
+        count = sum(card.value(ace_value) for card in engine.parse_cards(deadwood))
+    except ValueError:
+        count = 0
+    return SplitOption(AUTO, meld_codes, deadwood, count)
+
+
+def _split_limit(form: BoxForm, player: str, ruling: Mapping[str, Any] | None,
+                 rules: Any) -> int | None:
+    """The highest count a split of this hand may leave: the knock limit for the
+    knocker (C6, V2), 0 for the gin hand; any count for the others."""
+    if form.by.data != player:
+        return None
+    if form.ending.data == "gin":
+        return 0
+    if form.ending.data == "knock":
+        limit = (ruling or {}).get("knock_limit", rules.knock_limit)
+        return None if limit is None else int(limit)
+    return None
+
+
+def split_options(cards: Sequence[str], limit: int | None, rules: Any,
+                  proposal: Proposal) -> list[SplitOption]:
+    """The other legal ways to lay out these melds, best first (a few of them): a
+    knocker may split his hand as he likes within the knock limit (C8)."""
+    if rules.hand_size is not None and len(cards) != rules.hand_size:
+        return []
+    try:
+        hand = engine.parse_cards(list(cards))
+        if limit is None:
+            best = melds.best_arrangement(hand, around_the_corner=rules.around_the_corner,
+                                          ace_value=rules.ace_value).count
+            limit = best + 10
+        found = melds.arrangements(hand, around_the_corner=rules.around_the_corner,
+                                   ace_value=rules.ace_value, max_count=limit)
+    except ValueError:
+        return []
+    chosen = None if proposal.split is None else split_key(proposal.split)
+    seen = {split_key(proposal.melds)}
+    options: list[SplitOption] = []
+    for arrangement in found:
+        meld_codes = [[card.code for card in meld] for meld in arrangement.melds]
+        key = split_key(meld_codes)
+        if key in seen or (len(options) >= MAX_OPTIONS and key != chosen):
+            continue
+        seen.add(key)
+        options.append(SplitOption(key, meld_codes, [c.code for c in arrangement.deadwood],
+                                   arrangement.count))
+    return options
 
 
 def attach_engine_error(form: FlaskForm, error: Any, players: Sequence[str] = ()) -> str:

@@ -16,11 +16,13 @@ whether a layoff fits depends on what was laid down before it.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import Card, codes, count_of, parse_cards
+from .cards import Card, count_of, parse_cards
 from .errors import (
     DeadwoodMismatchError,
     DuplicateCardError,
@@ -37,9 +39,32 @@ from .rules import Rules
 Ending = Literal["knock", "gin", "break", "draw", "misdeal"]
 ENDINGS: tuple[Ending, ...] = ("knock", "gin", "break", "draw", "misdeal")
 HandForm = Literal["cards", "declared", "count"]
-MAX_COUNT = 98
-"""The most a 10-card hand can count (RULES.md §6)."""
 MAX_NAME = 40
+"""The longest player name, in characters."""
+
+
+@functools.cache
+def _most_deadwood(ace_value: int, size: int) -> int:
+    """The highest count of ``size`` cards holding no meld: at most two of a rank, and
+    no three ranks in a row of one suit (runs round the corner are ignored, which can
+    only make the bound looser)."""
+    pairs = [frozenset(c) for n in range(3) for c in itertools.combinations(range(4), n)]
+
+    @functools.cache
+    def best(rank: int, left: int, before: frozenset[int], last: frozenset[int]) -> int:
+        if rank > 13 or left == 0:
+            return 0 if left == 0 else -1000
+        value = ace_value if rank == 1 else min(rank, 10)
+        options = [len(suits) * value + best(rank + 1, left - len(suits), last, suits)
+                   for suits in pairs if len(suits) <= left and not suits & last & before]
+        return max(options)
+
+    return best(1, size, frozenset(), frozenset())
+
+
+def max_count(rules: Rules, size: int) -> int:
+    """The most a hand can count: 98 for ten cards with aces at 1 (RULES.md §6)."""
+    return _most_deadwood(rules.ace_value, size)
 
 
 @dataclass(frozen=True)
@@ -244,16 +269,17 @@ def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> H
         _check_size(player, len(cards), size, f"{where}.cards")
         return Hand(player, "cards", where, cards=cards)
     if "count" in data:
-        return Hand(player, "count", where, count=_read_count(data["count"], player, where))
+        count = _read_count(data["count"], player, max_count(rules, size), where)
+        return Hand(player, "count", where, count=count)
     raise MalformedError(
         f"{player}'s hand needs cards, melds and deadwood, or a count", where
     )
 
 
-def _read_count(value: Any, player: str, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+def _read_count(value: Any, player: str, most: int, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
         raise MalformedError(
-            f"{player}'s count must be a whole number from 0 to {MAX_COUNT}, not {value!r}",
+            f"{player}'s count must be a whole number from 0 to {most}, not {value!r}",
             f"{where}.count",
         )
     return value
@@ -299,7 +325,7 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
     total = len(placed) + len(deadwood)
     _check_size(player, total, size, where)
     if "count" in data:
-        count = _read_count(data["count"], player, where)
+        count = _read_count(data["count"], player, max_count(rules, size), where)
         actual = count_of(deadwood, rules.ace_value)
         if count != actual:
             raise DeadwoodMismatchError(
@@ -405,4 +431,4 @@ def _card_place(hand: Hand, card: Card, position: int) -> str:
     return f"{hand.where}.deadwood[{hand.deadwood.index(card)}]"
 
 
-__all__ = ["ENDINGS", "Box", "DeclaredLayoff", "Hand", "codes", "read_box", "read_players"]
+__all__ = ["ENDINGS", "Box", "DeclaredLayoff", "Hand", "max_count", "read_box", "read_players"]

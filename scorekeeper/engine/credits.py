@@ -95,11 +95,14 @@ def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], w
     k, w = counts[knocker], counts[winner]
     result = "undercut" if len(order) == 2 else "underknock"
     steps = []
-    if rules.family == "jersey" and sum(
-        1 for p in order[1:] if counts[p] < k or (rules.tie_goes_to_defender and counts[p] == k)
-    ) > 1:
-        steps.append(Step("J7", f"both opponents beat or tied {knocker}'s {k}; {winner} counts "
-                                f"less, or sits nearer {knocker}'s left, and is the underknocker"))
+    under = [p for p in order[1:]
+             if counts[p] < k or (rules.tie_goes_to_defender and counts[p] == k)]
+    if len(under) > 1:
+        other = next(p for p in under if p != winner)
+        why = (f"{winner} sits nearer {knocker}'s left" if counts[other] == w
+               else f"{winner} has the lower count")
+        steps.append(Step(rule, f"{winner} ({w}) and {other} ({counts[other]}) both beat or "
+                                f"tied {knocker}'s {k}: {why} and wins the box"))
     elif w == k:
         steps.append(Step(rule, f"{winner} tied {knocker}'s count of {k}: a tie goes to the "
                                 f"defender (tie_goes_to_defender)"))

@@ -19,7 +19,8 @@ from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-MAX_RETRIES = 3
+MAX_RETRIES = 20
+"""Tries of a write without If-Match that keeps losing races to other phones."""
 
 
 def error_response(status: int, code: str, message: str, where: str | None = None,
@@ -111,14 +112,9 @@ def create_game() -> Response:
     """Store a game (with any boxes it already has); answers its id and edit token."""
     data = _object_body()
     try:
-        scored = engine.score(data)
+        row, token = store.import_game(store.session(), data)
     except engine.ScorekeeperError as err:
         return _engine_error(err)
-    game: dict[str, Any] = {k: data[k] for k in ("rules", "settings", "players", "dealer", "stake")
-            if k in data and data[k] is not None}
-    game.setdefault("settings", {})
-    boxes = list(zip(data.get("boxes") or [], scored["boxes"], strict=True))
-    row, token = store.create_game(store.session(), game, store.summarize(scored), boxes)
     response = jsonify({"id": row.id, "edit_token": token, "version": row.version})
     response.status_code = 201
     response.headers["Location"] = url_for("api.get_game", game_id=row.id)
@@ -181,22 +177,32 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _write(game_id: str, change: Callable[[gamedata.LoadedGame, int | None], Response]
-           ) -> Response:
-    """Authorize, then run a write; without If-Match a lost race is retried."""
+def _write(game_id: str, change: Callable[[gamedata.LoadedGame], Response]) -> Response:
+    """Authorize, then run a write against the game as it is now.
+
+    A request that repeats an earlier write's Idempotency-Key gets that write's result,
+    whatever happened since (the box may be deleted, the game over). With If-Match, a
+    version other than the current one is refused with 409; without it a write that
+    loses a race is run again on the new version (each try rescored from scratch), so
+    phones that send no version still never overwrite each other.
+    """
     _authorize(game_id)
     expected = _if_match()
-    keyed = request.headers.get("Idempotency-Key") is not None
+    key = _idempotency_key()
+    db = store.session()
     for _attempt in range(MAX_RETRIES):
+        done = store.repeated(db, game_id, key)
+        if done is not None:
+            return _written(game_id, done, 200)
         game = _load(game_id)
-        if expected is not None and expected != game.version and not keyed:
+        if expected is not None and expected != game.version:
             return _stale(game.version)
         try:
-            return change(game, expected if expected is not None else game.version)
+            return change(game)
         except store.StaleWrite as stale:
             if expected is not None:
                 return _stale(stale.current_version)
-    return _stale(store.game_version(store.session(), game_id) or 0)
+    return _stale(store.game_version(db, game_id) or 0)
 
 
 def _stale(current: int) -> Response:
@@ -230,13 +236,13 @@ def add_box(game_id: str) -> Response:
     entry = _box_body()
     key = _idempotency_key()
 
-    def change(game: gamedata.LoadedGame, version: int | None) -> Response:
+    def change(game: gamedata.LoadedGame) -> Response:
         try:
             scored = engine.score({**game.data, "boxes": [*game.data["boxes"], entry]})
         except engine.ScorekeeperError as err:
             return _engine_error(err)
-        result = store.append_box(store.session(), game.id, version or game.version, entry,
-                                  scored, key=key)
+        result = store.append_box(store.session(), game.id, game.version, entry, scored,
+                                  key=key, based_on=game.version)
         return _written(game.id, result, 201)
 
     return _write(game_id, change)
@@ -255,7 +261,7 @@ def replace_box(game_id: str, box_id: int) -> Response:
     entry = _box_body()
     key = _idempotency_key()
 
-    def change(game: gamedata.LoadedGame, version: int | None) -> Response:
+    def change(game: gamedata.LoadedGame) -> Response:
         index = _index_of(game, box_id)
         boxes = list(game.data["boxes"])
         boxes[index] = {**entry, "id": box_id}
@@ -263,8 +269,8 @@ def replace_box(game_id: str, box_id: int) -> Response:
             scored = engine.score({**game.data, "boxes": boxes})
         except engine.ScorekeeperError as err:
             return _engine_error(err)
-        result = store.replace_box(store.session(), game.id, box_id, version or game.version,
-                                   entry, scored, key=key)
+        result = store.replace_box(store.session(), game.id, box_id, game.version, entry,
+                                   scored, key=key, based_on=game.version)
         return _written(game.id, result, 200)
 
     return _write(game_id, change)
@@ -275,15 +281,15 @@ def delete_box(game_id: str, box_id: int) -> Response:
     """Delete a box (kept in its history); everything after it is rescored."""
     key = _idempotency_key()
 
-    def change(game: gamedata.LoadedGame, version: int | None) -> Response:
+    def change(game: gamedata.LoadedGame) -> Response:
         index = _index_of(game, box_id)
         boxes = [b for i, b in enumerate(game.data["boxes"]) if i != index]
         try:
             scored = engine.score({**game.data, "boxes": boxes})
         except engine.ScorekeeperError as err:
             return _engine_error(err)
-        result = store.delete_box(store.session(), game.id, box_id, version or game.version,
-                                  scored, key=key)
+        result = store.delete_box(store.session(), game.id, box_id, game.version, scored,
+                                  key=key, based_on=game.version)
         return _written(game.id, result, 200)
 
     return _write(game_id, change)

@@ -37,8 +37,12 @@ class Ruled:
 
 
 def rule_box(game_data: dict[str, Any], form: forms.BoxForm, index: int | None = None,
-             box_id: int | None = None) -> Ruled:
-    """Score the game with this box added (or put at ``index``) and pick out its ruling."""
+             box_id: int | None = None, declare: bool = False) -> Ruled:
+    """Score the game with this box added (or put at ``index``) and pick out its ruling.
+
+    With ``declare`` (saving), hands still given as cards are replaced by the layout
+    the ruling shows, so the stored box is exactly what the preview showed (C8).
+    """
     outcome = Ruled()
     if not form.validate():
         outcome.errors = ["Check the fields marked below."]
@@ -61,7 +65,27 @@ def rule_box(game_data: dict[str, Any], form: forms.BoxForm, index: int | None =
         outcome.errors = [forms.attach_engine_error(form, err, form.players)]
         return outcome
     outcome.ruling = outcome.score["boxes"][index]
+    if declare:
+        _declare(outcome, game_data, boxes, index, box_id)
     return outcome
+
+
+def _declare(outcome: Ruled, game_data: dict[str, Any], boxes: list[dict[str, Any]],
+             index: int, box_id: int | None) -> None:
+    """Store hands as laid out, if the engine rules the laid-out box the same way."""
+    assert outcome.entry is not None and outcome.ruling is not None
+    declared = forms.declare_hands(outcome.entry, outcome.ruling)
+    if declared == outcome.entry:
+        return
+    boxes[index] = {**declared, "id": box_id} if box_id is not None else declared
+    try:
+        score = engine.score({**game_data, "boxes": boxes})
+    except engine.ScorekeeperError:
+        return
+    ruling = score["boxes"][index]
+    if ruling.get("credits") == outcome.ruling.get("credits") and ruling.get(
+            "penalties") == outcome.ruling.get("penalties"):
+        outcome.entry, outcome.score, outcome.ruling = declared, score, ruling
 
 
 def _editable_game(game_id: str) -> gamedata.LoadedGame:
@@ -84,7 +108,7 @@ def _form_page(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: Ruled | 
     page = "boxes/edit.html" if box is not None else "boxes/new.html"
     return htmx.render(
         page, "boxes/_form.html", status, game=game, form=form, outcome=outcome,
-        proposals=forms.proposals(form, outcome.ruling if outcome else None),
+        proposals=forms.proposals(form, outcome.ruling if outcome else None, game.rules()),
         rules=game.rules(), box=box, save_url=save_url, preview_url=preview_url,
         notice=notice, dealer=_dealer_for(game, box),
     )
@@ -118,12 +142,12 @@ def new(game_id: str) -> Response:
         form.version.data = str(game.version)
         return _form_page(game, form, None)
     form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game.data, form)
+    outcome = rule_box(game.data, form, declare=True)
     if not outcome.ok or outcome.entry is None or outcome.score is None:
         return _form_page(game, form, outcome, 422)
     try:
         store.append_box(store.session(), game.id, _version(form), outcome.entry,
-                         outcome.score, key=form.key.data or None)
+                         outcome.score, key=form.key.data or None, based_on=game.version)
     except store.StaleWrite as stale:
         return _conflict(game_id, form, stale)
     return htmx.go(url_for("games.sheet", game_id=game.id))
@@ -160,7 +184,7 @@ def _preview_response(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: R
     if htmx.is_htmx():
         return htmx.render(
             "boxes/_preview.html", "boxes/_preview.html", status, form=form, outcome=outcome,
-            proposals=forms.proposals(form, outcome.ruling), game=game, rules=game.rules(),
+            proposals=forms.proposals(form, outcome.ruling, game.rules()), game=game, rules=game.rules(),
         )
     return _form_page(game, form, outcome, status, box=box)
 
@@ -213,12 +237,12 @@ def edit(game_id: str, box_id: int) -> Response:
         form.version.data = str(game.version)
         return _form_page(game, form, rule_box(game.data, form, index, box.id), box=box)
     form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game.data, form, index, box.id)
+    outcome = rule_box(game.data, form, index, box.id, declare=True)
     if not outcome.ok or outcome.entry is None or outcome.score is None:
         return _form_page(game, form, outcome, 422, box=box)
     try:
         store.replace_box(store.session(), game.id, box.id, _version(form), outcome.entry,
-                          outcome.score, key=form.key.data or None)
+                          outcome.score, key=form.key.data or None, based_on=game.version)
     except store.StaleWrite as stale:
         return _conflict(game_id, form, stale, box.id)
     return htmx.go(url_for("games.sheet", game_id=game.id))
@@ -247,7 +271,7 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
         return htmx.error_page(422, "This box cannot be deleted", err.message)
     try:
         store.delete_box(store.session(), game.id, box.id, _version(form), score,
-                         key=form.key.data or None)
+                         key=form.key.data or None, based_on=game.version)
     except store.StaleWrite:
         return htmx.error_page(409, "The game changed",
                                "Another phone changed this game meanwhile. Look at the sheet "

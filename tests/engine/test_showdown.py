@@ -531,3 +531,18 @@ def test_knock_rummy_lower_than_the_knocker_and_all_melded() -> None:
 def test_knock_rummy_void_box() -> None:
     ruling = adjudicate(box("knock-rummy", THREE, "draw", None, {}))
     assert (ruling["result"], ruling["explanation"][0]["rule"]) == ("draw", "K4")
+
+
+@pytest.mark.rule("C4")
+def test_counts_only_entry_is_0_to_98_and_names_the_field() -> None:
+    ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=98)))
+    assert ruling["points"] == 95
+    for bad in (99, -1, 4.5, "7", True, None):
+        with pytest.raises(ScorekeeperError) as err:
+            adjudicate(box("gin", TWO, "knock", "Ann", {"Ann": {"count": 3}, "Bob": {"count": bad}}))
+        assert (err.value.code, err.value.where) == ("malformed", "hands.Bob.count")
+        assert "from 0 to 98" in err.value.message
+    # with aces at 15 (V4) two aces and eight court cards and tens can count 110
+    ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=110),
+                            settings={"ace_value": 15}))
+    assert ruling["points"] == 107

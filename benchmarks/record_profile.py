@@ -1,0 +1,139 @@
+"""CPU profile of the slowest web path: recording a box, end to end, in one process.
+
+The app runs as in production (CSRF on, a real SQLite file in WAL mode), driven by
+Flask's test client: a phone with edit rights posts the box form with htmx, one box
+after another, on games that start at 20 boxes and are left at 40 (so the game being
+written holds 30 boxes on average, as in a long evening). Every request is timed; a
+second pass runs under ``cProfile`` to say where the time goes.
+
+Run it alone with ``python -m benchmarks.record_profile``.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import json
+import pstats
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper import create_app
+
+from . import webgames
+
+START_BOXES = 20
+END_BOXES = 40
+GAMES = 5
+HX = {"HX-Request": "true"}
+
+# Where the time of one request goes: (label, file fragment, function name). Cumulative
+# times of nested entries overlap (loading the game includes scoring it).
+PARTS = (
+    ("engine.score (all calls)", "scorekeeper/engine/game.py", "score"),
+    ("gamedata.load (read + rescore the stored game)", "scorekeeper/web/gamedata.py", "load"),
+    ("rule_box (rescore with the new box)", "scorekeeper/web/boxes.py", "rule_box"),
+    ("store.append_box (the write and commit)", "scorekeeper/store.py", "append_box"),
+    ("_store_rulings (every box's ruling rewritten)", "scorekeeper/store.py", "_store_rulings"),
+    ("session commit", "sqlalchemy/orm/session.py", "commit"),
+    ("CSRF check", "flask_wtf/csrf.py", "protect"),
+    ("form parsing and validation", "wtforms/form.py", "validate"),
+    ("template rendering", "flask/templating.py", "render_template"),
+)
+
+
+def _csrf_token(client: FlaskClient, game_id: str) -> str:
+    page = client.get(f"/games/{game_id}/boxes/new").get_data(as_text=True)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    if match is None:
+        raise RuntimeError("no csrf_token in the box form")
+    return match.group(1)
+
+
+def _record_games(client: FlaskClient, tables: list[webgames.Table],
+                  profiler: cProfile.Profile | None) -> list[float]:
+    """Record boxes 21 to 40 on each game; the time of each POST in milliseconds."""
+    times = []
+    for table in tables:
+        client.get(f"/games/{table.game_id}/join/{table.token}")
+        token = _csrf_token(client, table.game_id)
+        for version in range(1, END_BOXES - START_BOXES + 1):
+            data = MultiDict(webgames.box_form(version, token))
+            if profiler is not None:
+                profiler.enable()
+            start = time.perf_counter_ns()
+            response = client.post(f"/games/{table.game_id}/boxes/new", data=data, headers=HX)
+            times.append((time.perf_counter_ns() - start) / 1e6)
+            if profiler is not None:
+                profiler.disable()
+            if response.status_code != 200 or "HX-Redirect" not in response.headers:
+                raise RuntimeError(f"recording failed: {response.status_code} "
+                                   f"{response.get_data(as_text=True)[:300]}")
+    return times
+
+
+def _part_times(stats: pstats.Stats, requests: int) -> dict[str, float]:
+    """Cumulative milliseconds per request of each function of :data:`PARTS`."""
+    found: dict[str, float] = {}
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    for label, path, name in PARTS:
+        total = sum(entry[3] for (file, _line, func), entry in raw.items()
+                    if func == name and file.replace("\\", "/").endswith(path))
+        found[label] = round(total * 1000 / requests, 2)
+    return found
+
+
+def _top(stats: pstats.Stats, key: str, count: int) -> str:
+    out = io.StringIO()
+    stats.stream = out  # type: ignore[attr-defined]
+    stats.sort_stats(key).print_stats(count)
+    lines = out.getvalue().splitlines()
+    start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("ncalls")), 0)
+    return "\n".join(line.rstrip() for line in lines[start:] if line.strip())
+
+
+def run() -> dict[str, Any]:
+    """Time recording a box (median, p95) and profile it; the profile tables as text."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-profile-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'profile.sqlite3'}"
+        with webgames.database(url) as db:
+            tables = webgames.seed(db, webgames.game_in_progress(START_BOXES), 2 * GAMES + 1)
+        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "benchmark-only-secret"})
+        client = app.test_client()
+        _record_games(client, tables[:1], None)  # warm-up: templates, meld tables
+        times = sorted(_record_games(client, tables[1:GAMES + 1], None))
+        profiler = cProfile.Profile()
+        _record_games(client, tables[GAMES + 1:], profiler)
+    stats = pstats.Stats(profiler)
+    requests = GAMES * (END_BOXES - START_BOXES)
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    return {
+        "record_box_test_client": {
+            "median_ms": round(statistics.median(times), 2),
+            "p95_ms": round(times[int(0.95 * len(times)) - 1], 2),
+            "max_ms": round(times[-1], 2),
+            "requests": len(times),
+        },
+        "profiled_ms_per_request": round(sum(e[2] for e in raw.values()) * 1000 / requests, 2),
+        "calls_per_request": round(sum(e[1] for e in raw.values()) / requests),
+        "parts_ms_per_request": _part_times(stats, requests),
+        "top_cumulative": _top(stats, "cumulative", 25),
+        "top_own_time": _top(stats, "tottime", 15),
+    }
+
+
+if __name__ == "__main__":
+    result = run()
+    tables = {k: result.pop(k) for k in ("top_cumulative", "top_own_time")}
+    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    for name, text in tables.items():
+        sys.stdout.write(f"\n{name}\n{text}\n")
