@@ -77,7 +77,7 @@ def settle() -> Response:
     if request.method == "POST":
         outcome = adjudicate(form, preset, players)
         status = 200 if outcome.ok else 422
-    proposals = forms.proposals(form, outcome.ruling if outcome else None)
+    proposals = forms.proposals(form, outcome.ruling if outcome else None, rules)
     url = url_for("disputes.settle", rules=preset, players=", ".join(players))
     if request.method == "POST" and htmx.is_htmx():
         fragment = ("boxes/_preview.html" if request.headers.get("HX-Target") == "preview"
