@@ -13,6 +13,7 @@ writes the ruling with its explanation, each step citing a RULES.md id.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,9 +43,35 @@ def adjudicate(data: Any) -> dict[str, Any]:
     return rule_box(data, rules, players, dealer)
 
 
+_MEMO: dict[tuple[str, Rules, tuple[str, ...], str | None], str] = {}
+_MEMO_SIZE = 20_000
+
+
 def rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
              where: str = "") -> dict[str, Any]:
-    """Rule on a box body under rules already read (a game's boxes come through here)."""
+    """Rule on a box body under rules already read (a game's boxes come through here).
+
+    A game is rescored box by box on every change, yet a box's ruling depends only
+    on its body, the rules, the seats and the dealer: rulings are remembered (as
+    JSON, so every caller gets its own copy). ``where`` only names errors, and
+    errors are never remembered.
+    """
+    try:
+        key = (json.dumps(data, sort_keys=True), rules, tuple(players), dealer)
+    except (TypeError, ValueError):
+        return _rule_box(data, rules, players, dealer, where)  # not JSON: let it fail
+    known = _MEMO.get(key)
+    if known is not None:
+        return dict(json.loads(known))
+    ruling = _rule_box(data, rules, players, dealer, where)
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = json.dumps(ruling)
+    return ruling
+
+
+def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
+              where: str) -> dict[str, Any]:
     box = read_box(data, rules, players, dealer, where)
     if box.ending in ("draw", "misdeal"):
         return _void(box)

@@ -546,3 +546,16 @@ def test_counts_only_entry_is_0_to_98_and_names_the_field() -> None:
     ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=110),
                             settings={"ace_value": 15}))
     assert ruling["points"] == 107
+
+
+def test_remembered_rulings_are_copies_and_errors_are_not_remembered() -> None:
+    data = box("gin", TWO, "knock", "Ann", counts(Ann=6, Bob=30))
+    first = adjudicate(data)
+    first["credits"]["Ann"] = 999
+    first["explanation"].clear()
+    second = adjudicate(data)
+    assert second["credits"] == {"Ann": 24, "Bob": 0} and second["explanation"]
+    bad = box("gin", TWO, "knock", "Ann", counts(Ann=16, Bob=30))
+    for _ in range(2):
+        with pytest.raises(ScorekeeperError):
+            adjudicate(bad)
