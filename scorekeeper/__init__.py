@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
 import tempfile
@@ -105,12 +104,12 @@ def _instance_secret(path: Path) -> str:
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, 0o600)
-        if path.exists():
-            os.replace(temporary, path)  # the old file was unusable
-        else:
-            # Another process may have won the race: then its key is used.
-            with contextlib.suppress(FileExistsError):
-                os.link(temporary, path)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            # Another server won the race (use its key), or the file is unusable.
+            if _read_secret(path) is None:
+                os.replace(temporary, path)
     finally:
         Path(temporary).unlink(missing_ok=True)
     return _read_secret(path) or key

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from flask_wtf import FlaskForm as _FlaskForm  # type: ignore[import-untyped]
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     DecimalField,
@@ -34,10 +35,16 @@ from wtforms import (
     StringField,
 )
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+    ValidationError,
+)
 
 from . import engine
-from .engine import melds
 from .web.cardfaces import ALL_CODES, RANKS
 
 if TYPE_CHECKING:
@@ -55,6 +62,13 @@ ENDINGS = {
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 MAX_NAME = 40
 BOX_PATH = re.compile(r"^boxes\[\d+\]\.?")
+
+
+def _not_huge(_form: Form, number_field: Field) -> None:
+    """Refuse numbers of many digits before NumberRange, which turns them into floats
+    and would crash (a 400-digit count was a 500)."""
+    if isinstance(number_field.data, int) and abs(number_field.data) > 10**9:
+        raise StopValidation("That number is far too large.")
 
 
 def choices(pairs: Iterable[tuple[Any, str]]) -> list[Any]:
@@ -140,7 +154,7 @@ def _setting_field(setting: Any, value: Any) -> Field:
         return StringField(label, default="" if value is None else str(value),
                            validators=[Length(max=6)], render_kw=NUMERIC)
     return IntegerField(label, default=value, render_kw=NUMERIC,
-                        validators=[InputRequired("Give a number."),
+                        validators=[InputRequired("Give a number."), _not_huge,
                                     NumberRange(setting.minimum, setting.maximum)])
 
 
@@ -182,16 +196,9 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
         if name and folded.count(name.casefold()) > 1:
             add_error(entry, "Two players have this name.")
             ok = False
-    settings: dict[str, Any] = {}
-    for setting, setting_field in form.setting_fields():
-        try:
-            value = setting_value(setting, setting_field.data)
-        except ValueError as err:
-            add_error(setting_field, str(err))
-            ok = False
-            continue
-        if value != getattr(rules, setting.name):
-            settings[setting.name] = value
+    settings = settings_from_form(form, rules)
+    if settings is None:
+        ok = False
     if not ok:
         return None
     seats = [i for i, entry in enumerate(form.players) if (entry.data or "").strip()]
@@ -254,7 +261,7 @@ class HandForm(Form):
     """One player's hand: a count, or the cards tapped on the grid (and, once the engine
     has proposed an arrangement, the meld split and the layoffs the player chose)."""
 
-    count = IntegerField("Count", validators=[Optional(), NumberRange(0, 98)],
+    count = IntegerField("Count", validators=[Optional(), _not_huge, NumberRange(0, 98)],
                          render_kw=NUMERIC)
     cards = SelectMultipleField("Cards", choices=choices((c, c) for c in ALL_CODES))
     keep = SelectMultipleField("Layoffs", validate_choice=False)
@@ -274,7 +281,8 @@ class BoxForm(FlaskForm):
     upcard = StringField("First upcard", validators=[Optional(), Length(max=4)],
                          render_kw={"autocomplete": "off", "autocapitalize": "characters",
                                     "placeholder": "e.g. 7S"})
-    multiplier = IntegerField("Doubled ×", validators=[Optional(), NumberRange(1, 1024)],
+    multiplier = IntegerField("Doubled ×", validators=[Optional(), _not_huge,
+                                                       NumberRange(1, 1024)],
                               render_kw=NUMERIC)
     note = StringField("Note", validators=[Optional(), Length(max=200)],
                        render_kw={"autocomplete": "off"})
@@ -292,7 +300,15 @@ def _box_form_class(n: int) -> type[BoxForm]:
 
 def box_form(players: Sequence[str], formdata: Any = None,
              data: Mapping[str, Any] | None = None) -> BoxForm:
-    """The box form for these players (``formdata`` on POST, ``data`` to prefill)."""
+    """The box form for these players (``formdata`` on POST, ``data`` to prefill).
+
+    Every hand's count key is made present, so a hand the request left out stays that
+    player's (WTForms would otherwise hand the next player's fields to the first).
+    """
+    if formdata is not None:
+        formdata = MultiDict(formdata)
+        for index in range(len(players)):
+            formdata.setdefault(f"hands-{index}-count", "")
     form = _box_form_class(len(players))(formdata=formdata, data=data)
     form.players = tuple(players)
     form.by.choices = choices((name, name) for name in players)
@@ -309,16 +325,17 @@ NO_MELDS = "-"
 
 
 def split_key(melds: Iterable[Iterable[str]]) -> str:
-    """A meld split as one form value: ``AS.2S.3S|7C.7D.7H`` (``-`` for no melds).
+    """A meld split as one form value, the same whatever the order of the melds:
+    ``2S.3S.4S|7C.7D.7H`` (``-`` for no melds).
 
-    >>> split_key([["AS", "2S", "3S"], ["7C", "7D", "7H"]])
-    'AS.2S.3S|7C.7D.7H'
-    >>> read_split("AS.2S.3S|7C.7D.7H", ["AS", "2S", "3S", "7C", "7D", "7H", "9D"])
-    [['AS', '2S', '3S'], ['7C', '7D', '7H']]
+    >>> split_key([["7C", "7D", "7H"], ["AS", "2S", "3S"]])
+    '7C.7D.7H|AS.2S.3S'
+    >>> read_split("7C.7D.7H|AS.2S.3S", ["AS", "2S", "3S", "7C", "7D", "7H", "9D"])
+    [['7C', '7D', '7H'], ['AS', '2S', '3S']]
     >>> read_split("AS.2S.3S|3S.4S.5S", ["AS", "2S", "3S", "4S", "5S"]) is None
     True
     """
-    key = "|".join(".".join(meld) for meld in melds)
+    key = "|".join(sorted(".".join(meld) for meld in melds))
     return key or NO_MELDS
 
 
@@ -619,10 +636,10 @@ def split_options(cards: Sequence[str], limit: int | None, rules: Any,
     try:
         hand = engine.parse_cards(list(cards))
         if limit is None:
-            best = melds.best_arrangement(hand, around_the_corner=rules.around_the_corner,
+            best = engine.best_arrangement(hand, around_the_corner=rules.around_the_corner,
                                           ace_value=rules.ace_value).count
             limit = best + 10
-        found = melds.arrangements(hand, around_the_corner=rules.around_the_corner,
+        found = engine.arrangements(hand, around_the_corner=rules.around_the_corner,
                                    ace_value=rules.ace_value, max_count=limit)
     except ValueError:
         return []
@@ -691,7 +708,7 @@ def _nth_named(form: NewGameForm, n: int) -> Field:
 
 
 class CheckForm(FlaskForm):
-    """Check a hand: 10 or 11 cards tapped (or typed)."""
+    """Check a hand: 10 or 11 cards tapped (or typed), and the knock limit to judge by."""
 
     class Meta:
         csrf = False  # a read-only question: GET, bookmarkable, nothing stored
@@ -701,10 +718,16 @@ class CheckForm(FlaskForm):
                         render_kw={"autocomplete": "off", "autocapitalize": "characters",
                                    "placeholder": "AS 2S 3S 7H 7D 7C 9D 10D JD 4C"})
     rules = SelectField("Rules", default="jersey-scarne")
+    knock_limit = IntegerField("House knock limit (optional)",
+                               validators=[Optional(), NumberRange(0, 98)], render_kw=NUMERIC)
+    upcard = StringField("First upcard (Oklahoma)", validators=[Optional(), Length(max=4)],
+                         render_kw={"autocomplete": "off", "autocapitalize": "characters",
+                                    "placeholder": "e.g. 7S"})
 
 
 class ShowdownSetupForm(FlaskForm):
-    """Settle a showdown, step one: the rule set and the players in seat order."""
+    """Settle a showdown, step one: the rule set, its house rules, the players in seat
+    order and the dealer."""
 
     class Meta:
         csrf = False  # GET: only chooses what the showdown form shows
@@ -713,6 +736,50 @@ class ShowdownSetupForm(FlaskForm):
     players = StringField("Players in seat order", default="Ann, Bob, Cal",
                           validators=[Length(max=5 * (MAX_NAME + 2))],
                           render_kw={"autocomplete": "off"})
+    dealer = SelectField("Dealer", validate_choice=False)
+
+    setting_names: tuple[str, ...] = ()
+
+    def setting_fields(self) -> list[tuple[Any, Field]]:
+        """``(Setting, field)`` for every setting, in the engine's order."""
+        by_name = {s.name: s for s in engine.SETTINGS}
+        return [(by_name[name], self[f"setting_{name}"]) for name in self.setting_names]
+
+
+@functools.cache
+def _showdown_setup_class(preset: str) -> type[ShowdownSetupForm]:
+    rules = engine.find_rules(preset)
+    attributes: dict[str, Any] = {"setting_names": tuple(s.name for s in engine.SETTINGS)}
+    for setting in engine.SETTINGS:
+        attributes[f"setting_{setting.name}"] = _setting_field(setting,
+                                                               getattr(rules, setting.name))
+    return type(f"ShowdownSetup_{preset.replace('-', '_')}", (ShowdownSetupForm,), attributes)
+
+
+def showdown_setup_form(preset: str, args: Any) -> ShowdownSetupForm:
+    """The setup form of "settle a showdown" for a preset, read from the query."""
+    form = _showdown_setup_class(preset)(args)
+    form.rules.data = preset
+    return form
+
+
+def settings_from_form(form: Any, rules: Any) -> dict[str, Any] | None:
+    """The settings that differ from the preset, or None with errors on the fields."""
+    settings: dict[str, Any] = {}
+    ok = True
+    for setting, setting_field in form.setting_fields():
+        if setting_field.errors:
+            ok = False
+            continue
+        try:
+            value = setting_value(setting, setting_field.data)
+        except ValueError as err:
+            add_error(setting_field, str(err))
+            ok = False
+            continue
+        if value != getattr(rules, setting.name):
+            settings[setting.name] = value
+    return settings if ok else None
 
 
 def parse_names(text: str) -> list[str]:

@@ -34,6 +34,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_MS = 10_000
+MAX_ROW_ID = 2**31 - 1
+"""Row ids are 32-bit in PostgreSQL: a larger id in a URL is no row, not an error."""
 
 
 class Base(DeclarativeBase):
@@ -227,6 +229,10 @@ def live_boxes(db: Session, game: Game) -> list[Box]:
 
 
 def get_box(db: Session, game: Game, box_id: int) -> Box | None:
+    """The game's box with this id (deleted or not), or None; ids out of the database's
+    integer range (a hostile URL) are simply not found."""
+    if not 0 < box_id <= MAX_ROW_ID:
+        return None
     box = db.get(Box, box_id)
     if box is None or box.game_id != game.id:
         return None
@@ -384,7 +390,7 @@ def delete_box(
 
 
 def _live_box(db: Session, game_id: str, box_id: int) -> Box:
-    box = db.get(Box, box_id)
+    box = db.get(Box, box_id) if 0 < box_id <= MAX_ROW_ID else None
     if box is None or box.game_id != game_id or box.deleted:
         raise BoxNotFound(f"box {box_id} is not in this game")
     return box

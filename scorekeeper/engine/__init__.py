@@ -11,6 +11,7 @@ from .arrange import arrange
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import score
+from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
 from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
 from .ruletext import (
     RULE_TEXTS,
@@ -22,7 +23,7 @@ from .ruletext import (
     sections,
     settings_table,
 )
-from .ruling import adjudicate, rule_box
+from .ruling import adjudicate, knock_limit_for, rule_box
 from .seating import Cut, cut_for_deal, eldest
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "PRESETS",
     "RULE_TEXTS",
     "SETTINGS",
+    "Arrangement",
     "Card",
     "Cut",
     "IllegalPlayError",
@@ -42,10 +44,14 @@ __all__ = [
     "Suit",
     "adjudicate",
     "arrange",
+    "arrangements",
+    "best_arrangement",
+    "best_arrangements",
     "checks",
     "cut_for_deal",
     "eldest",
     "find_rules",
+    "knock_limit_for",
     "parse_cards",
     "rule_box",
     "rule_text",

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .boxes import Box, read_box, read_player, read_players
+from .cards import Card
 from .credits import Step
 from .errors import MalformedError
 from .rules import Rules, default_rules_for, find_rules
@@ -122,18 +123,35 @@ def _void(box: Box) -> dict[str, Any]:
 
 def knock_limit(box: Box) -> tuple[int | None, list[Step]]:
     """The knock limit of this box: fixed, or Oklahoma's upcard (V2)."""
-    rules = box.rules
-    if rules.knock_limit_from == "fixed":
-        return rules.knock_limit, []
-    if box.upcard is None:
+    if box.rules.knock_limit_from != "fixed" and box.upcard is None:
         raise MalformedError("give the first upcard: in Oklahoma it sets the knock limit (V2)",
                              f"{box.where}.upcard" if box.where else "upcard")
-    if box.upcard.rank == 1:
+    return knock_limit_for(box.rules, box.upcard)
+
+
+def knock_limit_for(rules: Rules, upcard: Card | None) -> tuple[int | None, list[Step]]:
+    """The knock limit under these rules (C6), or from this first upcard (V2).
+
+    The upcard's plain value counts (court cards 10, an ace 1 whatever ``ace_value``
+    says); an ace means gin only, or a knock with 1 (``ace_upcard``). With no upcard
+    where one is needed the limit is unknown (``None`` with a step saying why).
+
+    >>> from .rules import find_rules
+    >>> knock_limit_for(find_rules("oklahoma"), Card.parse("QH"))[0]
+    10
+    >>> knock_limit_for(find_rules("oklahoma"), Card.parse("AS"))[0]
+    0
+    """
+    if rules.knock_limit_from == "fixed":
+        return rules.knock_limit, []
+    if upcard is None:
+        return None, [Step("V2", f"in {rules.title} the first upcard sets the knock limit")]
+    if upcard.rank == 1:
         limit = 0 if rules.ace_upcard == "gin-only" else 1
         what = "gin only" if limit == 0 else "a knock with 1"
-        return limit, [Step("V2", f"the upcard {box.upcard} is an ace: {what}")]
-    limit = box.upcard.value()
-    return limit, [Step("V2", f"the upcard {box.upcard} sets the knock limit at {limit}")]
+        return limit, [Step("V2", f"the upcard {upcard} is an ace: {what}")]
+    limit = upcard.value()
+    return limit, [Step("V2", f"the upcard {upcard} sets the knock limit at {limit}")]
 
 
 def _multiplier(box: Box) -> tuple[int, list[Step]]:

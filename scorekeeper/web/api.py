@@ -7,11 +7,13 @@ refusing stale writes with 409 and ``Idempotency-Key`` making retries safe.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from .. import engine, store
 from . import gamedata
@@ -42,13 +44,65 @@ def _engine_error(err: engine.ScorekeeperError) -> Response:
     return response
 
 
+MAX_DEPTH = 24
+"""Deepest nesting a request may have: a game is five levels deep (game, boxes, box,
+hands, hand, melds, meld); hostile nesting must not reach Python's recursion limit."""
+
+
+class _BadJSON(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _BadJSON(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadJSON(f"the number {text[:20]} is too large")
+    return value
+
+
 def _json_body() -> Any:
-    """The request's JSON, or a 422 error object when it is not JSON at all."""
-    data = request.get_json(silent=True)
-    if data is None:
+    """The request's JSON, or a 422 error object when it is not JSON we can take:
+    not JSON at all, NaN or Infinity, numbers beyond a float, nesting deeper than
+    :data:`MAX_DEPTH` (which would otherwise exhaust the parser's recursion)."""
+    if not request.is_json:
         abort(error_response(422, "malformed", "the body must be JSON (Content-Type: "
                              "application/json)"))
+    try:
+        text = request.get_data(cache=True).decode("utf-8")
+        _check_depth(text)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+    except _BadJSON as err:
+        abort(error_response(422, "malformed", str(err)))
+    except (ValueError, RecursionError):
+        abort(error_response(422, "malformed", "the body is not valid JSON"))
     return data
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before parsing (brackets inside strings are
+    skipped)."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _BadJSON(f"the JSON is nested more than {MAX_DEPTH} levels deep")
+        elif char in "]}":
+            depth -= 1
 
 
 def _object_body() -> dict[str, Any]:
@@ -63,6 +117,13 @@ def _run(function: Callable[[Any], dict[str, Any]], data: Any) -> Response:
         return jsonify(function(data))
     except engine.ScorekeeperError as err:
         return _engine_error(err)
+
+
+@bp.errorhandler(413)
+def _too_large(_error: Exception) -> Response:
+    limit = (current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
+    return error_response(413, "too-large", f"the request is larger than {limit} KB: a whole "
+                          "game is far smaller; send less")
 
 
 @bp.post("/adjudicate")
@@ -160,7 +221,7 @@ def _authorize(game_id: str) -> None:
 def _if_match() -> int | None:
     """The version named by ``If-Match`` (``3``, ``"3"`` or ``W/"3"``), if sent."""
     raw = request.headers.get("If-Match")
-    if raw is None:
+    if raw is None or raw.strip() == "*":
         return None
     match = re.fullmatch(r'\s*(?:W/)?"?(\d{1,12})"?\s*', raw)
     if match is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, request, url_for
@@ -14,11 +15,22 @@ from .games import presets
 bp = Blueprint("disputes", __name__)
 
 
+@dataclass(frozen=True)
+class Limit:
+    """The knock limit a hand is judged by, and where it comes from."""
+
+    value: int | None
+    source: str
+    gin_only: bool = False
+
+
 @bp.get("/check")
 def check() -> Response:
-    """Check a hand: 10 or 11 cards in; best melds, count, can it knock, best discard."""
+    """Check a hand: 10 or 11 cards in; every best arrangement, the count, whether it
+    can knock (by the preset, a house limit or the Oklahoma upcard), the best discard."""
     form = forms.CheckForm(request.args)
     form.rules.choices = forms.choices((p.name, p.title) for p in presets())
+    form.validate()
     result: dict[str, Any] | None = None
     error = None
     cards = list(form.cards.data or [])
@@ -29,66 +41,145 @@ def check() -> Response:
             forms.add_error(form.typed, err.message)
             error = err.message
     rules = engine.PRESETS.get(form.rules.data or "") or engine.PRESETS["jersey-scarne"]
+    limit = knock_limit(form, rules)
+    if form.knock_limit.errors or form.upcard.errors:
+        error = error or "Check the knock limit and the upcard."
     asked = bool(cards) or bool(form.typed.data)
+    best: list[Any] = []
     if cards and error is None:
         try:
             result = engine.arrange(cards, around_the_corner=rules.around_the_corner,
                                     ace_value=rules.ace_value)
+            best = best_alternatives(result, rules)
         except engine.ScorekeeperError as err:
             error = err.message
             forms.add_error(form.cards, err.message)
     status = 422 if error else 200
     return htmx.render("disputes/check.html", "disputes/_check_result.html", status,
                        form=form, result=result, error=error, rules=rules, asked=asked,
-                       verdict=knock_verdict(result, rules) if result else None)
+                       best=best, limit=limit,
+                       verdict=knock_verdict(result, limit) if result else None)
 
 
-def knock_verdict(result: dict[str, Any], rules: Any) -> str:
-    """Can this hand knock, in the preset's terms (C6, V2)?"""
+def knock_limit(form: forms.CheckForm, rules: Any) -> Limit:
+    """The limit to judge by: a house limit typed in, else the preset's; Oklahoma's
+    comes from the first upcard when one is given (V2)."""
+    if form.knock_limit.data is not None and not form.knock_limit.errors:
+        return Limit(form.knock_limit.data, "the house limit")
+    if rules.knock_limit_from != "fixed":
+        raw = (form.upcard.data or "").strip()
+        if not raw:
+            return Limit(None, f"in {rules.title} the upcard sets the limit (V2): give it")
+        try:
+            upcard = engine.parse_cards(raw, "upcard")
+        except engine.ScorekeeperError as err:
+            forms.add_error(form.upcard, err.message)
+            return Limit(None, "no upcard")
+        if len(upcard) != 1:
+            forms.add_error(form.upcard, "Give one card: the first upcard.")
+            return Limit(None, "no upcard")
+        value, _ = engine.knock_limit_for(rules, upcard[0])
+        gin_only = value == 0
+        what = "an ace: gin only, V2" if gin_only else "V2"
+        return Limit(value, f"the first upcard {upcard[0]} ({what})", gin_only)
+    if rules.knock_limit is None:
+        return Limit(None, f"{rules.title} lets a player knock at any count")
+    return Limit(rules.knock_limit, f"the limit of {rules.title}")
+
+
+def knock_verdict(result: dict[str, Any], limit: Limit) -> str:
+    """Can this hand knock (C6, V2)?"""
     count = int(result["count"])
-    limit = rules.knock_limit
     if count == 0:
         return "Gin: count 0."
-    if limit is None:
-        return f"Count {count}: {rules.title} lets a player knock at any count."
-    if rules.knock_limit_from != "fixed":
-        return f"Count {count}: in {rules.title} the upcard sets the knock limit (V2)."
-    if count <= limit:
-        return f"Can knock: count {count} is within the limit of {limit} (C6)."
-    return f"Cannot knock: count {count} is over the limit of {limit} (C6)."
+    if limit.gin_only:
+        return f"Cannot knock: count {count}, and {limit.source}."
+    if limit.value is None:
+        return f"Count {count}: {limit.source}."
+    if count <= limit.value:
+        return f"Can knock: count {count} is within {limit.value}, {limit.source} (C6)."
+    return f"Cannot knock: count {count} is over {limit.value}, {limit.source} (C6)."
+
+
+def best_alternatives(result: dict[str, Any], rules: Any) -> list[list[list[str]]]:
+    """Every arrangement with the best count (of the 10 kept after the best discard)."""
+    kept = [card for card in result["cards"] if card != result.get("discard")]
+    found = engine.best_arrangements(engine.parse_cards(kept),
+                                    around_the_corner=rules.around_the_corner,
+                                    ace_value=rules.ace_value)
+    return [[[card.code for card in meld] for meld in arrangement.melds]
+            for arrangement in found[:12]]
+
+
+# --- settle a showdown --------------------------------------------------------------------
 
 
 @bp.route("/settle", methods=["GET", "POST"])
 def settle() -> Response:
-    """Settle a showdown: any box, no game; the full ruling with its explanation."""
-    setup = forms.ShowdownSetupForm(request.args)
+    """Settle a showdown: any box, no game, with house rules and the dealer; the full
+    ruling with its explanation."""
+    preset = request.args.get("rules") or "jersey-scarne"
+    if preset not in engine.PRESETS:
+        preset = "jersey-scarne"
+    setup = forms.showdown_setup_form(preset, request.args)
     setup.rules.choices = forms.choices((p.name, p.title) for p in presets())
-    preset = setup.rules.data if setup.rules.data in engine.PRESETS else "jersey-scarne"
-    rules = engine.PRESETS[preset]
     players = forms.parse_names(setup.players.data or "")
-    problem = _players_problem(players, rules)
+    setup.dealer.choices = forms.choices((p, p) for p in players)
+    settings, rules, problem = _table(setup, preset, players)
     if problem:
-        forms.add_error(setup.players, problem)
         return htmx.render("disputes/settle.html", "disputes/_settle_form.html", 422,
                            setup=setup, form=None, outcome=None, rules=rules, proposals={})
+    dealer = setup.dealer.data if setup.dealer.data in players else players[0]
     form = forms.box_form(players, request.form if request.method == "POST" else None)
     outcome = None
     status = 200
     if request.method == "POST":
-        outcome = adjudicate(form, preset, players)
+        outcome = adjudicate(form, preset, players, dealer, settings)
         status = 200 if outcome.ok else 422
     proposals = forms.proposals(form, outcome.ruling if outcome else None, rules)
-    url = url_for("disputes.settle", rules=preset, players=", ".join(players))
+    url = url_for("disputes.settle", **_setup_args(setup, preset, players, dealer))
+    context = {"form": form, "outcome": outcome, "proposals": proposals, "rules": rules,
+               "game": None, "save_url": url, "preview_url": url, "box": None,
+               "notice": "", "dealer": dealer}
     if request.method == "POST" and htmx.is_htmx():
         fragment = ("boxes/_preview.html" if request.headers.get("HX-Target") == "preview"
                     else "boxes/_form.html")
-        return htmx.render(fragment, fragment, status, form=form, outcome=outcome,
-                           proposals=proposals, rules=rules, game=None, save_url=url,
-                           preview_url=url, box=None, notice="", dealer=players[0])
+        return htmx.render(fragment, fragment, status, **context)
     return htmx.render("disputes/settle.html", "disputes/_settle_form.html", status,
-                       setup=setup, form=form, outcome=outcome, rules=rules,
-                       proposals=proposals, save_url=url, preview_url=url, game=None,
-                       box=None, notice="", dealer=players[0])
+                       setup=setup, **context)
+
+
+def _table(setup: forms.ShowdownSetupForm, preset: str,
+           players: list[str]) -> tuple[dict[str, Any], Any, bool]:
+    """The house rules and the frozen rule set; marks the fields that are wrong."""
+    rules = engine.PRESETS[preset]
+    setup.players.validate(setup)
+    problem = _players_problem(players, rules)
+    if problem:
+        forms.add_error(setup.players, problem)
+    for _setting, setting_field in setup.setting_fields():
+        if setting_field.raw_data:  # only what was sent; the rest keeps the preset's value
+            setting_field.validate(setup)
+    settings = forms.settings_from_form(setup, rules)
+    bad = bool(problem) or settings is None or bool(setup.players.errors)
+    if settings is None:
+        return {}, rules, True
+    try:
+        rules = rules.with_settings(settings)
+    except engine.ScorekeeperError as err:
+        forms.attach_engine_error(setup, err)
+        return {}, engine.PRESETS[preset], True
+    return settings, rules, bad
+
+
+def _setup_args(setup: forms.ShowdownSetupForm, preset: str, players: list[str],
+                dealer: str) -> dict[str, Any]:
+    """The setup as query arguments, so the showdown form posts back to the same table."""
+    args: dict[str, Any] = {"rules": preset, "players": ", ".join(players), "dealer": dealer}
+    for _setting, setting_field in setup.setting_fields():
+        if setting_field.raw_data:
+            args[setting_field.name] = setting_field.raw_data[0]
+    return args
 
 
 def _players_problem(players: list[str], rules: Any) -> str:
@@ -103,8 +194,9 @@ def _players_problem(players: list[str], rules: Any) -> str:
     return ""
 
 
-def adjudicate(form: forms.BoxForm, preset: str, players: list[str]) -> Ruled:
-    """Rule one box on its own (the dealer is the first player named)."""
+def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str,
+               settings: dict[str, Any] | None = None) -> Ruled:
+    """Rule one box on its own, with the table's house rules and dealer."""
     outcome = Ruled()
     if not form.validate():
         outcome.errors = ["Check the fields marked below."]
@@ -114,9 +206,11 @@ def adjudicate(form: forms.BoxForm, preset: str, players: list[str]) -> Ruled:
         outcome.errors = ["Check the fields marked below."]
         return outcome
     outcome.entry = entry
-    box = {"rules": preset, "players": players, "dealer": players[0], **entry}
+    box = {"rules": preset, "settings": settings or {}, "players": players,
+           "dealer": dealer, **entry}
     try:
         outcome.ruling = engine.adjudicate(box)
     except engine.ScorekeeperError as err:
         outcome.errors = [forms.attach_engine_error(form, err, players)]
     return outcome
+

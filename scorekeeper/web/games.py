@@ -18,6 +18,12 @@ GAME_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
 """Jersey Gin first: the game this app is for; then two-hand Gin and its variants."""
 
 
+@bp.app_template_global("eldest")
+def eldest(players: list[str], dealer: str) -> str:
+    """Who plays first when ``dealer`` deals: the player at his left (J3, G1)."""
+    return engine.eldest(players, dealer)
+
+
 def presets() -> list[Any]:
     """Every preset, in the order the new-game page offers them."""
     ordered = [engine.PRESETS[name] for name in GAME_ORDER if name in engine.PRESETS]
@@ -131,9 +137,7 @@ def _sheet_context(game: gamedata.LoadedGame) -> dict[str, Any]:
     score = game.score or {}
     players = game.players
     next_dealer = score.get("next_dealer")
-    first = None
-    if next_dealer in players:
-        first = players[(players.index(next_dealer) + 1) % len(players)]
+    first = engine.eldest(players, next_dealer) if next_dealer in players else None
     return {
         "game": game,
         "score": score,

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import engine
+
+NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+RULES = {"enum": list(engine.PRESETS), "description": "a preset id (RULES.md)"}
+PLAYERS = {"type": "array", "items": NAME, "uniqueItems": True,
+           "minItems": min(p.min_players for p in engine.PRESETS.values()),
+           "maxItems": max(p.max_players for p in engine.PRESETS.values())}
+
 CARD = {"type": "string", "pattern": r"^(10|[2-9AJQKTajqkt])[CDHScdhs♣♦♥♠]$",
         "examples": ["7C", "10H", "QS"]}
 CARDS = {"type": "array", "items": {"$ref": "#/components/schemas/Card"}, "maxItems": 52}
@@ -26,8 +34,8 @@ GAME_ID = {"name": "game_id", "in": "path", "required": True,
 BOX_ID = {"name": "box_id", "in": "path", "required": True,
           "schema": {"type": "integer", "minimum": 1}}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
-            "description": "The game version the write is based on (the ETag); a stale "
-                           "version is refused with 409",
+            "description": "The game version the write is based on (the ETag, or a bare "
+                           "number); a stale version is refused with 409; * matches any",
             "schema": {"type": "string"}}
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "description": "Repeat a write safely: the same key stores it once",
@@ -36,7 +44,12 @@ WRITE_ERRORS = {
     "401": {"description": "No edit token"},
     "403": {"description": "Wrong edit token"},
     "404": {"description": "No such game or box"},
-    "409": {"description": "Stale write: the game has a newer version"},
+    "409": {"description": "Stale write: the game has a newer version",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+    "412": {"description": "If-Match is not a version (send the ETag as it came)",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+    "413": {"description": "The request is larger than 256 KB",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
     "422": ERROR,
 }
 
@@ -65,9 +78,8 @@ SCHEMAS: dict[str, Any] = {
             "$ref": "#/components/schemas/Hand"}}}},
     "Box": {"allOf": [{"$ref": "#/components/schemas/BoxEntry"}, {
         "type": "object", "required": ["rules", "players"], "properties": {
-            "rules": {"type": "string"}, "settings": {"type": "object"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "dealer": {"type": "string"}}}]},
+            "rules": RULES, "settings": {"type": "object"},
+            "players": PLAYERS, "dealer": NAME}}]},
     "Ruling": {"type": "object", "properties": {
         "result": {"type": "string"}, "winner": {"type": ["string", "null"]},
         "points": {"type": "integer"}, "credits": {"type": "object"},
@@ -75,9 +87,8 @@ SCHEMAS: dict[str, Any] = {
         "hands": {"type": "object"}, "explanation": {"type": "array"},
         "advice": {"type": "array"}}},
     "Game": {"type": "object", "required": ["rules", "players"], "properties": {
-        "rules": {"type": "string"}, "settings": {"type": "object"},
-        "players": {"type": "array", "items": {"type": "string"}},
-        "dealer": {"type": "string"}, "stake": {"type": ["number", "null"], "minimum": 0},
+        "rules": RULES, "settings": {"type": "object"},
+        "players": PLAYERS, "dealer": NAME, "stake": {"type": ["number", "null"], "minimum": 0},
         "boxes": {"type": "array", "items": {"$ref": "#/components/schemas/BoxEntry"}}}},
     "Score": {"type": "object", "properties": {
         "boxes": {"type": "array"}, "totals": {"type": "object"},

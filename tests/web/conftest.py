@@ -65,3 +65,28 @@ def totals(client: FlaskClient, game_id: str) -> dict[str, int]:
 @pytest.fixture
 def game_id(client: FlaskClient) -> str:
     return start_game(client)
+
+
+def preset_defaults(preset: str) -> dict[str, str]:
+    """Every setting field of the new-game form as the browser sends it untouched."""
+    rules = engine.PRESETS[preset]
+    data: dict[str, str] = {}
+    for s in engine.SETTINGS:
+        value = getattr(rules, s.name)
+        if s.kind is bool:
+            data[f"setting_{s.name}"] = "true" if value else "false"
+        else:
+            data[f"setting_{s.name}"] = "" if value is None else str(value)
+    return data
+
+
+def start_preset(client: FlaskClient, preset: str, players: list[str], dealer: int = 0,
+                 **changes: str) -> str:
+    """Start a game of any preset through the form; returns its id."""
+    data = {"rules": preset, "dealer": str(dealer), "stake": ""}
+    data.update({f"players-{i}": name for i, name in enumerate(players)})
+    data.update(preset_defaults(preset))
+    data.update(changes)
+    response = client.post(f"/games/new?rules={preset}", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    return response.headers["Location"].rsplit("/", 1)[1]

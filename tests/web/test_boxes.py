@@ -98,17 +98,63 @@ def test_layoff_proposal_can_be_refused(client: FlaskClient, game_id: str) -> No
     stored = client.get(f"/games/{game_id}/export.json").get_json()["boxes"][0]
     assert stored["hands"]["Cal"]["layoffs"] == []
     assert "4S" in stored["hands"]["Cal"]["deadwood"]
-    assert sorted(stored["hands"]["Bob"]["cards"]) == sorted(BOB)
+    assert stored["hands"]["Bob"]["deadwood"] == ["4C"]
 
 
 def test_saving_stores_what_was_previewed(client: FlaskClient, game_id: str) -> None:
+    """Even saved without a preview (no JavaScript), cards are stored as laid out."""
     client.post(f"/games/{game_id}/boxes/new", data=_cards_box(1))
     game = client.get(f"/games/{game_id}/export.json").get_json()
     hands = game["boxes"][0]["hands"]
     assert hands["Ann"] == {"count": 14}
-    assert sorted(hands["Bob"]["cards"]) == sorted(BOB)
-    assert sorted(hands["Cal"]["cards"]) == sorted(CAL)
+    assert hands["Bob"] == {"melds": [["AS", "2S", "3S"], ["7C", "7D", "7H"], ["9D", "10D", "JD"]],
+                            "deadwood": ["4C"], "layoffs": []}
+    assert hands["Cal"] == {"melds": [["KC", "KH", "KS"]],
+                            "deadwood": ["AD", "AH", "2C", "2H", "3D", "4H"],
+                            "layoffs": [{"card": "4S", "onto": "Bob", "meld": 0}]}
     assert totals(client, game_id) == {"Ann": 0, "Bob": 19, "Cal": 0}
+
+
+def _field(text: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]+)"', text)
+    assert found is not None, name
+    return found.group(1).replace("&#34;", '"').replace("&gt;", ">")
+
+
+def test_knocker_chooses_another_split(client: FlaskClient, game_id: str) -> None:
+    """C8: Bob may keep A-2-3 of spades out of his melds (count 10) so Cal cannot lay
+    off 4S on them; what the preview showed is what is stored."""
+    first = client.post(f"/games/{game_id}/boxes/preview", data=_cards_box(1), headers=HX)
+    text = first.get_data(as_text=True)
+    assert "Bob laid the melds out differently?" in text
+    split = "7C.7D.7H|9D.10D.JD"
+    assert f'name="hands-1-split" value="{split}"' in text
+    data = _cards_box(1, **{"hands-1-proposal": _field(text, "hands-1-proposal"),
+                            "hands-2-proposal": _field(text, "hands-2-proposal"),
+                            "hands-2-keep": "4S>Bob>0", "hands-1-split": split})
+    second = client.post(f"/games/{game_id}/boxes/preview", data=data, headers=HX)
+    shown = second.get_data(as_text=True)
+    assert second.status_code == 200
+    assert f'name="hands-1-split" value="{split}" checked' in shown
+    assert "4S&gt;Bob" not in shown  # nothing left for Cal to lay off
+    # Bob 10, Cal 17 (KKK melded, 4S now deadwood), Ann 14: (17-10)+(14-10) = 11
+    assert "+11" in shown
+    data.update({"hands-2-proposal": _field(shown, "hands-2-proposal")})
+    data.pop("hands-2-keep")
+    nojs = client.post(f"/games/{game_id}/boxes/preview", data=data)
+    assert nojs.status_code == 200 and "<html" in nojs.get_data(as_text=True)
+    assert client.post(f"/games/{game_id}/boxes/new", data=data).status_code == 303
+    stored = client.get(f"/games/{game_id}/export.json").get_json()["boxes"][0]["hands"]
+    assert stored["Bob"] == {"melds": [["7C", "7D", "7H"], ["9D", "10D", "JD"]],
+                             "deadwood": ["AS", "2S", "3S", "4C"], "layoffs": []}
+    assert stored["Cal"]["layoffs"] == [] and "4S" in stored["Cal"]["deadwood"]
+    assert totals(client, game_id)["Bob"] == 11
+
+
+def test_a_split_that_is_not_in_the_hand_is_ignored(client: FlaskClient, game_id: str) -> None:
+    data = _cards_box(1, **{"hands-1-split": "QS.KS.AS"})
+    response = client.post(f"/games/{game_id}/boxes/preview", data=data, headers=HX)
+    assert response.status_code == 200 and "+19" in response.get_data(as_text=True)
 
 
 def test_stale_write_is_409_and_keeps_the_entry(client: FlaskClient, game_id: str) -> None:

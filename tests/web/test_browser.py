@@ -187,3 +187,44 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     watcher.wait_for_selector("section.end", timeout=10_000)
     _shot(watcher, "07-watcher")
     assert page.script_errors == [] and watcher.script_errors == []
+
+
+def test_the_knocker_picks_another_meld_split(live_server: str, browser: Any) -> None:
+    """C8 on a phone: the preview offers the other legal splits; tapping one re-rules
+    the box live (htmx), and saving stores exactly that split."""
+    from scorekeeper import engine
+
+    page = _phone(browser)
+    page.goto(live_server + "/games/new?rules=gin")
+    page.wait_for_selector("#game-form")
+    page.fill("#players-0", "Ann")
+    page.fill("#players-1", "Bob")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(SHEET_URL)
+    assert "Ann deals next; Bob plays first" in page.locator(".next").inner_text()
+    ann = ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]
+    bob = ["KH", "KC", "KS", "AH", "AD", "2C", "2H", "3D", "4H", "4S"]
+    page.get_by_role("link", name="Record a box").click()
+    page.wait_for_selector("#box-form")
+    page.locator("input[name=by][value=Ann] + span").click()
+    for index, codes in ((0, ann), (1, bob)):
+        page.locator(f"#hand-{index} details.cards summary").click()
+        for code in codes:
+            page.locator(f"#hand-{index} input[value='{code}'] + span").click()
+    page.wait_for_selector("#preview .verdict:has-text('+9')")
+    assert "Bob lays off" in page.locator("#preview .layoffs").inner_text()
+    page.locator("#splits-0 summary").click()
+    split = "7C.7D.7H|9D.10D.JD"
+    page.locator(f"#splits-0 input[value='{split}'] + span").click()
+    page.wait_for_selector("#preview .verdict:has-text('+7')")
+    assert page.locator(f"#splits-0 input[value='{split}']").is_checked()
+    assert page.locator("#preview .layoffs").count() == 0
+    _shot(page, "08-meld-split")
+    page.locator("#save-box").click()
+    page.wait_for_url(SHEET_URL)
+    assert _totals(page) == {"Ann": "7", "Bob": "0"}
+    game = page.request.get(page.url + "/export.json").json()
+    box = game["boxes"][0]
+    assert box["hands"]["Ann"]["melds"] == [["7C", "7D", "7H"], ["9D", "10D", "JD"]]
+    ruling = engine.adjudicate({"rules": "gin", "players": ["Ann", "Bob"], **box})
+    assert ruling["points"] == 7 and page.script_errors == []

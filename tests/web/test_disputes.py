@@ -17,7 +17,8 @@ def test_check_a_hand(client: FlaskClient) -> None:
     empty = client.get("/check").get_data(as_text=True)
     assert "Tap 10 cards" in empty and empty.count('name="cards"') == 52
     text = client.get(f"/check?{_query(HAND)}").get_data(as_text=True)
-    assert "Count 4" in text and "Can knock: count 4 is within the limit of 10" in text
+    assert "Count 4" in text
+    assert "Can knock: count 4 is within 10, the limit of Jersey Gin (Scarne) (C6)." in text
     assert "Best discard" not in text
     fragment = client.get(f"/check?{_query([*HAND, 'KS'])}", headers=HX).get_data(True)
     assert "<html" not in fragment and 'id="check-result"' in fragment
@@ -74,7 +75,8 @@ def test_rules_index_search_and_preset(client: FlaskClient) -> None:
     assert "Nothing found" in nothing
     preset = client.get("/rules/jersey-scarne").get_data(as_text=True)
     assert 'id="J6"' in preset and "Knock credit" in preset and "sequential" in preset
-    assert "choices: sequential, knocker-original-only" in preset
+    assert "<strong>knocker-original-only</strong> (Three-hand Gin (Parlett))" in preset
+    assert 'id="setting-layoffs"' in preset
     assert 'id="G4"' not in preset
     gin = client.get("/rules/gin", headers=HX).get_data(as_text=True)
     assert "<html" not in gin and 'id="G5"' in gin
@@ -95,3 +97,71 @@ def test_oversized_request_is_413(client: FlaskClient) -> None:
     response = client.post("/games/new", data={"players-0": "x" * 300_000})
     assert response.status_code == 413
     assert "Too much data" in response.get_data(as_text=True)
+
+
+def test_check_a_hand_with_a_house_limit_or_an_upcard(client: FlaskClient) -> None:
+    eight = ["AS", "2S", "3S", "KH", "KD", "KC", "9D", "10D", "JD", "8C"]
+    text = client.get(f"/check?{_query(eight)}&knock_limit=5").get_data(as_text=True)
+    assert "Cannot knock: count 8 is over 5, the house limit (C6)." in text
+    okla = client.get(f"/check?{_query(eight)}&rules=oklahoma&upcard=9H", headers=HX)
+    assert "Can knock: count 8 is within 9, the first upcard 9" in okla.get_data(True)
+    ace = client.get(f"/check?{_query(eight)}&rules=oklahoma&upcard=AH").get_data(True)
+    assert "Cannot knock: count 8, and the first upcard A" in ace and "gin only" in ace
+    asked = client.get(f"/check?{_query(eight)}&rules=oklahoma").get_data(True)
+    assert "the upcard sets the limit (V2): give it" in asked
+    bad = client.get(f"/check?{_query(eight)}&rules=oklahoma&upcard=ZZ")
+    assert bad.status_code == 422 and "is not a card" in bad.get_data(as_text=True)
+    assert client.get(f"/check?{_query(eight)}&knock_limit=abc").status_code == 422
+
+
+def test_check_shows_every_best_arrangement(client: FlaskClient) -> None:
+    """6-7-8 of clubs or the three 7s: either leaves 14 beside 2-3-4 of spades."""
+    hand = ["6C", "7C", "8C", "7D", "7H", "2S", "3S", "4S", "KD", "QH"]
+    text = client.get(f"/check?{_query(hand)}").get_data(as_text=True)
+    assert "best arrangements" in text and text.count("<li><span class=\"meld\">") >= 2
+
+
+def test_settle_with_house_rules_and_dealer(client: FlaskClient) -> None:
+    page = client.get("/settle?rules=gin&players=Ann,Bob").get_data(as_text=True)
+    assert 'name="dealer"' in page and 'name="setting_gin_bonus"' in page
+    url = "/settle?rules=gin&players=Ann,+Bob&dealer=Bob&setting_gin_bonus=30"
+    data = {"ending": "gin", "by": "Ann", "hands-1-count": "20"}
+    text = client.post(url, data=data).get_data(as_text=True)
+    assert "Gin: Ann" in text and "+50" in text  # 20 + the house gin bonus of 30
+    assert 'action="/settle?rules=gin&amp;players=Ann,+Bob&amp;dealer=Bob' in text
+    bad = client.get("/settle?rules=gin&players=Ann,Bob&setting_gin_bonus=lots")
+    assert bad.status_code == 422
+
+
+def test_settle_offers_every_ending(client: FlaskClient) -> None:
+    jersey = client.get("/settle").get_data(as_text=True)
+    for ending in ("knock", "gin", "break", "misdeal"):
+        assert f'value="{ending}"' in jersey
+    assert 'name="after_break"' in jersey and 'name="second_round"' in jersey
+    url = "/settle?rules=jersey-scarne&players=Ann,+Bob,+Cal&dealer=Cal"
+    broke = client.post(url, data={"ending": "break", "by": "Ann", "hands-0-count": "3",
+                                   "hands-1-count": "10", "hands-2-count": "20"})
+    assert broke.status_code == 200 and "Break: Ann" in broke.get_data(as_text=True)
+    late = client.post(url, data={"ending": "gin", "by": "Bob", "after_break": "y",
+                                  "hands-0-count": "10", "hands-2-count": "20"})
+    assert "Gin after break: Bob" in late.get_data(as_text=True)
+    parlett = client.get("/settle?rules=three-hand-parlett&players=A,B,C").get_data(True)
+    assert 'value="draw"' in parlett
+    drawn = client.post("/settle?rules=three-hand-parlett&players=A,B,C",
+                        data={"ending": "draw"})
+    assert drawn.status_code == 200 and "Draw" in drawn.get_data(as_text=True)
+
+
+def test_rule_ids_link_to_their_text(client: FlaskClient) -> None:
+    url = "/settle?rules=gin&players=Ann,Bob"
+    text = client.post(url, data={"ending": "knock", "by": "Ann", "hands-0-count": "8",
+                                  "hands-1-count": "5"}).get_data(as_text=True)
+    assert 'href="/rules/gin#G5"' in text
+    everything = client.get("/rules/all").get_data(as_text=True)
+    for rule_id in ("C1", "J6", "P4", "G5", "V3", "K3"):
+        assert f'id="{rule_id}"' in everything
+    assert 'id="setting-shutout"' in everything
+    fragment = client.get("/rules/all", headers=HX).get_data(as_text=True)
+    assert "<html" not in fragment and 'id="J2"' in fragment
+    found = client.get("/rules/?q=gin-only").get_data(as_text=True)
+    assert "ace_upcard" in found and 'href="/rules/all#setting-ace_upcard"' in found

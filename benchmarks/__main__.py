@@ -1,0 +1,220 @@
+"""``make bench``: run every benchmark and write ``docs/performance.md``.
+
+``python -m benchmarks [--seconds N] [--out PATH]``; ``--seconds`` (or
+``$SCOREKEEPER_BENCH_SECONDS``) shortens each server run from its 30 seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import engine, pages, pdf_sheet, record_profile, server
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+
+
+def _machine() -> dict[str, str]:
+    """CPU model, cores, Python and the load the machine was under."""
+    model = "unknown"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {
+        "cpu": model,
+        "cores": str(os.cpu_count()),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "os": platform.platform(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def _engine_section(result: dict[str, Any]) -> list[str]:
+    figures = result["figures"]
+    rows = []
+    for name, figure in figures.items():
+        unit = "µs" if "median_us" in figure else "ms"
+        median = figure.get("median_us", figure.get("median_ms"))
+        p99 = figure.get("p99_us", figure.get("p99_ms"))
+        worst = figure.get("max_ms", "")
+        rows.append([f"`{name}`", f"{median} {unit}", f"{p99} {unit}",
+                     f"{worst} ms" if worst != "" else "–"])
+    lines = ["## Engine", "", "`python -m benchmarks.engine` (arrangement, showdown, whole game).", ""]
+    lines += _table(["measurement", "median", "p99", "worst"], rows)
+    lines += _table(["target", "measured", "met"],
+                    [[c["target"], f"{c['value']} {c['unit']}", "yes" if c["met"] else "**no**"]
+                     for c in result["targets"]])
+    return lines
+
+
+def _server_section(result: dict[str, Any]) -> list[str]:
+    rows = []
+    for name, run in result["runs"].items():
+        path, clients = name.split("@")
+        extra = []
+        if run.get("side_requests"):
+            extra.append(f"{run['side_requests']} untimed joins")
+        if run.get("phones_out_of_games"):
+            extra.append(f"{run['phones_out_of_games']} phones ran out of games")
+        if run.get("error_kinds"):
+            extra.append(str(run["error_kinds"]))
+        rows.append([path, clients, run["requests"], run["rps"], run["p50_ms"], run["p95_ms"],
+                     run["p99_ms"], run["max_ms"], run["errors"],
+                     run["server_cpu_ms_per_request"], "; ".join(extra)])
+    runs = result["runs"]
+    record8 = runs.get("record_form@8", {})
+    errors32 = sum(r["errors"] for n, r in runs.items() if n.endswith("@32"))
+    lines = ["## Server", "",
+             f"`python -m benchmarks.server`: `scorekeeper serve` (waitress, 8 threads) on "
+             f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
+             "run (10 s at most for the single-client runs), client threads back to back on "
+             "keep-alive connections. Latencies in ms; *server CPU* is the server process's "
+             "CPU time divided by the requests it answered.", ""]
+    lines += _table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
+                     "errors", "server CPU ms/req", "notes"], rows)
+    lines += _table(["target", "measured", "met"], [
+        ["recording a box (form) at 8 clients: p95 under 25 ms", f"{record8.get('p95_ms')} ms",
+         "yes" if record8.get("p95_ms", 1e9) < 25 else "**no**"],
+        ["no errors at 32 clients", f"{errors32} errors", "yes" if errors32 == 0 else "**no**"],
+    ])
+    return lines
+
+
+def _pages_section(result: dict[str, Any]) -> list[str]:
+    rows = []
+    for name in ("sheet", "box_entry"):
+        page = result[name]
+        rows.append([name.replace("_", " "), page["requests"], page["transferred_kb"],
+                     page["gzip_kb"], "yes" if page["met"] else "**no**"])
+    compresses = result["sheet"]["server_compresses"] or result["box_entry"]["server_compresses"]
+    lines = ["## Pages", "",
+             "`python -m benchmarks.pages`: a cold load (empty cache) in headless Chromium "
+             "of the sheet of a finished 40-box game and of box entry on a 30-box game, by a "
+             "phone with edit rights. Sizes in KB, headers included.",
+             "",
+             ("The server compressed the responses." if compresses else
+              "waitress sends every body **uncompressed** (Chromium asked for gzip): "
+              "*transferred* is what the browser really received, *gzip* the same bodies "
+              "compressed at level 6 as a compressing proxy would send them."), ""]
+    lines += _table(["page", "requests", "transferred KB", "gzip KB",
+                     f"under {result['target_kb']} KB gzip"], rows)
+    detail = [[name.replace("_", " "), r["path"] if "/static/" in r["path"] else "(the page)",
+               r["body_bytes"], r["gzip_body_bytes"]]
+              for name in ("sheet", "box_entry") for r in result[name]["resources"]]
+    lines += _table(["page", "resource", "body bytes", "gzip bytes"], detail)
+    return lines
+
+
+def _pdf_section(result: dict[str, Any]) -> list[str]:
+    rows = [[f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]]
+            for name, f in result.items()]
+    return ["## PDF", "", "`python -m benchmarks.pdf_sheet`: ReportLab, into memory.", "",
+            *_table(["document", "median ms", "p99 ms", "worst ms", "size KB"], rows)]
+
+
+def _profile_section(result: dict[str, Any]) -> list[str]:
+    timing = result["record_box_test_client"]
+    parts = [[label.replace("  of which", "… of which"), ms]
+             for label, ms in result["parts_ms_per_request"].items()]
+    return [
+        "## Profile: recording a box", "",
+        "`python -m benchmarks.record_profile`: the box form posted with htmx through "
+        "Flask's test client (CSRF on, SQLite in WAL mode), boxes 21 to 40 of a game. "
+        f"Unprofiled: median {timing['median_ms']} ms, p95 {timing['p95_ms']} ms over "
+        f"{timing['requests']} requests. Wall time per request by part (nested parts "
+        "overlap):", "",
+        *_table(["part", "ms per request"], parts),
+        "cProfile, top functions by cumulative time (the profiler inflates the engine's "
+        f"many small calls: {result['profiled_ms_per_request']} ms per request profiled):",
+        "", "```", result["top_cumulative"], "```", "",
+        "By own time:", "", "```", result["top_own_time"], "```", "",
+    ]
+
+
+def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
+          out: Path) -> None:
+    seconds = results["server"]["seconds_per_run"]
+    lines = [
+        "# Performance", "",
+        "Written by `make bench` (`python -m benchmarks`); every figure below comes from "
+        "that run. Benchmarks are not part of `make test`.", "",
+        "## Machine", "",
+        f"- CPU: {machine['cpu']}, {machine['cores']} cores",
+        f"- Python: {machine['python']} ({machine['os']})",
+        f"- Date: {machine['date']}",
+        f"- Load average (1, 5, 15 min) at the start: {loads[0]}; before the server runs: "
+        f"{loads[1]}; at the end: {loads[2]}. The machine is shared: other processes "
+        "(other sessions' test suites) ran during the benchmark, so figures are noisier and "
+        "slower than on an idle machine; the load generator also runs on the same two "
+        "cores as the server.",
+        "",
+        "## Reproduce", "",
+        "```sh",
+        "make bench                                   # everything, writes this file",
+        "SCOREKEEPER_BENCH_SECONDS=5 make bench       # shorter server runs",
+        "python -m benchmarks.engine                  # one benchmark, JSON on stdout",
+        "python -m benchmarks.server --seconds 5",
+        "python -m benchmarks.pages",
+        "python -m benchmarks.pdf_sheet",
+        "python -m benchmarks.record_profile",
+        "```", "",
+        f"This run: {seconds:g} s per server run.", "",
+        *_engine_section(results["engine"]),
+        *_server_section(results["server"]),
+        *_pages_section(results["pages"]),
+        *_pdf_section(results["pdf"]),
+        *_profile_section(results["profile"]),
+    ]
+    findings = Path(__file__).resolve().parent / "FINDINGS.md"
+    if findings.exists():
+        lines += [findings.read_text(encoding="utf-8").strip(), ""]
+    out.write_text("\n".join(lines), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Run every benchmark; write docs/performance.md.")
+    parser.add_argument("--seconds", type=float, help="each server run's duration")
+    parser.add_argument("--out", type=Path, default=DOC)
+    args = parser.parse_args()
+    machine = _machine()
+    loads = [_load_average()]
+    results: dict[str, Any] = {}
+    steps = (("engine", engine.run), ("pdf", pdf_sheet.run), ("profile", record_profile.run),
+             ("pages", pages.run))
+    for name, step in steps:
+        started = time.perf_counter()
+        results[name] = step()
+        sys.stderr.write(f"{name}: {time.perf_counter() - started:.0f} s\n")
+    loads.append(_load_average())
+    started = time.perf_counter()
+    results["server"] = server.run(args.seconds)
+    sys.stderr.write(f"server: {time.perf_counter() - started:.0f} s\n")
+    loads.append(_load_average())
+    write(results, machine, loads, args.out)
+    sys.stderr.write(f"wrote {args.out}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""Fixtures for the reliability suite: a database of each kind, and the app served by
+waitress in a separate process that a test may kill with SIGKILL.
+
+PostgreSQL runs when Debian's server binaries are installed (``/usr/lib/postgresql/*``):
+a throwaway cluster in a temporary directory, owned by an unprivileged user when the
+tests run as root (PostgreSQL refuses root), on a free loopback port, for the whole
+session. Without the binaries its tests are skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+
+from scorekeeper import store
+
+PROJECT = Path(__file__).resolve().parents[2]
+START_SECONDS = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    """One waitress process serving the app on ``database_url``."""
+
+    database_url: str
+    log: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        """Start the process and wait (bounded) until /health answers."""
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tests.reliability.liveserver", self.database_url,
+                 str(self.port)],
+                cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if requests.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no flush, no rollback; as if the power went."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------
+
+
+def _postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+@dataclass
+class Postgres:
+    """A running throwaway cluster; ``new_database()`` gives each test its own."""
+
+    port: int
+    admin_url: str
+
+    def new_database(self) -> str:
+        import psycopg
+
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return f"postgresql+psycopg://scorekeeper@127.0.0.1:{self.port}/{name}"
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    binaries = _postgres_bin()
+    if binaries is None:
+        pytest.skip("PostgreSQL server binaries not installed (/usr/lib/postgresql/*/bin): "
+                    "apt-get install postgresql to run the PostgreSQL suite")
+    run_as: list[str] = []
+    workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser: cannot start PostgreSQL")
+        run_as = ["runuser", "-u", "nobody", "--"]
+        os.chown(workdir, 65534, 65534)
+    data = workdir / "data"
+    port = free_port()
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+    subprocess.run([*run_as, str(binaries / "initdb"), "-D", str(data), "-U", "scorekeeper",
+                    "-A", "trust", "-E", "UTF8", "--no-instructions"],
+                   check=True, capture_output=True, env=env, timeout=120)
+    options = (f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 "
+               "-c max_connections=100 -c shared_buffers=32MB")
+    subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-o", options,
+                    "-l", str(workdir / "log"), "-w", "-t", "60", "start"],
+                   check=True, capture_output=True, env=env, timeout=90)
+    try:
+        yield Postgres(port, f"postgresql://scorekeeper@127.0.0.1:{port}/postgres")
+    finally:
+        subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "-w", "stop"], capture_output=True, env=env, timeout=60, check=False)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# --- the database of each kind ------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated, empty database: SQLite in a file, then the same test on PostgreSQL."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'reliability.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres").new_database()
+    store.migrate(url)
+    return url
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(database_url, tmp_path / "server.log").start()
+    yield live
+    live.stop()

@@ -1,0 +1,160 @@
+"""Backups: a game exported as CONTRACT.md JSON imports back to an identical game, and
+the whole database survives backup and restore (history, versions, keys included)."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from scorekeeper import engine, store
+
+CAL = "C\u0327al 🃏"
+"""A combining cedilla and an emoji: stored and compared exactly as given."""
+
+CARDS_BOX: dict[str, Any] = {
+    "ending": "knock", "by": "Bob", "note": "Cal's layoff argued over ✓",
+    "hands": {
+        "Bob": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
+        "Cal": {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+                "layoffs": [{"card": "4S", "onto": "Bob"}]},
+        "Ann": {"count": 14},
+    },
+}
+GAME: dict[str, Any] = {
+    "rules": "jersey-scarne", "settings": {"underknock_bonus": 10},
+    "players": ["Ann", "Bob", CAL], "dealer": "Ann", "stake": 0.05,
+    "boxes": [{"ending": "misdeal"},
+              {"ending": "gin", "by": "Ann",
+               "hands": {"Ann": {"count": 0}, "Bob": {"count": 30}, CAL: {"count": 7}}}],
+}
+"""A game with a settings change, a stake, a name with a combining accent and an emoji, a
+misdeal and a gin: everything an export must carry."""
+
+
+def _game_with_history(db: Session) -> str:
+    """A game built by writes: import, append, correct, delete; returns its id."""
+    game, _token = store.import_game(db, GAME)
+    game_id = game.id
+    data = store.export_game(db, game_id)
+    box = {**CARDS_BOX, "hands": {(CAL if k == "Cal" else k): v
+                                   for k, v in CARDS_BOX["hands"].items()}}
+    box["hands"][CAL]["layoffs"] = [{"card": "4S", "onto": "Bob"}]
+    scored = engine.score({**data, "boxes": [*data["boxes"], box]})
+    written = store.append_box(db, game_id, 1, box, scored, key="phone-1")
+    data = store.export_game(db, game_id)
+    first = data["boxes"][0]["id"]
+    fixed = [{**b, "note": "it was a misdeal"} if b["id"] == first else b for b in data["boxes"]]
+    store.replace_box(db, game_id, first, written.version, fixed[0],
+                      engine.score({**data, "boxes": fixed}))
+    store.append_box(db, game_id, 3, {"ending": "misdeal"},
+                     engine.score({**data, "boxes": [*fixed, {"ending": "misdeal"}]}))
+    data = store.export_game(db, game_id)
+    last = data["boxes"][-1]["id"]
+    store.delete_box(db, game_id, last, 4, engine.score({**data, "boxes": data["boxes"][:-1]}))
+    return game_id
+
+
+def _without_ids(game: dict[str, Any]) -> dict[str, Any]:
+    return {**game, "boxes": [{k: v for k, v in box.items() if k != "id"}
+                              for box in game["boxes"]]}
+
+
+def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
+    """Export → JSON text → import → export: the same CONTRACT.md game (box ids aside),
+    the same score, the same rulings; and the import is a new game with its own token."""
+    engine_ = store.connect(database_url)
+    try:
+        with Session(engine_, expire_on_commit=False) as db:
+            game_id = _game_with_history(db)
+            exported = store.export_game(db, game_id)
+            text = json.dumps(exported, ensure_ascii=False)
+            copy, token = store.import_game(db, json.loads(text))
+            again = store.export_game(db, copy.id)
+            assert copy.id != game_id and store.check_edit_token(copy, token)
+            assert _without_ids(again) == _without_ids(exported)
+            assert _without_ids(engine.score(again)) == _without_ids(engine.score(exported))
+            assert _without_ids({"boxes": [b.ruling for b in store.live_boxes(db, copy)]}) == \
+                _without_ids({"boxes": engine.score(again)["boxes"]})
+            assert store.verify(db) == []
+            with pytest.raises(engine.ScorekeeperError):
+                store.import_game(db, {**exported, "players": ["Ann"]})
+            with pytest.raises(engine.ScorekeeperError):
+                store.import_game(db, ["not", "a", "game"])
+            assert len(list(store.all_game_ids(db))) == 2
+    finally:
+        engine_.dispose()
+
+
+def test_the_web_export_imports_through_the_api(tmp_path: Path) -> None:
+    """The sheet's "export" download is what the API's POST /games takes back."""
+    from scorekeeper import create_app
+
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    store.migrate(url)
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "x" * 40})
+    client = app.test_client()
+    created = client.post("/api/v1/games", json=GAME).get_json()
+    exported = client.get(f"/games/{created['id']}/export.json").get_json()
+    copy = client.post("/api/v1/games", json=exported)
+    assert copy.status_code == 201
+    back = client.get(f"/api/v1/games/{copy.get_json()['id']}").get_json()
+    assert _without_ids(back["game"]) == _without_ids(exported)
+    original = client.get(f"/api/v1/games/{created['id']}").get_json()
+    assert back["score"]["totals"] == original["score"]["totals"]
+
+
+def _everything(database_url: str) -> dict[str, Any]:
+    """Every row of every table, as plain data, for comparing two databases."""
+    engine_ = store.connect(database_url)
+    try:
+        with engine_.connect() as conn:
+            return {name: [dict(row) for row in conn.execute(
+                select(store.Base.metadata.tables[name]).order_by(
+                    *store.Base.metadata.tables[name].primary_key.columns)).mappings()]
+                for name in store.BACKUP_TABLES}
+    finally:
+        engine_.dispose()
+
+
+def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) -> None:
+    """backup() writes one private JSON file; restore() into an empty database gives back
+    every row of every table (games, boxes with deleted ones, history, idempotency
+    keys), the games verify, and the restored database takes new writes."""
+    engine_ = store.connect(database_url)
+    try:
+        with Session(engine_, expire_on_commit=False) as db:
+            game_id = _game_with_history(db)
+            store.import_game(db, GAME)
+    finally:
+        engine_.dispose()
+    path = tmp_path / "backup.json"
+    counts = store.backup(path, database_url)
+    assert counts == {"games": 2, "boxes": 6, "box_revisions": 8, "write_keys": 1}
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    assert store.restore(path, restored_url) == counts
+    assert _everything(restored_url) == _everything(database_url)
+    with pytest.raises(store.StoreError, match="already has games"):
+        store.restore(path, restored_url)
+    engine_ = store.connect(restored_url)
+    try:
+        with Session(engine_, expire_on_commit=False) as db:
+            assert store.verify(db) == []
+            data = store.export_game(db, game_id)
+            box = {"ending": "misdeal"}
+            written = store.append_box(db, game_id, 5, box,
+                                       engine.score({**data, "boxes": [*data["boxes"], box]}))
+            assert written.version == 6 and written.box_id == 7
+            assert store.append_box(db, game_id, 6, box, {}, key="phone-1").repeated
+    finally:
+        engine_.dispose()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    with pytest.raises(store.StoreError, match="not a scorekeeper backup"):
+        store.restore(bad, f"sqlite:///{tmp_path / 'other.sqlite3'}")

@@ -1,0 +1,73 @@
+"""Fixtures for the security suite: an app with CSRF on (as served), a stored game with
+a box, its edit token, and browsers with and without edit rights."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
+
+from scorekeeper import create_app, store
+
+GAME: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
+                        "dealer": "Ann", "stake": 0.05,
+                        "boxes": [{"ending": "knock", "by": "Bob", "hands": {
+                            "Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}]}
+
+
+@pytest.fixture
+def secure_app(tmp_path: Path) -> Iterator[Flask]:
+    """The app as it runs for real: CSRF on, not in testing mode."""
+    url = f"sqlite:///{tmp_path / 'security.sqlite3'}"
+    store.migrate(url)
+    yield create_app({"DATABASE_URL": url, "SECRET_KEY": "security-tests-" + "s" * 32})
+
+
+@dataclass
+class StoredGame:
+    id: str
+    token: str
+    box_id: int
+
+
+@pytest.fixture
+def stored_game(secure_app: Flask) -> StoredGame:
+    created = secure_app.test_client().post("/api/v1/games", json=GAME).get_json()
+    body = secure_app.test_client().get(f"/api/v1/games/{created['id']}").get_json()
+    return StoredGame(created["id"], created["edit_token"], body["game"]["boxes"][0]["id"])
+
+
+@pytest.fixture
+def editor(secure_app: Flask, stored_game: StoredGame) -> FlaskClient:
+    """A browser that opened the edit link."""
+    client = secure_app.test_client()
+    assert client.get(f"/games/{stored_game.id}/join/{stored_game.token}").status_code == 303
+    return client
+
+
+@pytest.fixture
+def viewer(secure_app: Flask) -> FlaskClient:
+    """A browser that only has the read-only link."""
+    return secure_app.test_client()
+
+
+def snapshot(app: Flask) -> dict[str, Any]:
+    """Everything stored, to prove a request changed nothing."""
+    from tests.reliability.test_backup import _everything
+
+    return _everything(str(app.config["DATABASE_URL"]))
+
+
+def game_count(app: Flask) -> int:
+    engine = store.connect(str(app.config["DATABASE_URL"]))
+    try:
+        with Session(engine) as db:
+            return len(list(store.all_game_ids(db)))
+    finally:
+        engine.dispose()

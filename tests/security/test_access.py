@@ -1,0 +1,259 @@
+"""Access: who may change a game. Edit secrets are unguessable and checked in constant
+time, the read-only link writes nothing through any route, every form needs its CSRF
+token, a game's id reveals nothing, cookies are locked down."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import store
+
+from .conftest import GAME, StoredGame, snapshot
+
+SAFE = {"GET", "HEAD", "OPTIONS"}
+
+GAME_WRITES = {
+    "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
+    "api.add_box", "api.replace_box", "api.delete_box",
+}
+"""Routes that change (or need the right to change) one stored game."""
+
+OPEN_POSTS = {
+    "games.new": "starts a new game of one's own",
+    "games.cut": "Scarne's cut on the new-game form: stores nothing",
+    "games.rematch": "a new game of one's own with the same players",
+    "games.join_with_code": "needs the edit code itself",
+    "disputes.settle": "rules on a showdown, stores nothing",
+    "api.adjudicate": "stores nothing", "api.score": "stores nothing",
+    "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
+}
+"""Every other state-changing route, and why anyone may call it."""
+
+
+def _mutating_rules(app: Flask) -> list[Any]:
+    return [rule for rule in app.url_map.iter_rules()
+            if (rule.methods or set()) - SAFE and rule.endpoint != "static"]
+
+
+def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
+    """A new POST/PUT/DELETE route must be added to one of the lists above (and so to the
+    read-only test below) before this passes."""
+    endpoints = {rule.endpoint for rule in _mutating_rules(secure_app)}
+    assert endpoints == GAME_WRITES | set(OPEN_POSTS)
+
+
+def _url(rule: Any, game: StoredGame) -> str:
+    values = {"game_id": game.id, "box_id": game.box_id}
+    return str(rule.rule).replace("<game_id>", game.id).replace(
+        "<int:box_id>", str(values["box_id"]))
+
+
+@pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
+def test_read_only_link_cannot_write_through_any_route(
+        secure_app: Flask, stored_game: StoredGame, viewer: FlaskClient, with_token: str) -> None:
+    """Every method of every game-writing route, as a browser without the edit secret
+    (CSRF off, so only the edit check stands) and as an API client with no, a wrong, or
+    another game's token: refused with 401/403 and nothing in the database changes."""
+    secure_app.config["WTF_CSRF_ENABLED"] = False
+    other = viewer.post("/api/v1/games", json=GAME).get_json()["edit_token"]
+    token = {"none": None, "wrong": stored_game.token[:-2] + "xx",
+             "other game's": other}[with_token]
+    before = snapshot(secure_app)
+    form = {"version": "2", "key": "k", "ending": "misdeal", "code": token or ""}
+    checked = 0
+    for rule in _mutating_rules(secure_app):
+        if rule.endpoint not in GAME_WRITES:
+            continue
+        for method in sorted((rule.methods or set()) - SAFE):
+            headers = {"If-Match": "2"}
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
+            response = viewer.open(_url(rule, stored_game), method=method, data=form,
+                                   headers=headers) if not rule.endpoint.startswith("api.") \
+                else viewer.open(_url(rule, stored_game), method=method,
+                                 json={"ending": "misdeal"}, headers=headers)
+            wanted = {403} if token is not None or not rule.endpoint.startswith("api.") \
+                else {401}
+            assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
+            checked += 1
+    assert checked == 8
+    after = snapshot(secure_app)
+    after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
+    assert after == before
+
+
+def test_the_editor_can_write_the_same_routes(editor: FlaskClient, stored_game: StoredGame,
+                                              secure_app: Flask) -> None:
+    """The control for the test above: with the edit secret the same requests work."""
+    secure_app.config["WTF_CSRF_ENABLED"] = False
+    new = editor.post(f"/games/{stored_game.id}/boxes/new",
+                      data={"version": "1", "key": "k1", "ending": "misdeal"})
+    assert new.status_code == 303
+    api = editor.post(f"/api/v1/games/{stored_game.id}/boxes", json={"ending": "misdeal"},
+                      headers={"Authorization": f"Bearer {stored_game.token}"})
+    assert api.status_code == 201 and api.get_json()["version"] == 3
+
+
+def test_edit_secrets_are_unguessable_and_stored_hashed(secure_app: Flask) -> None:
+    """200 games: tokens of 32 URL-safe characters (192 random bits), all different,
+    none stored in the clear, unrelated to the game's id; ids of 16 characters (96
+    bits), all different, sharing no common prefix that could betray an order."""
+    client = secure_app.test_client()
+    created = [client.post("/api/v1/games", json=GAME).get_json() for _ in range(200)]
+    tokens = [c["edit_token"] for c in created]
+    ids = [c["id"] for c in created]
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{32}", t) for t in tokens)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{16}", i) for i in ids)
+    assert len(set(tokens)) == len(set(ids)) == 200
+    assert len({i[:3] for i in ids}) > 150  # random, not sequential or time-ordered
+    stored = snapshot(secure_app)
+    text = repr(stored)
+    assert not any(token in text for token in tokens)
+    assert all(len(g["edit_token_hash"]) == 64 for g in stored["games"])
+    assert not any(i in t or t in i for i, t in zip(ids, tokens, strict=True))
+
+
+def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch,
+                                              secure_app: Flask, stored_game: StoredGame) -> None:
+    """Every check of an edit secret (API, edit link, typed code) goes through
+    hmac.compare_digest on fixed-length digests, never ``==`` on the secret."""
+    import hmac
+
+    calls: list[tuple[Any, Any]] = []
+    real = hmac.compare_digest
+
+    def spy(a: Any, b: Any) -> bool:
+        calls.append((a, b))
+        return bool(real(a, b))
+
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    client = secure_app.test_client()
+    secure_app.config["WTF_CSRF_ENABLED"] = False
+    client.post(f"/api/v1/games/{stored_game.id}/boxes", json={"ending": "misdeal"},
+                headers={"Authorization": "Bearer guess"})
+    client.get(f"/games/{stored_game.id}/join/guess")
+    client.post(f"/games/{stored_game.id}/join", data={"code": "guess"})
+    assert len(calls) == 3
+    assert all(len(a) == len(b) == 64 for a, b in calls)
+    assert not any(stored_game.token in (a, b) for a, b in calls)
+
+
+def test_a_games_id_reveals_nothing(viewer: FlaskClient, stored_game: StoredGame) -> None:
+    """Everything a read-only visitor can fetch about a game (sheet, fragments, box, share
+    page, export, PDF, API) never contains its edit secret, its hash, or an edit link."""
+    urls = [f"/games/{stored_game.id}", f"/games/{stored_game.id}/sheet",
+            f"/games/{stored_game.id}/share", f"/games/{stored_game.id}/export.json",
+            f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
+            f"/api/v1/games/{stored_game.id}", "/", f"/games/{stored_game.id}/sheet.pdf"]
+    for url in urls:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = viewer.get(url, headers=headers)
+            assert response.status_code == 200, url
+            body = response.get_data()
+            assert stored_game.token.encode() not in body, url
+            assert b"/join/" not in body, url
+            assert b"edit_token" not in body, url
+
+
+def _cookie(response: Any) -> str:
+    cookies = [h for h in response.headers.getlist("Set-Cookie") if h.startswith("session=")]
+    assert cookies, "no session cookie set"
+    return str(cookies[-1])
+
+
+def test_session_cookie_flags(secure_app: Flask, stored_game: StoredGame) -> None:
+    """The cookie that carries edit secrets: always HttpOnly and SameSite=Lax; Secure
+    when the page came over HTTPS; plain HTTP on the LAN keeps working."""
+    join = f"/games/{stored_game.id}/join/{stored_game.token}"
+    plain = _cookie(secure_app.test_client().get(join))
+    assert "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain
+    https = _cookie(secure_app.test_client().get(join, base_url="https://scores.example"))
+    assert "HttpOnly" in https and "SameSite=Lax" in https and "Secure" in https
+    secure_app.config["SESSION_COOKIE_SECURE"] = True
+    forced = _cookie(secure_app.test_client().get(join))
+    assert "Secure" in forced
+
+
+def test_forwarded_proto_is_believed_only_behind_a_configured_proxy(tmp_path: Any) -> None:
+    """X-Forwarded-Proto: https makes the cookie Secure only with PROXY_FIX set; without
+    it any phone could claim HTTPS (and the header is ignored)."""
+    from scorekeeper import create_app
+
+    url = f"sqlite:///{tmp_path / 'proxy.sqlite3'}"
+    store.migrate(url)
+    headers = {"X-Forwarded-Proto": "https"}
+    for proxies, secure in ((0, False), (1, True)):
+        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "p" * 40, "PROXY_FIX": proxies})
+        created = app.test_client().post("/api/v1/games", json=GAME).get_json()
+        response = app.test_client().get(f"/games/{created['id']}/join/{created['edit_token']}",
+                                          headers=headers)
+        assert ("Secure" in _cookie(response)) is secure
+
+
+def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
+    """Every form POST of the app, with otherwise valid data."""
+    game = stored.id
+    players = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cal", "dealer": "0"}
+    return [
+        ("/games/new?rules=jersey-scarne", {"rules": "jersey-scarne", **players}),
+        ("/games/new/cut?rules=jersey-scarne", {"rules": "jersey-scarne", **players,
+                                                "cuts-0": "K", "cuts-1": "2", "cuts-2": "5"}),
+        (f"/games/{game}/boxes/new", {"version": "1", "key": "a", "ending": "misdeal"}),
+        (f"/games/{game}/boxes/preview", {"version": "1", "key": "a", "ending": "misdeal"}),
+        (f"/games/{game}/boxes/{stored.box_id}/edit", {"version": "1", "key": "b",
+                                                       "ending": "misdeal"}),
+        (f"/games/{game}/boxes/{stored.box_id}/preview", {"version": "1", "ending": "misdeal"}),
+        (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
+        (f"/games/{game}/rematch", {}),
+        (f"/games/{game}/join", {"code": stored.token}),
+        ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
+    ]
+
+
+def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
+                                         stored_game: StoredGame) -> None:
+    """Each form POST (all 10 of them, by the editor, who may do them all) without the
+    CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
+    stored; the same POST with the page's own token goes through."""
+    before = snapshot(secure_app)
+    posts = _csrf_posts(stored_game)
+    form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
+                   if not rule.endpoint.startswith("api.")}
+    assert len(posts) == len(form_routes) == 10
+    for url, data in posts:
+        for token in (None, "forged"):
+            sent = data if token is None else {**data, "csrf_token": token}
+            response = editor.post(url, data=sent)
+            assert response.status_code == 400, (url, response.status_code)
+            assert "This form has expired" in response.get_data(as_text=True)
+    assert snapshot(secure_app) == before
+    page = editor.get(f"/games/{stored_game.id}/boxes/new").get_data(as_text=True)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert match is not None
+    saved = editor.post(f"/games/{stored_game.id}/boxes/new",
+                        data={"csrf_token": match.group(1), "version": "1", "key": "ok",
+                              "ending": "misdeal"})
+    assert saved.status_code == 303
+
+
+def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
+                                                            stored_game: StoredGame) -> None:
+    """The pages render the token into each of their POST forms."""
+    pages = ["/", "/games/new", f"/games/{stored_game.id}", f"/games/{stored_game.id}/share",
+             f"/games/{stored_game.id}/boxes/new",
+             f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
+             f"/games/{stored_game.id}/boxes/{stored_game.box_id}/edit",
+             "/settle?rules=jersey-scarne&players=Ann,Bob,Cal", "/check", "/rules/"]
+    forms_seen = 0
+    for url in pages:
+        page = editor.get(url).get_data(as_text=True)
+        for form in re.findall(r"<form\b[^>]*>.*?</form>", page, flags=re.S):
+            if re.search(r'method="post"', form, flags=re.I):
+                forms_seen += 1
+                assert 'name="csrf_token"' in form, (url, form[:300])
+    assert forms_seen >= 5
