@@ -176,18 +176,33 @@ def _sheet(args: argparse.Namespace) -> int:
     from scorekeeper.pdf import render_sheet  # ReportLab is loaded only for this command
 
     game = _load(args.file)
-    pdf = render_sheet(game, score(game))
-    if args.output == "-":
+    return _write_pdf(render_sheet(game, score(game), detail=args.detail,
+                                   page_size=args.page_size), args.output, "sheet")
+
+
+def _pad(args: argparse.Namespace) -> int:
+    from scorekeeper.pdf import render_blank_pad
+
+    find_rules(args.preset, "preset")
+    try:
+        pdf = render_blank_pad(args.preset, players=args.players, page_size=args.page_size)
+    except ValueError as err:
+        raise InputError("usage", str(err), "players") from None
+    return _write_pdf(pdf, args.output, "pad")
+
+
+def _write_pdf(pdf: bytes, output: str, what: str) -> int:
+    """Write a PDF to a file (answering where and how big) or to stdout (``-``)."""
+    if output == "-":
         sys.stdout.flush()
         sys.stdout.buffer.write(pdf)
         return OK
     try:
-        Path(args.output).write_bytes(pdf)
+        Path(output).write_bytes(pdf)
     except OSError as err:
         reason = err.strerror or str(err)
-        raise InputError("unwritable-file", f"cannot write {args.output}: {reason}",
-                         args.output) from None
-    _emit({"sheet": args.output, "bytes": len(pdf)})
+        raise InputError("unwritable-file", f"cannot write {output}: {reason}", output) from None
+    _emit({what: output, "bytes": len(pdf)})
     return OK
 
 
@@ -235,6 +250,11 @@ def _ace_value(text: str) -> int:
     return int(text)
 
 
+def _paper(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--page-size", choices=("A4", "letter"), default="A4",
+                        help="paper size (A4 or letter)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``scorekeeper`` command and its subcommands, as CONTRACT.md lists them."""
     parser = _Parser(prog="scorekeeper", description="Score keeper and rules adjudicator "
@@ -262,6 +282,18 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("file", nargs="?", default="-", metavar="FILE", help=source)
     sheet.add_argument("-o", "--output", required=True, metavar="OUT",
                        help="the PDF file to write (- for stdout)")
+    _paper(sheet)
+    detail = sheet.add_mutually_exclusive_group()
+    detail.add_argument("--detail", action="store_true", default=None,
+                        help="every box's melds, layoffs and explanation (default: boxes with cards)")
+    detail.add_argument("--no-detail", dest="detail", action="store_false",
+                        help="the score table only")
+    pad = command("pad", _pad, "a blank score pad to print for a game played on paper")
+    pad.add_argument("preset", metavar="PRESET", help="the rule set, e.g. jersey-scarne")
+    pad.add_argument("-o", "--output", required=True, metavar="OUT",
+                     help="the PDF file to write (- for stdout)")
+    pad.add_argument("--players", type=int, default=None, help="columns for this many players")
+    _paper(pad)
     command("rules", _rules, "list the presets, or one preset's settings").add_argument(
         "preset", nargs="?", metavar="PRESET")
     serving = command("serve", _serve, "run the web app (DATABASE_URL picks the database)")
@@ -278,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise InputError("usage", "say what to do: adjudicate, score, arrange, sheet, "
-                             "rules, serve or migrate (see scorekeeper --help)")
+                             "pad, rules, serve or migrate (see scorekeeper --help)")
         status: int = args.run(args)
     except (ScorekeeperError, InputError) as err:
         return _fail(err)

@@ -48,10 +48,10 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, rules
+    from . import api, boxes, disputes, games, health, pads, rules
 
     csrf.init_app(app)
-    for module in (games, boxes, rules, disputes, api, health):
+    for module in (games, boxes, rules, disputes, pads, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)

@@ -359,10 +359,9 @@ def delete_box(game_id: str, box_id: int) -> Response:
 @bp.get("/games/<game_id>/sheet.pdf")
 def sheet_pdf(game_id: str) -> Response:
     """The game's score sheet as a PDF."""
-    from .games import pdf_response
+    from .games import pdf_options, pdf_response
 
     game = _load(game_id)
     if game.score is None:
         return error_response(422, "malformed", f"this game cannot be scored: {game.error}")
-    detail = request.args.get("detail")
-    return pdf_response(game, None if detail is None else detail == "1")
+    return pdf_response(game, *pdf_options())

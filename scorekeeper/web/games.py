@@ -214,19 +214,26 @@ def export(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/sheet.pdf")
 def sheet_pdf(game_id: str) -> Response:
-    """The printed score sheet (scorekeeper.pdf renders it)."""
+    """The printed score sheet (scorekeeper.pdf renders it): ``size`` A4 or letter,
+    ``detail`` 1 or 0 (default: detail for the boxes entered with cards)."""
     game = gamedata.load(game_id)
     if game.score is None:
         abort(404, description=f"This game cannot be scored: {game.error}")
+    return pdf_response(game, *pdf_options())
+
+
+def pdf_options() -> tuple[bool | None, str]:
+    """Box detail and paper size from the query string; anything unknown is the default."""
     detail = request.args.get("detail")
-    return pdf_response(game, None if detail is None else detail == "1")
+    size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
+    return (None if detail not in ("0", "1") else detail == "1"), size
 
 
-def pdf_response(game: gamedata.LoadedGame, detail: bool | None) -> Response:
+def pdf_response(game: gamedata.LoadedGame, detail: bool | None, size: str = "A4") -> Response:
     """The PDF of a game's score sheet, sent inline with a sensible file name."""
     from .. import pdf
 
-    body = pdf.render_sheet(game.data, game.score or {}, detail=detail)
+    body = pdf.render_sheet(game.data, game.score or {}, detail=detail, page_size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="score-sheet-{game.id}.pdf"'
     return response

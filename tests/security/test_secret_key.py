@@ -62,7 +62,8 @@ def test_the_app_uses_the_instance_key(tmp_path: Path, monkeypatch: pytest.Monke
     import flask
 
     def flask_in_tmp(*args: Any, **kwargs: Any) -> flask.Flask:
-        return flask.Flask(*args, instance_path=str(tmp_path / "instance"), **kwargs)
+        kwargs["instance_path"] = str(tmp_path / "instance")
+        return flask.Flask(*args, **kwargs)
 
     monkeypatch.setattr(scorekeeper, "Flask", flask_in_tmp)
     first = create_app({"DATABASE_URL": url})

@@ -1,0 +1,54 @@
+"""PDFs from the command line: sheet options and blank pads, read back with pypdf."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from scorekeeper.cli import main
+from tests.cli.test_cli import CONTRACT_BOX, assert_bad, run
+from tests.engine.test_game import CONTRACT_GAME
+
+A4_WIDTH, LETTER_WIDTH = 595, 612
+
+
+def text_of(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_sheet_options_paper_and_detail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = {**CONTRACT_GAME, "boxes": [
+        {k: v for k, v in CONTRACT_BOX.items() if k not in ("rules", "settings", "players", "dealer")},
+        *CONTRACT_GAME["boxes"][1:]]}
+    source = tmp_path / "game.json"
+    source.write_text(json.dumps(game))
+    detailed, plain = tmp_path / "detail.pdf", tmp_path / "plain.pdf"
+    assert run(capsys, "sheet", str(source), "-o", str(detailed), "--page-size", "letter")[0] == 0
+    assert run(capsys, "sheet", str(source), "-o", str(plain), "--no-detail")[0] == 0
+    assert round(float(PdfReader(detailed).pages[0].mediabox.width)) == LETTER_WIDTH
+    assert round(float(PdfReader(plain).pages[0].mediabox.width)) == A4_WIDTH
+    assert "Box detail" in text_of(detailed) and "4♠" in text_of(detailed)
+    assert "Box detail" not in text_of(plain)
+
+
+@pytest.mark.parametrize(("preset", "names"), [("jersey-scarne", 3), ("gin", 2), ("hollywood", 2)])
+def test_blank_pads(preset: str, names: int, tmp_path: Path,
+                    capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "pad.pdf"
+    status, out, _ = run(capsys, "pad", preset, "-o", str(target), "--page-size", "letter")
+    assert status == 0 and out == {"pad": str(target), "bytes": target.stat().st_size}
+    reader = PdfReader(io.BytesIO(target.read_bytes()))
+    assert round(float(reader.pages[0].mediabox.width)) == LETTER_WIDTH
+    assert "100" in text_of(target)  # the game target printed in the margin
+
+
+def test_bad_pads_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "pad.pdf"
+    assert_bad(*run(capsys, "pad", "canasta", "-o", str(target)), "unknown-rules")
+    assert_bad(*run(capsys, "pad", "gin", "--players", "7", "-o", str(target)), "usage")
+    assert not target.exists()
+    assert main(["pad", "gin", "-o", str(target), "--page-size", "A5"]) == 2

@@ -1,0 +1,254 @@
+"""Real headless Chromium, several phones at one table: two editors and a watcher on
+one game, an edit conflict between the editors, the whole app with JavaScript off,
+no Content-Security-Policy violation anywhere, and axe-core on every main page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper import create_app, store
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHEET_URL = re.compile(r"/games/(?!new\b)[^/?]+$")
+CONFLICT = "Another phone changed this game"
+TIMEOUT_MS = 10_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
+                       reason=f"Chromium is not installed at {CHROMIUM} (make system-deps)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app (CSRF on, as served) by waitress on loopback, on a fresh database."""
+    from waitress.server import create_server
+
+    url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
+    store.migrate(url)
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "browser-" + "b" * 40,
+                      "POLL_SECONDS": 1})
+    server = create_server(app, host="127.0.0.1", port=_free_port(), threads=6)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    server.close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS,
+                                              headless=True)
+        yield chromium
+        chromium.close()
+
+
+class Phone:
+    """One phone: its own browser context (cookies), collecting script and CSP errors."""
+
+    def __init__(self, browser: Any, javascript: bool = True, bypass_csp: bool = False) -> None:
+        self.context = browser.new_context(viewport={"width": 360, "height": 740},
+                                           is_mobile=True, has_touch=True,
+                                           java_script_enabled=javascript,
+                                           bypass_csp=bypass_csp)
+        self.context.set_default_timeout(TIMEOUT_MS)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _console(self, message: Any) -> None:
+        expected = ("status of 422", "status of 409")  # previews and conflicts, by design
+        if message.type == "error" and not any(e in message.text for e in expected):
+            self.errors.append(message.text)
+
+
+def _new_game(page: Any, base: str) -> str:
+    """Start Ann, Bob, Cal at Jersey Gin through the form; returns the sheet's URL."""
+    page.goto(base + "/games/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cal"]):
+        page.fill(f"#players-{seat}", name)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(SHEET_URL)
+    return str(page.url)
+
+
+def _edit_link(page: Any, sheet: str) -> str:
+    page.goto(sheet + "/share")
+    link = page.locator("input[value*='/join/']").first.get_attribute("value")
+    assert link
+    return str(link)
+
+
+def _open_box_form(page: Any, sheet: str) -> None:
+    page.goto(sheet + "/boxes/new")
+    page.wait_for_selector("#box-form")
+
+
+def _fill_knock(page: Any, by: str, counts: list[int]) -> None:
+    page.locator("input[name=ending][value=knock] + span").click()
+    page.locator(f"input[name=by][value={by}] + span").click()
+    for index, count in enumerate(counts):
+        page.fill(f"#hands-{index}-count", str(count))
+
+
+def _totals(page: Any) -> dict[str, str]:
+    cells = page.locator("td[data-player-total]")
+    return {cells.nth(i).get_attribute("data-player-total"): cells.nth(i).inner_text().strip()
+            for i in range(cells.count())}
+
+
+def test_two_editors_and_a_watcher(live_server: str, browser: Any) -> None:
+    """Ann's phone records, Bob's phone (joined by the edit link) corrects it, Cal's
+    phone (read-only link) watches: each sees the other's change without reloading;
+    Cal's phone offers no way to write. No script error, no CSP violation anywhere."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    ann, bob, cal = Phone(browser), Phone(browser), Phone(browser)
+    sheet = _new_game(ann.page, live_server)
+    bob.page.goto(_edit_link(ann.page, sheet))
+    bob.page.wait_for_url(SHEET_URL)
+    cal.page.goto(sheet)
+    assert "Record a box" not in cal.page.content()
+    ann.page.goto(sheet)
+
+    _open_box_form(ann.page, sheet)
+    _fill_knock(ann.page, "Bob", [14, 4, 13])
+    ann.page.wait_for_selector("#preview .ruling:not(.problem)")
+    ann.page.locator("#save-box").click()
+    ann.page.wait_for_url(SHEET_URL)
+    for phone in (bob, cal):
+        expect(phone.page.locator('td[data-player-total="Bob"]')).to_have_text("19")
+
+    bob.page.locator("td.what a").first.click()
+    bob.page.get_by_role("link", name="Correct this box").click()
+    bob.page.wait_for_selector("#box-form")
+    bob.page.fill("#hands-0-count", "16")
+    bob.page.wait_for_selector("#preview .verdict:has-text('+21')")
+    bob.page.get_by_role("button", name="Save the correction").click()
+    bob.page.wait_for_url(SHEET_URL)
+    for phone in (ann, cal):
+        expect(phone.page.locator('td[data-player-total="Bob"]')).to_have_text("21")
+    cal.page.locator("td.what a").first.click()
+    cal.page.wait_for_selector("main")
+    assert cal.page.get_by_role("link", name="Correct this box").count() == 0
+    assert cal.page.locator("form[action$='/delete']").count() == 0
+    for phone in (ann, bob, cal):
+        assert phone.errors == [], phone.errors
+
+
+def test_an_edit_conflict_between_two_phones(live_server: str, browser: Any) -> None:
+    """Ann and Bob open "record a box" on the same version. Ann saves first; Bob's save
+    is refused (409) with the conflict message and his entry kept, on the new version;
+    saving again stores it. Two boxes, none lost, none doubled."""
+    ann, bob = Phone(browser), Phone(browser)
+    sheet = _new_game(ann.page, live_server)
+    bob.page.goto(_edit_link(ann.page, sheet))
+    bob.page.wait_for_url(SHEET_URL)
+    _open_box_form(ann.page, sheet)
+    _open_box_form(bob.page, sheet)
+    _fill_knock(ann.page, "Bob", [14, 4, 13])
+    _fill_knock(bob.page, "Cal", [20, 25, 5])
+    ann.page.wait_for_selector("#preview .ruling:not(.problem)")
+    bob.page.wait_for_selector("#preview .ruling:not(.problem)")
+    ann.page.locator("#save-box").click()
+    ann.page.wait_for_url(SHEET_URL)
+    bob.page.locator("#save-box").click()
+    bob.page.wait_for_selector(f"text={CONFLICT}")
+    assert bob.page.input_value("#hands-0-count") == "20"
+    assert bob.page.input_value("input[name=version]") == "2"
+    bob.page.wait_for_selector("#preview .ruling:not(.problem)")
+    bob.page.locator("#save-box").click()
+    bob.page.wait_for_url(SHEET_URL)
+    assert bob.page.locator("td.what a").count() == 2
+    assert _totals(bob.page) == {"Ann": "0", "Bob": "19", "Cal": "35"}
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_the_app_without_javascript(live_server: str, browser: Any) -> None:
+    """JavaScript off: start a game, record a box, correct it, delete it, share, check a
+    hand: every step is a plain form or link."""
+    phone = Phone(browser, javascript=False)
+    page = phone.page
+    sheet = _new_game(page, live_server)
+    page.get_by_role("link", name="Record a box").click()
+    page.wait_for_selector("#box-form")
+    _fill_knock(page, "Bob", [14, 4, 13])
+    page.locator("#save-box").click()
+    page.wait_for_url(SHEET_URL)
+    assert _totals(page) == {"Ann": "0", "Bob": "19", "Cal": "0"}
+    page.locator("td.what a").first.click()
+    page.get_by_role("link", name="Correct this box").click()
+    page.fill("#hands-0-count", "16")
+    page.get_by_role("button", name="Save the correction").click()
+    page.wait_for_url(SHEET_URL)
+    assert _totals(page) == {"Ann": "0", "Bob": "21", "Cal": "0"}
+    page.locator("td.what a").first.click()
+    page.locator("form[action$='/delete'] button").click()
+    page.wait_for_url(SHEET_URL)
+    assert _totals(page) == {"Ann": "0", "Bob": "0", "Cal": "0"}
+    page.goto(sheet + "/share")
+    assert "/join/" in page.content()
+    page.goto(live_server + "/check")
+    page.fill("input[name=typed]", "AS 2S 3S 7H 7D 7C 9D 10D JD 4C")
+    page.locator("form button[type=submit]").first.click()
+    assert "4" in page.locator("main").inner_text()
+    assert phone.errors == []
+
+
+AXE = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js") \
+    if __import__("importlib").util.find_spec("axe_playwright_python") else None
+
+
+def test_axe_finds_no_serious_violations(live_server: str, browser: Any) -> None:
+    """axe-core (shipped in the axe-playwright-python wheel, loaded from disk) on every
+    main page, as the editor sees it: no serious or critical violation."""
+    if AXE is None or not AXE.exists():
+        pytest.skip("axe-playwright-python is not installed (it ships axe.min.js)")
+    phone = Phone(browser, bypass_csp=True)  # lets the test inject axe; the app's CSP
+    page = phone.page                          # is checked by the other tests
+    sheet = _new_game(page, live_server)
+    _open_box_form(page, sheet)
+    _fill_knock(page, "Bob", [14, 4, 13])
+    page.wait_for_selector("#preview .ruling:not(.problem)")
+    page.locator("#save-box").click()
+    page.wait_for_url(SHEET_URL)
+    box = page.locator("td.what a").first.get_attribute("href")
+    pages = ["/", "/games/new", sheet, sheet + "/share", sheet + "/boxes/new",
+             f"{live_server}{box}", f"{live_server}{box}/edit", "/check",
+             "/check?typed=AS+2S+3S+7H+7D+7C+9D+10D+JD+4C", "/settle", "/rules/",
+             "/rules/?q=knock", "/rules/jersey-scarne", "/games/nope"]
+    found: dict[str, list[str]] = {}
+    checked = 0
+    for url in pages:
+        page.goto(url if url.startswith("http") else live_server + url)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        bad = [f"{v['id']} ({v['impact']}): {v['help']} at "
+               f"{[n['target'] for n in v['nodes']][:3]}"
+               for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        if bad:
+            found[url] = bad
+        checked += 1
+        assert result["testEngine"]["name"] == "axe-core"
+    assert found == {}
+    assert checked == len(pages)
