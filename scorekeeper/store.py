@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -172,13 +173,34 @@ def migrate(database_url: str | None = None) -> None:
     from alembic.config import Config
 
     if database_url is None:
-        from . import create_app
-
-        database_url = str(create_app().config["DATABASE_URL"])
+        database_url = default_url()
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["database_url"] = database_url
     command.upgrade(config, "head")
+
+
+def default_url() -> str:
+    """The database the app would use here (DATABASE_URL, else instance/'s SQLite)."""
+    from . import create_app
+
+    return str(create_app().config["DATABASE_URL"])
+
+
+@contextmanager
+def opened(database_url: str | None = None) -> Iterator[Session]:
+    """A session outside any request (the command line): closed, engine disposed, after.
+
+    >>> with opened("sqlite://") as db:
+    ...     db.scalar(sa.text("SELECT 1"))
+    1
+    """
+    engine = connect(database_url or default_url())
+    try:
+        with Session(engine, expire_on_commit=False) as db:
+            yield db
+    finally:
+        engine.dispose()
 
 
 def init_app(app: Flask) -> None:

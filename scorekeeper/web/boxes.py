@@ -126,6 +126,14 @@ def _dealer_for(game: gamedata.LoadedGame, box: store.Box | None) -> str | None:
     return None
 
 
+def _already_saved(game_id: str) -> Response | None:
+    """A resent form (double tap, retry) whose key is stored: answer as the first time,
+    whatever changed since (the box deleted, the game over)."""
+    if store.repeated(store.session(), game_id, request.form.get("key") or None) is None:
+        return None
+    return htmx.go(url_for("games.sheet", game_id=game_id))
+
+
 def _version(form: forms.BoxForm | forms.DeleteBoxForm) -> int:
     try:
         return int(form.version.data or "")
@@ -137,6 +145,8 @@ def _version(form: forms.BoxForm | forms.DeleteBoxForm) -> int:
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
     game = _editable_game(game_id)
+    if request.method == "POST" and (done := _already_saved(game.id)):
+        return done
     if request.method == "GET":
         form = forms.box_form(game.players)
         form.version.data = str(game.version)
@@ -229,6 +239,8 @@ def _live_box(game: gamedata.LoadedGame, box_id: int) -> tuple[store.Box, int]:
 def edit(game_id: str, box_id: int) -> Response:
     """Correct a box; every box after it is rescored."""
     game = _editable_game(game_id)
+    if request.method == "POST" and (done := _already_saved(game.id)):
+        return done
     box, index = _live_box(game, box_id)
     if request.method == "GET":
         data = forms.box_form_data(box.entry, game.players)
@@ -260,6 +272,8 @@ def preview_edit(game_id: str, box_id: int) -> Response:
 def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     """Delete a box (it stays in the history); the boxes after it are rescored."""
     game = _editable_game(game_id)
+    if done := _already_saved(game.id):
+        return done
     box, index = _live_box(game, box_id)
     form = forms.DeleteBoxForm(request.form)
     if not form.validate():
