@@ -16,13 +16,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Debian packages the tests drive for real: Chromium (browser tests) and poppler (PDF to PNG).
+# Debian packages the tests drive for real: Chromium (browser tests), poppler (PDF to PNG)
+# and a PostgreSQL server (the store's tests run on SQLite and again on PostgreSQL).
 system-deps:
-	@if ! command -v chromium >/dev/null || ! command -v pdftoppm >/dev/null; then \
+	@if ! command -v chromium >/dev/null || ! command -v pdftoppm >/dev/null \
+			|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				chromium poppler-utils postgresql >/dev/null; \
 		else \
-			echo "chromium/poppler-utils missing and not root: browser and PNG tests will be skipped"; \
+			echo "chromium, poppler-utils or postgresql missing and not root: those tests will be skipped"; \
 		fi; \
 	fi
 

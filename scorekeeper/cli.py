@@ -235,6 +235,27 @@ def _migrate(args: argparse.Namespace) -> int:
     return OK
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from scorekeeper import store
+
+    try:
+        rows = store.backup(args.output, store.default_url())
+    except OSError as err:
+        raise InputError("unwritable-file", f"cannot write {args.output}: "
+                         f"{err.strerror or err}", args.output) from None
+    _emit({"backup": args.output, "rows": rows})
+    return OK
+
+
+def _import(args: argparse.Namespace) -> int:
+    from scorekeeper import store
+
+    with store.opened() as db:
+        row, token = store.import_game(db, _load(args.file))
+        _emit({"id": row.id, "edit_token": token, "version": row.version})
+    return OK
+
+
 # --- the parser ------------------------------------------------------------------------------
 
 
@@ -300,6 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
     serving.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     serving.add_argument("--port", type=_port, default=5000, help="port to listen on (5000)")
     command("migrate", _migrate, "create or upgrade the database (DATABASE_URL)")
+    command("backup", _backup, "the whole database as one JSON file (DATABASE_URL)"
+            ).add_argument("output", metavar="OUT", help="the backup file to write")
+    command("import", _import, "store a game (an export, or any input of score) as a new "
+            "game").add_argument("file", nargs="?", default="-", metavar="FILE", help=source)
     return parser
 
 
@@ -310,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             raise InputError("usage", "say what to do: adjudicate, score, arrange, sheet, "
-                             "pad, rules, serve or migrate (see scorekeeper --help)")
+                             "pad, rules, serve, migrate, backup or import (see scorekeeper --help)")
         status: int = args.run(args)
     except (ScorekeeperError, InputError) as err:
         return _fail(err)

@@ -16,9 +16,11 @@ used when ``DATABASE_URL`` says so.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -240,6 +242,25 @@ def game_version(db: Session, game_id: str) -> int | None:
     return db.scalar(select(Game.version).where(Game.id == game_id))
 
 
+def load_game(db: Session, game_id: str) -> tuple[Game, list[Box]] | None:
+    """The game and its live boxes in play order, read in one statement so that the
+    boxes are those of the game's version (PostgreSQL reads each statement of a
+    transaction as of its own moment: two queries could straddle another phone's write)."""
+    if not isinstance(game_id, str) or len(game_id) > 32:
+        return None
+    query = (
+        select(Game, Box)
+        .outerjoin(Box, (Box.game_id == Game.id) & Box.deleted.is_(False))
+        .where(Game.id == game_id)
+        .order_by(Box.position, Box.id)
+        .execution_options(populate_existing=True)
+    )
+    rows = db.execute(query).all()
+    if not rows:
+        return None
+    return rows[0][0], [box for _game, box in rows if box is not None]
+
+
 def live_boxes(db: Session, game: Game) -> list[Box]:
     """The game's boxes in play order, without deleted ones."""
     query = (
@@ -354,8 +375,11 @@ def append_box(
     score: Mapping[str, Any],
     key: str | None = None,
     based_on: int | None = None,
+    previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
-    """Add a box at the end. ``score`` is the engine's score of the game with it."""
+    """Add a box at the end. ``score`` is the engine's score of the game with it;
+    ``previous`` the stored rulings by box id, when the caller has them (see
+    :func:`_store_rulings`)."""
 
     def change() -> tuple[Box, str]:
         last = db.scalar(select(sa.func.max(Box.position)).where(Box.game_id == game_id))
@@ -365,7 +389,7 @@ def append_box(
         db.flush()
         return box, "recorded"
 
-    return _write(db, game_id, expected_version, key, score, change, based_on)
+    return _write(db, game_id, expected_version, key, score, change, based_on, previous)
 
 
 def replace_box(
@@ -377,6 +401,7 @@ def replace_box(
     score: Mapping[str, Any],
     key: str | None = None,
     based_on: int | None = None,
+    previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
     """Correct a box; ``score`` is the game rescored with the correction."""
 
@@ -387,7 +412,7 @@ def replace_box(
         box.updated_at = _now()
         return box, "edited"
 
-    return _write(db, game_id, expected_version, key, score, change, based_on)
+    return _write(db, game_id, expected_version, key, score, change, based_on, previous)
 
 
 def delete_box(
@@ -398,6 +423,7 @@ def delete_box(
     score: Mapping[str, Any],
     key: str | None = None,
     based_on: int | None = None,
+    previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
     """Delete a box (kept in its history); ``score`` is the game rescored without it."""
 
@@ -408,7 +434,7 @@ def delete_box(
         box.updated_at = _now()
         return box, "deleted"
 
-    return _write(db, game_id, expected_version, key, score, change, based_on)
+    return _write(db, game_id, expected_version, key, score, change, based_on, previous)
 
 
 def _live_box(db: Session, game_id: str, box_id: int) -> Box:
@@ -437,6 +463,7 @@ def _write(
     score: Mapping[str, Any],
     change: Callable[[], tuple[Box, str]],
     based_on: int | None = None,
+    previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
     """One write, one transaction: idempotency check, version bump, the change, and the
     new ruling of every box (an edit early in a game changes everything after it).
@@ -445,7 +472,49 @@ def _write(
     names another version (a forged or future one) would store rulings of a game that
     no longer exists, so it is refused like any stale write.
     """
-    db.rollback()
+    with writing(db, game_id):
+        return _write_locked(db, game_id, expected, key, score, change, based_on, previous)
+
+
+_SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def writing(db: Session, game_id: str) -> Iterator[None]:
+    """One writer of a game at a time, from the read it is based on to its commit.
+
+    A writer that holds this while it reads the game, rescores it and writes is
+    never stale, so phones queue instead of retrying. On SQLite the server's threads
+    queue on a lock (instead of sleeping in SQLite's busy handler, which backs off up
+    to 100 ms per try); on PostgreSQL the game's row is locked ``FOR UPDATE`` in a new
+    transaction, which the write's commit (or rollback) ends. Writers in other
+    processes are still kept apart by the database and the version check.
+    """
+    if db.info.get("writing") == game_id:
+        yield  # already inside
+        return
+    lock = _SQLITE_WRITER if db.get_bind().dialect.name == "sqlite" else contextlib.nullcontext()
+    with lock:
+        db.rollback()
+        if db.get_bind().dialect.name != "sqlite":
+            db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
+        db.info["writing"] = game_id
+        try:
+            yield
+        finally:
+            db.info.pop("writing", None)
+
+
+def _write_locked(
+    db: Session,
+    game_id: str,
+    expected: int,
+    key: str | None,
+    score: Mapping[str, Any],
+    change: Callable[[], tuple[Box, str]],
+    based_on: int | None,
+    previous: Mapping[int, Mapping[str, Any]] | None,
+) -> WriteResult:
     repeated = _repeated(db, game_id, key)
     if repeated is not None:
         return repeated
@@ -472,7 +541,7 @@ def _write(
                 return repeated
             raise StaleWrite(current)
         box, action = change()
-        _store_rulings(db, game_id, score)
+        _store_rulings(db, game_id, score, box, previous)
         db.add(_revision(box, action, version))
         if key is not None:
             db.add(WriteKey(game_id=game_id, key=key, box_id=box.id, version=version))
@@ -504,19 +573,27 @@ def _repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
     return WriteResult(row.version, row.box_id, repeated=True)
 
 
-def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any]) -> None:
-    """Save every live box's ruling from the engine's score of the changed game."""
-    query = (
-        select(Box)
-        .where(Box.game_id == game_id, Box.deleted.is_(False))
-        .order_by(Box.position, Box.id)
-    )
-    boxes = list(db.scalars(query))
+def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed: Box,
+                   previous: Mapping[int, Mapping[str, Any]] | None) -> None:
+    """Save the live boxes' rulings from the engine's score of the changed game.
+
+    An edit early in a game can change every ruling after it, but most writes
+    append a box and change no other ruling: given the ``previous`` rulings (of the
+    version the write is based on, which the version check guarantees), only the
+    rulings that differ are written.
+    """
     rulings = list(score.get("boxes") or [])
-    if len(rulings) != len(boxes):
-        raise StoreError(f"{len(rulings)} rulings for {len(boxes)} boxes")
-    for box, ruling in zip(boxes, rulings, strict=True):
-        box.ruling = dict(ruling)
+    live = db.scalar(select(sa.func.count()).select_from(Box).where(
+        Box.game_id == game_id, Box.deleted.is_(False)))
+    if len(rulings) != live:
+        raise StoreError(f"{len(rulings)} rulings for {live} boxes")
+    for ruling in rulings:
+        box_id = ruling.get("id", changed.id)
+        if box_id == changed.id:
+            changed.ruling = dict(ruling)
+        elif previous is None or previous.get(box_id) != ruling:
+            db.execute(update(Box).where(Box.id == box_id, Box.game_id == game_id)
+                       .values(ruling=dict(ruling)))
 
 
 def summarize(score: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import json
 from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 
-from . import cardfaces, htmx
+from . import cardfaces, compress, htmx
 
 csrf = CSRFProtect()
 
@@ -51,6 +51,7 @@ def init_app(app: Flask) -> None:
     from . import api, boxes, disputes, games, health, pads, rules
 
     csrf.init_app(app)
+    compress.init_app(app)
     for module in (games, boxes, rules, disputes, pads, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

@@ -252,17 +252,18 @@ def _write(game_id: str, change: Callable[[gamedata.LoadedGame], Response]) -> R
     key = _idempotency_key()
     db = store.session()
     for _attempt in range(MAX_RETRIES):
-        done = store.repeated(db, game_id, key)
-        if done is not None:
-            return _written(game_id, done, 200)
-        game = _load(game_id)
-        if expected is not None and expected != game.version:
-            return _stale(game.version)
-        try:
-            return change(game)
-        except store.StaleWrite as stale:
-            if expected is not None:
-                return _stale(stale.current_version)
+        with store.writing(db, game_id):
+            done = store.repeated(db, game_id, key)
+            if done is not None:
+                return _written(game_id, done, 200)
+            game = _load(game_id)
+            if expected is not None and expected != game.version:
+                return _stale(game.version)
+            try:
+                return change(game)
+            except store.StaleWrite as stale:
+                if expected is not None:
+                    return _stale(stale.current_version)
     return _stale(store.game_version(db, game_id) or 0)
 
 
@@ -271,18 +272,27 @@ def _stale(current: int) -> Response:
                           f"{current}; read it again and resend", headers={"ETag": f'"{current}"'})
 
 
-def _written(game_id: str, result: store.WriteResult, status: int) -> Response:
-    game = gamedata.load(game_id)
-    body: dict[str, Any] = {"id": game.id, "version": result.version,
+def _written(game_id: str, result: store.WriteResult, status: int,
+             scored: dict[str, Any] | None = None, index: int | None = None) -> Response:
+    """The answer to a write: the new version, the box and the game's score.
+
+    A write answers from the score it stored (``index`` is the box's place in it);
+    a repeated request reads the game as it is now.
+    """
+    if scored is None or result.repeated:
+        game = gamedata.load(game_id)
+        scored = game.score
+        index = next((i for i, stored in enumerate(game.boxes) if stored.id == result.box_id),
+                     None)
+    body: dict[str, Any] = {"id": game_id, "version": result.version,
                             "box_id": result.box_id, "repeated": result.repeated,
-                            "score": game.score}
-    for stored, ruling in zip(game.boxes, (game.score or {}).get("boxes") or [],
-                              strict=False):
-        if stored.id == result.box_id:
-            body["box"] = ruling
+                            "score": scored}
+    rulings = (scored or {}).get("boxes") or []
+    if index is not None and index < len(rulings):
+        body["box"] = {**rulings[index], "id": result.box_id}
     response = jsonify(body)
     response.status_code = 200 if result.repeated else status
-    response.headers["ETag"] = f'"{game.version}"'
+    response.headers["ETag"] = f'"{result.version}"'
     return response
 
 
@@ -299,12 +309,13 @@ def add_box(game_id: str) -> Response:
 
     def change(game: gamedata.LoadedGame) -> Response:
         try:
-            scored = engine.score({**game.data, "boxes": [*game.data["boxes"], entry]})
+            boxes = [*game.data["boxes"], entry]
+            scored = engine.score({**game.data, "boxes": boxes})
         except engine.ScorekeeperError as err:
             return _engine_error(err)
         result = store.append_box(store.session(), game.id, game.version, entry, scored,
-                                  key=key, based_on=game.version)
-        return _written(game.id, result, 201)
+                                  key=key, based_on=game.version, previous=game.rulings)
+        return _written(game.id, result, 201, scored, len(boxes) - 1)
 
     return _write(game_id, change)
 
@@ -331,8 +342,9 @@ def replace_box(game_id: str, box_id: int) -> Response:
         except engine.ScorekeeperError as err:
             return _engine_error(err)
         result = store.replace_box(store.session(), game.id, box_id, game.version, entry,
-                                   scored, key=key, based_on=game.version)
-        return _written(game.id, result, 200)
+                                   scored, key=key, based_on=game.version,
+                                   previous=game.rulings)
+        return _written(game.id, result, 200, scored, index)
 
     return _write(game_id, change)
 
@@ -350,8 +362,8 @@ def delete_box(game_id: str, box_id: int) -> Response:
         except engine.ScorekeeperError as err:
             return _engine_error(err)
         result = store.delete_box(store.session(), game.id, box_id, game.version, scored,
-                                  key=key, based_on=game.version)
-        return _written(game.id, result, 200)
+                                  key=key, based_on=game.version, previous=game.rulings)
+        return _written(game.id, result, 200, scored)
 
     return _write(game_id, change)
 

@@ -8,8 +8,10 @@ refused with the engine's message.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, abort, request, url_for
 
@@ -141,7 +143,25 @@ def _version(form: forms.BoxForm | forms.DeleteBoxForm) -> int:
         return -1
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _one_writer(view: Callable[P, R]) -> Callable[P, R]:
+    """A POST reads the game, rules the box and writes it as one writer (store.writing)."""
+
+    @functools.wraps(view)
+    def serialised(*args: P.args, **kwargs: P.kwargs) -> R:
+        if request.method != "POST":
+            return view(*args, **kwargs)
+        with store.writing(store.session(), str(kwargs["game_id"])):
+            return view(*args, **kwargs)
+
+    return serialised
+
+
 @bp.route("/new", methods=["GET", "POST"])
+@_one_writer
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
     game = _editable_game(game_id)
@@ -157,7 +177,8 @@ def new(game_id: str) -> Response:
         return _form_page(game, form, outcome, 422)
     try:
         store.append_box(store.session(), game.id, _version(form), outcome.entry,
-                         outcome.score, key=form.key.data or None, based_on=game.version)
+                         outcome.score, key=form.key.data or None, based_on=game.version,
+                         previous=game.rulings)
     except store.StaleWrite as stale:
         return _conflict(game_id, form, stale)
     return htmx.go(url_for("games.sheet", game_id=game.id))
@@ -236,6 +257,7 @@ def _live_box(game: gamedata.LoadedGame, box_id: int) -> tuple[store.Box, int]:
 
 
 @bp.route("/<int:box_id>/edit", methods=["GET", "POST"])
+@_one_writer
 def edit(game_id: str, box_id: int) -> Response:
     """Correct a box; every box after it is rescored."""
     game = _editable_game(game_id)
@@ -254,7 +276,8 @@ def edit(game_id: str, box_id: int) -> Response:
         return _form_page(game, form, outcome, 422, box=box)
     try:
         store.replace_box(store.session(), game.id, box.id, _version(form), outcome.entry,
-                          outcome.score, key=form.key.data or None, based_on=game.version)
+                          outcome.score, key=form.key.data or None, based_on=game.version,
+                          previous=game.rulings)
     except store.StaleWrite as stale:
         return _conflict(game_id, form, stale, box.id)
     return htmx.go(url_for("games.sheet", game_id=game.id))
@@ -269,6 +292,7 @@ def preview_edit(game_id: str, box_id: int) -> Response:
 
 
 @bp.post("/<int:box_id>/delete")
+@_one_writer
 def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     """Delete a box (it stays in the history); the boxes after it are rescored."""
     game = _editable_game(game_id)
@@ -285,7 +309,8 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
         return htmx.error_page(422, "This box cannot be deleted", err.message)
     try:
         store.delete_box(store.session(), game.id, box.id, _version(form), score,
-                         key=form.key.data or None, based_on=game.version)
+                         key=form.key.data or None, based_on=game.version,
+                         previous=game.rulings)
     except store.StaleWrite:
         return htmx.error_page(409, "The game changed",
                                "Another phone changed this game meanwhile. Look at the sheet "

@@ -36,6 +36,11 @@ class LoadedGame:
         return self.row.version
 
     @property
+    def rulings(self) -> dict[int, dict[str, Any]]:
+        """The stored ruling of each live box, by box id (what a write compares against)."""
+        return {box.id: box.ruling for box in self.boxes}
+
+    @property
     def players(self) -> list[str]:
         return list(self.row.players)
 
@@ -46,11 +51,10 @@ class LoadedGame:
 
 def load(game_id: str) -> LoadedGame:
     """The game or 404; scored by the engine (an engine error is shown, not raised)."""
-    db = store.session()
-    row = store.get_game(db, game_id)
-    if row is None:
+    found = store.load_game(store.session(), game_id)
+    if found is None:
         abort(404, description="There is no game at this address. Check the link.")
-    boxes = store.live_boxes(db, row)
+    row, boxes = found
     data = store.game_input(row, boxes)
     score, error = rescore(data)
     return LoadedGame(row, boxes, data, score, error)

@@ -158,3 +158,26 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
     bad.write_text('{"format": "something else"}')
     with pytest.raises(store.StoreError, match="not a scorekeeper backup"):
         store.restore(bad, f"sqlite:///{tmp_path / 'other.sqlite3'}")
+
+
+def test_command_line_backup_and_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``scorekeeper import FILE`` stores an exported game; ``scorekeeper backup OUT``
+    writes the whole database; a game the engine refuses exits 2 with its error."""
+    from scorekeeper import cli
+
+    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    store.migrate(url)
+    monkeypatch.setattr(store, "default_url", lambda: url)
+    game_file = tmp_path / "game.json"
+    game_file.write_text(json.dumps(GAME, ensure_ascii=False), encoding="utf-8")
+    assert cli.main(["import", str(game_file)]) == 0
+    created = json.loads(capsys.readouterr().out)
+    assert set(created) == {"id", "edit_token", "version"}
+    out = tmp_path / "all.json"
+    assert cli.main(["backup", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"]["games"] == 1
+    assert json.loads(out.read_text())["tables"]["games"][0]["id"] == created["id"]
+    game_file.write_text(json.dumps({**GAME, "rules": "snap"}))
+    assert cli.main(["import", str(game_file)]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "unknown-rules"

@@ -112,7 +112,7 @@ def test_a_write_that_fails_half_way_leaves_nothing(database_url: str,
     engine = store.connect(database_url)
     try:
         with Session(engine, expire_on_commit=False) as db:
-            game_id = store.create_game(db, GAME, {"totals": {}})[0].id
+            game_id = store.import_game(db, GAME)[0].id
 
             def fail(*_args: Any) -> None:
                 raise RuntimeError("power cut")

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy.orm import Session
 
 from scorekeeper import create_app, store
 
@@ -63,11 +62,3 @@ def snapshot(app: Flask) -> dict[str, Any]:
 
     return _everything(str(app.config["DATABASE_URL"]))
 
-
-def game_count(app: Flask) -> int:
-    engine = store.connect(str(app.config["DATABASE_URL"]))
-    try:
-        with Session(engine) as db:
-            return len(list(store.all_game_ids(db)))
-    finally:
-        engine.dispose()
