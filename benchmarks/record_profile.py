@@ -43,7 +43,7 @@ HX = {"HX-Request": "true"}
 # loading the game includes scoring it, the write includes rewriting the rulings.
 PARTS = (
     ("gamedata.load: read the game and rescore it", "scorekeeper.web.gamedata", "load"),
-    ("  of which store reads (game, live boxes)", "scorekeeper.store", "live_boxes"),
+    ("  of which store reads (game, live boxes)", "scorekeeper.store", "load_game"),
     ("gamedata.can_edit: the edit secret checked", "scorekeeper.web.gamedata", "can_edit"),
     ("boxes.rule_box: form checked, game rescored with the box", "scorekeeper.web.boxes",
      "rule_box"),

@@ -33,7 +33,14 @@ from flask import Flask, current_app, g
 from sqlalchemy import JSON, ForeignKey, String, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    Session,
+    defer,
+    mapped_column,
+    sessionmaker,
+)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_MS = 10_000
@@ -253,6 +260,7 @@ def load_game(db: Session, game_id: str) -> tuple[Game, list[Box]] | None:
         .outerjoin(Box, (Box.game_id == Game.id) & Box.deleted.is_(False))
         .where(Game.id == game_id)
         .order_by(Box.position, Box.id)
+        .options(defer(Box.ruling))  # the engine rules every box again anyway
         .execution_options(populate_existing=True)
     )
     rows = db.execute(query).all()
@@ -590,7 +598,7 @@ def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed:
     for ruling in rulings:
         box_id = ruling.get("id", changed.id)
         if box_id == changed.id:
-            changed.ruling = dict(ruling)
+            changed.ruling = {**ruling, "id": changed.id}
         elif previous is None or previous.get(box_id) != ruling:
             db.execute(update(Box).where(Box.id == box_id, Box.game_id == game_id)
                        .values(ruling=dict(ruling)))

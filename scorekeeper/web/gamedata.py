@@ -37,8 +37,10 @@ class LoadedGame:
 
     @property
     def rulings(self) -> dict[int, dict[str, Any]]:
-        """The stored ruling of each live box, by box id (what a write compares against)."""
-        return {box.id: box.ruling for box in self.boxes}
+        """Each live box's ruling by box id, as the engine gives it for this version: what
+        the store holds, so a write compares against it instead of reading them all."""
+        return {ruling["id"]: ruling for ruling in (self.score or {}).get("boxes") or []
+                if "id" in ruling}
 
     @property
     def players(self) -> list[str]:
