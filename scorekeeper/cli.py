@@ -256,6 +256,41 @@ def _import(args: argparse.Namespace) -> int:
     return OK
 
 
+def _restore(args: argparse.Namespace) -> int:
+    from scorekeeper import store
+
+    try:
+        rows = store.restore(args.file, store.default_url())
+    except OSError as err:
+        raise InputError("unreadable-file", f"cannot read {args.file}: {err.strerror or err}",
+                         args.file) from None
+    except (store.StoreError, ValueError) as err:
+        raise InputError("malformed", str(err), args.file) from None
+    _emit({"restored": args.file, "rows": rows})
+    return OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    from scorekeeper import store
+
+    with store.opened() as db:
+        try:
+            _emit(store.export_game(db, args.game))
+        except store.GameNotFound:
+            raise InputError("not-found", f"there is no game {args.game!r}", "game") from None
+    return OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    """Rescore every stored game and compare with what is stored; status 1 on problems."""
+    from scorekeeper import store
+
+    with store.opened() as db:
+        problems = store.verify(db)
+    _emit({"ok": not problems, "problems": problems})
+    return OK if not problems else 1
+
+
 # --- the parser ------------------------------------------------------------------------------
 
 
@@ -325,6 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
             ).add_argument("output", metavar="OUT", help="the backup file to write")
     command("import", _import, "store a game (an export, or any input of score) as a new "
             "game").add_argument("file", nargs="?", default="-", metavar="FILE", help=source)
+    command("restore", _restore, "load a backup into an empty database (DATABASE_URL)"
+            ).add_argument("file", metavar="FILE", help="a file written by scorekeeper backup")
+    command("export", _export, "one stored game as CONTRACT.md JSON").add_argument(
+        "game", metavar="ID", help="the game's id (from its address)")
+    command("check", _check, "rescore every stored game and compare with what is stored")
     return parser
 
 

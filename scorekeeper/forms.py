@@ -113,7 +113,7 @@ class NewGameForm(FlaskForm):
 
     def names(self) -> list[str]:
         """The players' names as entered, blanks dropped, seat order kept."""
-        return [(entry.data or "").strip() for entry in self.players
+        return [engine.player_name(entry.data or "") for entry in self.players
                 if (entry.data or "").strip()]
 
     def setting_fields(self) -> list[tuple[Any, Field]]:
@@ -192,7 +192,7 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
         ok = False
     folded = [name.casefold() for name in names]
     for entry in form.players:
-        name = (entry.data or "").strip()
+        name = engine.player_name(entry.data or "")
         if name and folded.count(name.casefold()) > 1:
             add_error(entry, "Two players have this name.")
             ok = False
@@ -203,7 +203,7 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
         return None
     seats = [i for i, entry in enumerate(form.players) if (entry.data or "").strip()]
     dealer_seat = form.dealer.data if form.dealer.data in seats else seats[0]
-    dealer = (form.players[dealer_seat].data or "").strip()
+    dealer = engine.player_name(form.players[dealer_seat].data or "")
     names = _seat_by_cut(form, names, dealer)
     game: dict[str, Any] = {"rules": rules.name, "settings": settings, "players": names,
                             "dealer": dealer}
@@ -218,7 +218,7 @@ def _seat_by_cut(form: NewGameForm, names: list[str], dealer: str) -> list[str]:
     chosen = form.cut_receives.data
     if chosen is None or not 0 <= chosen < len(form.players) or len(names) != 3:
         return names
-    receives = (form.players[chosen].data or "").strip()
+    receives = engine.player_name(form.players[chosen].data or "")
     if receives not in names or receives == dealer:
         return names
     other = next(name for name in names if name not in (dealer, receives))
@@ -788,7 +788,7 @@ def parse_names(text: str) -> list[str]:
     >>> parse_names(" Ann, Bob ,,Cal ")
     ['Ann', 'Bob', 'Cal']
     """
-    return [name.strip() for name in (text or "").split(",") if name.strip()]
+    return [engine.player_name(name) for name in (text or "").split(",") if name.strip()]
 
 
 def decimal_text(value: Decimal | float | None) -> str:

@@ -8,6 +8,7 @@ Everything outside the engine uses only what is exported here (docs/engine-api.m
 """
 
 from .arrange import arrange
+from .boxes import player_name
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import score
@@ -53,6 +54,7 @@ __all__ = [
     "find_rules",
     "knock_limit_for",
     "parse_cards",
+    "player_name",
     "rule_box",
     "rule_text",
     "rule_texts",

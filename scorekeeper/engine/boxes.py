@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -121,14 +122,25 @@ def _at(where: str, name: str) -> str:
     return f"{where}.{name}" if where else name
 
 
+def player_name(text: str) -> str:
+    """A name as the engine compares it: trimmed, and in one Unicode form (NFC), so that
+    "Çal" typed on two phones is one player however each keyboard composed the Ç."""
+    return unicodedata.normalize("NFC", text.strip())
+
+
 def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, ...]:
     """Player names in seating order, checked against the rule set's player count."""
     if not isinstance(data, list) or not all(isinstance(name, str) for name in data):
         raise MalformedError("players must be a list of names", where)
-    names = tuple(name.strip() for name in data)
+    names = tuple(player_name(name) for name in data)
     for i, name in enumerate(names):
-        if not name or not name.isprintable():
+        if not name:
             raise MalformedError(f"player {i + 1} needs a name", f"{where}[{i}]")
+        hidden = next((c for c in name if not c.isprintable()), None)
+        if hidden is not None:
+            raise MalformedError(
+                f"player {i + 1}'s name has an invisible or control character "
+                f"(U+{ord(hidden):04X}): type the name again", f"{where}[{i}]")
         if len(name) > MAX_NAME:
             raise MalformedError(
                 f"the name {name[:20]!r}... is too long ({MAX_NAME} characters at most)",
@@ -147,11 +159,11 @@ def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, 
 
 def read_player(data: Any, players: Sequence[str], where: str, role: str) -> str:
     """A name that must be one of the players (the dealer, the knocker, ...)."""
-    if not isinstance(data, str) or data.strip() not in players:
+    if not isinstance(data, str) or player_name(data) not in players:
         raise UnknownPlayerError(
             f"the {role} {data!r} is not one of the players ({', '.join(players)})", where
         )
-    return data.strip()
+    return player_name(data)
 
 
 def read_box(
@@ -236,6 +248,7 @@ def _read_hands(
         return {}
     if not isinstance(data, Mapping):
         raise MalformedError("hands must be an object with one entry per player", hands_where)
+    data = {player_name(str(name)): hand for name, hand in data.items()}
     for name in data:
         if name not in players:
             raise UnknownPlayerError(
@@ -387,7 +400,7 @@ def _read_layoffs(data: Any, player: str, where: str) -> list[DeclaredLayoff]:
         onto = item["onto"]
         if not isinstance(onto, str):
             raise MalformedError("onto must name a player", f"{item_where}.onto")
-        layoffs.append(DeclaredLayoff(card, onto.strip(), meld, item_where))
+        layoffs.append(DeclaredLayoff(card, player_name(onto), meld, item_where))
     return layoffs
 
 

@@ -559,3 +559,19 @@ def test_remembered_rulings_are_copies_and_errors_are_not_remembered() -> None:
     for _ in range(2):
         with pytest.raises(ScorekeeperError):
             adjudicate(bad)
+
+
+def test_player_names_are_compared_in_one_unicode_form() -> None:
+    decomposed, composed = "C\u0327al", "\u00c7al"
+    ruling = adjudicate(box("jersey-scarne", ["Ann", "Bob", composed], "knock", decomposed,
+                            {"Ann": {"count": 20}, "Bob": {"count": 30},
+                             decomposed: {"count": 4}}))
+    assert ruling["winner"] == composed and ruling["points"] == 16 + 26
+    with pytest.raises(ScorekeeperError) as err:
+        adjudicate(box("jersey-scarne", ["Ann", composed, decomposed], "knock", "Ann",
+                       counts(Ann=1, Bob=2, Cal=3)))
+    assert "two players are called" in err.value.message
+    with pytest.raises(ScorekeeperError) as err:
+        adjudicate(box("gin", ["Ann", "B\u202eob"], "knock", "Ann", counts(Ann=1, Bob=2)))
+    assert "invisible or control character (U+202E)" in err.value.message
+    assert err.value.where == "players[1]"

@@ -181,3 +181,43 @@ def test_command_line_backup_and_import(tmp_path: Path, monkeypatch: pytest.Monk
     game_file.write_text(json.dumps({**GAME, "rules": "snap"}))
     assert cli.main(["import", str(game_file)]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "unknown-rules"
+
+
+def test_command_line_export_check_and_restore(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``export ID`` prints the stored game, ``check`` rescores every game (status 1 on a
+    tampered ruling), and ``restore FILE`` loads a backup into an empty database only."""
+    from scorekeeper import cli
+
+    url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    store.migrate(url)
+    monkeypatch.setattr(store, "default_url", lambda: url)
+    game_file = tmp_path / "game.json"
+    game_file.write_text(json.dumps(GAME, ensure_ascii=False), encoding="utf-8")
+    assert cli.main(["import", str(game_file)]) == 0
+    game_id = json.loads(capsys.readouterr().out)["id"]
+    assert cli.main(["export", game_id]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["players"] == GAME["players"] and len(exported["boxes"]) == len(GAME["boxes"])
+    assert cli.main(["export", "nope"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "not-found"
+    assert cli.main(["check"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "problems": []}
+    backup_file = tmp_path / "all.json"
+    assert cli.main(["backup", str(backup_file)]) == 0
+    capsys.readouterr()
+    with store.opened(url) as db:
+        box = db.scalars(select(store.Box)).first()
+        assert box is not None
+        box.ruling = {**box.ruling, "points": 999}
+        db.commit()
+    assert cli.main(["check"]) == 1
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+    assert cli.main(["restore", str(backup_file)]) == 2  # the database has games already
+    assert "empty" in json.loads(capsys.readouterr().out)["error"]["message"]
+    empty = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    monkeypatch.setattr(store, "default_url", lambda: empty)
+    assert cli.main(["restore", str(backup_file)]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"]["games"] == 1
+    assert cli.main(["export", game_id]) == 0
+    assert json.loads(capsys.readouterr().out) == exported
