@@ -448,6 +448,11 @@ def _hand_cards(hand: HandForm) -> list[str]:
     return [code for code in ALL_CODES if code in picked]
 
 
+def checked_box(form: BoxForm) -> dict[str, Any] | None:
+    """The form validated and read into a CONTRACT.md box, or None (errors on the fields)."""
+    return box_from_form(form) if form.validate() else None
+
+
 def box_from_form(form: BoxForm) -> dict[str, Any] | None:
     """The CONTRACT.md box the form describes, or None with errors on the fields.
 

@@ -46,10 +46,7 @@ def rule_box(game_data: dict[str, Any], form: forms.BoxForm, index: int | None =
     the ruling shows, so the stored box is exactly what the preview showed (C8).
     """
     outcome = Ruled()
-    if not form.validate():
-        outcome.errors = ["Check the fields marked below."]
-        return outcome
-    entry = forms.box_from_form(form)
+    entry = forms.checked_box(form)
     if entry is None:
         outcome.errors = ["Check the fields marked below."]
         return outcome

@@ -198,10 +198,7 @@ def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str
                settings: dict[str, Any] | None = None) -> Ruled:
     """Rule one box on its own, with the table's house rules and dealer."""
     outcome = Ruled()
-    if not form.validate():
-        outcome.errors = ["Check the fields marked below."]
-        return outcome
-    entry = forms.box_from_form(form)
+    entry = forms.checked_box(form)
     if entry is None:
         outcome.errors = ["Check the fields marked below."]
         return outcome

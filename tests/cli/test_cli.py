@@ -14,18 +14,8 @@ import pytest
 
 from scorekeeper.cli import main
 from tests.engine.test_game import CONTRACT_GAME
+from tests.engine.test_showdown import CONTRACT_BOX, CONTRACT_RULING
 
-CONTRACT_BOX: dict[str, Any] = {
-    "rules": "jersey-scarne", "settings": {"underknock_bonus": 10},
-    "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "ending": "knock", "by": "Bob",
-    "upcard": "7S", "multiplier": 1,
-    "hands": {
-        "Bob": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        "Cal": {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                "layoffs": [{"card": "4S", "onto": "Bob"}]},
-        "Ann": {"count": 14},
-    },
-}
 HAND = ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]
 SCRIPT = Path(sys.executable).with_name("scorekeeper")
 
@@ -59,11 +49,7 @@ def test_adjudicate_the_contract_box(tmp_path: Path, capsys: pytest.CaptureFixtu
     path.write_text(json.dumps(CONTRACT_BOX))
     status, ruling, err = run(capsys, "adjudicate", str(path))
     assert (status, err) == (0, "")
-    assert ruling["result"] == "knock" and ruling["winner"] == "Bob"
-    assert ruling["points"] == 19
-    assert ruling["credits"] == {"Ann": 0, "Bob": 19, "Cal": 0}
-    assert ruling["counts"] == {"Ann": 14, "Bob": 4, "Cal": 13}
-    assert ruling["hands"]["Cal"]["layoffs"] == [{"card": "4S", "onto": "Bob", "meld": 0}]
+    assert {key: ruling[key] for key in CONTRACT_RULING} == CONTRACT_RULING
 
 
 @pytest.mark.parametrize("argv", [["adjudicate"], ["adjudicate", "-"]])

@@ -10,8 +10,9 @@ import pytest
 from pypdf import PdfReader
 
 from scorekeeper.cli import main
-from tests.cli.test_cli import CONTRACT_BOX, assert_bad, run
+from tests.cli.test_cli import assert_bad, run
 from tests.engine.test_game import CONTRACT_GAME
+from tests.engine.test_showdown import CONTRACT_BOX
 
 A4_WIDTH, LETTER_WIDTH = 595, 612
 

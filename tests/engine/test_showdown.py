@@ -31,7 +31,7 @@ def texts(ruling: dict[str, Any]) -> str:
     return " | ".join(f"{s['rule']}: {s['text']}" for s in ruling["explanation"])
 
 
-CONTRACT_BOX = {
+CONTRACT_BOX: dict[str, Any] = {
     "rules": "jersey-scarne",
     "settings": {"underknock_bonus": 10},
     "players": ["Ann", "Bob", "Cal"],
@@ -48,7 +48,7 @@ CONTRACT_BOX = {
     },
 }
 
-CONTRACT_RULING = {
+CONTRACT_RULING: dict[str, Any] = {
     "result": "knock",
     "winner": "Bob",
     "points": 19,

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import engine
+from tests.web.browser import browser, live_server  # noqa: F401  (browser fixtures)
 
 JERSEY_DEFAULTS = {f"setting_{s.name}": (
     ("true" if getattr(engine.PRESETS["jersey-scarne"], s.name) else "false")

@@ -6,17 +6,9 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-BOX: dict[str, Any] = {
-    "rules": "jersey-scarne", "settings": {"underknock_bonus": 10},
-    "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "ending": "knock", "by": "Bob",
-    "upcard": "7S", "multiplier": 1,
-    "hands": {
-        "Bob": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        "Cal": {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                "layoffs": [{"card": "4S", "onto": "Bob"}]},
-        "Ann": {"count": 14},
-    },
-}
+from tests.engine.test_showdown import CONTRACT_BOX, CONTRACT_RULING
+
+BOX: dict[str, Any] = CONTRACT_BOX
 GAME: dict[str, Any] = {"rules": "jersey-scarne", "settings": {}, "players": ["Ann", "Bob", "Cal"],
                         "dealer": "Ann", "stake": 0.05, "boxes": []}
 KNOCK: dict[str, Any] = {"ending": "knock", "by": "Bob",
@@ -25,6 +17,7 @@ KNOCK: dict[str, Any] = {"ending": "knock", "by": "Bob",
 
 def test_adjudicate_the_contract_example(client: FlaskClient) -> None:
     ruling = client.post("/api/v1/adjudicate", json=BOX).get_json()
+    assert {key: ruling[key] for key in CONTRACT_RULING} == CONTRACT_RULING
     assert ruling["result"] == "knock" and ruling["winner"] == "Bob" and ruling["points"] == 19
     assert ruling["credits"] == {"Ann": 0, "Bob": 19, "Cal": 0}
     assert ruling["counts"] == {"Ann": 14, "Bob": 4, "Cal": 13}

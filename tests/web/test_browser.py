@@ -4,61 +4,16 @@ one correction, and a second phone that watches the sheet update by itself."""
 
 from __future__ import annotations
 
-import re
-import shutil
-import socket
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scorekeeper import create_app, store
+from tests.web.browser import MARKS, SHEET_URL
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path("/tmp/shots")
-SHEET_URL = re.compile(r"/games/(?!new\b)[^/?]+$")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
-                       reason=f"Chromium is not installed at {CHROMIUM} (make system-deps)"),
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """The app served by waitress on loopback, in a thread, on a fresh database."""
-    from waitress.server import create_server
-
-    url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
-    store.migrate(url)
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "browser-test", "POLL_SECONDS": 1})
-    server = create_server(app, host="127.0.0.1", port=_free_port(), threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    server.close()
-    thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS,
-                                              headless=True)
-        yield chromium
-        chromium.close()
+pytestmark = MARKS
 
 
 def _phone(browser: Any) -> Any:
