@@ -43,7 +43,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),
-        RECENT_GAMES_PUBLIC=True,
+        # The home page lists the games this browser started or opened; True lists every
+        # game on the server (a club's own machine), which shows every game's read link.
+        RECENT_GAMES_PUBLIC=False,
         POLL_SECONDS=3,
         # Behind a reverse proxy that terminates HTTPS, set this to the number of proxies
         # in front (instance/config.py): X-Forwarded-Proto/-For/-Host are then believed.

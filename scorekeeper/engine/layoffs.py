@@ -174,10 +174,3 @@ def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset
                                  LayoffPlan(new_done, new_mask))
                 stack.append((lay(state, layoff), new_done, new_mask))
     return sorted(plans.values(), key=lambda plan: (len(plan.layoffs), plan.mask))
-
-
-def could_lay_off(hand: Iterable[Card], table: Table, by: str, targets: frozenset[str],
-                  original_only: bool) -> bool:
-    """Cheap test: does any single card of the hand fit any target meld now?"""
-    return any(meld.owner in targets and meld.fits(card, by, original_only)
-               for card in hand for meld in table)
