@@ -12,7 +12,7 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, PAD, RULE, styles, text
+from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, styles, text
 
 LABEL_WIDTH = 44 * mm
 
@@ -89,13 +89,7 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
         # Labels on the left in the body font, numbers right-aligned.
         ("FONT", (0, 1), (-1, -1), FONT, 8.5),
         ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
-        ("BOX", (0, 0), (-1, -1), 0.9, INK),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
-        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+        *FRAMED_GRID,
     ]
     if final:
         commands += [
@@ -133,12 +127,6 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
         ("FONT", (0, 1), (-1, -1), FONT, 8.5),
         ("FONT", (3, 1), (3, -1), FONT_BOLD, 8.5),
         ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
-        ("BOX", (0, 0), (-1, -1), 0.9, INK),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
-        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+        *FRAMED_GRID,
     ]))
     return table

@@ -18,7 +18,7 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, label_cell, name_cell
-from .styles import BAND, CLOSED, FONT, FONT_BOLD, HEAD, INK, PAD, RULE, WON, styles
+from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, styles
 
 Cell = Paragraph | str
 
@@ -199,14 +199,8 @@ def _foot_style(final: int, groups: int) -> TableStyle:
         ("LINEBELOW", (0, 1), (-1, 1), 0.9, INK),
         ("FONT", (0, 2), (-1, -1), FONT, 8),
         ("ALIGN", (1, 2), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
-        ("BOX", (0, 0), (-1, -1), 0.9, INK),
+        *FRAMED_GRID,
         *[("LINEBEFORE", (1 + 2 * g, 0), (1 + 2 * g, -1), 1.2, INK) for g in range(groups)],
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
-        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ]
     if final:
         # The final totals: bold, banded, under a double rule, as a sum is written.

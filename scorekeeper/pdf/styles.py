@@ -46,6 +46,19 @@ PAD = 2.5
 PAGE_SIZES = {"a4": pagesizes.A4, "letter": pagesizes.LETTER}
 
 
+
+FRAMED_GRID: tuple[tuple[Any, ...], ...] = (
+    # The ruling every small number table shares: a light grid inside a framing box,
+    # cells centred vertically, tight padding.
+    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+    ("BOX", (0, 0), (-1, -1), 0.9, INK),
+    ("TOPPADDING", (0, 0), (-1, -1), 2),
+    ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+    ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+)
+
 def paper_size(name: str, *, landscape: bool = False) -> tuple[float, float]:
     """The page size for ``"A4"`` or ``"letter"`` (any case), in points.
 
