@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
 import sys
-import time
 from typing import Any
 
+from benchmarks.timing import milliseconds, summary
 from scorekeeper.engine import adjudicate
 from scorekeeper.engine.cards import ALL_CARDS, Card
 from scorekeeper.engine.melds import best_count
@@ -42,19 +41,8 @@ def _deal(rng: random.Random, dense: bool) -> dict[str, Any]:
 def _measure(boxes: list[dict[str, Any]]) -> dict[str, float]:
     for box in boxes[:20]:
         adjudicate(box)  # warm-up: meld tables and caches
-    times = []
-    for box in boxes:
-        start = time.perf_counter_ns()
-        adjudicate(box)
-        times.append((time.perf_counter_ns() - start) / 1e6)
-    times.sort()
-    return {
-        "median_ms": round(statistics.median(times), 3),
-        "p99_ms": round(times[int(len(times) * 0.99) - 1], 3),
-        "max_ms": round(times[-1], 3),
-        "boxes": len(times),
-    }
-
+    times = milliseconds(adjudicate, boxes)
+    return {**summary(times), "boxes": len(times)}
 
 def run(samples: int = 1000, seed: int = 2026) -> dict[str, dict[str, float]]:
     """Median, p99 and worst time of one three-player showdown with cards."""

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import datetime
 import json
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.timing import milliseconds, summary
 from scorekeeper import engine
 from scorekeeper.pdf import render_blank_pad, render_sheet
 
@@ -62,20 +61,8 @@ def game() -> dict[str, Any]:
 def _time(render: Callable[[], bytes], runs: int) -> dict[str, float]:
     """Median, p99 and worst of ``runs`` renders in milliseconds, and the PDF's size."""
     pdf = render()  # warm-up: the fonts are parsed once per process
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter_ns()
-        pdf = render()
-        times.append((time.perf_counter_ns() - start) / 1e6)
-    times.sort()
-    return {
-        "median_ms": round(statistics.median(times), 3),
-        "p99_ms": round(times[max(int(len(times) * 0.99) - 1, 0)], 3),
-        "max_ms": round(times[-1], 3),
-        "size_kb": round(len(pdf) / 1024, 1),
-        "runs": runs,
-    }
-
+    times = milliseconds(lambda _: render(), range(runs))
+    return {**summary(times), "size_kb": round(len(pdf) / 1024, 1), "runs": runs}
 
 def run(runs: int = 20) -> dict[str, dict[str, float]]:
     """Time the 40-box sheet (target: under 100 ms and 100 KB) and a blank pad."""

@@ -1,0 +1,29 @@
+"""Timing one call at a time: the per-call milliseconds and their median, p99 and worst."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def milliseconds(call: Callable[[T], object], items: Iterable[T]) -> list[float]:
+    """Each call's wall time in ms, sorted; warm up before calling this."""
+    times = []
+    for item in items:
+        start = time.perf_counter_ns()
+        call(item)
+        times.append((time.perf_counter_ns() - start) / 1e6)
+    return sorted(times)
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    """Median, 99th percentile and worst of sorted times, in ms."""
+    return {
+        "median_ms": round(statistics.median(times), 3),
+        "p99_ms": round(times[max(int(len(times) * 0.99) - 1, 0)], 3),
+        "max_ms": round(times[-1], 3),
+    }
