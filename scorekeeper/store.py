@@ -463,27 +463,6 @@ def _revision(box: Box, action: str, game_version: int) -> BoxRevision:
                        game_version=game_version)
 
 
-def _write(
-    db: Session,
-    game_id: str,
-    expected: int,
-    key: str | None,
-    score: Mapping[str, Any],
-    change: Callable[[], tuple[Box, str]],
-    based_on: int | None = None,
-    previous: Mapping[int, Mapping[str, Any]] | None = None,
-) -> WriteResult:
-    """One write, one transaction: idempotency check, version bump, the change, and the
-    new ruling of every box (an edit early in a game changes everything after it).
-
-    ``based_on`` is the version the caller read to compute ``score``: a writer that
-    names another version (a forged or future one) would store rulings of a game that
-    no longer exists, so it is refused like any stale write.
-    """
-    with writing(db, game_id):
-        return _write_locked(db, game_id, expected, key, score, change, based_on, previous)
-
-
 _SQLITE_WRITER = threading.RLock()
 
 
@@ -501,10 +480,10 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
     if db.info.get("writing") == game_id:
         yield  # already inside
         return
-    lock = _SQLITE_WRITER if db.get_bind().dialect.name == "sqlite" else contextlib.nullcontext()
-    with lock:
+    sqlite = db.get_bind().dialect.name == "sqlite"
+    with _SQLITE_WRITER if sqlite else contextlib.nullcontext():
         db.rollback()
-        if db.get_bind().dialect.name != "sqlite":
+        if not sqlite:
             db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
         db.info["writing"] = game_id
         try:
@@ -513,66 +492,70 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
             db.info.pop("writing", None)
 
 
-def _write_locked(
+def _write(
     db: Session,
     game_id: str,
     expected: int,
     key: str | None,
     score: Mapping[str, Any],
     change: Callable[[], tuple[Box, str]],
-    based_on: int | None,
-    previous: Mapping[int, Mapping[str, Any]] | None,
+    based_on: int | None = None,
+    previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
-    repeated = _repeated(db, game_id, key)
-    if repeated is not None:
-        return repeated
-    if based_on is not None and based_on != expected:
-        current = game_version(db, game_id)
-        db.rollback()
-        if current is None:
-            raise GameNotFound(f"no game {game_id}")
-        raise StaleWrite(current)
-    version = expected + 1
-    try:
-        bumped = db.execute(
-            update(Game)
-            .where(Game.id == game_id, Game.version == expected)
-            .values(version=version, updated_at=_now(), summary=summarize(score))
-        )
-        if getattr(bumped, "rowcount", 0) != 1:
-            db.rollback()
+    """One write, one transaction, one writer (:func:`writing`): idempotency check,
+    version bump, the change, and the rulings the change altered (an edit early in a
+    game can change every ruling after it).
+
+    ``based_on`` is the version the caller read to compute ``score``: a writer that
+    names another version (a forged or future one) would store rulings of a game that
+    no longer exists, so it is refused like any stale write.
+    """
+    with writing(db, game_id):
+        earlier = repeated(db, game_id, key)
+        if earlier is not None:
+            return earlier
+        if based_on is not None and based_on != expected:
             current = game_version(db, game_id)
+            db.rollback()
             if current is None:
                 raise GameNotFound(f"no game {game_id}")
-            repeated = _repeated(db, game_id, key)
-            if repeated is not None:
-                return repeated
             raise StaleWrite(current)
-        box, action = change()
-        _store_rulings(db, game_id, score, box, previous)
-        db.add(_revision(box, action, version))
-        if key is not None:
-            db.add(WriteKey(game_id=game_id, key=key, box_id=box.id, version=version))
-        db.commit()
-        return WriteResult(version, box.id)
-    except IntegrityError:
-        db.rollback()
-        repeated = _repeated(db, game_id, key)
-        if repeated is None:
+        version = expected + 1
+        try:
+            bumped = db.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.version == expected)
+                .values(version=version, updated_at=_now(), summary=summarize(score))
+            )
+            if getattr(bumped, "rowcount", 0) != 1:
+                db.rollback()
+                current = game_version(db, game_id)
+                if current is None:
+                    raise GameNotFound(f"no game {game_id}")
+                earlier = repeated(db, game_id, key)
+                if earlier is not None:
+                    return earlier
+                raise StaleWrite(current)
+            box, action = change()
+            _store_rulings(db, game_id, score, box, previous)
+            db.add(_revision(box, action, version))
+            if key is not None:
+                db.add(WriteKey(game_id=game_id, key=key, box_id=box.id, version=version))
+            db.commit()
+            return WriteResult(version, box.id)
+        except IntegrityError:
+            db.rollback()
+            earlier = repeated(db, game_id, key)
+            if earlier is None:
+                raise
+            return earlier
+        except BaseException:
+            db.rollback()
             raise
-        return repeated
-    except BaseException:
-        db.rollback()
-        raise
 
 
 def repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
     """The result of an earlier write on this game with this idempotency key, if any."""
-    return _repeated(db, game_id, key)
-
-
-def _repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
-    """The result of an earlier write with this idempotency key, if there was one."""
     if key is None:
         return None
     row = db.get(WriteKey, (game_id, key))
