@@ -60,7 +60,7 @@ ENDINGS = {
     "misdeal": "Misdeal",
 }
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
-MAX_NAME = 40
+MAX_NAME = engine.MAX_NAME
 BOX_PATH = re.compile(r"^boxes\[\d+\]\.?")
 
 

@@ -8,7 +8,7 @@ Everything outside the engine uses only what is exported here (docs/engine-api.m
 """
 
 from .arrange import arrange
-from .boxes import player_name
+from .boxes import MAX_NAME, player_name, read_players
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import score
@@ -29,6 +29,7 @@ from .seating import Cut, cut_for_deal, eldest
 
 __all__ = [
     "ERROR_CLASSES",
+    "MAX_NAME",
     "PRESETS",
     "RULE_TEXTS",
     "SETTINGS",
@@ -55,6 +56,7 @@ __all__ = [
     "knock_limit_for",
     "parse_cards",
     "player_name",
+    "read_players",
     "rule_box",
     "rule_text",
     "rule_texts",

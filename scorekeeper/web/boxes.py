@@ -37,6 +37,14 @@ class Ruled:
     def ok(self) -> bool:
         return self.ruling is not None and not self.errors
 
+    @classmethod
+    def read(cls, form: forms.BoxForm) -> Ruled:
+        """The form's box, not yet ruled; without ``entry`` when a field does not check."""
+        entry = forms.checked_box(form)
+        if entry is None:
+            return cls(errors=["Check the fields marked below."])
+        return cls(entry=entry)
+
 
 def rule_box(game_data: dict[str, Any], form: forms.BoxForm, index: int | None = None,
              box_id: int | None = None, declare: bool = False) -> Ruled:
@@ -45,12 +53,10 @@ def rule_box(game_data: dict[str, Any], form: forms.BoxForm, index: int | None =
     With ``declare`` (saving), hands still given as cards are replaced by the layout
     the ruling shows, so the stored box is exactly what the preview showed (C8).
     """
-    outcome = Ruled()
-    entry = forms.checked_box(form)
+    outcome = Ruled.read(form)
+    entry = outcome.entry
     if entry is None:
-        outcome.errors = ["Check the fields marked below."]
         return outcome
-    outcome.entry = entry
     boxes = list(game_data["boxes"])
     stored = {**entry, "id": box_id} if box_id is not None else entry
     if index is None:

@@ -189,20 +189,20 @@ def _players_problem(players: list[str], rules: Any) -> str:
         return f"{rules.title} is played by {wanted} players: separate the names with commas."
     if len({p.casefold() for p in players}) != len(players):
         return "Two players have the same name."
-    if any(len(p) > forms.MAX_NAME or not p.isprintable() for p in players):
-        return f"Names are at most {forms.MAX_NAME} printable characters."
+    try:
+        engine.read_players(players, rules)  # the engine's own checks of each name
+    except engine.ScorekeeperError as err:
+        return err.message[:1].upper() + err.message[1:] + "."
     return ""
 
 
 def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str,
                settings: dict[str, Any] | None = None) -> Ruled:
     """Rule one box on its own, with the table's house rules and dealer."""
-    outcome = Ruled()
-    entry = forms.checked_box(form)
+    outcome = Ruled.read(form)
+    entry = outcome.entry
     if entry is None:
-        outcome.errors = ["Check the fields marked below."]
         return outcome
-    outcome.entry = entry
     box = {"rules": preset, "settings": settings or {}, "players": players,
            "dealer": dealer, **entry}
     try:
