@@ -5,24 +5,19 @@ This is ``scorekeeper arrange`` and the app's "Check a hand".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from .cards import Card, parse_cards, show
+from .cards import Card, by_rank, meld_order, parse_cards, show
 from .errors import DuplicateCardError, MalformedError, WrongHandSizeError
 from .melds import Arrangement, best_arrangements, best_discard
 
 
-def _meld_order(meld: Sequence[Card]) -> tuple[int, int]:
-    return min(c.rank for c in meld), meld[0].suit_number
-
-
 def _arrangement_json(arrangement: Arrangement) -> dict[str, Any]:
-    melds = sorted(arrangement.melds, key=_meld_order)
+    melds = sorted(arrangement.melds, key=meld_order)
     return {
         "melds": [[card.code for card in meld] for meld in melds],
         "deadwood": [card.code for card in sorted(arrangement.deadwood,
-                                                  key=lambda c: (c.rank, c.suit_number))],
+                                                  key=by_rank)],
         "count": arrangement.count,
     }
 
@@ -66,9 +61,9 @@ def arrange(cards: Any, *, around_the_corner: bool = False, ace_value: int = 1,
 
 def _describe(arrangement: Arrangement, discard: str | None) -> str:
     """One line for people: ``A♠-2♠-3♠ 7♣-7♦-7♥; deadwood 4♣ = 4``."""
-    melds = " ".join(show(m) for m in sorted(arrangement.melds, key=_meld_order))
+    melds = " ".join(show(m) for m in sorted(arrangement.melds, key=meld_order))
     deadwood = " ".join(str(c) for c in sorted(arrangement.deadwood,
-                                               key=lambda c: (c.rank, c.suit_number)))
+                                               key=by_rank))
     text = f"{melds or 'no melds'}; deadwood {deadwood or 'none'} = {arrangement.count}"
     if discard is not None:
         text = f"discard {Card.parse(discard)}: {text}"

@@ -226,6 +226,16 @@ def count_of(cards: Iterable[Card], ace_value: int = 1) -> int:
     return sum(card.value(ace_value) for card in cards)
 
 
+def by_rank(card: Card) -> tuple[int, int]:
+    """Sort key for deadwood as people read it: by rank, then suit (A♦ A♥ 2♣ ...)."""
+    return card.rank, card.suit_number
+
+
+def meld_order(meld: Sequence[Card]) -> tuple[int, int]:
+    """Sort key for melds as people read them: lowest rank first, then suit."""
+    return min(card.rank for card in meld), meld[0].suit_number
+
+
 def codes(cards: Iterable[Card]) -> list[str]:
     """JSON notation for a list of cards."""
     return [card.code for card in cards]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .boxes import Box, Hand
-from .cards import Card, cards_mask, count_of, mask_cards, show
+from .cards import Card, by_rank, cards_mask, count_of, mask_cards, meld_order, show
 from .credits import Outcome, Step, break_outcome, gin_outcome, knock_outcome
 from .errors import (
     IllegalLayoffError,
@@ -45,20 +45,16 @@ class Played:
     def to_json(self) -> dict[str, Any]:
         return {
             "melds": [[card.code for card in meld] for meld in self.melds],
-            "deadwood": [card.code for card in sorted(self.deadwood, key=_rank_order)],
+            "deadwood": [card.code for card in sorted(self.deadwood, key=by_rank)],
             "layoffs": [layoff.to_json() for layoff in self.layoffs],
             "count": self.count,
         }
 
 
-def _rank_order(card: Card) -> tuple[int, int]:
-    return card.rank, card.suit_number
-
-
 def _canonical(melds: Sequence[Sequence[Card]], rules: Rules) -> tuple[tuple[Card, ...], ...]:
     """Melds in the order people read them: each in set or run order, lowest rank first."""
     laid = [TableMeld.lay_down("", 0, meld, rules.around_the_corner).cards for meld in melds]
-    return tuple(sorted(laid, key=lambda meld: (min(c.rank for c in meld), meld[0].suit_number)))
+    return tuple(sorted(laid, key=meld_order))
 
 
 Score = tuple[int, int]
@@ -420,7 +416,7 @@ class Showdown:
         steps = []
         for play in plays:
             melds = ", ".join(show(m) for m in play.melds) or "no melds"
-            deadwood = " ".join(str(c) for c in sorted(play.deadwood, key=_rank_order))
+            deadwood = " ".join(str(c) for c in sorted(play.deadwood, key=by_rank))
             if play.form == "count":
                 steps.append(Step("C4", f"{play.player}'s count was entered as {play.count}",
                                   play.player))
