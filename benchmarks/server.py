@@ -45,7 +45,7 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +65,7 @@ END_BOXES = 40
 HOST = "127.0.0.1"
 PROJECT = Path(__file__).resolve().parent.parent
 HX = {"HX-Request": "true"}
+PATHS = ("health", "sheet", "preview", "record_form", "record_api")
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
@@ -86,10 +87,20 @@ class Server:
     database_url: str
     process: subprocess.Popen[bytes]
 
+    workers: int = 1
+
     def cpu_seconds(self) -> float:
-        """User + system CPU time the server process has used so far (Linux /proc)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User + system CPU time the server and its worker processes have used so far
+        (Linux /proc)."""
+        ticks = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # a process that just ended
+            if stat.parent.name == str(self.process.pid) or fields[1] == str(self.process.pid):
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -100,19 +111,21 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(folder: Path) -> Iterator[Server]:
-    """``scorekeeper serve`` on a free loopback port, its database in ``folder``."""
+def serving(folder: Path, workers: int) -> Iterator[Server]:
+    """``scorekeeper serve`` with ``workers`` processes on a free loopback port, its
+    database in ``folder``."""
     url = f"sqlite:///{folder / 'bench.sqlite3'}"
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": url, "SCOREKEEPER_BENCH_SECRET": secrets.token_hex(32)}
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.server", "--serve", str(port)],
+            [sys.executable, "-m", "benchmarks.server", "--serve", str(port),
+             "--workers", str(workers)],
             cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_until_up(port, process, log_path)
-            yield Server(port, url, process)
+            yield Server(port, url, process, workers)
         finally:
             process.terminate()
             try:
@@ -138,7 +151,7 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> No
     raise RuntimeError("the server did not answer /health within 60 s")
 
 
-def _serve_in_this_process(port: int) -> None:
+def _serve_in_this_process(port: int, workers: int) -> None:
     """The subprocess: the real ``serve`` with a throw-away configuration.
 
     ``serve`` builds its app with ``create_app()``, which reads the checkout's
@@ -151,7 +164,7 @@ def _serve_in_this_process(port: int) -> None:
     config = {"DATABASE_URL": os.environ["DATABASE_URL"],
               "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"]}
     setattr(scorekeeper, "create_app", lambda: build(config))  # noqa: B010
-    serve.serve(HOST, port)
+    serve.serve(HOST, port, workers)
 
 
 # --- a phone -------------------------------------------------------------------------------
@@ -282,7 +295,7 @@ def _load(server: Server, clients: int, seconds: float,
                                                                           strict=True)]
     for thread in threads:
         thread.start()
-    cpu_before = server.cpu_seconds()
+    cpu_before, client_before = server.cpu_seconds(), time.process_time()
     started = time.perf_counter()
     deadline[0] = started + seconds
     ready.wait()
@@ -290,6 +303,7 @@ def _load(server: Server, clients: int, seconds: float,
         thread.join()
     elapsed = time.perf_counter() - started
     cpu = server.cpu_seconds() - cpu_before
+    client_cpu = time.process_time() - client_before
     times = sorted(tally.latencies)
     if not times:
         raise RuntimeError("no request completed")
@@ -304,6 +318,8 @@ def _load(server: Server, clients: int, seconds: float,
         "max_ms": round(times[-1], 1),
         "errors": sum(tally.errors.values()),
         "server_cpu_ms_per_request": round(cpu * 1000 / (len(times) + tally.side_requests), 2),
+        "client_cpu_ms_per_request": round(client_cpu * 1000 / (len(times) + tally.side_requests),
+                                           2),
     }
     if tally.errors:
         result["error_kinds"] = dict(tally.errors)
@@ -394,9 +410,14 @@ def _pool(tables: list[webgames.Table]) -> queue.SimpleQueue[webgames.Table]:
     return pool
 
 
-def run(seconds: float | None = None) -> dict[str, Any]:
-    """Every path at 8 and 32 clients (and recording at 1, for the unloaded latency)."""
+def run(seconds: float | None = None, paths: Sequence[str] | None = None,
+        workers: int | None = None) -> dict[str, Any]:
+    """Every path (or only ``paths``) at 8 and 32 clients (and recording at 1, for the
+    unloaded latency), on ``scorekeeper serve``'s default number of processes."""
+    from scorekeeper.serve import default_workers
+
     seconds = seconds_per_run(seconds)
+    workers = workers or default_workers()
     runs = [(1, min(seconds, 10.0))] + [(c, seconds) for c in CONCURRENCY]
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as tmp:
         folder = Path(tmp)
@@ -406,13 +427,14 @@ def run(seconds: float | None = None) -> dict[str, Any]:
             middle = webgames.game_in_progress(START_BOXES)
             pools = {(kind, c): webgames.seed(db, middle, _pool_size(c, duration))
                      for kind in ("record_form", "record_api") for c, duration in runs}
-        results: dict[str, Any] = {"seconds_per_run": seconds, "runs": {}}
-        with serving(folder) as server:
-            warm = Phone(server.port)
-            warm.join(sheet)
-            for _ in range(20):  # warm-up: templates compiled, meld tables built
-                warm.request("GET", f"/games/{sheet.game_id}")
-            warm.close()
+        results: dict[str, Any] = {"seconds_per_run": seconds, "workers": workers, "runs": {}}
+        with serving(folder, workers) as server:
+            for _ in range(4 * workers):  # warm-up of every process: templates, meld tables
+                warm = Phone(server.port)
+                warm.join(sheet)
+                for _ in range(5):
+                    warm.request("GET", f"/games/{sheet.game_id}")
+                warm.close()
             plans: list[tuple[str, Callable[[int], Callable[[Phone, Tally], Action]]]] = [
                 ("health", lambda c: _health),
                 ("sheet", lambda c: _sheet(sheet)),
@@ -421,6 +443,8 @@ def run(seconds: float | None = None) -> dict[str, Any]:
                 ("record_api", lambda c: _record_api(_pool(pools["record_api", c]))),
             ]
             for name, plan in plans:
+                if paths and name not in paths:
+                    continue
                 for clients, duration in runs:
                     if clients == 1 and not name.startswith("record"):
                         continue
@@ -432,12 +456,15 @@ def run(seconds: float | None = None) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seconds", type=float, help=f"each run's duration (${SECONDS_ENV})")
+    parser.add_argument("--only", action="append", choices=PATHS,
+                        help="run only this path (repeatable)")
+    parser.add_argument("--workers", type=int, help="server processes (serve's default)")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        _serve_in_this_process(args.serve)
+        _serve_in_this_process(args.serve, args.workers or 1)
         return
-    sys.stdout.write(json.dumps(run(args.seconds), indent=2) + "\n")
+    sys.stdout.write(json.dumps(run(args.seconds, args.only, args.workers), indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -221,9 +221,9 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from scorekeeper.serve import serve  # Flask and the database only for this command
+    from scorekeeper.serve import default_workers, serve  # Flask and the database only here
 
-    serve(args.host, args.port)
+    serve(args.host, args.port, args.workers or default_workers())
     return OK
 
 
@@ -300,6 +300,12 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 to 64)")
+    return int(text)
+
+
 def _ace_value(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 15:
         raise argparse.ArgumentTypeError(f"{text!r} is not an ace value (1 to 15)")
@@ -355,6 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
     serving = command("serve", _serve, "run the web app (DATABASE_URL picks the database)")
     serving.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     serving.add_argument("--port", type=_port, default=5000, help="port to listen on (5000)")
+    serving.add_argument("--workers", type=_workers, default=None, metavar="N",
+                         help="server processes (default: one per core, at most 4)")
     command("migrate", _migrate, "create or upgrade the database (DATABASE_URL)")
     command("backup", _backup, "the whole database as one JSON file (DATABASE_URL)"
             ).add_argument("output", metavar="OUT", help="the backup file to write")

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
+import os
+import signal
 import socket
 import sys
+import threading
+import time
+from typing import Any
 
 log = logging.getLogger("scorekeeper.serve")
 
@@ -36,18 +43,127 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{h}:{port}/" for h in hosts]
 
 
-def serve(host: str, port: int) -> None:
-    """Apply migrations, say where to connect, and serve with waitress until stopped."""
-    from waitress import serve as waitress_serve
+THREADS = 2
+"""Threads of each waitress process: requests waiting on the database do not hold the others."""
+MAX_WORKERS = 4
 
+
+def default_workers() -> int:
+    """Server processes by default: one per core (at most :data:`MAX_WORKERS`), where
+    processes can be forked; else one."""
+    if not hasattr(os, "fork"):
+        return 1
+    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+
+
+def serve(host: str, port: int, workers: int = 1) -> None:
+    """Apply migrations, say where to connect, and serve with waitress until stopped.
+
+    With ``workers`` above one, that many waitress processes share one listening
+    socket: Python runs one thread at a time per process, so a busy table (or a club
+    of tables) gets every core. Each process keeps its own scored games; the database
+    keeps writers of different processes apart.
+    """
     from . import create_app, store
 
     app = create_app()
     store.migrate(str(app.config["DATABASE_URL"]))
+    workers = workers if hasattr(os, "fork") else 1
     lines = ["Scorekeeper is running. Open it on the phones at the table:"]
     lines += [f"  {url}" for url in urls(host, port)]
+    if workers > 1:
+        lines.append(f"({workers} server processes; Ctrl-C stops them all)")
     sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.flush()
-    log.info("serving on %s:%s", host, port)
-    waitress_serve(app, host=host, port=port, threads=8, clear_untrusted_proxy_headers=True,
-                   ident="scorekeeper")
+    log.info("serving on %s:%s with %s processes", host, port, workers)
+    if workers <= 1:
+        _waitress(app, host=host, port=port)
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, backlog=1024)
+    Workers(listener, workers).run()
+
+
+def _waitress(app: Any, **where: Any) -> None:
+    from waitress import serve as waitress_serve
+
+    waitress_serve(app, threads=THREADS, clear_untrusted_proxy_headers=True,
+                   ident="scorekeeper", **where)
+
+
+class Workers:
+    """A parent process that forks ``count`` waitress processes on ``listener``, starts
+    another when one dies, and stops them all on SIGTERM or Ctrl-C. A worker dies with
+    its parent (Linux: the kernel sees to it; elsewhere it checks every second)."""
+
+    def __init__(self, listener: socket.socket, count: int) -> None:
+        self.listener = listener
+        self.count = count
+        self.children: dict[int, float] = {}
+        self.stopping = False
+
+    def run(self) -> None:
+        for _ in range(self.count):
+            self._spawn()
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        while self.children:
+            try:
+                pid, status = os.wait()
+            except ChildProcessError:
+                break
+            started = self.children.pop(pid, None)
+            if started is None or self.stopping:
+                continue
+            log.warning("server process %s ended (status %s); starting another", pid, status)
+            if time.monotonic() - started < 1:
+                time.sleep(1)  # a process that cannot start is not restarted in a busy loop
+            self._spawn()
+
+    def _spawn(self) -> None:
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the child: serve, and never return into the parent's loop
+            code = 1
+            try:
+                _worker(self.listener, parent)
+                code = 0
+            finally:
+                os._exit(code)
+        self.children[pid] = time.monotonic()
+
+    def _stop(self, _signum: int, _frame: Any) -> None:
+        self.stopping = True
+        for pid in list(self.children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+
+def _worker(listener: socket.socket, parent: int) -> None:
+    """One server process: its own app (database engine, caches) on the shared socket."""
+    from . import create_app
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
+    _die_with(parent)
+    _waitress(create_app(), sockets=[listener])
+
+
+def _die_with(parent: int) -> None:
+    """End this process when ``parent`` ends, even if it is killed without warning."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)

@@ -19,14 +19,21 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import os
 import secrets
 import threading
+import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
+
+try:
+    import fcntl
+except ImportError:  # Windows: one server process, the thread lock is enough
+    fcntl = None  # type: ignore[assignment]
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g
@@ -37,7 +44,6 @@ from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
     Session,
-    defer,
     mapped_column,
     sessionmaker,
 )
@@ -120,6 +126,51 @@ class WriteKey(Base):
     at: Mapped[datetime] = mapped_column(default=_now)
 
 
+GAMES = typing.cast(sa.Table, Game.__table__)
+GAME_FIELDS = tuple(column.name for column in GAMES.c)
+BOXES = typing.cast(sa.Table, Box.__table__)
+REVISIONS = typing.cast(sa.Table, BoxRevision.__table__)
+KEYS = typing.cast(sa.Table, WriteKey.__table__)
+
+
+class _Sql:
+    """The statements of recording a box, built once: SQLAlchemy takes longer to build
+    a statement than SQLite takes to run it. Parameters are named ``p_...``."""
+
+    bump = GAMES.update().where(
+        GAMES.c.id == sa.bindparam("p_game"), GAMES.c.version == sa.bindparam("p_expected")
+    ).values(version=sa.bindparam("p_version"), updated_at=sa.bindparam("p_at"),
+             summary=sa.bindparam("p_summary", type_=JSON))
+    append = BOXES.insert().values(
+        game_id=sa.bindparam("p_game"),
+        position=select(sa.func.coalesce(sa.func.max(BOXES.c.position), 0) + 1)
+        .where(BOXES.c.game_id == sa.bindparam("p_game")).scalar_subquery(),
+        entry=sa.bindparam("p_entry", type_=JSON), ruling=sa.bindparam("p_ruling", type_=JSON),
+        revision=1, deleted=False, created_at=sa.bindparam("p_at"),
+        updated_at=sa.bindparam("p_at"),
+    ).returning(BOXES.c.id)
+    live_count = select(sa.func.count()).select_from(BOXES).where(
+        BOXES.c.game_id == sa.bindparam("p_game"), BOXES.c.deleted.is_(False))
+    set_ruling = BOXES.update().where(
+        BOXES.c.id == sa.bindparam("p_box"), BOXES.c.game_id == sa.bindparam("p_game")
+    ).values(ruling=sa.bindparam("p_ruling", type_=JSON))
+    revision = REVISIONS.insert()
+    key = KEYS.insert()
+    repeated = select(KEYS.c.version, KEYS.c.box_id).where(
+        KEYS.c.game_id == sa.bindparam("p_game"), KEYS.c.key == sa.bindparam("p_key"))
+    version = select(GAMES.c.version).where(GAMES.c.id == sa.bindparam("p_game"))
+    game = select(GAMES).where(GAMES.c.id == sa.bindparam("p_game"))
+    # The game and its live boxes in one statement (see load_game).
+    game_and_boxes = (
+        select(GAMES, BOXES.c.id.label("box_id"), BOXES.c.entry.label("box_entry"),
+               BOXES.c.revision.label("box_revision"))
+        .select_from(GAMES.outerjoin(BOXES, (BOXES.c.game_id == GAMES.c.id)
+                                     & BOXES.c.deleted.is_(False)))
+        .where(GAMES.c.id == sa.bindparam("p_game"))
+        .order_by(BOXES.c.position, BOXES.c.id)
+    )
+
+
 class StoreError(Exception):
     """A write the store refused."""
 
@@ -143,11 +194,46 @@ class StaleWrite(StoreError):
 @dataclass(frozen=True)
 class WriteResult:
     """What a write did: the game's new version, the box it touched, and whether it was
-    a repeat of an earlier write with the same idempotency key."""
+    a repeat of an earlier write with the same idempotency key; ``updated_at`` is the
+    game's new ``updated_at`` (None for a repeat)."""
 
     version: int
     box_id: int | None
     repeated: bool = False
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored, without its boxes: plain data, not bound to a session."""
+
+    id: str
+    edit_token_hash: str
+    version: int
+    rules: str
+    settings: dict[str, Any]
+    players: list[str]
+    dealer: str
+    stake: float | None
+    summary: dict[str, Any]
+    rematch_of: str | None
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, row: Any) -> GameRow:
+        """From a result row or a :class:`Game` with these fields."""
+        return cls(**{name: getattr(row, name) for name in GAME_FIELDS})
+
+
+@dataclass(frozen=True)
+class BoxRow:
+    """A live box as a game's sheet shows it: plain data, not bound to a session."""
+
+    id: int
+    entry: dict[str, Any]
+    revision: int
+    deleted: bool = False
 
 
 # --- connecting ---------------------------------------------------------------------------
@@ -237,39 +323,34 @@ def _close_session(_exc: BaseException | None) -> None:
 # --- reading ------------------------------------------------------------------------------
 
 
-def get_game(db: Session, game_id: str) -> Game | None:
+def get_game(db: Session, game_id: str) -> GameRow | None:
     """The game with this id, or None."""
     if not isinstance(game_id, str) or len(game_id) > 32:
         return None
-    return db.get(Game, game_id)
+    row = db.connection().execute(_Sql.game, {"p_game": game_id}).first()
+    return None if row is None else GameRow.of(row)
 
 
 def game_version(db: Session, game_id: str) -> int | None:
     """Only the version: what phones poll to see whether the sheet changed."""
-    return db.scalar(select(Game.version).where(Game.id == game_id))
+    return db.connection().execute(_Sql.version, {"p_game": game_id}).scalar()
 
 
-def load_game(db: Session, game_id: str) -> tuple[Game, list[Box]] | None:
+def load_game(db: Session, game_id: str) -> tuple[GameRow, list[BoxRow]] | None:
     """The game and its live boxes in play order, read in one statement so that the
     boxes are those of the game's version (PostgreSQL reads each statement of a
-    transaction as of its own moment: two queries could straddle another phone's write)."""
+    transaction as of its own moment: two queries could straddle another phone's write).
+    Only what the sheet shows of each box is read (the engine rules every box again)."""
     if not isinstance(game_id, str) or len(game_id) > 32:
         return None
-    query = (
-        select(Game, Box)
-        .outerjoin(Box, (Box.game_id == Game.id) & Box.deleted.is_(False))
-        .where(Game.id == game_id)
-        .order_by(Box.position, Box.id)
-        .options(defer(Box.ruling))  # the engine rules every box again anyway
-        .execution_options(populate_existing=True)
-    )
-    rows = db.execute(query).all()
+    rows = db.connection().execute(_Sql.game_and_boxes, {"p_game": game_id}).all()
     if not rows:
         return None
-    return rows[0][0], [box for _game, box in rows if box is not None]
+    return GameRow.of(rows[0]), [BoxRow(row.box_id, row.box_entry, row.box_revision)
+                                 for row in rows if row.box_id is not None]
 
 
-def live_boxes(db: Session, game: Game) -> list[Box]:
+def live_boxes(db: Session, game: GameRow) -> list[Box]:
     """The game's boxes in play order, without deleted ones."""
     query = (
         select(Box)
@@ -279,7 +360,7 @@ def live_boxes(db: Session, game: Game) -> list[Box]:
     return list(db.scalars(query))
 
 
-def get_box(db: Session, game: Game, box_id: int) -> Box | None:
+def get_box(db: Session, game: GameRow, box_id: int) -> Box | None:
     """The game's box with this id (deleted or not), or None; ids out of the database's
     integer range (a hostile URL) are simply not found."""
     if not 0 < box_id <= MAX_ROW_ID:
@@ -298,15 +379,16 @@ def history(db: Session, box: Box) -> list[BoxRevision]:
     return list(db.scalars(query))
 
 
-def recent_games(db: Session, limit: int = 20, ids: Sequence[str] | None = None) -> list[Game]:
+def recent_games(db: Session, limit: int = 20,
+                 ids: Sequence[str] | None = None) -> list[GameRow]:
     """Games most recently changed; only ``ids`` when given."""
-    query = select(Game).order_by(Game.updated_at.desc()).limit(limit)
+    query = select(GAMES).order_by(GAMES.c.updated_at.desc()).limit(limit)
     if ids is not None:
-        query = query.where(Game.id.in_(list(ids)))
-    return list(db.scalars(query))
+        query = query.where(GAMES.c.id.in_(list(ids)))
+    return [GameRow.of(row) for row in db.connection().execute(query)]
 
 
-def game_input(game: Game, boxes: Sequence[Box] | None = None) -> dict[str, Any]:
+def game_input(game: GameRow, boxes: Sequence[Box | BoxRow] | None = None) -> dict[str, Any]:
     """The game as CONTRACT.md's ``score`` takes it; boxes carry their ``id``."""
     data: dict[str, Any] = {
         "rules": game.rules,
@@ -320,12 +402,12 @@ def game_input(game: Game, boxes: Sequence[Box] | None = None) -> dict[str, Any]
     return data
 
 
-def box_input(box: Box) -> dict[str, Any]:
+def box_input(box: Box | BoxRow) -> dict[str, Any]:
     """A stored box as the engine takes it, with its id."""
     return {**box.entry, "id": box.id}
 
 
-def check_edit_token(game: Game, token: str | None) -> bool:
+def check_edit_token(game: GameRow, token: str | None) -> bool:
     """Whether ``token`` is the game's edit secret (constant-time comparison)."""
     if not token or not isinstance(token, str) or len(token) > 200:
         return False
@@ -345,7 +427,7 @@ def create_game(
     summary: Mapping[str, Any],
     boxes: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]] = (),
     rematch_of: str | None = None,
-) -> tuple[Game, str]:
+) -> tuple[GameRow, str]:
     """Store a new game (and boxes given with it, as ``(entry, ruling)``).
 
     Returns the game and its edit token, which is stored only as a hash.
@@ -366,13 +448,28 @@ def create_game(
     db.add(row)
     db.flush()
     for position, (entry, ruling) in enumerate(boxes, start=1):
-        box = Box(game_id=row.id, position=position, entry=_clean_entry(entry),
+        box = Box(game_id=row.id, position=position, entry=clean_entry(entry),
                   ruling=dict(ruling))
         db.add(box)
         db.flush()
         db.add(_revision(box, "recorded", 1))
     db.commit()
-    return row, token
+    return GameRow.of(row), token
+
+
+@dataclass(frozen=True)
+class _Changed:
+    """The box a write changed, as its revision records it."""
+
+    box_id: int
+    revision: int
+    entry: dict[str, Any]
+    ruling: dict[str, Any] | None
+    action: str
+
+
+Change = Callable[[dict[str, Any] | None, datetime], _Changed]
+"""A write's change to its box, given the box's new ruling and the write's time."""
 
 
 def append_box(
@@ -388,16 +485,15 @@ def append_box(
     """Add a box at the end. ``score`` is the engine's score of the game with it;
     ``previous`` the stored rulings by box id, when the caller has them (see
     :func:`_store_rulings`)."""
+    stored = clean_entry(entry)
 
-    def change() -> tuple[Box, str]:
-        last = db.scalar(select(sa.func.max(Box.position)).where(Box.game_id == game_id))
-        box = Box(game_id=game_id, position=(last or 0) + 1, entry=_clean_entry(entry),
-                  ruling={}, revision=1, deleted=False)
-        db.add(box)
-        db.flush()
-        return box, "recorded"
+    def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        box_id = db.connection().execute(_Sql.append, {
+            "p_game": game_id, "p_entry": stored, "p_ruling": ruling or {}, "p_at": at,
+        }).scalar_one()
+        return _Changed(box_id, 1, stored, ruling, "recorded")
 
-    return _write(db, game_id, expected_version, key, score, change, based_on, previous)
+    return _write(db, game_id, expected_version, key, score, None, change, based_on, previous)
 
 
 def replace_box(
@@ -412,15 +508,19 @@ def replace_box(
     previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
     """Correct a box; ``score`` is the game rescored with the correction."""
+    stored = clean_entry(entry)
 
-    def change() -> tuple[Box, str]:
-        box = _live_box(db, game_id, box_id)
-        box.entry = _clean_entry(entry)
-        box.revision += 1
-        box.updated_at = _now()
-        return box, "edited"
+    def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        revision = db.execute(
+            _live_box(game_id, box_id)
+            .values(entry=stored, ruling=ruling or {}, revision=Box.revision + 1, updated_at=at)
+            .returning(Box.revision)).scalar_one_or_none()
+        if revision is None:
+            raise BoxNotFound(f"box {box_id} is not in this game")
+        return _Changed(box_id, revision, stored, ruling, "edited")
 
-    return _write(db, game_id, expected_version, key, score, change, based_on, previous)
+    return _write(db, game_id, expected_version, key, score, box_id, change, based_on,
+                  previous)
 
 
 def delete_box(
@@ -435,24 +535,26 @@ def delete_box(
 ) -> WriteResult:
     """Delete a box (kept in its history); ``score`` is the game rescored without it."""
 
-    def change() -> tuple[Box, str]:
-        box = _live_box(db, game_id, box_id)
-        box.deleted = True
-        box.revision += 1
-        box.updated_at = _now()
-        return box, "deleted"
+    def change(_ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        row = db.execute(
+            _live_box(game_id, box_id)
+            .values(deleted=True, revision=Box.revision + 1, updated_at=at)
+            .returning(Box.revision, Box.entry, Box.ruling)).one_or_none()
+        if row is None:
+            raise BoxNotFound(f"box {box_id} is not in this game")
+        return _Changed(box_id, row.revision, row.entry, row.ruling or None, "deleted")
 
-    return _write(db, game_id, expected_version, key, score, change, based_on, previous)
-
-
-def _live_box(db: Session, game_id: str, box_id: int) -> Box:
-    box = db.get(Box, box_id) if 0 < box_id <= MAX_ROW_ID else None
-    if box is None or box.game_id != game_id or box.deleted:
-        raise BoxNotFound(f"box {box_id} is not in this game")
-    return box
+    return _write(db, game_id, expected_version, key, score, box_id, change, based_on,
+                  previous)
 
 
-def _clean_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+def _live_box(game_id: str, box_id: int) -> sa.Update:
+    """An update of the game's live box ``box_id`` (no row if there is none)."""
+    return update(Box).where(Box.id == (box_id if 0 < box_id <= MAX_ROW_ID else 0),
+                             Box.game_id == game_id, Box.deleted.is_(False))
+
+
+def clean_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The box as stored: its CONTRACT.md input, less the id the store gives it."""
     return {k: v for k, v in entry.items() if k != "id"}
 
@@ -463,7 +565,65 @@ def _revision(box: Box, action: str, game_version: int) -> BoxRevision:
                        game_version=game_version)
 
 
-_SQLITE_WRITER = threading.RLock()
+class WriterLock:
+    """One writer at a time on one SQLite database, among this process's threads and
+    the other server processes on the same file.
+
+    Threads queue on a lock; processes on ``flock`` of ``<database>-writer.lock``
+    (where there is ``fcntl``), which wakes the next writer the moment the last one
+    commits, where SQLite's own busy handler would sleep and poll (backing off up to
+    100 ms per try). A process opens the lock file for itself: a forked server
+    process does not share its parent's.
+    """
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._threads = threading.RLock()
+        self._depth = 0
+        self._file: tuple[int, int] | None = None  # (pid, fd)
+
+    def __enter__(self) -> None:
+        self._threads.acquire()
+        self._depth += 1
+        if self._depth == 1 and self.path is not None and fcntl is not None:
+            try:
+                fcntl.flock(self._fd(), fcntl.LOCK_EX)
+            except BaseException:
+                self._depth -= 1
+                self._threads.release()
+                raise
+
+    def __exit__(self, *_exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._file is not None and fcntl is not None:
+            fcntl.flock(self._file[1], fcntl.LOCK_UN)
+        self._threads.release()
+
+    def _fd(self) -> int:
+        assert self.path is not None
+        if self._file is None or self._file[0] != os.getpid():
+            self._file = (os.getpid(), os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        return self._file[1]
+
+
+_WRITERS: dict[str, WriterLock] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer(db: Session) -> WriterLock:
+    """The writer lock of the session's SQLite database (a file, or in memory)."""
+    database = db.get_bind().engine.url.database
+    key = database or ":memory:"
+    with _WRITERS_LOCK:
+        if key not in _WRITERS:
+            on_disk = bool(database) and database != ":memory:"
+            _WRITERS[key] = WriterLock(f"{database}-writer.lock" if on_disk else None)
+        return _WRITERS[key]
+
+
+_GAME_LOCKS = tuple(threading.RLock() for _ in range(64))
+"""Locks for one writer per game among a process's threads: a game takes lock
+``hash(id) % 64``, so two games rarely wait for each other and the set stays small."""
 
 
 @contextmanager
@@ -472,16 +632,15 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
 
     A writer that holds this while it reads the game, rescores it and writes is
     never stale, so phones queue instead of retrying. On SQLite the server's threads
-    queue on a lock (instead of sleeping in SQLite's busy handler, which backs off up
-    to 100 ms per try); on PostgreSQL the game's row is locked ``FOR UPDATE`` in a new
-    transaction, which the write's commit (or rollback) ends. Writers in other
-    processes are still kept apart by the database and the version check.
+    queue on the game's lock; on PostgreSQL the game's row is locked ``FOR UPDATE`` in
+    a new transaction, which the write's commit (or rollback) ends. On SQLite, writers
+    of the same game in two server processes are kept apart by the version check.
     """
     if db.info.get("writing") == game_id:
         yield  # already inside
         return
     sqlite = db.get_bind().dialect.name == "sqlite"
-    with _SQLITE_WRITER if sqlite else contextlib.nullcontext():
+    with _GAME_LOCKS[hash(game_id) % len(_GAME_LOCKS)] if sqlite else contextlib.nullcontext():
         db.rollback()
         if not sqlite:
             db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
@@ -492,19 +651,28 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
             db.info.pop("writing", None)
 
 
+def _transaction(db: Session) -> contextlib.AbstractContextManager[None]:
+    """Around a write transaction: SQLite's :class:`WriterLock` (PostgreSQL needs none)."""
+    if db.get_bind().dialect.name == "sqlite":
+        return _writer(db)
+    return contextlib.nullcontext()
+
+
 def _write(
     db: Session,
     game_id: str,
     expected: int,
     key: str | None,
     score: Mapping[str, Any],
-    change: Callable[[], tuple[Box, str]],
+    box_id: int | None,
+    change: Change,
     based_on: int | None = None,
     previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
     """One write, one transaction, one writer (:func:`writing`): idempotency check,
-    version bump, the change, and the rulings the change altered (an edit early in a
-    game can change every ruling after it).
+    version bump, the change to box ``box_id`` (None: a new box), its revision, and
+    the other rulings the change altered (an edit early in a game can change every
+    ruling after it).
 
     ``based_on`` is the version the caller read to compute ``score``: a writer that
     names another version (a forged or future one) would store rulings of a game that
@@ -520,29 +688,36 @@ def _write(
             if current is None:
                 raise GameNotFound(f"no game {game_id}")
             raise StaleWrite(current)
-        version = expected + 1
+        version, stamp = expected + 1, _now()
         try:
-            bumped = db.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.version == expected)
-                .values(version=version, updated_at=_now(), summary=summarize(score))
-            )
-            if getattr(bumped, "rowcount", 0) != 1:
-                db.rollback()
-                current = game_version(db, game_id)
-                if current is None:
-                    raise GameNotFound(f"no game {game_id}")
-                earlier = repeated(db, game_id, key)
-                if earlier is not None:
-                    return earlier
-                raise StaleWrite(current)
-            box, action = change()
-            _store_rulings(db, game_id, score, box, previous)
-            db.add(_revision(box, action, version))
-            if key is not None:
-                db.add(WriteKey(game_id=game_id, key=key, box_id=box.id, version=version))
-            db.commit()
-            return WriteResult(version, box.id)
+            with _transaction(db):
+                sql = db.connection()
+                bumped = sql.execute(_Sql.bump, {
+                    "p_game": game_id, "p_expected": expected, "p_version": version,
+                    "p_at": stamp, "p_summary": summarize(score),
+                })
+                if getattr(bumped, "rowcount", 0) != 1:
+                    db.rollback()
+                    earlier = repeated(db, game_id, key)
+                    if earlier is not None:
+                        return earlier
+                    current = game_version(db, game_id)
+                    if current is None:
+                        raise GameNotFound(f"no game {game_id}")
+                    raise StaleWrite(current)
+                changed = change(_ruling_of(score, box_id), stamp)
+                _store_rulings(db, game_id, score, changed.box_id, previous)
+                sql.execute(_Sql.revision, {
+                    "box_id": changed.box_id, "revision": changed.revision,
+                    "action": changed.action, "entry": changed.entry, "ruling": changed.ruling,
+                    "game_version": version, "at": stamp,
+                })
+                if key is not None:
+                    sql.execute(_Sql.key, {"game_id": game_id, "key": key,
+                                           "box_id": changed.box_id, "version": version,
+                                           "at": stamp})
+                db.commit()
+                return WriteResult(version, changed.box_id, updated_at=stamp)
         except IntegrityError:
             db.rollback()
             earlier = repeated(db, game_id, key)
@@ -558,15 +733,24 @@ def repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
     """The result of an earlier write on this game with this idempotency key, if any."""
     if key is None:
         return None
-    row = db.get(WriteKey, (game_id, key))
+    row = db.connection().execute(_Sql.repeated, {"p_game": game_id, "p_key": key}).first()
     if row is None:
         return None
     return WriteResult(row.version, row.box_id, repeated=True)
 
 
-def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed: Box,
+def _ruling_of(score: Mapping[str, Any], box_id: int | None) -> dict[str, Any] | None:
+    """The changed box's new ruling, as stored (without ``id``): the one of ``box_id``,
+    or for a new box the one without an id; None for a deleted box."""
+    for ruling in score.get("boxes") or ():
+        if ruling.get("id") == box_id:
+            return {k: v for k, v in ruling.items() if k != "id"}
+    return None
+
+
+def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed_id: int,
                    previous: Mapping[int, Mapping[str, Any]] | None) -> None:
-    """Save the live boxes' rulings from the engine's score of the changed game.
+    """Save the other live boxes' rulings from the engine's score of the changed game.
 
     An edit early in a game can change every ruling after it, but most writes
     append a box and change no other ruling: given the ``previous`` rulings (of the
@@ -574,17 +758,16 @@ def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed:
     rulings that differ are written.
     """
     rulings = list(score.get("boxes") or [])
-    live = db.scalar(select(sa.func.count()).select_from(Box).where(
-        Box.game_id == game_id, Box.deleted.is_(False)))
+    sql = db.connection()
+    live = sql.execute(_Sql.live_count, {"p_game": game_id}).scalar_one()
     if len(rulings) != live:
         raise StoreError(f"{len(rulings)} rulings for {live} boxes")
     for ruling in rulings:
-        box_id = ruling.get("id", changed.id)
-        if box_id == changed.id:
-            changed.ruling = {**ruling, "id": changed.id}
-        elif previous is None or previous.get(box_id) != ruling:
-            db.execute(update(Box).where(Box.id == box_id, Box.game_id == game_id)
-                       .values(ruling=dict(ruling)))
+        box_id = ruling.get("id", changed_id)
+        if box_id != changed_id and (previous is None or previous.get(box_id) != ruling):
+            sql.execute(_Sql.set_ruling, {
+                "p_box": box_id, "p_game": game_id,
+                "p_ruling": {k: v for k, v in ruling.items() if k != "id"}})
 
 
 def summarize(score: Mapping[str, Any]) -> dict[str, Any]:
@@ -618,7 +801,7 @@ def export_game(db: Session, game_id: str) -> dict[str, Any]:
     return game_input(row, live_boxes(db, row))
 
 
-def import_game(db: Session, data: Any) -> tuple[Game, str]:
+def import_game(db: Session, data: Any) -> tuple[GameRow, str]:
     """Store a CONTRACT.md game (an export, or any game ``score`` takes) as a new game.
 
     The engine scores it first, so a game it refuses raises its

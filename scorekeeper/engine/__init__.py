@@ -11,7 +11,7 @@ from .arrange import arrange
 from .boxes import MAX_NAME, player_name, read_players
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
-from .game import score
+from .game import Scoring, score
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
 from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
 from .ruletext import (
@@ -41,6 +41,7 @@ __all__ = [
     "RuleText",
     "Rules",
     "ScorekeeperError",
+    "Scoring",
     "Section",
     "Setting",
     "Suit",

@@ -35,6 +35,8 @@ from .ruling import rule_box
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000
+LABEL = ("id", "note")
+"""A box's own fields that come back with its ruling but do not change it."""
 CENT = Decimal("0.01")
 
 
@@ -231,36 +233,82 @@ def next_dealer(game: Game, dealer: str, result: str) -> tuple[str, Step]:
 
 def score(data: Mapping[str, Any]) -> dict[str, Any]:
     """Score a whole game: CONTRACT.md "A game" in, the score sheet out."""
-    game = read_game(data)
-    columns = hollywood.start(game.rules, game.players)
-    tallies = tuple(Tally.start(game.players, game.rules.game_target)
-                    for _ in range(columns.count if columns else 1))
-    wins = dict.fromkeys(game.players, 0)
-    dealer, why = game.dealer, Step("J1", f"{game.dealer} deals the first box")
-    boxes = []
-    for index, raw in enumerate(game.boxes):
+    return Scoring.of(data).sheet()
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A game scored up to its last box so far: the next box is added to it.
+
+    :func:`score` is ``Scoring.of(game).sheet()``. A caller that keeps a
+    ``Scoring`` (the web app keeps one per stored game version) scores one more
+    box with :meth:`add` without ruling the others again. States are immutable
+    and share their box entries: treat a sheet's boxes as read-only.
+
+    >>> game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": []}
+    >>> later = Scoring.of(game).add({"ending": "knock", "by": "Bob",
+    ...     "hands": {"Ann": {"count": 30}, "Bob": {"count": 4}}})
+    >>> later.sheet()["totals"], later.sheet()["next_dealer"]
+    ({'Ann': 0, 'Bob': 26}, 'Bob')
+    """
+
+    game: Game
+    columns: hollywood.Columns | None
+    tallies: tuple[Tally, ...]
+    wins: tuple[int, ...]
+    """Boxes won by each player, over every column."""
+    dealer: str
+    why: Step
+    """Why ``dealer`` deals the next box."""
+    boxes: tuple[dict[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Scoring:
+        """The game (checked) with all its boxes added."""
+        game = read_game(data)
+        columns = hollywood.start(game.rules, game.players)
+        tallies = tuple(Tally.start(game.players, game.rules.game_target)
+                        for _ in range(columns.count if columns else 1))
+        scoring = cls(dataclasses.replace(game, boxes=()), columns, tallies,
+                      tuple(0 for _ in game.players), game.dealer,
+                      Step("J1", f"{game.dealer} deals the first box"))
+        for raw in game.boxes:
+            scoring = scoring.add(raw)
+        return scoring
+
+    def add(self, raw: Any) -> Scoring:
+        """The state after one more box (raises the engine's errors, naming the box)."""
+        game, index = self.game, len(self.boxes)
         where = f"boxes[{index}]"
-        if all(tally.over for tally in tallies):
-            raise GameOverError(_over_message(tallies), where)
-        body = _check_body(raw, game, dealer, where)
+        if all(tally.over for tally in self.tallies):
+            raise GameOverError(_over_message(self.tallies), where)
+        body = _check_body(raw, game, self.dealer, where)
         label = _read_label(body, where)
-        ruling = rule_box(body, game.rules, game.players, dealer, where)
+        # The label is not part of the box: the same box under another id is ruled once.
+        unlabelled = {k: v for k, v in body.items() if k not in LABEL} if label else body
+        ruling = rule_box(unlabelled, game.rules, game.players, self.dealer, where)
         entered: tuple[int, ...] = (1,)
+        columns = self.columns
         if columns is not None:
             entered, columns = columns.enter(ruling["result"], ruling["winner"],
-                                             [t.over for t in tallies])
+                                             [t.over for t in self.tallies])
         tallies = tuple(t.add(ruling, index + 1) if n in entered and not t.over else t
-                        for n, t in enumerate(tallies, start=1))
-        if ruling["winner"] is not None:
-            wins[ruling["winner"]] += 1
-        boxes.append(_box_entry(label, ruling, dealer, tallies,
-                                entered if columns is not None else None))
-        dealer, why = next_dealer(game, dealer, ruling["result"])
-    sheet = _summary(game, tallies, wins, hollywood_game=columns is not None)
-    over = sheet["game_over"]
-    if not over:
-        sheet["explanation"].append(why.to_json())
-    return {"boxes": boxes, **sheet, "next_dealer": None if over else dealer}
+                        for n, t in enumerate(self.tallies, start=1))
+        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(game.players, self.wins,
+                                                                   strict=True))
+        entry = _box_entry(label, ruling, self.dealer, tallies,
+                           entered if columns is not None else None)
+        dealer, why = next_dealer(game, self.dealer, ruling["result"])
+        return Scoring(game, columns, tallies, wins, dealer, why, (*self.boxes, entry))
+
+    def sheet(self) -> dict[str, Any]:
+        """The score sheet (CONTRACT.md "A game" out) of the boxes added so far."""
+        wins = dict(zip(self.game.players, self.wins, strict=True))
+        sheet = _summary(self.game, self.tallies, wins, hollywood_game=self.columns is not None)
+        over = sheet["game_over"]
+        if not over:
+            sheet["explanation"].append(self.why.to_json())
+        return {"boxes": list(self.boxes), **sheet, "next_dealer": None if over else self.dealer}
 
 
 def _summary(game: Game, tallies: Sequence[Tally], wins: Mapping[str, int],

@@ -13,7 +13,7 @@ import json
 from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 
-from . import cardfaces, compress, htmx
+from . import cardfaces, compress, gamedata, htmx
 
 csrf = CSRFProtect()
 
@@ -52,6 +52,7 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     compress.init_app(app)
+    gamedata.init_app(app)
     for module in (games, boxes, rules, disputes, pads, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

@@ -309,13 +309,13 @@ def add_box(game_id: str) -> Response:
 
     def change(game: gamedata.LoadedGame) -> Response:
         try:
-            boxes = [*game.data["boxes"], entry]
-            scored = engine.score({**game.data, "boxes": boxes})
+            scored = game.with_box(entry).sheet()
         except engine.ScorekeeperError as err:
             return _engine_error(err)
         result = store.append_box(store.session(), game.id, game.version, entry, scored,
                                   key=key, based_on=game.version, previous=game.rulings)
-        return _written(game.id, result, 201, scored, len(boxes) - 1)
+        game.appended(result, entry)
+        return _written(game.id, result, 201, scored, len(game.boxes))
 
     return _write(game_id, change)
 

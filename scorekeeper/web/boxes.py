@@ -46,48 +46,49 @@ class Ruled:
         return cls(entry=entry)
 
 
-def rule_box(game_data: dict[str, Any], form: forms.BoxForm, index: int | None = None,
+def rule_box(game: gamedata.LoadedGame, form: forms.BoxForm, index: int | None = None,
              box_id: int | None = None, declare: bool = False) -> Ruled:
-    """Score the game with this box added (or put at ``index``) and pick out its ruling.
+    """Score the game with this box added (or put at ``index``, as box ``box_id``) and
+    pick out its ruling. An added box is ruled alone, on the stored version's score.
 
     With ``declare`` (saving), hands still given as cards are replaced by the layout
     the ruling shows, so the stored box is exactly what the preview showed (C8).
     """
     outcome = Ruled.read(form)
-    entry = outcome.entry
-    if entry is None:
+    if outcome.entry is None:
         return outcome
-    boxes = list(game_data["boxes"])
-    stored = {**entry, "id": box_id} if box_id is not None else entry
-    if index is None:
-        boxes.append(stored)
-        index = len(boxes) - 1
-    else:
-        boxes[index] = stored
+
+    def sheet(entry: dict[str, Any]) -> dict[str, Any]:
+        if index is None:
+            return game.with_box(entry).sheet()
+        boxes = list(game.data["boxes"])
+        boxes[index] = {**entry, "id": box_id}
+        return engine.score({**game.data, "boxes": boxes})
+
+    place = len(game.boxes) if index is None else index
     try:
-        outcome.score = engine.score({**game_data, "boxes": boxes})
+        outcome.score = sheet(outcome.entry)
     except engine.ScorekeeperError as err:
         outcome.errors = [forms.attach_engine_error(form, err, form.players)]
         return outcome
-    outcome.ruling = outcome.score["boxes"][index]
+    outcome.ruling = outcome.score["boxes"][place]
     if declare:
-        _declare(outcome, game_data, boxes, index, box_id)
+        _declare(outcome, sheet, place)
     return outcome
 
 
-def _declare(outcome: Ruled, game_data: dict[str, Any], boxes: list[dict[str, Any]],
-             index: int, box_id: int | None) -> None:
+def _declare(outcome: Ruled, sheet: Callable[[dict[str, Any]], dict[str, Any]],
+             place: int) -> None:
     """Store hands as laid out, if the engine rules the laid-out box the same way."""
     assert outcome.entry is not None and outcome.ruling is not None
     declared = forms.declare_hands(outcome.entry, outcome.ruling)
     if declared == outcome.entry:
         return
-    boxes[index] = {**declared, "id": box_id} if box_id is not None else declared
     try:
-        score = engine.score({**game_data, "boxes": boxes})
+        score = sheet(declared)
     except engine.ScorekeeperError:
         return
-    ruling = score["boxes"][index]
+    ruling = score["boxes"][place]
     if ruling.get("credits") == outcome.ruling.get("credits") and ruling.get(
             "penalties") == outcome.ruling.get("penalties"):
         outcome.entry, outcome.score, outcome.ruling = declared, score, ruling
@@ -103,7 +104,7 @@ def _editable_game(game_id: str) -> gamedata.LoadedGame:
 
 
 def _form_page(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: Ruled | None,
-               status: int = 200, box: store.Box | None = None, notice: str = "") -> Response:
+               status: int = 200, box: store.BoxRow | None = None, notice: str = "") -> Response:
     if box is None:
         save_url = url_for("boxes.new", game_id=game.id)
         preview_url = url_for("boxes.preview", game_id=game.id)
@@ -119,7 +120,7 @@ def _form_page(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: Ruled | 
     )
 
 
-def _dealer_for(game: gamedata.LoadedGame, box: store.Box | None) -> str | None:
+def _dealer_for(game: gamedata.LoadedGame, box: store.BoxRow | None) -> str | None:
     """Who deals the box being entered (the sheet's next dealer, or the box's own)."""
     score = game.score or {}
     if box is None:
@@ -175,15 +176,16 @@ def new(game_id: str) -> Response:
         form.version.data = str(game.version)
         return _form_page(game, form, None)
     form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game.data, form, declare=True)
+    outcome = rule_box(game, form, declare=True)
     if not outcome.ok or outcome.entry is None or outcome.score is None:
         return _form_page(game, form, outcome, 422)
     try:
-        store.append_box(store.session(), game.id, _version(form), outcome.entry,
-                         outcome.score, key=form.key.data or None, based_on=game.version,
-                         previous=game.rulings)
+        written = store.append_box(store.session(), game.id, _version(form), outcome.entry,
+                                   outcome.score, key=form.key.data or None,
+                                   based_on=game.version, previous=game.rulings)
     except store.StaleWrite as stale:
         return _conflict(game_id, form, stale)
+    game.appended(written, outcome.entry)
     return htmx.go(url_for("games.sheet", game_id=game.id))
 
 
@@ -191,15 +193,11 @@ def _conflict(game_id: str, form: forms.BoxForm, stale: store.StaleWrite,
               box_id: int | None = None) -> Response:
     """409: show the form again against the game as it is now, with the new version."""
     game = gamedata.load(game_id)
-    box = None
-    index = None
+    box, index = None, None
     if box_id is not None:
-        box = store.get_box(store.session(), game.row, box_id)
-        if box is None or box.deleted:
-            abort(404, description="This box was deleted on another phone.")
-        index = [b.id for b in game.boxes].index(box.id)
+        box, index = _live_box(game, box_id, "This box was deleted on another phone.")
     form.version.data = str(stale.current_version)
-    outcome = rule_box(game.data, form, index, box_id)
+    outcome = rule_box(game, form, index, box_id)
     return _form_page(game, form, outcome, 409, box=box, notice=CONFLICT)
 
 
@@ -208,12 +206,12 @@ def preview(game_id: str) -> Response:
     """The live ruling of the box being entered (htmx), or the form page showing it."""
     game = _editable_game(game_id)
     form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game.data, form)
+    outcome = rule_box(game, form)
     return _preview_response(game, form, outcome)
 
 
 def _preview_response(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: Ruled,
-                      box: store.Box | None = None) -> Response:
+                      box: store.BoxRow | None = None) -> Response:
     status = 200 if outcome.ok else 422
     if htmx.is_htmx():
         return htmx.render(
@@ -252,11 +250,13 @@ def _delete_form(game: gamedata.LoadedGame) -> forms.DeleteBoxForm:
     return form
 
 
-def _live_box(game: gamedata.LoadedGame, box_id: int) -> tuple[store.Box, int]:
+def _live_box(game: gamedata.LoadedGame, box_id: int,
+              gone: str = "This box is not in this game (was it deleted?).",
+              ) -> tuple[store.BoxRow, int]:
     for index, box in enumerate(game.boxes):
         if box.id == box_id:
             return box, index
-    abort(404, description="This box is not in this game (was it deleted?).")
+    abort(404, description=gone)
 
 
 @bp.route("/<int:box_id>/edit", methods=["GET", "POST"])
@@ -272,9 +272,9 @@ def edit(game_id: str, box_id: int) -> Response:
         form = forms.box_form(game.players, data=data)
         forms.prefill_box_form(form, data)
         form.version.data = str(game.version)
-        return _form_page(game, form, rule_box(game.data, form, index, box.id), box=box)
+        return _form_page(game, form, rule_box(game, form, index, box.id), box=box)
     form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game.data, form, index, box.id, declare=True)
+    outcome = rule_box(game, form, index, box.id, declare=True)
     if not outcome.ok or outcome.entry is None or outcome.score is None:
         return _form_page(game, form, outcome, 422, box=box)
     try:
@@ -291,7 +291,7 @@ def preview_edit(game_id: str, box_id: int) -> Response:
     game = _editable_game(game_id)
     box, index = _live_box(game, box_id)
     form = forms.box_form(game.players, request.form)
-    return _preview_response(game, form, rule_box(game.data, form, index, box.id), box)
+    return _preview_response(game, form, rule_box(game, form, index, box.id), box)
 
 
 @bp.post("/<int:box_id>/delete")

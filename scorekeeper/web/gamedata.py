@@ -7,25 +7,95 @@ only reads.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from flask import abort, session
+from flask import Flask, abort, current_app, session
 
 from .. import engine, store
 
 MAX_REMEMBERED = 30
+SCORED_GAMES = 256
+"""How many game versions each server process keeps scored (:class:`Versions`)."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One stored version of a game: its live boxes, its CONTRACT.md input and the
+    engine's score of it (or why it cannot be scored). Shared by the requests that
+    read that version: nothing in it is changed, only replaced."""
+
+    boxes: tuple[store.BoxRow, ...]
+    data: dict[str, Any]
+    scoring: engine.Scoring | None
+    score: dict[str, Any] | None
+    error: str | None
+
+    @classmethod
+    def of(cls, row: store.GameRow, boxes: Sequence[store.BoxRow]) -> Scored:
+        data = store.game_input(row, boxes)
+        try:
+            scoring = engine.Scoring.of(data)
+        except engine.ScorekeeperError as err:
+            return cls(tuple(boxes), data, None, None, err.message)
+        return cls(tuple(boxes), data, scoring, scoring.sheet(), None)
+
+
+VersionKey = tuple[str, int, datetime]
+
+
+class Versions:
+    """The last :data:`SCORED_GAMES` game versions this process scored.
+
+    A game's version and ``updated_at`` change with every write, so a version read
+    again is the same game: reading a game is then one row, not its boxes, and
+    recording a box rules that box alone. Each process keeps its own; a version it
+    has not seen (written by another process) is read and scored in full.
+    """
+
+    def __init__(self, size: int = SCORED_GAMES) -> None:
+        self._size = size
+        self._items: OrderedDict[VersionKey, Scored] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: VersionKey) -> Scored | None:
+        with self._lock:
+            scored = self._items.get(key)
+            if scored is not None:
+                self._items.move_to_end(key)
+            return scored
+
+    def put(self, key: VersionKey, scored: Scored) -> None:
+        with self._lock:
+            self._items[key] = scored
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["scorekeeper.versions"] = Versions()
+
+
+def _versions() -> Versions:
+    versions: Versions = current_app.extensions["scorekeeper.versions"]
+    return versions
+
+
+def _key(row: store.GameRow) -> VersionKey:
+    return row.id, row.version, row.updated_at
 
 
 @dataclass
 class LoadedGame:
     """A game row with its live boxes, its CONTRACT.md input and the engine's score."""
 
-    row: store.Game
-    boxes: list[store.Box]
-    data: dict[str, Any]
-    score: dict[str, Any] | None
-    error: str | None
+    row: store.GameRow
+    scored: Scored
 
     @property
     def id(self) -> str:
@@ -34,6 +104,22 @@ class LoadedGame:
     @property
     def version(self) -> int:
         return self.row.version
+
+    @property
+    def boxes(self) -> tuple[store.BoxRow, ...]:
+        return self.scored.boxes
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.scored.data
+
+    @property
+    def score(self) -> dict[str, Any] | None:
+        return self.scored.score
+
+    @property
+    def error(self) -> str | None:
+        return self.scored.error
 
     @property
     def rulings(self) -> dict[int, dict[str, Any]]:
@@ -50,24 +136,43 @@ class LoadedGame:
         """The frozen rule set: the preset with the game's own settings."""
         return engine.find_rules(self.row.rules).with_settings(self.row.settings)
 
+    def with_box(self, entry: Mapping[str, Any]) -> engine.Scoring:
+        """The game scored with ``entry`` added at the end (raises the engine's errors)."""
+        if self.scored.scoring is None:
+            return engine.Scoring.of({**self.data, "boxes": [*self.data["boxes"], entry]})
+        return self.scored.scoring.add(entry)
+
+    def appended(self, written: store.WriteResult, entry: Mapping[str, Any]) -> None:
+        """Remember the version an append of ``entry`` wrote, for the requests after it."""
+        if written.repeated or written.box_id is None or written.updated_at is None:
+            return
+        box = {**store.clean_entry(entry), "id": written.box_id}
+        try:
+            scoring = self.with_box(box)
+        except engine.ScorekeeperError:
+            return
+        data = {**self.data, "boxes": [*self.data["boxes"], box]}
+        row = store.BoxRow(written.box_id, store.clean_entry(entry), 1)
+        scored = Scored((*self.boxes, row), data, scoring, scoring.sheet(), None)
+        _versions().put((self.id, written.version, written.updated_at), scored)
+
 
 def load(game_id: str) -> LoadedGame:
-    """The game or 404; scored by the engine (an engine error is shown, not raised)."""
-    found = store.load_game(store.session(), game_id)
-    if found is None:
-        abort(404, description="There is no game at this address. Check the link.")
-    row, boxes = found
-    data = store.game_input(row, boxes)
-    score, error = rescore(data)
-    return LoadedGame(row, boxes, data, score, error)
+    """The game or 404; scored by the engine (an engine error is shown, not raised).
 
-
-def rescore(data: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """The engine's score of a game, or the message of why it cannot be scored."""
-    try:
-        return engine.score(data), None
-    except engine.ScorekeeperError as err:
-        return None, err.message
+    The game's row is read; its boxes only when this process has not scored that
+    version yet (:class:`Versions`)."""
+    db = store.session()
+    row = store.get_game(db, game_id)
+    scored = _versions().get(_key(row)) if row is not None else None
+    if row is None or scored is None:
+        found = store.load_game(db, game_id)
+        if found is None:
+            abort(404, description="There is no game at this address. Check the link.")
+        row, boxes = found
+        scored = Scored.of(row, boxes)
+        _versions().put(_key(row), scored)
+    return LoadedGame(row, scored)
 
 
 def can_edit(game_id: str) -> bool:
