@@ -43,8 +43,11 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{h}:{port}/" for h in hosts]
 
 
-THREADS = 2
-"""Threads of each waitress process: requests waiting on the database do not hold the others."""
+THREADS = 8
+"""Threads of a lone waitress process: requests waiting on the database do not hold the others."""
+WORKER_THREADS = 4
+"""Threads of each of several processes: Python runs one at a time, and fewer threads
+contend less for it (measured: benchmarks/FINDINGS.md)."""
 MAX_WORKERS = 4
 
 
@@ -77,17 +80,17 @@ def serve(host: str, port: int, workers: int = 1) -> None:
     sys.stdout.flush()
     log.info("serving on %s:%s with %s processes", host, port, workers)
     if workers <= 1:
-        _waitress(app, host=host, port=port)
+        _waitress(app, THREADS, host=host, port=port)
         return
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=1024)
     Workers(listener, workers).run()
 
 
-def _waitress(app: Any, **where: Any) -> None:
+def _waitress(app: Any, threads: int, **where: Any) -> None:
     from waitress import serve as waitress_serve
 
-    waitress_serve(app, threads=THREADS, clear_untrusted_proxy_headers=True,
+    waitress_serve(app, threads=threads, clear_untrusted_proxy_headers=True,
                    ident="scorekeeper", **where)
 
 
@@ -146,7 +149,7 @@ def _worker(listener: socket.socket, parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
     _die_with(parent)
-    _waitress(create_app(), sockets=[listener])
+    _waitress(create_app(), WORKER_THREADS, sockets=[listener])
 
 
 def _die_with(parent: int) -> None:

@@ -314,8 +314,8 @@ def add_box(game_id: str) -> Response:
             return _engine_error(err)
         result = store.append_box(store.session(), game.id, game.version, entry, scored,
                                   key=key, based_on=game.version, previous=game.rulings)
-        game.appended(result, entry)
-        return _written(game.id, result, 201, scored, len(game.boxes))
+        return _written(game.id, result, 201, game.appended(result, entry) or scored,
+                        len(game.boxes))
 
     return _write(game_id, change)
 

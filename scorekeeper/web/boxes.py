@@ -96,7 +96,7 @@ def _declare(outcome: Ruled, sheet: Callable[[dict[str, Any]], dict[str, Any]],
 
 def _editable_game(game_id: str) -> gamedata.LoadedGame:
     game = gamedata.load(game_id)
-    if not gamedata.can_edit(game.id):
+    if not gamedata.can_edit(game):
         abort(403)
     if game.score is None:
         abort(409)
@@ -239,7 +239,7 @@ def show(game_id: str, box_id: int) -> Response:
     return htmx.render(
         "boxes/show.html", "boxes/_show.html", game=game, box=box, number=number,
         ruling=ruling, history=store.history(store.session(), box),
-        editable=gamedata.can_edit(game.id) and not box.deleted,
+        editable=gamedata.can_edit(game) and not box.deleted,
         delete_form=_delete_form(game),
     )
 

@@ -142,19 +142,22 @@ class LoadedGame:
             return engine.Scoring.of({**self.data, "boxes": [*self.data["boxes"], entry]})
         return self.scored.scoring.add(entry)
 
-    def appended(self, written: store.WriteResult, entry: Mapping[str, Any]) -> None:
-        """Remember the version an append of ``entry`` wrote, for the requests after it."""
+    def appended(self, written: store.WriteResult,
+                 entry: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Remember the version an append of ``entry`` wrote, for the requests after it;
+        its score (the new box with the id the store gave it), or None for a repeat."""
         if written.repeated or written.box_id is None or written.updated_at is None:
-            return
+            return None
         box = {**store.clean_entry(entry), "id": written.box_id}
         try:
             scoring = self.with_box(box)
         except engine.ScorekeeperError:
-            return
+            return None
         data = {**self.data, "boxes": [*self.data["boxes"], box]}
         row = store.BoxRow(written.box_id, store.clean_entry(entry), 1)
         scored = Scored((*self.boxes, row), data, scoring, scoring.sheet(), None)
         _versions().put((self.id, written.version, written.updated_at), scored)
+        return scored.score
 
 
 def load(game_id: str) -> LoadedGame:
@@ -175,12 +178,13 @@ def load(game_id: str) -> LoadedGame:
     return LoadedGame(row, scored)
 
 
-def can_edit(game_id: str) -> bool:
-    """Whether this browser holds the game's edit secret."""
+def can_edit(game: str | LoadedGame) -> bool:
+    """Whether this browser holds the edit secret of the game (its id, or the game read)."""
+    game_id = game if isinstance(game, str) else game.id
     token = (session.get("edit") or {}).get(game_id)
     if not token:
         return False
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(store.session(), game_id) if isinstance(game, str) else game.row
     return row is not None and store.check_edit_token(row, token)
 
 
@@ -191,9 +195,12 @@ def require_edit(game_id: str) -> None:
 
 def remember(game_id: str, token: str | None = None) -> None:
     """Note the game in this browser's list, and its edit secret if given."""
-    session.permanent = True
     seen = [g for g in session.get("games", []) if g != game_id]
-    session["games"] = [game_id, *seen][:MAX_REMEMBERED]
+    games = [game_id, *seen][:MAX_REMEMBERED]
+    if games != session.get("games") or not session.permanent:
+        # Only a change is written: an unchanged session sends no new cookie.
+        session.permanent = True
+        session["games"] = games
     if token is not None:
         edit = {k: v for k, v in (session.get("edit") or {}).items() if k in session["games"]}
         edit[game_id] = token

@@ -143,7 +143,7 @@ def _sheet_context(game: gamedata.LoadedGame) -> dict[str, Any]:
         "score": score,
         "rows": list(zip(game.boxes, score.get("boxes") or [], strict=False)),
         "rules": game.rules(),
-        "editable": gamedata.can_edit(game.id),
+        "editable": gamedata.can_edit(game),
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
@@ -154,7 +154,7 @@ def _sheet_context(game: gamedata.LoadedGame) -> dict[str, Any]:
 def share(game_id: str) -> Response:
     """The read-only link for everyone, and the edit link for those who may edit."""
     game = gamedata.load(game_id)
-    editable = gamedata.can_edit(game.id)
+    editable = gamedata.can_edit(game)
     token = (session.get("edit") or {}).get(game.id) if editable else None
     return htmx.render("games/share.html", "games/_share.html", game=game, token=token,
                        editable=editable)

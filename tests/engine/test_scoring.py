@@ -1,0 +1,106 @@
+"""engine.Scoring: the running score a box is added to, held against engine.score.
+
+The web app keeps a ``Scoring`` per stored game version and adds a new box to it
+instead of scoring the whole game again, so adding must give exactly what scoring
+the longer game gives: the same sheet, or the same error at the same place.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import engine
+from scorekeeper.engine import Scoring
+
+from .test_game import CONTRACT_GAME
+
+PLAYERS = {"jersey-scarne": 3, "three-hand-parlett": 3, "gin": 2, "gin-classic": 2,
+           "oklahoma": 2, "hollywood": 2, "around-the-corner": 2, "doubling": 2,
+           "knock-rummy": 4}
+NAMES = ("Ann", "Bob", "Cal", "Dee")
+
+
+@st.composite
+def games(draw: st.DrawFn) -> dict[str, Any]:
+    """A game of boxes given as counts: valid or not, ended early or not."""
+    rules = draw(st.sampled_from(sorted(PLAYERS)))
+    players = list(NAMES[:PLAYERS[rules]])
+    boxes = []
+    for index in range(draw(st.integers(0, 14))):
+        ending = draw(st.sampled_from(["knock", "knock", "knock", "gin", "break", "draw",
+                                       "misdeal"]))
+        box: dict[str, Any] = {"ending": ending, "id": index + 1}
+        if ending in ("knock", "gin", "break"):
+            by = draw(st.sampled_from(players))
+            counts = {p: draw(st.integers(0, 60)) for p in players}
+            if ending == "gin":
+                counts[by] = 0
+            elif draw(st.booleans()):
+                counts[by] = draw(st.integers(0, 10))
+            box.update(by=by, hands={p: {"count": c} for p, c in counts.items()})
+        if draw(st.integers(0, 5)) == 0:
+            box["note"] = "checked twice"
+        boxes.append(box)
+    return {"rules": rules, "players": players, "dealer": draw(st.sampled_from(players)),
+            "boxes": boxes}
+
+
+def _outcome(run: Any) -> Any:
+    """The sheet as JSON text, or the error (code, where, message)."""
+    try:
+        return json.dumps(run(), sort_keys=True)
+    except engine.ScorekeeperError as err:
+        return ("error", err.code, err.where, err.message)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_adding_a_box_scores_as_the_whole_game(game: dict[str, Any]) -> None:
+    boxes = game["boxes"]
+    for k in range(len(boxes)):
+        before = {**game, "boxes": boxes[:k]}
+        try:
+            state = Scoring.of(before)
+        except engine.ScorekeeperError:
+            break  # the shorter game already fails: scoring it is engine.score's business
+        sheet_before = json.dumps(state.sheet(), sort_keys=True)
+        added = _outcome(lambda state=state, k=k: state.add(boxes[k]).sheet())
+        assert added == _outcome(lambda k=k: engine.score({**game, "boxes": boxes[:k + 1]}))
+        # States are immutable: adding to one leaves its own sheet as it was.
+        assert json.dumps(state.sheet(), sort_keys=True) == sheet_before
+
+
+def test_score_is_scoring_of_the_whole_game() -> None:
+    assert Scoring.of(CONTRACT_GAME).sheet() == engine.score(CONTRACT_GAME)
+
+
+def test_the_contract_game_box_by_box() -> None:
+    state = Scoring.of({**CONTRACT_GAME, "boxes": []})
+    for box in CONTRACT_GAME["boxes"]:
+        state = state.add(box)
+    assert state.sheet() == engine.score(CONTRACT_GAME)
+
+
+def test_a_box_after_the_end_is_refused_with_its_place() -> None:
+    finished = Scoring.of(CONTRACT_GAME)
+    assert finished.sheet()["game_over"]
+    with pytest.raises(engine.ScorekeeperError) as caught:
+        finished.add({"ending": "draw"})
+    assert caught.value.code == "game-over"
+    assert caught.value.where == f"boxes[{len(CONTRACT_GAME['boxes'])}]"
+
+
+def test_a_box_is_ruled_once_whatever_its_id_and_note() -> None:
+    """The ruling memo ignores the label: the web app adds a box without an id (to
+    preview it), then with the id the store gave it; both give the same ruling."""
+    state = Scoring.of({**CONTRACT_GAME, "boxes": []})
+    box = CONTRACT_GAME["boxes"][0]
+    plain = state.add(box).sheet()["boxes"][0]
+    labelled = state.add({**box, "id": 7, "note": "late"}).sheet()["boxes"][0]
+    assert labelled == {**plain, "id": 7, "note": "late"}
