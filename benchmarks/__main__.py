@@ -82,18 +82,28 @@ def _server_section(result: dict[str, Any]) -> list[str]:
             extra.append(str(run["error_kinds"]))
         rows.append([path, clients, run["requests"], run["rps"], run["p50_ms"], run["p95_ms"],
                      run["p99_ms"], run["max_ms"], run["errors"],
-                     run["server_cpu_ms_per_request"], "; ".join(extra)])
+                     run["server_cpu_ms_per_request"], run["client_cpu_ms_per_request"],
+                     "; ".join(extra)])
+    single = result.get("single_process")
+    if single:
+        rows.append(["record_form, **one process**", 8, single["requests"], single["rps"],
+                     single["p50_ms"], single["p95_ms"], single["p99_ms"], single["max_ms"],
+                     single["errors"], single["server_cpu_ms_per_request"],
+                     single["client_cpu_ms_per_request"], "`serve --workers 1`, 8 threads"])
     runs = result["runs"]
     record8 = runs.get("record_form@8", {})
     errors32 = sum(r["errors"] for n, r in runs.items() if n.endswith("@32"))
+    workers = result["workers"]
     lines = ["## Server", "",
-             f"`python -m benchmarks.server`: `scorekeeper serve` (waitress, 8 threads) on "
+             f"`python -m benchmarks.server`: `scorekeeper serve` as `make run` starts it "
+             f"({workers} waitress processes of 4 threads on this machine: one per core) on "
              f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
              "run (10 s at most for the single-client runs), client threads back to back on "
-             "keep-alive connections. Latencies in ms; *server CPU* is the server process's "
-             "CPU time divided by the requests it answered.", ""]
+             "keep-alive connections. Latencies in ms; *server CPU* is the CPU time of the "
+             "server's processes divided by the requests they answered, *client CPU* the "
+             "same for the load generator, which runs on the same cores.", ""]
     lines += _table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
-                     "errors", "server CPU ms/req", "notes"], rows)
+                     "errors", "server CPU ms/req", "client CPU ms/req", "notes"], rows)
     lines += _table(["target", "measured", "met"], [
         ["recording a box (form) at 8 clients: p95 under 25 ms", f"{record8.get('p95_ms')} ms",
          "yes" if record8.get("p95_ms", 1e9) < 25 else "**no**"],

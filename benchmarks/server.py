@@ -413,7 +413,8 @@ def _pool(tables: list[webgames.Table]) -> queue.SimpleQueue[webgames.Table]:
 def run(seconds: float | None = None, paths: Sequence[str] | None = None,
         workers: int | None = None) -> dict[str, Any]:
     """Every path (or only ``paths``) at 8 and 32 clients (and recording at 1, for the
-    unloaded latency), on ``scorekeeper serve``'s default number of processes."""
+    unloaded latency), on ``scorekeeper serve``'s default number of processes; then,
+    for comparison, recording at 8 clients on a single process."""
     from scorekeeper.serve import default_workers
 
     seconds = seconds_per_run(seconds)
@@ -427,21 +428,17 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
             middle = webgames.game_in_progress(START_BOXES)
             pools = {(kind, c): webgames.seed(db, middle, _pool_size(c, duration))
                      for kind in ("record_form", "record_api") for c, duration in runs}
+            single = webgames.seed(db, middle, _pool_size(8, seconds))
         results: dict[str, Any] = {"seconds_per_run": seconds, "workers": workers, "runs": {}}
+        plans: list[tuple[str, Callable[[int], Callable[[Phone, Tally], Action]]]] = [
+            ("health", lambda c: _health),
+            ("sheet", lambda c: _sheet(sheet)),
+            ("preview", lambda c: _preview(preview)),
+            ("record_form", lambda c: _record_form(_pool(pools["record_form", c]))),
+            ("record_api", lambda c: _record_api(_pool(pools["record_api", c]))),
+        ]
         with serving(folder, workers) as server:
-            for _ in range(4 * workers):  # warm-up of every process: templates, meld tables
-                warm = Phone(server.port)
-                warm.join(sheet)
-                for _ in range(5):
-                    warm.request("GET", f"/games/{sheet.game_id}")
-                warm.close()
-            plans: list[tuple[str, Callable[[int], Callable[[Phone, Tally], Action]]]] = [
-                ("health", lambda c: _health),
-                ("sheet", lambda c: _sheet(sheet)),
-                ("preview", lambda c: _preview(preview)),
-                ("record_form", lambda c: _record_form(_pool(pools["record_form", c]))),
-                ("record_api", lambda c: _record_api(_pool(pools["record_api", c]))),
-            ]
+            _warm_up(server, sheet)
             for name, plan in plans:
                 if paths and name not in paths:
                     continue
@@ -450,7 +447,23 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
                         continue
                     results["runs"][f"{name}@{clients}"] = _load(
                         server, clients, duration, plan(clients))
+        if workers > 1 and (not paths or "record_form" in paths):
+            with serving(folder, 1) as server:
+                _warm_up(server, sheet)
+                results["single_process"] = _load(server, 8, seconds,
+                                                  _record_form(_pool(single)))
     return results
+
+
+def _warm_up(server: Server, sheet: webgames.Table) -> None:
+    """Templates compiled and meld tables built in every process (connections land on
+    processes at random: a few per process)."""
+    for _ in range(4 * server.workers):
+        warm = Phone(server.port)
+        warm.join(sheet)
+        for _ in range(5):
+            warm.request("GET", f"/games/{sheet.game_id}")
+        warm.close()
 
 
 def main() -> None:

@@ -261,8 +261,9 @@ def scarne_cut(form: NewGameForm) -> CutResult:
 class CardsField(SelectMultipleField):
     """The cards tapped on a hand's grid, each one of the 52.
 
-    Checked against a set: WTForms' own check builds the 52 choices afresh for every
-    hand of every request, the slowest part of recording a box.
+    The grid is drawn from the deck (``card_rows``), not from choices, and a tapped
+    card is checked against a set: WTForms would copy and check 52 choices for every
+    hand of every request, the slowest part of reading a box form.
     """
 
     CODES = frozenset(ALL_CODES)
@@ -282,7 +283,7 @@ class HandForm(Form):
 
     count = IntegerField("Count", validators=[Optional(), _not_huge, NumberRange(0, 98)],
                          render_kw=NUMERIC)
-    cards = CardsField("Cards", choices=choices((c, c) for c in ALL_CODES))
+    cards = CardsField("Cards")
     keep = SelectMultipleField("Layoffs", validate_choice=False)
     split = StringField("Melds", validators=[Optional(), Length(max=200)])
     proposal = HiddenField()
@@ -737,7 +738,7 @@ class CheckForm(FlaskForm):
     class Meta:
         csrf = False  # a read-only question: GET, bookmarkable, nothing stored
 
-    cards = CardsField("Cards", choices=choices((c, c) for c in ALL_CODES))
+    cards = CardsField("Cards")
     typed = StringField("…or type them", validators=[Optional(), Length(max=120)],
                         render_kw={"autocomplete": "off", "autocapitalize": "characters",
                                    "placeholder": "AS 2S 3S 7H 7D 7C 9D 10D JD 4C"})

@@ -106,10 +106,10 @@ class Workers:
         self.stopping = False
 
     def run(self) -> None:
-        for _ in range(self.count):
-            self._spawn()
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
+        for _ in range(self.count):
+            self._spawn()
         while self.children:
             try:
                 pid, status = os.wait()
@@ -124,16 +124,30 @@ class Workers:
             self._spawn()
 
     def _spawn(self) -> None:
+        """Fork a worker, with SIGTERM and SIGINT held back meanwhile: a stop arriving
+        now is handled once the new worker is in :attr:`children` (so it is stopped
+        too), and never by the new worker with the parent's handler."""
         parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # the child: serve, and never return into the parent's loop
-            code = 1
-            try:
-                _worker(self.listener, parent)
-                code = 0
-            finally:
-                os._exit(code)
-        self.children[pid] = time.monotonic()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            if self.stopping:
+                return
+            pid = os.fork()
+            if pid == 0:  # the child: serve, and never return into the parent's loop
+                code = 1
+                try:
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                    _worker(self.listener, parent)
+                    code = 0
+                except BaseException:
+                    log.exception("server process %s failed", os.getpid())
+                finally:
+                    os._exit(code)
+            self.children[pid] = time.monotonic()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _stop(self, _signum: int, _frame: Any) -> None:
         self.stopping = True
@@ -142,12 +156,13 @@ class Workers:
                 os.kill(pid, signal.SIGTERM)
 
 
+STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+
+
 def _worker(listener: socket.socket, parent: int) -> None:
     """One server process: its own app (database engine, caches) on the shared socket."""
     from . import create_app
 
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
     _die_with(parent)
     _waitress(create_app(), WORKER_THREADS, sockets=[listener])
 
