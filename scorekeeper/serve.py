@@ -45,9 +45,11 @@ def urls(host: str, port: int) -> list[str]:
 
 THREADS = 8
 """Threads of a lone waitress process: requests waiting on the database do not hold the others."""
-WORKER_THREADS = 4
-"""Threads of each of several processes: Python runs one at a time, and fewer threads
-contend less for it (measured: benchmarks/FINDINGS.md)."""
+WORKER_THREADS = 1
+"""Threads of each of several processes. Python runs one thread of a process at a time,
+and every database call hands that turn to another thread and waits for it back: one
+thread per process (besides waitress's own, which reads and writes the sockets) was the
+fastest under load (benchmarks/FINDINGS.md). A slow request holds up only its process."""
 MAX_WORKERS = 4
 
 

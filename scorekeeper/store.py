@@ -669,25 +669,19 @@ def _write(
     based_on: int | None = None,
     previous: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> WriteResult:
-    """One write, one transaction, one writer (:func:`writing`): idempotency check,
-    version bump, the change to box ``box_id`` (None: a new box), its revision, and
-    the other rulings the change altered (an edit early in a game can change every
-    ruling after it).
+    """One write, one transaction, one writer (:func:`writing`): version bump, the
+    change to box ``box_id`` (None: a new box), the idempotency key, the other rulings
+    the change altered (an edit early in a game can change every ruling after it) and
+    the box's revision. A key already used fails its insert (the table's primary key):
+    the write is undone and the first write's result returned, as for a stale repeat.
 
     ``based_on`` is the version the caller read to compute ``score``: a writer that
     names another version (a forged or future one) would store rulings of a game that
     no longer exists, so it is refused like any stale write.
     """
     with writing(db, game_id):
-        earlier = repeated(db, game_id, key)
-        if earlier is not None:
-            return earlier
         if based_on is not None and based_on != expected:
-            current = game_version(db, game_id)
-            db.rollback()
-            if current is None:
-                raise GameNotFound(f"no game {game_id}")
-            raise StaleWrite(current)
+            return _refused(db, game_id, key)
         version, stamp = expected + 1, _now()
         try:
             with _transaction(db):
@@ -698,24 +692,18 @@ def _write(
                 })
                 if getattr(bumped, "rowcount", 0) != 1:
                     db.rollback()
-                    earlier = repeated(db, game_id, key)
-                    if earlier is not None:
-                        return earlier
-                    current = game_version(db, game_id)
-                    if current is None:
-                        raise GameNotFound(f"no game {game_id}")
-                    raise StaleWrite(current)
+                    return _refused(db, game_id, key)
                 changed = change(_ruling_of(score, box_id), stamp)
-                _store_rulings(db, game_id, score, changed.box_id, previous)
+                if key is not None:
+                    sql.execute(_Sql.key, {"game_id": game_id, "key": key,
+                                           "box_id": changed.box_id, "version": version,
+                                           "at": stamp})
+                _store_rulings(db, game_id, score, changed, previous)
                 sql.execute(_Sql.revision, {
                     "box_id": changed.box_id, "revision": changed.revision,
                     "action": changed.action, "entry": changed.entry, "ruling": changed.ruling,
                     "game_version": version, "at": stamp,
                 })
-                if key is not None:
-                    sql.execute(_Sql.key, {"game_id": game_id, "key": key,
-                                           "box_id": changed.box_id, "version": version,
-                                           "at": stamp})
                 db.commit()
                 return WriteResult(version, changed.box_id, updated_at=stamp)
         except IntegrityError:
@@ -727,6 +715,19 @@ def _write(
         except BaseException:
             db.rollback()
             raise
+
+
+def _refused(db: Session, game_id: str, key: str | None) -> WriteResult:
+    """A write that cannot go ahead: the first write's result if this one repeats it
+    (same key), else :class:`StaleWrite` (or :class:`GameNotFound`)."""
+    earlier = repeated(db, game_id, key)
+    if earlier is not None:
+        return earlier
+    current = game_version(db, game_id)
+    db.rollback()
+    if current is None:
+        raise GameNotFound(f"no game {game_id}")
+    raise StaleWrite(current)
 
 
 def repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
@@ -748,24 +749,31 @@ def _ruling_of(score: Mapping[str, Any], box_id: int | None) -> dict[str, Any] |
     return None
 
 
-def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed_id: int,
+LIVE_CHANGE = {"recorded": 1, "edited": 0, "deleted": -1}
+"""How a change alters the number of live boxes."""
+
+
+def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed: _Changed,
                    previous: Mapping[int, Mapping[str, Any]] | None) -> None:
     """Save the other live boxes' rulings from the engine's score of the changed game.
 
     An edit early in a game can change every ruling after it, but most writes
     append a box and change no other ruling: given the ``previous`` rulings (of the
     version the write is based on, which the version check guarantees), only the
-    rulings that differ are written.
+    rulings that differ are written. A score of another number of boxes than the
+    game now has is refused.
     """
     rulings = list(score.get("boxes") or [])
-    sql = db.connection()
-    live = sql.execute(_Sql.live_count, {"p_game": game_id}).scalar_one()
+    if previous is not None:
+        live = len(previous) + LIVE_CHANGE[changed.action]
+    else:
+        live = db.connection().execute(_Sql.live_count, {"p_game": game_id}).scalar_one()
     if len(rulings) != live:
         raise StoreError(f"{len(rulings)} rulings for {live} boxes")
     for ruling in rulings:
-        box_id = ruling.get("id", changed_id)
-        if box_id != changed_id and (previous is None or previous.get(box_id) != ruling):
-            sql.execute(_Sql.set_ruling, {
+        box_id = ruling.get("id", changed.box_id)
+        if box_id != changed.box_id and (previous is None or previous.get(box_id) != ruling):
+            db.connection().execute(_Sql.set_ruling, {
                 "p_box": box_id, "p_game": game_id,
                 "p_ruling": {k: v for k, v in ruling.items() if k != "id"}})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -53,3 +54,36 @@ def test_versioned_writes_and_history(tmp_path: Path) -> None:
         store.delete_box(db, game.id, written.box_id, 4, {"boxes": []})
     with pytest.raises(store.GameNotFound):
         store.append_box(db, "nope", 1, BOX, SCORE_ONE)
+
+
+def test_a_repeated_key_at_the_current_version_writes_nothing(tmp_path: Path) -> None:
+    """The key's uniqueness, not a look-up beforehand, catches a repeat that names the
+    version as it is now: the second write is undone and answered with the first."""
+    db = _db(tmp_path)
+    game, _token = store.create_game(db, GAME, {"totals": {}})
+    first = store.append_box(db, game.id, 1, BOX, SCORE_ONE, key="tap")
+    two = {"boxes": [*SCORE_ONE["boxes"], *SCORE_ONE["boxes"]], "totals": {}}
+    again = store.append_box(db, game.id, 2, BOX, two, key="tap")
+    assert again == store.WriteResult(2, first.box_id, repeated=True)
+    row = store.get_game(db, game.id)
+    assert row is not None and row.version == 2
+    boxes = store.live_boxes(db, row)
+    assert len(boxes) == 1 and len(store.history(db, boxes[0])) == 1
+
+
+@pytest.mark.parametrize(("previous", "message"), [
+    ({}, "2 rulings for 1 boxes"),  # the rulings read (none) plus the new box
+    (None, "3 rulings for 2 boxes"),  # counted in the database, the new box included
+])
+def test_a_score_of_another_game_is_refused(tmp_path: Path, previous: dict[int, Any] | None,
+                                            message: str) -> None:
+    """Rulings are written only for a score of as many boxes as the game has after the
+    change; nothing is half saved."""
+    db = _db(tmp_path)
+    game, _token = store.create_game(db, GAME, {"totals": {}})
+    store.append_box(db, game.id, 1, BOX, SCORE_ONE)
+    boxes = [{"result": "misdeal", "winner": None}] * (2 if previous is not None else 3)
+    with pytest.raises(store.StoreError, match=message):
+        store.append_box(db, game.id, 2, BOX, {"boxes": boxes}, previous=previous)
+    row = store.get_game(db, game.id)
+    assert row is not None and row.version == 2 and len(store.live_boxes(db, row)) == 1
