@@ -93,10 +93,13 @@ def _server_section(result: dict[str, Any]) -> list[str]:
     runs = result["runs"]
     record8 = runs.get("record_form@8", {})
     errors32 = sum(r["errors"] for n, r in runs.items() if n.endswith("@32"))
+    from scorekeeper.serve import WORKER_THREADS
+
     workers = result["workers"]
     lines = ["## Server", "",
              f"`python -m benchmarks.server`: `scorekeeper serve` as `make run` starts it "
-             f"({workers} waitress processes of 4 threads on this machine: one per core) on "
+             f"({workers} waitress processes of {WORKER_THREADS} worker thread on this "
+             "machine: one per core) on "
              f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
              "run (10 s at most for the single-client runs), client threads back to back on "
              "keep-alive connections. Latencies in ms; *server CPU* is the CPU time of the "

@@ -58,7 +58,7 @@ DEFAULT_SECONDS = 30.0
 CONCURRENCY = (8, 32)
 MAX_REQUESTS = 200_000
 """The bound on requests per run, whatever the duration."""
-RECORD_RATE_CEILING = 100
+RECORD_RATE_CEILING = 800
 """Boxes per second the seeded games can take before the phones run out of games."""
 START_BOXES = 20
 END_BOXES = 40

@@ -447,12 +447,11 @@ def create_game(
     )
     db.add(row)
     db.flush()
-    for position, (entry, ruling) in enumerate(boxes, start=1):
-        box = Box(game_id=row.id, position=position, entry=clean_entry(entry),
-                  ruling=dict(ruling))
-        db.add(box)
-        db.flush()
-        db.add(_revision(box, "recorded", 1))
+    stored = [Box(game_id=row.id, position=position, entry=clean_entry(entry),
+                  ruling=dict(ruling)) for position, (entry, ruling) in enumerate(boxes, 1)]
+    db.add_all(stored)
+    db.flush()  # one batch: the boxes get their ids
+    db.add_all([_revision(box, "recorded", 1) for box in stored])
     db.commit()
     return GameRow.of(row), token
 
