@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import pytest
 import requests
@@ -51,23 +52,27 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> LiveServer:
-        """Start the process and wait (bounded) until /health answers."""
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "tests.reliability.liveserver", self.database_url,
+                str(self.port)]
+
+    def ready(self) -> bool:
+        try:
+            return requests.get(f"{self.url}/health", timeout=1).status_code == 200
+        except requests.ConnectionError:
+            return False
+
+    def start(self) -> Self:
+        """Start the process and wait (bounded) until it is :meth:`ready`."""
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "tests.reliability.liveserver", self.database_url,
-                 str(self.port)],
-                cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT,
-            )
+            self.process = subprocess.Popen(self.command(), cwd=PROJECT, stdout=log,
+                                            stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if requests.get(f"{self.url}/health", timeout=1).status_code == 200:
-                    return self
-            except requests.ConnectionError:
-                pass
+            if self.ready():
+                return self
             time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")

@@ -17,7 +17,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -31,7 +30,7 @@ import requests
 
 from scorekeeper import store
 
-from .conftest import PROJECT, START_SECONDS, LiveServer
+from .conftest import LiveServer
 from .test_concurrency import GAME, TIMEOUT, _box_form, _phone, misdeal, run_threads
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or not hasattr(os, "fork"),
@@ -142,26 +141,12 @@ class WorkerServer(LiveServer):
         self.seen.update(found)
         return found
 
-    def start(self) -> WorkerServer:
-        """Start the parent and wait (bounded) until /health answers and every worker runs."""
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "tests.reliability.liveserver", self.database_url,
-                 str(self.port), str(self.workers)],
-                cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                up = requests.get(f"{self.url}/health", timeout=1).status_code == 200
-            except requests.ConnectionError:
-                up = False
-            if up and len(self.children()) == self.workers:
-                return self
-            time.sleep(0.05)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+    def command(self) -> list[str]:
+        return [*super().command(), str(self.workers)]
+
+    def ready(self) -> bool:
+        """/health answers and every worker runs."""
+        return super().ready() and len(self.children()) == self.workers
 
     def request(self, path: str) -> tuple[int, int | None]:
         """GET ``path`` on a new connection: the status and the worker that answered."""
