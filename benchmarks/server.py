@@ -152,19 +152,12 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> No
 
 
 def _serve_in_this_process(port: int, workers: int) -> None:
-    """The subprocess: the real ``serve`` with a throw-away configuration.
-
-    ``serve`` builds its app with ``create_app()``, which reads the checkout's
-    ``instance/``; here it gets the database and secret key of this benchmark instead.
-    """
-    import scorekeeper
+    """The subprocess: the real ``serve`` with this benchmark's database and a throw-away
+    secret key instead of the checkout's ``instance/`` configuration."""
     from scorekeeper import serve
 
-    build = scorekeeper.create_app
-    config = {"DATABASE_URL": os.environ["DATABASE_URL"],
-              "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"]}
-    setattr(scorekeeper, "create_app", lambda: build(config))  # noqa: B010
-    serve.serve(HOST, port, workers)
+    serve.serve(HOST, port, workers, {"DATABASE_URL": os.environ["DATABASE_URL"],
+                                      "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"]})
 
 
 # --- a phone -------------------------------------------------------------------------------

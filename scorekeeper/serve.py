@@ -11,6 +11,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
 log = logging.getLogger("scorekeeper.serve")
@@ -61,8 +62,12 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
-def serve(host: str, port: int, workers: int = 1) -> None:
+def serve(host: str, port: int, workers: int = 1,
+          config: Mapping[str, Any] | None = None) -> None:
     """Apply migrations, say where to connect, and serve with waitress until stopped.
+
+    ``config`` replaces the instance configuration (``create_app``'s argument), in
+    every server process; tests and benchmarks give their own database and key.
 
     With ``workers`` above one, that many waitress processes share one listening
     socket: Python runs one thread at a time per process, so a busy table (or a club
@@ -71,7 +76,7 @@ def serve(host: str, port: int, workers: int = 1) -> None:
     """
     from . import create_app, store
 
-    app = create_app()
+    app = create_app(config)
     store.migrate(str(app.config["DATABASE_URL"]))
     workers = workers if hasattr(os, "fork") else 1
     lines = ["Scorekeeper is running. Open it on the phones at the table:"]
@@ -86,7 +91,7 @@ def serve(host: str, port: int, workers: int = 1) -> None:
         return
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=1024)
-    Workers(listener, workers).run()
+    Workers(listener, workers, config).run()
 
 
 def _waitress(app: Any, threads: int, **where: Any) -> None:
@@ -101,9 +106,11 @@ class Workers:
     another when one dies, and stops them all on SIGTERM or Ctrl-C. A worker dies with
     its parent (Linux: the kernel sees to it; elsewhere it checks every second)."""
 
-    def __init__(self, listener: socket.socket, count: int) -> None:
+    def __init__(self, listener: socket.socket, count: int,
+                 config: Mapping[str, Any] | None = None) -> None:
         self.listener = listener
         self.count = count
+        self.config = config
         self.children: dict[int, float] = {}
         self.stopping = False
 
@@ -141,7 +148,7 @@ class Workers:
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)
                     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
                     signal.pthread_sigmask(signal.SIG_SETMASK, held)
-                    _worker(self.listener, parent)
+                    _worker(self.listener, parent, self.config)
                     code = 0
                 except BaseException:
                     log.exception("server process %s failed", os.getpid())
@@ -161,12 +168,13 @@ class Workers:
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 
-def _worker(listener: socket.socket, parent: int) -> None:
+def _worker(listener: socket.socket, parent: int,
+            config: Mapping[str, Any] | None) -> None:
     """One server process: its own app (database engine, caches) on the shared socket."""
     from . import create_app
 
     _die_with(parent)
-    _waitress(create_app(), WORKER_THREADS, sockets=[listener])
+    _waitress(create_app(config), WORKER_THREADS, sockets=[listener])
 
 
 def _die_with(parent: int) -> None:

@@ -572,29 +572,26 @@ class WriterLock:
     (where there is ``fcntl``), which wakes the next writer the moment the last one
     commits, where SQLite's own busy handler would sleep and poll (backing off up to
     100 ms per try). A process opens the lock file for itself: a forked server
-    process does not share its parent's.
+    process does not share its parent's. It is not reentrant: a write transaction
+    never opens another.
     """
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-        self._threads = threading.RLock()
-        self._depth = 0
+        self._threads = threading.Lock()
         self._file: tuple[int, int] | None = None  # (pid, fd)
 
     def __enter__(self) -> None:
         self._threads.acquire()
-        self._depth += 1
-        if self._depth == 1 and self.path is not None and fcntl is not None:
+        if self.path is not None and fcntl is not None:
             try:
                 fcntl.flock(self._fd(), fcntl.LOCK_EX)
             except BaseException:
-                self._depth -= 1
                 self._threads.release()
                 raise
 
     def __exit__(self, *_exc: object) -> None:
-        self._depth -= 1
-        if self._depth == 0 and self._file is not None and fcntl is not None:
+        if self.path is not None and self._file is not None and fcntl is not None:
             fcntl.flock(self._file[1], fcntl.LOCK_UN)
         self._threads.release()
 

@@ -188,10 +188,10 @@ def _game_json(game: gamedata.LoadedGame) -> dict[str, Any]:
 
 
 def _load(game_id: str) -> gamedata.LoadedGame:
-    db = store.session()
-    if store.get_game(db, game_id) is None:
+    game = gamedata.find(game_id)
+    if game is None:
         abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
-    return gamedata.load(game_id)
+    return game
 
 
 @bp.get("/games/<game_id>")

@@ -161,17 +161,25 @@ class LoadedGame:
 
 
 def load(game_id: str) -> LoadedGame:
-    """The game or 404; scored by the engine (an engine error is shown, not raised).
+    """The game or 404; scored by the engine (an engine error is shown, not raised)."""
+    game = find(game_id)
+    if game is None:
+        abort(404, description="There is no game at this address. Check the link.")
+    return game
 
-    The game's row is read; its boxes only when this process has not scored that
-    version yet (:class:`Versions`)."""
+
+def find(game_id: str) -> LoadedGame | None:
+    """The game, or None: its row is read, its boxes only when this process has not
+    scored that version yet (:class:`Versions`)."""
     db = store.session()
     row = store.get_game(db, game_id)
-    scored = _versions().get(_key(row)) if row is not None else None
-    if row is None or scored is None:
+    if row is None:
+        return None
+    scored = _versions().get(_key(row))
+    if scored is None:
         found = store.load_game(db, game_id)
         if found is None:
-            abort(404, description="There is no game at this address. Check the link.")
+            return None
         row, boxes = found
         scored = Scored.of(row, boxes)
         _versions().put(_key(row), scored)

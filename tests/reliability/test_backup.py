@@ -160,10 +160,11 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
         store.restore(bad, f"sqlite:///{tmp_path / 'other.sqlite3'}")
 
 
-def test_command_line_backup_and_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    """``scorekeeper import FILE`` stores an exported game; ``scorekeeper backup OUT``
-    writes the whole database; a game the engine refuses exits 2 with its error."""
+@pytest.fixture
+def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+             capsys: pytest.CaptureFixture[str]) -> tuple[str, Path, dict[str, Any]]:
+    """A migrated database the command line uses, with ``GAME`` stored by ``scorekeeper
+    import FILE``: the database URL, the file and what the command printed."""
     from scorekeeper import cli
 
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
@@ -172,7 +173,16 @@ def test_command_line_backup_and_import(tmp_path: Path, monkeypatch: pytest.Monk
     game_file = tmp_path / "game.json"
     game_file.write_text(json.dumps(GAME, ensure_ascii=False), encoding="utf-8")
     assert cli.main(["import", str(game_file)]) == 0
-    created = json.loads(capsys.readouterr().out)
+    return url, game_file, json.loads(capsys.readouterr().out)
+
+
+def test_command_line_backup_and_import(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        imported: tuple[str, Path, dict[str, Any]]) -> None:
+    """``scorekeeper import FILE`` stores an exported game; ``scorekeeper backup OUT``
+    writes the whole database; a game the engine refuses exits 2 with its error."""
+    from scorekeeper import cli
+
+    _url, game_file, created = imported
     assert set(created) == {"id", "edit_token", "version"}
     out = tmp_path / "all.json"
     assert cli.main(["backup", str(out)]) == 0
@@ -184,18 +194,15 @@ def test_command_line_backup_and_import(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_command_line_export_check_and_restore(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+                                               capsys: pytest.CaptureFixture[str],
+                                               imported: tuple[str, Path, dict[str, Any]],
+                                               ) -> None:
     """``export ID`` prints the stored game, ``check`` rescores every game (status 1 on a
     tampered ruling), and ``restore FILE`` loads a backup into an empty database only."""
     from scorekeeper import cli
 
-    url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
-    store.migrate(url)
-    monkeypatch.setattr(store, "default_url", lambda: url)
-    game_file = tmp_path / "game.json"
-    game_file.write_text(json.dumps(GAME, ensure_ascii=False), encoding="utf-8")
-    assert cli.main(["import", str(game_file)]) == 0
-    game_id = json.loads(capsys.readouterr().out)["id"]
+    url, _file, created = imported
+    game_id = created["id"]
     assert cli.main(["export", game_id]) == 0
     exported = json.loads(capsys.readouterr().out)
     assert exported["players"] == GAME["players"] and len(exported["boxes"]) == len(GAME["boxes"])

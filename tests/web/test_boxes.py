@@ -182,11 +182,16 @@ def _first_box(client: FlaskClient, game_id: str) -> int:
     return int(match.group(1))
 
 
-def test_edit_rescores_everything_after(client: FlaskClient, game_id: str) -> None:
+def _two_boxes(client: FlaskClient, game_id: str) -> int:
+    """Bob knocks (Ann 14, Bob 4, Cal 13), then Cal goes gin; the first box's id."""
     client.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 14, 1: 4, 2: 13}))
     client.post(f"/games/{game_id}/boxes/new", data=box_form(2, "gin", "Cal",
                                                              counts={0: 20, 1: 25}))
-    box_id = _first_box(client, game_id)
+    return _first_box(client, game_id)
+
+
+def test_edit_rescores_everything_after(client: FlaskClient, game_id: str) -> None:
+    box_id = _two_boxes(client, game_id)
     form = client.get(f"/games/{game_id}/boxes/{box_id}/edit").get_data(as_text=True)
     assert 'value="14"' in form and "Save the correction" in form and "+19" in form
     fragment = client.get(f"/games/{game_id}/boxes/{box_id}/edit", headers=HX)
@@ -221,10 +226,7 @@ def test_edit_keeps_a_declared_hand_declared(client: FlaskClient, game_id: str) 
 
 
 def test_box_page_and_delete(client: FlaskClient, game_id: str) -> None:
-    client.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 14, 1: 4, 2: 13}))
-    client.post(f"/games/{game_id}/boxes/new", data=box_form(2, "gin", "Cal",
-                                                             counts={0: 20, 1: 25}))
-    box_id = _first_box(client, game_id)
+    box_id = _two_boxes(client, game_id)
     page = client.get(f"/games/{game_id}/boxes/{box_id}").get_data(as_text=True)
     assert "Box 1" in page and "Ann dealt" in page and "J6" in page and "Delete this box" in page
     fragment = client.get(f"/games/{game_id}/boxes/{box_id}", headers=HX).get_data(True)
