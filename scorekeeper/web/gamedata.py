@@ -148,13 +148,14 @@ class LoadedGame:
         its score (the new box with the id the store gave it), or None for a repeat."""
         if written.repeated or written.box_id is None or written.updated_at is None:
             return None
-        box = {**store.clean_entry(entry), "id": written.box_id}
+        stored = store.clean_entry(entry)
+        box = {**stored, "id": written.box_id}
         try:
             scoring = self.with_box(box)
         except engine.ScorekeeperError:
             return None
         data = {**self.data, "boxes": [*self.data["boxes"], box]}
-        row = store.BoxRow(written.box_id, store.clean_entry(entry), 1)
+        row = store.BoxRow(written.box_id, stored, 1)
         scored = Scored((*self.boxes, row), data, scoring, scoring.sheet(), None)
         _versions().put((self.id, written.version, written.updated_at), scored)
         return scored.score
