@@ -20,8 +20,9 @@ What is measured, per run:
   Bearer edit token.
 
 Recording starts on games of 20 boxes and moves a phone to a fresh game once its game
-has 40, so the game being written holds 30 boxes on average. Moving on costs one
-untimed join request for the form (``side_requests``).
+has 40, so the game being written holds 30 boxes on average. Moving on costs two
+untimed requests (``side_requests``): the edit link and the sheet it redirects to, as
+a browser follows it.
 
 ``python -m benchmarks.server`` runs it alone; ``SCOREKEEPER_BENCH_SECONDS=5`` (or
 ``--seconds 5``) shortens each run.
@@ -203,11 +204,16 @@ class Phone:
             self.connection.close()
             self.connection = None
 
-    def join(self, table: webgames.Table) -> None:
-        """Open the edit link: the game's edit secret goes into this phone's session."""
-        status, _, _ = self.request("GET", f"/games/{table.game_id}/join/{table.token}")
+    def join(self, table: webgames.Table) -> int:
+        """Open the edit link, as a browser does: the game's edit secret goes into this
+        phone's session, and the redirect shows the game's sheet. The requests sent."""
+        status, headers, _ = self.request("GET", f"/games/{table.game_id}/join/{table.token}")
         if status != 303:
             raise RuntimeError(f"joining {table.game_id} answered {status}")
+        status, _, _ = self.request("GET", urllib.parse.urlsplit(headers["location"]).path)
+        if status != 200:
+            raise RuntimeError(f"the sheet of {table.game_id} answered {status}")
+        return 2
 
     def csrf_token(self, game_id: str) -> str:
         status, _, page = self.request("GET", f"/games/{game_id}/boxes/new")
@@ -344,7 +350,7 @@ def _preview(table: webgames.Table) -> Callable[[Phone, Tally], Action]:
 
 
 def _record_form(pool: queue.SimpleQueue[webgames.Table]) -> Callable[[Phone, Tally], Action]:
-    """Record boxes 21-40 on a game, then join the next one (an untimed side request)."""
+    """Record boxes 21-40 on a game, then join the next one (untimed side requests)."""
     def make(phone: Phone, tally: Tally) -> Action:
         state: dict[str, Any] = {"table": pool.get_nowait(), "version": 1}
         phone.join(state["table"])
@@ -356,9 +362,9 @@ def _record_form(pool: queue.SimpleQueue[webgames.Table]) -> Callable[[Phone, Ta
                     state["table"], state["version"] = pool.get_nowait(), 1
                 except queue.Empty as empty:
                     raise OutOfGames from empty
-                phone.join(state["table"])
+                sent = phone.join(state["table"])
                 with tally.lock:
-                    tally.side_requests += 1
+                    tally.side_requests += sent
             body = urllib.parse.urlencode(webgames.box_form(state["version"], token)).encode()
             status, headers, _ = phone.request(
                 "POST", f"/games/{state['table'].game_id}/boxes/new", body, {**HX, **FORM})

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import logging
+import multiprocessing.sharedctypes
 import os
 import signal
 import socket
@@ -52,6 +54,9 @@ and every database call hands that turn to another thread and waits for it back:
 thread per process (besides waitress's own, which reads and writes the sockets) was the
 fastest under load (benchmarks/FINDINGS.md). A slow request holds up only its process."""
 MAX_WORKERS = 4
+RECOUNT_SECONDS = 0.05
+"""How often an idle worker wakes to see whether it should accept connections again
+(:func:`_balanced`)."""
 
 
 def default_workers() -> int:
@@ -87,52 +92,62 @@ def serve(host: str, port: int, workers: int = 1,
     sys.stdout.flush()
     log.info("serving on %s:%s with %s processes", host, port, workers)
     if workers <= 1:
-        _waitress(app, THREADS, host=host, port=port)
+        _waitress(_settled(app), THREADS, host=host, port=port)
         return
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=1024)
     Workers(listener, workers, config).run()
 
 
+_WAITRESS: dict[str, Any] = {"clear_untrusted_proxy_headers": True, "ident": "scorekeeper"}
+
+
 def _waitress(app: Any, threads: int, **where: Any) -> None:
     from waitress import serve as waitress_serve
 
-    waitress_serve(app, threads=threads, clear_untrusted_proxy_headers=True,
-                   ident="scorekeeper", **where)
+    waitress_serve(app, threads=threads, **_WAITRESS, **where)
 
 
 class Workers:
     """A parent process that forks ``count`` waitress processes on ``listener``, starts
     another when one dies, and stops them all on SIGTERM or Ctrl-C. A worker dies with
-    its parent (Linux: the kernel sees to it; elsewhere it checks every second)."""
+    its parent (Linux: the kernel sees to it; elsewhere it checks every second).
+
+    The workers share a :class:`Connections` tally, so phones are spread evenly over
+    them (see :func:`_balanced`)."""
 
     def __init__(self, listener: socket.socket, count: int,
                  config: Mapping[str, Any] | None = None) -> None:
         self.listener = listener
         self.count = count
         self.config = config
-        self.children: dict[int, float] = {}
+        self.connections = Connections(count)
+        self.children: dict[int, tuple[int, float]] = {}  # pid: (slot, started)
         self.stopping = False
 
     def run(self) -> None:
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
-        for _ in range(self.count):
-            self._spawn()
+        for slot in range(self.count):
+            self._spawn(slot)
         while self.children:
             try:
                 pid, status = os.wait()
             except ChildProcessError:
                 break
-            started = self.children.pop(pid, None)
-            if started is None or self.stopping:
+            ended = self.children.pop(pid, None)
+            if ended is None:
+                continue
+            slot, started = ended
+            self.connections.vacate(slot)
+            if self.stopping:
                 continue
             log.warning("server process %s ended (status %s); starting another", pid, status)
             if time.monotonic() - started < 1:
                 time.sleep(1)  # a process that cannot start is not restarted in a busy loop
-            self._spawn()
+            self._spawn(slot)
 
-    def _spawn(self) -> None:
+    def _spawn(self, slot: int) -> None:
         """Fork a worker, with SIGTERM and SIGINT held back meanwhile: a stop arriving
         now is handled once the new worker is in :attr:`children` (so it is stopped
         too), and never by the new worker with the parent's handler."""
@@ -148,13 +163,13 @@ class Workers:
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)
                     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
                     signal.pthread_sigmask(signal.SIG_SETMASK, held)
-                    _worker(self.listener, parent, self.config)
+                    _worker(self.listener, parent, self.config, self.connections, slot)
                     code = 0
                 except BaseException:
                     log.exception("server process %s failed", os.getpid())
                 finally:
                     os._exit(code)
-            self.children[pid] = time.monotonic()
+            self.children[pid] = (slot, time.monotonic())
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
@@ -165,16 +180,80 @@ class Workers:
                 os.kill(pid, signal.SIGTERM)
 
 
+class Connections:
+    """How many connections each worker holds, in memory the forked workers share.
+
+    Each worker writes its own slot; a slot whose worker has died reads as full until
+    its replacement starts, so it never holds the others back.
+    """
+
+    FULL = 2**31 - 1
+
+    def __init__(self, workers: int) -> None:
+        self._counts = multiprocessing.sharedctypes.RawArray(ctypes.c_long, workers)
+
+    def set(self, slot: int, count: int) -> None:
+        self._counts[slot] = count
+
+    def vacate(self, slot: int) -> None:
+        self._counts[slot] = self.FULL
+
+    def fewest(self) -> int:
+        return int(min(self._counts))
+
+
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 
-def _worker(listener: socket.socket, parent: int,
-            config: Mapping[str, Any] | None) -> None:
+def _worker(listener: socket.socket, parent: int, config: Mapping[str, Any] | None,
+            connections: Connections, slot: int) -> None:
     """One server process: its own app (database engine, caches) on the shared socket."""
+    from waitress.server import create_server
+
     from . import create_app
 
     _die_with(parent)
-    _waitress(create_app(config), WORKER_THREADS, sockets=[listener])
+    server = create_server(_settled(create_app(config)), sockets=[listener], **_WAITRESS,
+                           threads=WORKER_THREADS, asyncore_loop_timeout=RECOUNT_SECONDS)
+    _balanced(server, connections, slot)
+    server.run()
+
+
+def _balanced(server: Any, connections: Connections, slot: int) -> None:
+    """Accept a connection only while this worker holds no more than any other.
+
+    A phone keeps its connection open, so it stays with the worker that accepted
+    it. Every idle worker wakes for a new connection and the first to ask gets it:
+    eight phones landed 7 and 1 on two workers as often as 4 and 4, and the seven
+    queued behind each other on one core while the other core idled.
+
+    Waitress's loop asks whether to listen each time it wakes, and the tally is brought
+    up to date then. A worker that stopped listening while it held more may by now
+    hold the fewest without having woken: it wakes every :data:`RECOUNT_SECONDS` to
+    look again, so a new phone waits that long at worst, not waitress's second.
+    """
+    listening = server.readable
+
+    def readable() -> bool:
+        held = len(server.active_channels)
+        connections.set(slot, held)
+        return bool(listening()) and held <= connections.fewest()
+
+    server.readable = readable
+
+
+def _settled(app: Any) -> Any:
+    """``app``, with every object built so far moved out of the garbage collector's way.
+
+    A full collection walks every object the process holds, and the app's modules,
+    tables and caches are most of them: about 35 ms on this machine, paid by whichever
+    request set it off, several times a minute under load. Frozen, they are never
+    walked again, and a full collection costs a few milliseconds
+    (benchmarks/FINDINGS.md).
+    """
+    gc.collect()
+    gc.freeze()
+    return app
 
 
 def _die_with(parent: int) -> None:

@@ -159,6 +159,8 @@ class _Sql:
     repeated = select(KEYS.c.version, KEYS.c.box_id).where(
         KEYS.c.game_id == sa.bindparam("p_game"), KEYS.c.key == sa.bindparam("p_key"))
     version = select(GAMES.c.version).where(GAMES.c.id == sa.bindparam("p_game"))
+    stamp = select(GAMES.c.version, GAMES.c.updated_at).where(
+        GAMES.c.id == sa.bindparam("p_game"))
     game = select(GAMES).where(GAMES.c.id == sa.bindparam("p_game"))
     # The game and its live boxes in one statement (see load_game).
     game_and_boxes = (
@@ -334,6 +336,19 @@ def get_game(db: Session, game_id: str) -> GameRow | None:
 def game_version(db: Session, game_id: str) -> int | None:
     """Only the version: what phones poll to see whether the sheet changed."""
     return db.connection().execute(_Sql.version, {"p_game": game_id}).scalar()
+
+
+Stamp = tuple[int, datetime]
+"""A game's version and ``updated_at``: every write changes both, and nothing else of
+the game's row changes after it is created."""
+
+
+def game_stamp(db: Session, game_id: str) -> Stamp | None:
+    """The game's :data:`Stamp`, or None: whether a game read before is still current."""
+    if not isinstance(game_id, str) or len(game_id) > 32:
+        return None
+    row = db.connection().execute(_Sql.stamp, {"p_game": game_id}).first()
+    return None if row is None else (row.version, row.updated_at)
 
 
 def load_game(db: Session, game_id: str) -> tuple[GameRow, list[BoxRow]] | None:

@@ -7,11 +7,11 @@ only reads.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from flask import Flask, abort, current_app, session
@@ -20,7 +20,7 @@ from .. import engine, store
 
 MAX_REMEMBERED = 30
 SCORED_GAMES = 256
-"""How many game versions each server process keeps scored (:class:`Versions`)."""
+"""How many games each server process keeps scored (:class:`Versions`)."""
 
 
 @dataclass(frozen=True)
@@ -45,34 +45,36 @@ class Scored:
         return cls(tuple(boxes), data, scoring, scoring.sheet(), None)
 
 
-VersionKey = tuple[str, int, datetime]
-
-
 class Versions:
-    """The last :data:`SCORED_GAMES` game versions this process scored.
+    """The scored games this process read or wrote last: :data:`SCORED_GAMES` games,
+    each at the one version it saw last.
 
-    A game's version and ``updated_at`` change with every write, so a version read
-    again is the same game: reading a game is then one row, not its boxes, and
-    recording a box rules that box alone. Each process keeps its own; a version it
-    has not seen (written by another process) is read and scored in full.
+    Every write bumps a game's version and ``updated_at``, and nothing else in its row
+    changes after it is created: a game read again at the version remembered is the
+    same game, so reading it is a two-column row, not its boxes, and recording a box
+    rules that box alone. Each process keeps its own; a version it has not seen
+    (written by another process) is read and scored in full, and replaces the one
+    remembered.
     """
 
     def __init__(self, size: int = SCORED_GAMES) -> None:
         self._size = size
-        self._items: OrderedDict[VersionKey, Scored] = OrderedDict()
+        self._items: OrderedDict[str, LoadedGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: VersionKey) -> Scored | None:
+    def get(self, game_id: str, stamp: store.Stamp) -> LoadedGame | None:
+        """The game as remembered, if it is at ``stamp``."""
         with self._lock:
-            scored = self._items.get(key)
-            if scored is not None:
-                self._items.move_to_end(key)
-            return scored
+            game = self._items.get(game_id)
+            if game is None or game.stamp != stamp:
+                return None
+            self._items.move_to_end(game_id)
+            return game
 
-    def put(self, key: VersionKey, scored: Scored) -> None:
+    def put(self, game: LoadedGame) -> None:
         with self._lock:
-            self._items[key] = scored
-            self._items.move_to_end(key)
+            self._items[game.id] = game
+            self._items.move_to_end(game.id)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
@@ -86,11 +88,7 @@ def _versions() -> Versions:
     return versions
 
 
-def _key(row: store.GameRow) -> VersionKey:
-    return row.id, row.version, row.updated_at
-
-
-@dataclass
+@dataclass(frozen=True)
 class LoadedGame:
     """A game row with its live boxes, its CONTRACT.md input and the engine's score."""
 
@@ -100,6 +98,10 @@ class LoadedGame:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def stamp(self) -> store.Stamp:
+        return self.row.version, self.row.updated_at
 
     @property
     def version(self) -> int:
@@ -155,9 +157,12 @@ class LoadedGame:
         except engine.ScorekeeperError:
             return None
         data = {**self.data, "boxes": [*self.data["boxes"], box]}
-        row = store.BoxRow(written.box_id, stored, 1)
-        scored = Scored((*self.boxes, row), data, scoring, scoring.sheet(), None)
-        _versions().put((self.id, written.version, written.updated_at), scored)
+        scored = Scored((*self.boxes, store.BoxRow(written.box_id, stored, 1)), data, scoring,
+                        scoring.sheet(), None)
+        row = dataclasses.replace(self.row, version=written.version,
+                                  updated_at=written.updated_at,
+                                  summary=store.summarize(scored.score or {}))
+        _versions().put(LoadedGame(row, scored))
         return scored.score
 
 
@@ -170,21 +175,21 @@ def load(game_id: str) -> LoadedGame:
 
 
 def find(game_id: str) -> LoadedGame | None:
-    """The game, or None: its row is read, its boxes only when this process has not
-    scored that version yet (:class:`Versions`)."""
+    """The game, or None: its version is read, its row and boxes only when this process
+    has not scored that version yet (:class:`Versions`)."""
     db = store.session()
-    row = store.get_game(db, game_id)
-    if row is None:
+    stamp = store.game_stamp(db, game_id)
+    if stamp is None:
         return None
-    scored = _versions().get(_key(row))
-    if scored is None:
+    game = _versions().get(game_id, stamp)
+    if game is None:
         found = store.load_game(db, game_id)
         if found is None:
             return None
         row, boxes = found
-        scored = Scored.of(row, boxes)
-        _versions().put(_key(row), scored)
-    return LoadedGame(row, scored)
+        game = LoadedGame(row, Scored.of(row, boxes))
+        _versions().put(game)
+    return game
 
 
 def can_edit(game: str | LoadedGame) -> bool:

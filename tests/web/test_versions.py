@@ -37,8 +37,14 @@ def _fresh(app: Flask, game_id: str) -> tuple[store.GameRow, gamedata.Scored]:
 
 
 def _remembered(app: Flask, row: store.GameRow) -> gamedata.Scored | None:
+    """What this process remembers of the game at ``row``'s version; its row must be
+    the row as stored (the write builds it without reading it back)."""
     versions: gamedata.Versions = app.extensions["scorekeeper.versions"]
-    return versions.get((row.id, row.version, row.updated_at))
+    game = versions.get(row.id, (row.version, row.updated_at))
+    if game is None:
+        return None
+    assert game.row == row
+    return game.scored
 
 
 def test_a_recorded_box_is_remembered_as_a_fresh_read_scores_it(
@@ -109,19 +115,36 @@ def test_a_remembered_version_is_read_as_one_row(
     assert page.status_code == 200 and 'data-player-total="Bob">60<' in page.get_data(
         as_text=True)
     assert statements and not any("boxes" in s for s in statements), statements
+    # Only the game's version and updated_at: not its settings, players or summary.
+    assert not any("settings" in s or "summary" in s for s in statements), statements
 
 
-def test_versions_keep_the_most_recently_used() -> None:
+def _game(game_id: str, version: int) -> gamedata.LoadedGame:
+    at = datetime(2026, 1, 1) + timedelta(minutes=version)
+    row = store.GameRow(game_id, "hash", version, "gin", {}, ["Ann", "Bob"], "Ann", None, {},
+                        None, at, at)
+    return gamedata.LoadedGame(row, gamedata.Scored((), {}, None, None, "nothing"))
+
+
+def test_versions_keep_the_most_recently_used_games() -> None:
     versions = gamedata.Versions(size=2)
-    scored = gamedata.Scored((), {}, None, None, "nothing")
-    at = datetime(2026, 1, 1)
-    keys = [("a", 1, at), ("b", 1, at), ("c", 1, at)]
-    versions.put(keys[0], scored)
-    versions.put(keys[1], scored)
-    assert versions.get(keys[0]) is scored  # "a" used last: "b" goes first
-    versions.put(keys[2], scored)
-    assert versions.get(keys[1]) is None
-    assert versions.get(keys[0]) is scored and versions.get(keys[2]) is scored
+    a, b, c = (_game(game_id, 1) for game_id in "abc")
+    versions.put(a)
+    versions.put(b)
+    assert versions.get("a", a.stamp) is a  # "a" used last: "b" goes first
+    versions.put(c)
+    assert versions.get("b", b.stamp) is None
+    assert versions.get("a", a.stamp) is a and versions.get("c", c.stamp) is c
+
+
+def test_versions_keep_one_version_of_a_game() -> None:
+    versions = gamedata.Versions(size=2)
+    first, second = _game("a", 1), _game("a", 2)
+    versions.put(first)
+    versions.put(second)
+    assert versions.get("a", first.stamp) is None  # an older version is never read again
+    assert versions.get("a", second.stamp) is second
+    assert versions.get("a", (2, first.row.updated_at)) is None  # same number, other write
 
 
 def test_game_row_has_every_column() -> None:
