@@ -214,7 +214,7 @@ def _worker(listener: socket.socket, parent: int, config: Mapping[str, Any] | No
 
     _die_with(parent)
     server = create_server(_settled(create_app(config)), sockets=[listener], **_WAITRESS,
-                           threads=WORKER_THREADS, asyncore_loop_timeout=RECOUNT_SECONDS)
+                           threads=WORKER_THREADS)
     _balanced(server, connections, slot)
     server.run()
 
@@ -233,6 +233,8 @@ def _balanced(server: Any, connections: Connections, slot: int) -> None:
     look again, so a new phone waits that long at worst, not waitress's second.
     """
     listening = server.readable
+    # Waitress's setting takes whole seconds (and 0 spins); the loop itself takes any.
+    server.adj.asyncore_loop_timeout = RECOUNT_SECONDS
 
     def readable() -> bool:
         held = len(server.active_channels)

@@ -228,6 +228,23 @@ def test_phones_are_spread_evenly_over_the_workers(workers: WorkerServer) -> Non
             phone.close()
 
 
+def _cpu_ticks(pid: int) -> int:
+    fields = _stat(pid)
+    assert fields is not None
+    return int(fields[11]) + int(fields[12])
+
+
+def test_idle_workers_sleep(workers: WorkerServer) -> None:
+    """A worker wakes every RECOUNT_SECONDS to look at the tally, and otherwise sleeps:
+    a second of idleness costs it no measurable CPU (a busy loop would cost the second)."""
+    kids = list(workers.children())
+    before = {pid: _cpu_ticks(pid) for pid in kids}
+    time.sleep(1.0)
+    spent = {pid: (_cpu_ticks(pid) - ticks) / os.sysconf("SC_CLK_TCK")
+             for pid, ticks in before.items()}
+    assert all(seconds < 0.2 for seconds in spent.values()), spent
+
+
 def test_a_dead_workers_slot_holds_no_one_back() -> None:
     """The tally the workers share: the fewest is the least any worker holds, and a
     worker that died counts as full until its replacement writes its own count."""
