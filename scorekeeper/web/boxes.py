@@ -169,16 +169,16 @@ def _one_writer(view: Callable[P, R]) -> Callable[P, R]:
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
     game = _editable_game(game_id)
-    if request.method == "POST" and (done := _already_saved(game.id)):
-        return done
     if request.method == "GET":
         form = forms.box_form(game.players)
         form.version.data = str(game.version)
         return _form_page(game, form, None)
+    # A resent form is found by its key only where it goes wrong (the box it recorded
+    # ended the game, or its version is stale): the store refuses a key twice.
     form = forms.box_form(game.players, request.form)
     outcome = rule_box(game, form, declare=True)
     if not outcome.ok or outcome.entry is None or outcome.score is None:
-        return _form_page(game, form, outcome, 422)
+        return _already_saved(game.id) or _form_page(game, form, outcome, 422)
     try:
         written = store.append_box(store.session(), game.id, _version(form), outcome.entry,
                                    outcome.score, key=form.key.data or None,
