@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import webgames
+from . import webgames, wire
 
 SECONDS_ENV = "SCOREKEEPER_BENCH_SECONDS"
 DEFAULT_SECONDS = 30.0
@@ -170,7 +170,7 @@ class Phone:
 
     port: int
     cookie: str = ""
-    connection: http.client.HTTPConnection | None = None
+    connection: wire.Connection | None = None
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -181,22 +181,21 @@ class Phone:
             sent["Cookie"] = self.cookie
         for attempt in (1, 2):
             if self.connection is None:
-                self.connection = http.client.HTTPConnection(HOST, self.port, timeout=60)
+                self.connection = wire.Connection(HOST, self.port)
             try:
-                self.connection.request(method, path, body=body, headers=sent)
-                response = self.connection.getresponse()
-                data = response.read()
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                status, found, data = self.connection.request(method, path, body, sent)
+            except (ConnectionResetError, BrokenPipeError, wire.Closed):
                 self.close()
                 if attempt == 2:
                     raise
                 continue
-            for name, value in response.getheaders():
+            for name, value in found:
                 if name.lower() == "set-cookie" and value.startswith("session="):
                     self.cookie = value.split(";", 1)[0]
-            if response.getheader("Connection", "").lower() == "close":
+            fields = {name.lower(): value for name, value in found}
+            if fields.get("connection", "").lower() == "close":
                 self.close()
-            return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+            return status, fields, data
         raise AssertionError("unreachable")
 
     def close(self) -> None:
