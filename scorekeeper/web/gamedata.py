@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, abort, current_app, session
@@ -90,10 +90,14 @@ def _versions() -> Versions:
 
 @dataclass(frozen=True)
 class LoadedGame:
-    """A game row with its live boxes, its CONTRACT.md input and the engine's score."""
+    """A game row with its live boxes, its CONTRACT.md input and the engine's score.
+
+    One version of a game is shared by the requests that read it (:class:`Versions`),
+    and so is what they render of it (:meth:`rendered`)."""
 
     row: store.GameRow
     scored: Scored
+    renders: dict[Hashable, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def id(self) -> str:
@@ -137,6 +141,14 @@ class LoadedGame:
     def rules(self) -> Any:
         """The frozen rule set: the preset with the game's own settings."""
         return engine.find_rules(self.row.rules).with_settings(self.row.settings)
+
+    def rendered(self, key: Hashable, render: Callable[[], str]) -> str:
+        """What ``render`` gives for this version, rendered once: ``key`` names what
+        else it depends on (who may edit, say)."""
+        found = self.renders.get(key)
+        if found is None:
+            found = self.renders[key] = render()
+        return found
 
     def with_box(self, entry: Mapping[str, Any]) -> engine.Scoring:
         """The game scored with ``entry`` added at the end (raises the engine's errors)."""

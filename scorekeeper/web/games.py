@@ -6,7 +6,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]
+from markupsafe import Markup
 
 from .. import engine, forms, store
 from . import gamedata, htmx
@@ -114,7 +126,7 @@ def sheet(game_id: str) -> Response:
     """The score sheet: the game's home page."""
     game = gamedata.load(game_id)
     gamedata.remember(game.id)
-    return htmx.render("games/sheet.html", "games/_sheet.html", **_sheet_context(game))
+    return _sheet_page(game)
 
 
 @bp.get("/games/<game_id>/sheet")
@@ -129,11 +141,31 @@ def sheet_fragment(game_id: str) -> Response:
             response = Response(status=204)
             response.vary.add("HX-Request")
             return response
-    game = gamedata.load(game_id)
-    return htmx.render("games/sheet.html", "games/_sheet.html", **_sheet_context(game))
+    return _sheet_page(gamedata.load(game_id))
 
 
-def _sheet_context(game: gamedata.LoadedGame) -> dict[str, Any]:
+CSRF_MARK = "\x00csrf-token\x00"
+"""Where a sheet rendered once has this request's CSRF token (the rematch form)."""
+
+
+def _sheet_page(game: gamedata.LoadedGame) -> Response:
+    """The score sheet (the fragment for htmx). A version of a game never changes and
+    every phone at the table reads it after each box, so each process renders it once
+    for those who may edit and once for those who watch; only the rematch form's CSRF
+    token is this request's own."""
+    editable = gamedata.can_edit(game)
+    sheet = game.rendered(("sheet", editable, request.script_root), lambda: render_template(
+        "games/_sheet.html", **_sheet_context(game, editable), csrf_token=lambda: CSRF_MARK))
+    sheet = Markup(sheet.replace(CSRF_MARK, generate_csrf()) if CSRF_MARK in sheet else sheet)
+    if htmx.is_htmx():
+        response = make_response(sheet)
+    else:
+        response = make_response(render_template("games/sheet.html", game=game, sheet=sheet))
+    response.vary.add("HX-Request")
+    return response
+
+
+def _sheet_context(game: gamedata.LoadedGame, editable: bool) -> dict[str, Any]:
     score = game.score or {}
     players = game.players
     next_dealer = score.get("next_dealer")
@@ -143,7 +175,7 @@ def _sheet_context(game: gamedata.LoadedGame) -> dict[str, Any]:
         "score": score,
         "rows": list(zip(game.boxes, score.get("boxes") or [], strict=False)),
         "rules": game.rules(),
-        "editable": gamedata.can_edit(game),
+        "editable": editable,
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],

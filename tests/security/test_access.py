@@ -257,3 +257,29 @@ def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
                 forms_seen += 1
                 assert 'name="csrf_token"' in form, (url, form[:300])
     assert forms_seen >= 5
+
+
+def test_a_sheet_rendered_once_carries_each_browsers_own_csrf_token(
+        secure_app: Flask, stored_game: StoredGame) -> None:
+    """The sheet of a version is rendered once per process (gamedata.LoadedGame.rendered)
+    and its rematch form has each session's token: one browser's token is refused in
+    another's session, and its own goes through."""
+    game = stored_game.id
+    ender = {"ending": "knock", "by": "Bob",
+             "hands": {"Ann": {"count": 90}, "Bob": {"count": 0}, "Cal": {"count": 90}}}
+    auth = {"Authorization": f"Bearer {stored_game.token}"}
+    ended = secure_app.test_client().post(f"/api/v1/games/{game}/boxes", json=ender,
+                                          headers=auth)
+    assert ended.status_code == 201 and ended.get_json()["score"]["game_over"], ended.text
+    browsers = [secure_app.test_client() for _ in range(2)]
+    tokens = []
+    for browser in browsers:
+        assert browser.get(f"/games/{game}/join/{stored_game.token}").status_code == 303
+        page = browser.get(f"/games/{game}").get_data(as_text=True)
+        (token,) = re.findall(r'name="csrf_token" value="([^"]+)"', page)
+        tokens.append(token)
+    assert tokens[0] != tokens[1]
+    refused = browsers[0].post(f"/games/{game}/rematch", data={"csrf_token": tokens[1]})
+    assert refused.status_code == 400
+    assert browsers[0].post(f"/games/{game}/rematch",
+                            data={"csrf_token": tokens[0]}).status_code == 303

@@ -2,7 +2,8 @@
 
 What it remembers must be exactly what reading and scoring that version afresh
 gives, a version it did not write (another process, the command line) must be read
-in full, and a remembered version is read as one row, without its boxes.
+in full, and a remembered version is read as one row, without its boxes. Its sheet
+is rendered once for those who may edit and once for those who watch.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 
+import flask
 import pytest
 import sqlalchemy as sa
 from flask import Flask
@@ -187,3 +189,41 @@ def test_a_card_that_is_not_one_of_the_52_is_named(client: FlaskClient, game_id:
     text = response.get_data(as_text=True)
     assert "&#39;11H&#39;, &#39;ZZ&#39; are not valid choices" in text
     assert totals(client, game_id) == {"Ann": 0, "Bob": 0, "Cal": 0}
+
+
+# --- a version's sheet is rendered once per process -------------------------------------
+
+
+@pytest.fixture
+def sheets_rendered(app: Flask) -> Iterator[list[bool]]:
+    """Each render of the sheet fragment: whether it was for someone who may edit."""
+    seen: list[bool] = []
+
+    def note(_app: Flask, template: Any, context: dict[str, Any], **_extra: Any) -> None:
+        if template.name == "games/_sheet.html":
+            seen.append(bool(context["editable"]))
+
+    flask.template_rendered.connect(note, app)
+    yield seen
+    flask.template_rendered.disconnect(note, app)
+
+
+def test_a_version_is_rendered_once_for_editors_and_once_for_watchers(
+        app: Flask, client: FlaskClient, game_id: str, sheets_rendered: list[bool]) -> None:
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts=KNOCKS[0]))
+    watchers = [app.test_client(), app.test_client()]
+    pages = [client.get(f"/games/{game_id}").get_data(as_text=True),
+             client.get(f"/games/{game_id}", headers={"HX-Request": "true"}).get_data(
+                 as_text=True)]
+    pages += [w.get(f"/games/{game_id}").get_data(as_text=True) for w in watchers]
+    assert sheets_rendered == [True, False]
+    assert all('data-player-total="Bob">60<' in page for page in pages)
+    assert "Record a box" in pages[0] and "Record a box" in pages[1]
+    assert all("Record a box" not in page and "You are watching" in page
+               for page in pages[2:])
+    assert pages[2] == pages[3]  # the watchers' pages are the one rendering
+    assert "<html" in pages[0] and "<html" not in pages[1]  # the page, and htmx's fragment
+    # The next version is another sheet, rendered anew.
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(2, counts=KNOCKS[1]))
+    assert totals(client, game_id)["Bob"] == 60 + (10 - 3) + (12 - 3)
+    assert sheets_rendered == [True, False, True]
