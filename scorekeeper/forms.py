@@ -292,6 +292,12 @@ class HandForm(Form):
 class BoxForm(FlaskForm):
     """Record or correct a box (also the showdown form of "settle a showdown")."""
 
+    class Meta:
+        # CSRFProtect checks every form POST before the view; the form's own token field
+        # would sign a fresh token on each POST only to be thrown away (a twentieth of
+        # recording a box). The template writes the token itself (csrf_token()).
+        csrf = False
+
     version = HiddenField()
     key = HiddenField()
     ending = RadioField("Ending", choices=choices(ENDINGS.items()), default="knock")
