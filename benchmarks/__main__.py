@@ -75,7 +75,7 @@ def _server_section(result: dict[str, Any]) -> list[str]:
         path, clients = name.split("@")
         extra = []
         if run.get("side_requests"):
-            extra.append(f"{run['side_requests']} untimed joins")
+            extra.append(f"{run['side_requests']} untimed (join, sheet)")
         if run.get("phones_out_of_games"):
             extra.append(f"{run['phones_out_of_games']} phones ran out of games")
         if run.get("error_kinds"):
@@ -102,9 +102,10 @@ def _server_section(result: dict[str, Any]) -> list[str]:
              "machine: one per core) on "
              f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
              "run (10 s at most for the single-client runs), client threads back to back on "
-             "keep-alive connections. Latencies in ms; *server CPU* is the CPU time of the "
-             "server's processes divided by the requests they answered, *client CPU* the "
-             "same for the load generator, which runs on the same cores.", ""]
+             "keep-alive connections (`benchmarks/wire.py`). Latencies in ms; *server CPU* "
+             "is the CPU time of the server's processes divided by the requests they "
+             "answered (untimed ones too), *client CPU* the same for the load generator, "
+             "which runs on the same cores.", ""]
     lines += _table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
                      "errors", "server CPU ms/req", "client CPU ms/req", "notes"], rows)
     lines += _table(["target", "measured", "met"], [
