@@ -224,8 +224,8 @@ def _balanced(server: Any, connections: Connections, slot: int) -> None:
 
     A phone keeps its connection open, so it stays with the worker that accepted
     it. Every idle worker wakes for a new connection and the first to ask gets it:
-    eight phones landed 7 and 1 on two workers as often as 4 and 4, and the seven
-    queued behind each other on one core while the other core idled.
+    eight phones landed 7 and 1, 6 and 2, 7 and 1, 4 and 4 on two workers in four
+    runs, and the seven queued behind each other on one core while the other idled.
 
     Waitress's loop asks whether to listen each time it wakes, and the tally is brought
     up to date then. A worker that stopped listening while it held more may by now
