@@ -5,13 +5,17 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature
 
 _PROJECT = Path(__file__).resolve().parent.parent
 
@@ -91,6 +95,46 @@ class _SessionInterface(SecureCookieSessionInterface):
     """
 
     RENEWED = "renewed"
+    OPENED = 1024
+    """Cookies whose checked contents are kept (:meth:`open_session`)."""
+
+    def __init__(self) -> None:
+        self._opened: OrderedDict[str, tuple[dict[str, Any], float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
+        """Flask's session, with each cookie's signature checked and contents decoded
+        once: a phone sends the same cookie with every request until it changes, and
+        undoing it (its signature, zlib, JSON) was a sixteenth of recording a box. Its
+        age is checked on every request, as Flask does."""
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        with self._lock:
+            opened = self._opened.get(value)
+            if opened is not None:
+                self._opened.move_to_end(value)
+        if opened is None:
+            try:
+                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            opened = (data, signed.timestamp())
+            with self._lock:
+                self._opened[value] = opened
+                while len(self._opened) > self.OPENED:
+                    self._opened.popitem(last=False)
+        data, signed_at = opened
+        if _clock() - signed_at > max_age:
+            return self.session_class()
+        # The session holds strings, lists of them and dicts of them (games, edit secrets):
+        # a copy one level deep leaves the kept contents as they came.
+        return self.session_class({key: item.copy() if isinstance(item, (dict, list)) else item
+                                   for key, item in data.items()})
 
     def get_cookie_secure(self, app: Flask) -> bool:
         if super().get_cookie_secure(app):
@@ -102,6 +146,9 @@ class _SessionInterface(SecureCookieSessionInterface):
         if session.permanent and session.get(self.RENEWED) != today:
             session[self.RENEWED] = today
         super().save_session(app, session, response)
+
+
+_clock = time.time
 
 
 def _instance_secret(path: Path) -> str:
