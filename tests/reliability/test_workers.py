@@ -238,6 +238,12 @@ def test_idle_workers_sleep(workers: WorkerServer) -> None:
     """A worker wakes every RECOUNT_SECONDS to look at the tally, and otherwise sleeps:
     a second of idleness costs it no measurable CPU (a busy loop would cost the second)."""
     kids = list(workers.children())
+    answered: set[int | None] = set()
+    for _ in range(400):  # both are serving, past their start (imports, the app)
+        answered.add(workers.request("/health")[1])
+        if answered >= set(kids):
+            break
+    assert answered >= set(kids), answered
     before = {pid: _cpu_ticks(pid) for pid in kids}
     time.sleep(1.0)
     spent = {pid: (_cpu_ticks(pid) - ticks) / os.sysconf("SC_CLK_TCK")
