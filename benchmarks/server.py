@@ -1,12 +1,12 @@
 """Benchmark: the app under its production WSGI server, on loopback, under load.
 
 The server is ``scorekeeper serve`` (:func:`scorekeeper.serve.serve`: migrations, then
-waitress with its eight threads) started as a subprocess on 127.0.0.1, on a temporary
-SQLite database with a throw-away secret key, so the checkout's ``instance/`` is not
-touched. Clients are threads of this process, each with its own keep-alive connection
-and its own cookie (a phone), sending requests back to back for a fixed time and at
-most :data:`MAX_REQUESTS` requests per run. Targets (issue 6): recording a box at 8
-clients under 25 ms at p95; no errors at 32.
+its waitress processes, one per core) started as a subprocess on 127.0.0.1, on a
+temporary SQLite database with a throw-away secret key, so the checkout's ``instance/``
+is not touched. Clients are threads of this process, each with its own keep-alive
+connection (:mod:`benchmarks.wire`) and its own cookie (a phone), sending requests back
+to back for a fixed time and at most :data:`MAX_REQUESTS` requests per run. Targets
+(issue 6): recording a box at 8 clients under 25 ms at p95; no errors at 32.
 
 What is measured, per run:
 
@@ -15,14 +15,19 @@ What is measured, per run:
 * ``preview``: the htmx live preview of box entry (``POST .../boxes/preview``) of a
   knock with the knocker's ten cards tapped in, on a game of 30 boxes.
 * ``record_form``: that box recorded from the box form, as htmx posts it (CSRF token,
-  edit rights in the session cookie, version and idempotency key).
+  edit rights in the session cookie, version and idempotency key). Phones at their
+  tables: before the run each phone opens the edit links of its games (up to 28, and
+  no more than the server processes keep scored), each game of 20 boxes, and then
+  records a box on each in turn.
 * ``record_api``: the same box through ``POST /api/v1/games/<id>/boxes`` with the
-  Bearer edit token.
+  Bearer edit token, on games of 20 to 40 boxes (a fresh game every 20 boxes costs the
+  API nothing: the token is sent with each request).
 
-Recording starts on games of 20 boxes and moves a phone to a fresh game once its game
-has 40, so the game being written holds 30 boxes on average. Moving on costs two
-untimed requests (``side_requests``): the edit link and the sheet it redirects to, as
-a browser follows it.
+For comparison, ``record_form_joining`` records at 8 clients the way the earlier
+benchmark did: each phone moves to a new game every 20 boxes in the middle of the run,
+opening its edit link and the sheet it redirects to (two untimed requests, about 6 ms
+of server work, which the other phones of that process wait behind); and
+``single_process`` records at 8 clients on one process (``serve --workers 1``).
 
 ``python -m benchmarks.server`` runs it alone; ``SCOREKEEPER_BENCH_SECONDS=5`` (or
 ``--seconds 5``) shortens each run.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import math
 import os
@@ -348,8 +354,44 @@ def _preview(table: webgames.Table) -> Callable[[Phone, Tally], Action]:
     return make
 
 
-def _record_form(pool: queue.SimpleQueue[webgames.Table]) -> Callable[[Phone, Tally], Action]:
-    """Record boxes 21-40 on a game, then join the next one (untimed side requests)."""
+def _record_form(pool: queue.SimpleQueue[webgames.Table],
+                 games_per_phone: int) -> Callable[[Phone, Tally], Action]:
+    """Phones at their tables: each opens the edit links of its games before the run (a
+    phone joins its table's game once an evening) and then records a box on each in
+    turn, so the run is boxes recorded and nothing else."""
+    def make(phone: Phone, _tally: Tally) -> Action:
+        games = [pool.get_nowait() for _ in range(games_per_phone)]
+        for table in games:
+            phone.join(table)
+        token = phone.csrf_token(games[0].game_id)
+        versions = [1] * len(games)
+        turns = itertools.cycle(range(len(games)))
+
+        def record() -> bool:
+            turn = next(turns)
+            body = urllib.parse.urlencode(webgames.box_form(versions[turn], token)).encode()
+            status, headers, _ = phone.request(
+                "POST", f"/games/{games[turn].game_id}/boxes/new", body, {**HX, **FORM})
+            versions[turn] += 1
+            return status == 200 and "hx-redirect" in headers
+        return record
+    return make
+
+
+def _phone_games(clients: int, workers: int) -> int:
+    """Games each phone keeps open: as many as a browser remembers (30, less two), and no
+    more than the server processes keep scored (gamedata.SCORED_GAMES each), so a game
+    is never read afresh in the middle of a run."""
+    from scorekeeper.web.gamedata import MAX_REMEMBERED, SCORED_GAMES
+
+    return max(1, min(MAX_REMEMBERED - 2, SCORED_GAMES * workers // (2 * clients)))
+
+
+def _record_form_joining(pool: queue.SimpleQueue[webgames.Table],
+                         ) -> Callable[[Phone, Tally], Action]:
+    """Recording where each phone moves to a new game every 20 boxes in the middle of the
+    run: boxes 21-40 on a game, then the edit link of the next and the sheet it leads to
+    (untimed side requests, which hold up the other phones of that process)."""
     def make(phone: Phone, tally: Tally) -> Action:
         state: dict[str, Any] = {"table": pool.get_nowait(), "version": 1}
         phone.join(state["table"])
@@ -412,7 +454,8 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
         workers: int | None = None) -> dict[str, Any]:
     """Every path (or only ``paths``) at 8 and 32 clients (and recording at 1, for the
     unloaded latency), on ``scorekeeper serve``'s default number of processes; then,
-    for comparison, recording at 8 clients on a single process."""
+    for comparison, recording at 8 clients with phones moving to new games mid-run, and
+    on a single process."""
     from scorekeeper.serve import default_workers
 
     seconds = seconds_per_run(seconds)
@@ -424,15 +467,19 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
             sheet = webgames.seed(db, webgames.finished_game(), 1)[0]
             preview = webgames.seed(db, webgames.game_in_progress(30), 1)[0]
             middle = webgames.game_in_progress(START_BOXES)
-            pools = {(kind, c): webgames.seed(db, middle, _pool_size(c, duration))
-                     for kind in ("record_form", "record_api") for c, duration in runs}
-            single = webgames.seed(db, middle, _pool_size(8, seconds))
+            pools = {("record_form", c): webgames.seed(db, middle, c * _phone_games(c, workers))
+                     for c, _ in runs}
+            pools |= {("record_api", c): webgames.seed(db, middle, _pool_size(c, duration))
+                      for c, duration in runs}
+            single = webgames.seed(db, middle, 8 * _phone_games(8, 1))
+            joining = webgames.seed(db, middle, _pool_size(8, seconds))
         results: dict[str, Any] = {"seconds_per_run": seconds, "workers": workers, "runs": {}}
         plans: list[tuple[str, Callable[[int], Callable[[Phone, Tally], Action]]]] = [
             ("health", lambda c: _health),
             ("sheet", lambda c: _sheet(sheet)),
             ("preview", lambda c: _preview(preview)),
-            ("record_form", lambda c: _record_form(_pool(pools["record_form", c]))),
+            ("record_form", lambda c: _record_form(_pool(pools["record_form", c]),
+                                                   _phone_games(c, workers))),
             ("record_api", lambda c: _record_api(_pool(pools["record_api", c]))),
         ]
         with serving(folder, workers) as server:
@@ -445,11 +492,14 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
                         continue
                     results["runs"][f"{name}@{clients}"] = _load(
                         server, clients, duration, plan(clients))
+            if not paths or "record_form" in paths:
+                results["record_form_joining"] = _load(server, 8, seconds,
+                                                       _record_form_joining(_pool(joining)))
         if workers > 1 and (not paths or "record_form" in paths):
             with serving(folder, 1) as server:
                 _warm_up(server, sheet)
-                results["single_process"] = _load(server, 8, seconds,
-                                                  _record_form(_pool(single)))
+                results["single_process"] = _load(
+                    server, 8, seconds, _record_form(_pool(single), _phone_games(8, 1)))
     return results
 
 
