@@ -294,7 +294,7 @@ class BoxForm(FlaskForm):
 
     class Meta:
         # CSRFProtect checks every form POST before the view; the form's own token field
-        # would sign a fresh token on each POST only to be thrown away (a twentieth of
+        # would sign a fresh token on each POST only to be thrown away (about 3 % of
         # recording a box). The template writes the token itself (csrf_token()).
         csrf = False
 

@@ -325,9 +325,15 @@ def _close_session(_exc: BaseException | None) -> None:
 # --- reading ------------------------------------------------------------------------------
 
 
+def _plausible(game_id: object) -> bool:
+    """Whether ``game_id`` could be a game's id at all (a string of at most 32
+    characters), before the database is asked."""
+    return isinstance(game_id, str) and len(game_id) <= 32
+
+
 def get_game(db: Session, game_id: str) -> GameRow | None:
     """The game with this id, or None."""
-    if not isinstance(game_id, str) or len(game_id) > 32:
+    if not _plausible(game_id):
         return None
     row = db.connection().execute(_Sql.game, {"p_game": game_id}).first()
     return None if row is None else GameRow.of(row)
@@ -345,7 +351,7 @@ the game's row changes after it is created."""
 
 def game_stamp(db: Session, game_id: str) -> Stamp | None:
     """The game's :data:`Stamp`, or None: whether a game read before is still current."""
-    if not isinstance(game_id, str) or len(game_id) > 32:
+    if not _plausible(game_id):
         return None
     row = db.connection().execute(_Sql.stamp, {"p_game": game_id}).first()
     return None if row is None else (row.version, row.updated_at)
@@ -356,7 +362,7 @@ def load_game(db: Session, game_id: str) -> tuple[GameRow, list[BoxRow]] | None:
     boxes are those of the game's version (PostgreSQL reads each statement of a
     transaction as of its own moment: two queries could straddle another phone's write).
     Only what the sheet shows of each box is read (the engine rules every box again)."""
-    if not isinstance(game_id, str) or len(game_id) > 32:
+    if not _plausible(game_id):
         return None
     rows = db.connection().execute(_Sql.game_and_boxes, {"p_game": game_id}).all()
     if not rows:
