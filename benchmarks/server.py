@@ -220,6 +220,14 @@ class Phone:
             raise RuntimeError(f"the sheet of {table.game_id} answered {status}")
         return 2
 
+    def record_box(self, game_id: str, version: int, token: str) -> bool:
+        """Post :data:`webgames.RECORDED_BOX` from the box form, as htmx does, on the game
+        at ``version``; whether it was recorded (htmx is sent on to the sheet)."""
+        body = urllib.parse.urlencode(webgames.box_form(version, token)).encode()
+        status, headers, _ = self.request("POST", f"/games/{game_id}/boxes/new", body,
+                                          {**HX, **FORM})
+        return status == 200 and "hx-redirect" in headers
+
     def csrf_token(self, game_id: str) -> str:
         status, _, page = self.request("GET", f"/games/{game_id}/boxes/new")
         match = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page)
@@ -369,11 +377,9 @@ def _record_form(pool: queue.SimpleQueue[webgames.Table],
 
         def record() -> bool:
             turn = next(turns)
-            body = urllib.parse.urlencode(webgames.box_form(versions[turn], token)).encode()
-            status, headers, _ = phone.request(
-                "POST", f"/games/{games[turn].game_id}/boxes/new", body, {**HX, **FORM})
+            recorded = phone.record_box(games[turn].game_id, versions[turn], token)
             versions[turn] += 1
-            return status == 200 and "hx-redirect" in headers
+            return recorded
         return record
     return make
 
@@ -406,11 +412,9 @@ def _record_form_joining(pool: queue.SimpleQueue[webgames.Table],
                 sent = phone.join(state["table"])
                 with tally.lock:
                     tally.side_requests += sent
-            body = urllib.parse.urlencode(webgames.box_form(state["version"], token)).encode()
-            status, headers, _ = phone.request(
-                "POST", f"/games/{state['table'].game_id}/boxes/new", body, {**HX, **FORM})
+            recorded = phone.record_box(state["table"].game_id, state["version"], token)
             state["version"] += 1
-            return status == 200 and "hx-redirect" in headers
+            return recorded
         return record
     return make
 
