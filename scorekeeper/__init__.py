@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import date, timedelta
 from pathlib import Path
@@ -16,6 +14,8 @@ from typing import Any
 from flask import Flask, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
+
+from .lru import Lru
 
 _PROJECT = Path(__file__).resolve().parent.parent
 
@@ -99,8 +99,7 @@ class _SessionInterface(SecureCookieSessionInterface):
     """Cookies whose checked contents are kept (:meth:`open_session`)."""
 
     def __init__(self) -> None:
-        self._opened: OrderedDict[str, tuple[dict[str, Any], float]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._opened: Lru[str, tuple[dict[str, Any], float]] = Lru(self.OPENED)
 
     def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
         """Flask's session, with each cookie's signature checked and contents decoded
@@ -114,20 +113,14 @@ class _SessionInterface(SecureCookieSessionInterface):
         if not value:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
-        with self._lock:
-            opened = self._opened.get(value)
-            if opened is not None:
-                self._opened.move_to_end(value)
+        opened = self._opened.get(value)
         if opened is None:
             try:
                 data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:
                 return self.session_class()
             opened = (data, signed.timestamp())
-            with self._lock:
-                self._opened[value] = opened
-                while len(self._opened) > self.OPENED:
-                    self._opened.popitem(last=False)
+            self._opened.put(value, opened)
         data, signed_at = opened
         if _clock() - signed_at > max_age:
             return self.session_class()

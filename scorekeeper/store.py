@@ -575,7 +575,8 @@ def _live_box(game_id: str, box_id: int) -> sa.Update:
 
 
 def clean_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The box as stored: its CONTRACT.md input, less the id the store gives it."""
+    """The box as stored: its CONTRACT.md input (or its ruling), less the id the store
+    gives it (the row's own id)."""
     return {k: v for k, v in entry.items() if k != "id"}
 
 
@@ -762,7 +763,7 @@ def _ruling_of(score: Mapping[str, Any], box_id: int | None) -> dict[str, Any] |
     or for a new box the one without an id; None for a deleted box."""
     for ruling in score.get("boxes") or ():
         if ruling.get("id") == box_id:
-            return {k: v for k, v in ruling.items() if k != "id"}
+            return clean_entry(ruling)
     return None
 
 
@@ -792,7 +793,7 @@ def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed:
         if box_id != changed.box_id and (previous is None or previous.get(box_id) != ruling):
             db.connection().execute(_Sql.set_ruling, {
                 "p_box": box_id, "p_game": game_id,
-                "p_ruling": {k: v for k, v in ruling.items() if k != "id"}})
+                "p_ruling": clean_entry(ruling)})
 
 
 def summarize(score: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,8 +8,6 @@ only reads.
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 from flask import Flask, abort, current_app, session
 
 from .. import engine, store
+from ..lru import Lru
 
 MAX_REMEMBERED = 30
 SCORED_GAMES = 256
@@ -58,25 +57,15 @@ class Versions:
     """
 
     def __init__(self, size: int = SCORED_GAMES) -> None:
-        self._size = size
-        self._items: OrderedDict[str, LoadedGame] = OrderedDict()
-        self._lock = threading.Lock()
+        self._games: Lru[str, LoadedGame] = Lru(size)
 
     def get(self, game_id: str, stamp: store.Stamp) -> LoadedGame | None:
         """The game as remembered, if it is at ``stamp``."""
-        with self._lock:
-            game = self._items.get(game_id)
-            if game is None or game.stamp != stamp:
-                return None
-            self._items.move_to_end(game_id)
-            return game
+        game = self._games.get(game_id)
+        return game if game is not None and game.stamp == stamp else None
 
     def put(self, game: LoadedGame) -> None:
-        with self._lock:
-            self._items[game.id] = game
-            self._items.move_to_end(game.id)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+        self._games.put(game.id, game)
 
 
 def init_app(app: Flask) -> None:
