@@ -11,7 +11,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    make_response,
     render_template,
     request,
     session,
@@ -157,12 +156,7 @@ def _sheet_page(game: gamedata.LoadedGame) -> Response:
     sheet = game.rendered(("sheet", editable, request.script_root), lambda: render_template(
         "games/_sheet.html", **_sheet_context(game, editable), csrf_token=lambda: CSRF_MARK))
     sheet = Markup(sheet.replace(CSRF_MARK, generate_csrf()) if CSRF_MARK in sheet else sheet)
-    if htmx.is_htmx():
-        response = make_response(sheet)
-    else:
-        response = make_response(render_template("games/sheet.html", game=game, sheet=sheet))
-    response.vary.add("HX-Request")
-    return response
+    return htmx.rendered("games/sheet.html", sheet, game=game)
 
 
 def _sheet_context(game: gamedata.LoadedGame, editable: bool) -> dict[str, Any]:
