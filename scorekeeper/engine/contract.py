@@ -577,6 +577,8 @@ class Payment:
     points: int
     amount: float | None = None
 
+    JSON_NAMES: typing.ClassVar[Mapping[str, str]] = {"payer": "from", "payee": "to"}
+
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Payment:
         return cls(data["from"], data["to"], data["points"], data.get("amount"))
