@@ -29,7 +29,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import create_app
+from scorekeeper.web import create_app
 
 from . import webgames
 

@@ -79,7 +79,8 @@ def serve(host: str, port: int, workers: int = 1,
     of tables) gets every core. Each process keeps its own scored games; the database
     keeps writers of different processes apart.
     """
-    from . import create_app, store
+    from . import store
+    from .web import create_app
 
     app = create_app(config)
     store.migrate(str(app.config["DATABASE_URL"]))
@@ -210,7 +211,7 @@ def _worker(listener: socket.socket, parent: int, config: Mapping[str, Any] | No
     """One server process: its own app (database engine, caches) on the shared socket."""
     from waitress.server import create_server
 
-    from . import create_app
+    from .web import create_app
 
     _die_with(parent)
     server = create_server(_settled(create_app(config)), sockets=[listener], **_WAITRESS,

@@ -279,9 +279,9 @@ def migrate(database_url: str | None = None) -> None:
 
 def default_url() -> str:
     """The database the app would use here (DATABASE_URL, else instance/'s SQLite)."""
-    from . import create_app
+    from .web.app import database_url
 
-    return str(create_app().config["DATABASE_URL"])
+    return database_url()
 
 
 @contextmanager

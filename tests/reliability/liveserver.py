@@ -15,8 +15,8 @@ import sys
 
 from waitress import serve
 
-from scorekeeper import create_app
 from scorekeeper import serve as serving
+from scorekeeper.web import create_app
 
 SECRET_KEY = "reliability-tests-" + "k" * 32
 

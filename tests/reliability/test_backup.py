@@ -93,7 +93,7 @@ def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
 
 def test_the_web_export_imports_through_the_api(tmp_path: Path) -> None:
     """The sheet's "export" download is what the API's POST /games takes back."""
-    from scorekeeper import create_app
+    from scorekeeper.web import create_app
 
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     store.migrate(url)

@@ -182,7 +182,7 @@ def test_session_cookie_flags(secure_app: Flask, stored_game: StoredGame) -> Non
 def test_forwarded_proto_is_believed_only_behind_a_configured_proxy(tmp_path: Any) -> None:
     """X-Forwarded-Proto: https makes the cookie Secure only with PROXY_FIX set; without
     it any phone could claim HTTPS (and the header is ignored)."""
-    from scorekeeper import create_app
+    from scorekeeper.web import create_app
 
     url = f"sqlite:///{tmp_path / 'proxy.sqlite3'}"
     store.migrate(url)
@@ -299,7 +299,7 @@ def test_a_session_cookie_is_checked_once_and_its_age_always(
     cookie past its lifetime gives no edit rights though its contents were kept."""
     import itsdangerous
 
-    import scorekeeper
+    from scorekeeper.web import session
 
     undone: list[str] = []
     loads = itsdangerous.URLSafeTimedSerializer.loads
@@ -317,8 +317,8 @@ def test_a_session_cookie_is_checked_once_and_its_age_always(
     forged.set_cookie("session", cookie[:-2] + ("AA" if not cookie.endswith("AA") else "BB"))
     assert forged.get(form).status_code == 403
     lifetime = secure_app.permanent_session_lifetime.total_seconds()
-    now = scorekeeper._clock()
-    monkeypatch.setattr(scorekeeper, "_clock", lambda: now + lifetime + 60)
+    now = session._clock()
+    monkeypatch.setattr(session, "_clock", lambda: now + lifetime + 60)
     assert editor.get(form).status_code == 403
 
 

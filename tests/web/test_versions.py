@@ -19,9 +19,8 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-import scorekeeper
 from scorekeeper import engine, store
-from scorekeeper.web import gamedata
+from scorekeeper.web import gamedata, session
 
 from .conftest import box_form, totals
 
@@ -172,7 +171,7 @@ def test_the_session_cookie_is_renewed_once_a_day(
     """Signing the cookie again on every response was a sixth of recording a box; a
     phone in use still renews its edit rights (60 days) on its first request each day."""
     assert not _sets_cookie(client.get(f"/games/{game_id}"))  # renewed today, when created
-    monkeypatch.setattr(scorekeeper, "date", _Tomorrow)
+    monkeypatch.setattr(session, "date", _Tomorrow)
     renewed = client.get(f"/games/{game_id}")
     assert _sets_cookie(renewed)
     assert "Expires=" in next(c for c in renewed.headers.getlist("Set-Cookie")
