@@ -67,6 +67,25 @@ def check_text(value: str, where: str, what: str = "text") -> str:
     return value
 
 
+def escaped(text: str) -> str:
+    """Text with anything that is not valid Unicode written as its escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _stored(data: Mapping[str, Json], fields: frozenset[str],
+            inner: Mapping[str, typing.Callable[[Any], Json]]) -> dict[str, Json]:
+    """Stored JSON kept to ``fields``, its text escaped; ``inner`` reads nested fields."""
+    def clean(value: Json) -> Json:
+        if isinstance(value, str):
+            return escaped(value)
+        if isinstance(value, list):
+            return [clean(item) for item in value]
+        return value
+
+    return {key: inner[key](value) if key in inner and value is not None else clean(value)
+            for key, value in data.items() if key in fields}
+
+
 def _text(data: Json, where: str, what: str, most: int) -> str:
     if not isinstance(data, str):
         raise MalformedError(f"the {what} must be text, not {_shown(data)}", where or None)
@@ -81,7 +100,7 @@ def _shown(value: Json) -> str:
     if isinstance(value, int) and value.bit_length() > 100:
         return f"a number of about {value.bit_length() * 3 // 10} digits"
     text = repr(value)
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = escaped(text)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -92,7 +111,7 @@ def _fields(data: Json, where: str, what: str, allowed: frozenset[str]) -> Mappi
         raise MalformedError(f"{what} must be a JSON object", where or None)
     for key in data:
         if not isinstance(key, str) or key not in allowed:
-            name = str(key).encode("utf-8", "backslashreplace").decode("utf-8")
+            name = escaped(str(key))
             raise MalformedError(
                 f"{what} has no field {name[:40]!r} (it takes {', '.join(sorted(allowed))})",
                 _at(where, name))
@@ -302,6 +321,17 @@ class BoxEntry:
                            lambda v, w: _text(v, w, "box's note", MAX_NOTE)),
             id=_optional(body, "id", where, _label_id),
         )
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Json]) -> BoxEntry:
+        """A box as a store holds it, written by this version or an older one, which
+        kept fields it did not know and text it did not check: unknown fields are
+        dropped and text that is not valid Unicode is kept escaped (``\\udfff``), so
+        an odd old box still loads, prints and backs up."""
+        return cls.from_json(_stored(data, cls.FIELDS, {
+            "hands": lambda hands: {escaped(str(p)): _stored(h, Hand.FIELDS, {
+                "layoffs": lambda lays: [_stored(lay, Layoff.FIELDS, {}) for lay in lays]})
+                for p, h in hands.items()}}))
 
     def to_json(self) -> dict[str, Json]:
         """The box as CONTRACT.md writes it: only the fields that say something."""
@@ -677,4 +707,5 @@ __all__ = [
     "SheetBox",
     "Summary",
     "check_text",
+    "escaped",
 ]

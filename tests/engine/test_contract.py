@@ -143,3 +143,17 @@ def test_the_contract_documents_example_reads() -> None:
     box = BoxEntry.from_json(body)
     assert BoxEntry.from_json(box.to_json()) == box
     assert box.to_json() == {k: v for k, v in body.items() if k != "multiplier"}  # 1: default
+
+
+def test_an_odd_stored_box_still_loads_escaped() -> None:
+    """What an older version stored (unknown fields, a lone surrogate) loads, and its
+    text can be written as UTF-8."""
+    stored = {"ending": "knock", "by": "Bob", "note": "x\udfff", "colour": "red",
+              "hands": {"Bob": {"count": 4, "bonus": 1}, "Cal": {
+                  "melds": [["KH", "KC", "KS"]], "deadwood": [],
+                  "layoffs": [{"card": "4S", "onto": "Bob", "odd": 1}]}}}
+    box = BoxEntry.from_stored(stored)
+    assert box.note == "x\\udfff"
+    assert box.hands["Bob"] == Hand(count=4)
+    assert box.hands["Cal"].layoffs == (Layoff("4S", "Bob"),)
+    json.dumps(box.to_json(), ensure_ascii=False).encode("utf-8")
