@@ -14,57 +14,38 @@ from flask import Flask, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
-from ..lru import Lru
-
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Session cookies marked Secure whenever the page itself came over HTTPS, and
-    renewed once a day.
+    """Session cookies marked Secure whenever the page itself came over HTTPS, renewed
+    once a day, and read the same on every server that shares the secret.
 
     The cookie holds the edit secrets of this browser's games; over plain HTTP on the
     table's LAN a Secure cookie would never come back, so Secure follows the request
     (or ``SESSION_COOKIE_SECURE`` forces it).
 
-    A permanent session lasts ``PERMANENT_SESSION_LIFETIME`` from its last renewal.
-    Flask would sign and send the cookie again with every response, which was a
-    sixth of the server's work recording a box; the first response of each day
-    renews it instead, so a phone in use keeps its edit rights all the same.
+    A permanent session lasts ``PERMANENT_SESSION_LIFETIME`` from its last renewal; the
+    first response of each day renews it, not every response, so a phone in use keeps
+    its edit rights without a new cookie on every request. A cookie signed by a server
+    whose clock runs ahead of this one is not refused (itsdangerous refuses a negative
+    age): only its age past the lifetime counts.
     """
 
     RENEWED = "renewed"
-    OPENED = 1024
-    """Cookies whose checked contents are kept (:meth:`open_session`)."""
-
-    def __init__(self) -> None:
-        self._opened: Lru[str, tuple[dict[str, Any], float]] = Lru(self.OPENED)
 
     def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
-        """Flask's session, with each cookie's signature checked and contents decoded
-        once: a phone sends the same cookie with every request until it changes, and
-        undoing it (its signature, zlib, JSON) was a sixteenth of recording a box. Its
-        age is checked on every request, as Flask does."""
         serializer = self.get_signing_serializer(app)
         if serializer is None:
             return None
         value = request.cookies.get(self.get_cookie_name(app))
         if not value:
             return self.session_class()
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        opened = self._opened.get(value)
-        if opened is None:
-            try:
-                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
-            except BadSignature:
-                return self.session_class()
-            opened = (data, signed.timestamp())
-            self._opened.put(value, opened)
-        data, signed_at = opened
-        if _clock() - signed_at > max_age:
+        try:
+            data, signed = serializer.loads(value, return_timestamp=True)
+        except BadSignature:
             return self.session_class()
-        # The session holds strings, lists of them and dicts of them (games, edit secrets):
-        # a copy one level deep leaves the kept contents as they came.
-        return self.session_class({key: item.copy() if isinstance(item, (dict, list)) else item
-                                   for key, item in data.items()})
+        if _clock() - signed.timestamp() > app.permanent_session_lifetime.total_seconds():
+            return self.session_class()
+        return self.session_class(data)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         if super().get_cookie_secure(app):
