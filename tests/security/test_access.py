@@ -309,7 +309,9 @@ def test_a_session_cookie_is_checked_and_its_age_counts_not_the_clocks(
     ahead = secure_app.test_client()
     monkeypatch.setattr("itsdangerous.timed.time.time", lambda: now + 60)
     with secure_app.test_request_context("/"):
-        signed = secure_app.session_interface.get_signing_serializer(secure_app)
+        interface = secure_app.session_interface
+        assert isinstance(interface, session.SessionInterface)
+        signed = interface.get_signing_serializer(secure_app)
         assert signed is not None
         data = {"games": [stored_game.id], "edit": {stored_game.id: stored_game.token},
                 "_permanent": True}
