@@ -230,16 +230,24 @@ def _serve(args: argparse.Namespace) -> int:
 def _migrate(args: argparse.Namespace) -> int:
     from scorekeeper.store import migrate
 
-    migrate()
+    migrate(_database_url())
     _emit({"migrated": True})
     return OK
+
+
+def _database_url() -> str:
+    """The database the app uses here, found as the app finds it (the environment,
+    instance/config.py, else the instance's SQLite file), without building the app."""
+    from scorekeeper.web.app import database_url
+
+    return database_url()
 
 
 def _backup(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
     try:
-        rows = store.backup(args.output, store.default_url())
+        rows = store.backup(args.output, _database_url())
     except OSError as err:
         raise InputError("unwritable-file", f"cannot write {args.output}: "
                          f"{err.strerror or err}", args.output) from None
@@ -250,7 +258,7 @@ def _backup(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
-    with store.opened() as db:
+    with store.opened(_database_url()) as db:
         row, token = store.import_game(db, _load(args.file))
         _emit({"id": row.id, "edit_token": token, "version": row.version})
     return OK
@@ -260,7 +268,7 @@ def _restore(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
     try:
-        rows = store.restore(args.file, store.default_url())
+        rows = store.restore(args.file, _database_url())
     except OSError as err:
         raise InputError("unreadable-file", f"cannot read {args.file}: {err.strerror or err}",
                          args.file) from None
@@ -273,7 +281,7 @@ def _restore(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
-    with store.opened() as db:
+    with store.opened(_database_url()) as db:
         try:
             _emit(store.export_game(db, args.game))
         except store.GameNotFound:
@@ -285,7 +293,7 @@ def _check(args: argparse.Namespace) -> int:
     """Rescore every stored game and compare with what is stored; status 1 on problems."""
     from scorekeeper import store
 
-    with store.opened() as db:
+    with store.opened(_database_url()) as db:
         problems = store.verify(db)
     _emit({"ok": not problems, "problems": problems})
     return OK if not problems else 1

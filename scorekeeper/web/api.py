@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from .. import engine, store
-from . import gamedata
+from . import database, gamedata
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -173,7 +173,7 @@ def create_game() -> Response:
     """Store a game (with any boxes it already has); answers its id and edit token."""
     data = _object_body()
     try:
-        row, token = store.import_game(store.session(), data)
+        row, token = store.import_game(database.session(), data)
     except engine.ScorekeeperError as err:
         return _engine_error(err)
     response = jsonify({"id": row.id, "edit_token": token, "version": row.version})
@@ -211,7 +211,7 @@ def _authorize(game_id: str) -> None:
         abort(error_response(401, "unauthorized", "send the game's edit token as "
                              "'Authorization: Bearer <token>'",
                              headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(database.session(), game_id)
     if row is None:
         abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
     if not store.check_edit_token(row, match.group(1)):
@@ -250,7 +250,7 @@ def _write(game_id: str, change: Callable[[gamedata.LoadedGame], Response]) -> R
     _authorize(game_id)
     expected = _if_match()
     key = _idempotency_key()
-    db = store.session()
+    db = database.session()
     for _attempt in range(MAX_RETRIES):
         with store.writing(db, game_id):
             done = store.repeated(db, game_id, key)
@@ -312,7 +312,7 @@ def add_box(game_id: str) -> Response:
             scored = game.with_box(entry).sheet()
         except engine.ScorekeeperError as err:
             return _engine_error(err)
-        result = store.append_box(store.session(), game.id, game.version, entry, scored,
+        result = store.append_box(database.session(), game.id, game.version, entry, scored,
                                   key=key, based_on=game.version, previous=game.rulings)
         return _written(game.id, result, 201, game.appended(result, entry) or scored,
                         len(game.boxes))
@@ -341,7 +341,7 @@ def replace_box(game_id: str, box_id: int) -> Response:
             scored = engine.score({**game.data, "boxes": boxes})
         except engine.ScorekeeperError as err:
             return _engine_error(err)
-        result = store.replace_box(store.session(), game.id, box_id, game.version, entry,
+        result = store.replace_box(database.session(), game.id, box_id, game.version, entry,
                                    scored, key=key, based_on=game.version,
                                    previous=game.rulings)
         return _written(game.id, result, 200, scored, index)
@@ -361,7 +361,7 @@ def delete_box(game_id: str, box_id: int) -> Response:
             scored = engine.score({**game.data, "boxes": boxes})
         except engine.ScorekeeperError as err:
             return _engine_error(err)
-        result = store.delete_box(store.session(), game.id, box_id, game.version, scored,
+        result = store.delete_box(database.session(), game.id, box_id, game.version, scored,
                                   key=key, based_on=game.version, previous=game.rulings)
         return _written(game.id, result, 200, scored)
 

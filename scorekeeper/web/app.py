@@ -23,7 +23,7 @@ from typing import Any
 from flask import Config, Flask, Response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 
-from . import cardfaces, compress, gamedata, htmx
+from . import cardfaces, compress, database, gamedata, htmx
 from .session import SessionInterface, instance_secret
 
 _PROJECT = Path(__file__).resolve().parent.parent.parent
@@ -59,9 +59,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
 
-    from .. import store
-
-    store.init_app(app)
+    database.init_app(app)
     init_app(app)
     return app
 

@@ -16,7 +16,7 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Blueprint, Response, abort, request, url_for
 
 from .. import engine, forms, store
-from . import gamedata, htmx
+from . import database, gamedata, htmx
 
 bp = Blueprint("boxes", __name__, url_prefix="/games/<game_id>/boxes")
 
@@ -135,7 +135,7 @@ def _dealer_for(game: gamedata.LoadedGame, box: store.BoxRow | None) -> str | No
 def _already_saved(game_id: str) -> Response | None:
     """A resent form (double tap, retry) whose key is stored: answer as the first time,
     whatever changed since (the box deleted, the game over)."""
-    if store.repeated(store.session(), game_id, request.form.get("key") or None) is None:
+    if store.repeated(database.session(), game_id, request.form.get("key") or None) is None:
         return None
     return htmx.go(url_for("games.sheet", game_id=game_id))
 
@@ -158,7 +158,7 @@ def _one_writer(view: Callable[P, R]) -> Callable[P, R]:
     def serialised(*args: P.args, **kwargs: P.kwargs) -> R:
         if request.method != "POST":
             return view(*args, **kwargs)
-        with store.writing(store.session(), str(kwargs["game_id"])):
+        with store.writing(database.session(), str(kwargs["game_id"])):
             return view(*args, **kwargs)
 
     return serialised
@@ -180,7 +180,7 @@ def new(game_id: str) -> Response:
     if not outcome.ok or outcome.entry is None or outcome.score is None:
         return _already_saved(game.id) or _form_page(game, form, outcome, 422)
     try:
-        written = store.append_box(store.session(), game.id, _version(form), outcome.entry,
+        written = store.append_box(database.session(), game.id, _version(form), outcome.entry,
                                    outcome.score, key=form.key.data or None,
                                    based_on=game.version, previous=game.rulings)
     except store.StaleWrite as stale:
@@ -225,7 +225,7 @@ def _preview_response(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: R
 def show(game_id: str, box_id: int) -> Response:
     """One box: its ruling with the explanation, and its history of corrections."""
     game = gamedata.load(game_id)
-    box = store.get_box(store.session(), game.row, box_id)
+    box = store.get_box(database.session(), game.row, box_id)
     if box is None:
         abort(404, description="This box is not in this game.")
     number = None
@@ -238,7 +238,7 @@ def show(game_id: str, box_id: int) -> Response:
                 ruling = score_boxes[i]
     return htmx.render(
         "boxes/show.html", "boxes/_show.html", game=game, box=box, number=number,
-        ruling=ruling, history=store.history(store.session(), box),
+        ruling=ruling, history=store.history(database.session(), box),
         editable=gamedata.can_edit(game) and not box.deleted,
         delete_form=_delete_form(game),
     )
@@ -278,7 +278,7 @@ def edit(game_id: str, box_id: int) -> Response:
     if not outcome.ok or outcome.entry is None or outcome.score is None:
         return _form_page(game, form, outcome, 422, box=box)
     try:
-        store.replace_box(store.session(), game.id, box.id, _version(form), outcome.entry,
+        store.replace_box(database.session(), game.id, box.id, _version(form), outcome.entry,
                           outcome.score, key=form.key.data or None, based_on=game.version,
                           previous=game.rulings)
     except store.StaleWrite as stale:
@@ -311,7 +311,7 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     except engine.ScorekeeperError as err:
         return htmx.error_page(422, "This box cannot be deleted", err.message)
     try:
-        store.delete_box(store.session(), game.id, box.id, _version(form), score,
+        store.delete_box(database.session(), game.id, box.id, _version(form), score,
                          key=form.key.data or None, based_on=game.version,
                          previous=game.rulings)
     except store.StaleWrite:

@@ -16,6 +16,7 @@ from flask import Flask, abort, current_app, session
 
 from .. import engine, store
 from ..lru import Lru
+from . import database
 
 MAX_REMEMBERED = 30
 SCORED_GAMES = 256
@@ -178,7 +179,7 @@ def load(game_id: str) -> LoadedGame:
 def find(game_id: str) -> LoadedGame | None:
     """The game, or None: its version is read, its row and boxes only when this process
     has not scored that version yet (:class:`Versions`)."""
-    db = store.session()
+    db = database.session()
     stamp = store.game_stamp(db, game_id)
     if stamp is None:
         return None
@@ -199,7 +200,7 @@ def can_edit(game: str | LoadedGame) -> bool:
     token = (session.get("edit") or {}).get(game_id)
     if not token:
         return False
-    row = store.get_game(store.session(), game_id) if isinstance(game, str) else game.row
+    row = store.get_game(database.session(), game_id) if isinstance(game, str) else game.row
     return row is not None and store.check_edit_token(row, token)
 
 

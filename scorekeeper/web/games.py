@@ -20,7 +20,7 @@ from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]
 from markupsafe import Markup
 
 from .. import engine, forms, store
-from . import gamedata, htmx
+from . import database, gamedata, htmx
 
 bp = Blueprint("games", __name__)
 
@@ -44,7 +44,7 @@ def presets() -> list[Any]:
 @bp.get("/")
 def home() -> Response:
     """Recent games, and the ways in: new game, check a hand, settle a showdown, rules."""
-    db = store.session()
+    db = database.session()
     mine = gamedata.remembered()
     if current_app.config["RECENT_GAMES_PUBLIC"]:
         games = store.recent_games(db)
@@ -74,7 +74,7 @@ def new() -> Response:
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
-    row, token = store.create_game(store.session(), game, store.summarize(score))
+    row, token = store.create_game(database.session(), game, store.summarize(score))
     gamedata.remember(row.id, token)
     return htmx.go(url_for("games.sheet", game_id=row.id))
 
@@ -133,7 +133,7 @@ def sheet_fragment(game_id: str) -> Response:
     """What phones poll: nothing (204) while the version is unchanged, else the sheet."""
     since = request.args.get("since", type=int)
     if htmx.is_htmx() and since is not None:
-        version = store.game_version(store.session(), game_id)
+        version = store.game_version(database.session(), game_id)
         if version is None:
             abort(404)
         if version == since:
@@ -189,7 +189,7 @@ def share(game_id: str) -> Response:
 @bp.get("/games/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Response:
     """The edit link: remember the secret in this browser and show the sheet."""
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(database.session(), game_id)
     if row is None or not store.check_edit_token(row, token):
         abort(404, description="This edit link is not valid. Ask for the link again.")
     gamedata.remember(row.id, token)
@@ -199,7 +199,7 @@ def join(game_id: str, token: str) -> Response:
 @bp.post("/games/<game_id>/join")
 def join_with_code(game_id: str) -> Response | tuple[str, int]:
     """The edit code typed in (the secret at the end of the edit link)."""
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(database.session(), game_id)
     if row is None:
         abort(404)
     code = (request.form.get("code") or "").strip().rsplit("/", 1)[-1]
@@ -222,7 +222,7 @@ def rematch(game_id: str) -> Response:
     new_game = {k: v for k, v in game.data.items() if k != "boxes"}
     new_game["dealer"] = players[(players.index(dealer) + 1) % len(players)]
     score = engine.score({**new_game, "boxes": []})
-    row, token = store.create_game(store.session(), new_game, store.summarize(score),
+    row, token = store.create_game(database.session(), new_game, store.summarize(score),
                                    rematch_of=game.id)
     gamedata.remember(row.id, token)
     return htmx.go(url_for("games.sheet", game_id=row.id))

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, jsonify
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import store
+from . import database
 
 bp = Blueprint("health", __name__)
 
@@ -15,7 +15,7 @@ bp = Blueprint("health", __name__)
 def health() -> tuple[Response, int]:
     """``{"status": "ok"}`` when the database answers, 503 otherwise."""
     try:
-        store.session().execute(text("SELECT 1"))
+        database.session().execute(text("SELECT 1"))
     except SQLAlchemyError as err:
         return jsonify({"status": "error", "database": type(err).__name__}), 503
     return jsonify({"status": "ok", "database": "ok"}), 200

@@ -263,7 +263,7 @@ def test_migrate(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
     import scorekeeper.store
 
     calls: list[bool] = []
-    monkeypatch.setattr(scorekeeper.store, "migrate", lambda: calls.append(True))
+    monkeypatch.setattr(scorekeeper.store, "migrate", lambda _url: calls.append(True))
     status, out, _ = run(capsys, "migrate")
     assert (status, out, calls) == (0, {"migrated": True}, [True])
 

@@ -117,7 +117,7 @@ def test_a_write_that_fails_half_way_leaves_nothing(database_url: str,
             def fail(*_args: Any) -> None:
                 raise RuntimeError("power cut")
 
-            monkeypatch.setattr(store, "_store_rulings", fail)
+            monkeypatch.setattr(store.writes, "_store_rulings", fail)
             with pytest.raises(RuntimeError):
                 store.append_box(db, game_id, 1, misdeal("lost"), {"boxes": [{}]}, key="k1")
             monkeypatch.undo()
