@@ -217,8 +217,8 @@ def test_a_version_is_rendered_once_for_editors_and_once_for_watchers(
     pages += [w.get(f"/games/{game_id}").get_data(as_text=True) for w in watchers]
     assert sheets_rendered == [True, False]
     assert all('data-player-total="Bob">60<' in page for page in pages)
-    assert "Record a box" in pages[0] and "Record a box" in pages[1]
-    assert all("Record a box" not in page and "You are watching" in page
+    assert "Record box" in pages[0] and "Record box" in pages[1]
+    assert all("Record box" not in page and "You are watching" in page
                for page in pages[2:])
     assert pages[2] == pages[3]  # the watchers' pages are the one rendering
     assert "<html" in pages[0] and "<html" not in pages[1]  # the page, and htmx's fragment
