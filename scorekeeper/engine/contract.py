@@ -373,7 +373,7 @@ class GameEntry:
 
     rules: str
     players: tuple[str, ...]
-    dealer: str
+    dealer: str | None = None
     settings: Mapping[str, Json] = field(default_factory=dict)
     stake: float | None = None
     boxes: tuple[BoxEntry, ...] = ()
@@ -405,16 +405,13 @@ class GameEntry:
             check_text(str(name), _at(where, "settings"), "setting's name")
             if isinstance(value, str):
                 check_text(value, _at(_at(where, "settings"), name), "setting")
-        dealer = body.get("dealer")
-        if dealer is None:
-            raise MalformedError("say who dealt the first box ('dealer')", _at(where, "dealer"))
         boxes = body.get("boxes", [])
         if not isinstance(boxes, list):
             raise MalformedError("boxes must be a list of boxes", _at(where, "boxes"))
         return cls(
             rules=_text(rules, _at(where, "rules"), "rules", 40),
             players=names,
-            dealer=_name(dealer, _at(where, "dealer"), "dealer"),
+            dealer=_optional(body, "dealer", where, lambda v, w: _name(v, w, "dealer")),
             settings=dict(settings),
             stake=_stake(body.get("stake"), _at(where, "stake")),
             boxes=tuple(BoxEntry.from_json(box, _at(_at(where, "boxes"), i))
@@ -425,10 +422,8 @@ class GameEntry:
 
     def to_json(self, boxes: bool = True) -> dict[str, Json]:
         body: dict[str, Json] = {"rules": self.rules, "settings": dict(self.settings),
-                                 "players": list(self.players), "dealer": self.dealer}
-        if self.stake is not None:
-            body["stake"] = self.stake
-        for name in ("place", "started"):
+                                 "players": list(self.players)}
+        for name in ("dealer", "stake", "place", "started"):
             if getattr(self, name) is not None:
                 body[name] = getattr(self, name)
         if boxes:
@@ -437,6 +432,16 @@ class GameEntry:
 
     def with_boxes(self, boxes: typing.Iterable[BoxEntry]) -> GameEntry:
         return dataclasses.replace(self, boxes=tuple(boxes))
+
+
+def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:
+    """``adjudicate``'s input: one box with its game's rules, settings, players and
+    dealer (CONTRACT.md "A box"), checked as a game and a box are."""
+    game_fields = ("rules", "settings", "players", "dealer")
+    body = _fields(data, "", "a box", BoxEntry.FIELDS | set(game_fields))
+    game = GameEntry.from_json({k: body[k] for k in game_fields if k in body})
+    box = BoxEntry.from_json({k: v for k, v in body.items() if k not in game_fields})
+    return game, box
 
 
 def _stake(value: Json, where: str) -> float | None:
@@ -708,4 +713,5 @@ __all__ = [
     "Summary",
     "check_text",
     "escaped",
+    "read_adjudication",
 ]

@@ -11,10 +11,11 @@ import sqlalchemy as sa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..engine.contract import Sheet
 from .db import connect, migrate
-from .models import Base, Box, BoxRevision, Game, GameRow, WriteKey, now
-from .reads import all_game_ids, game_input, get_game, live_boxes
-from .writes import GameNotFound, StoreError, create_game, summarize
+from .models import Base, Box, BoxRevision, Game, WriteKey, now, summarize
+from .reads import all_game_ids, game_entry, get_game, live_boxes
+from .writes import GameNotFound, StoreError
 
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
@@ -23,32 +24,12 @@ BACKUP_TABLES = ("games", "boxes", "box_revisions", "write_keys")
 
 
 def export_game(db: Session, game_id: str) -> dict[str, Any]:
-    """The game as CONTRACT.md JSON (what ``score`` and ``import_game`` take)."""
+    """The game as CONTRACT.md JSON (what ``score`` and the ledger's import take), its
+    text valid UTF-8 whatever an older version stored."""
     row = get_game(db, game_id)
     if row is None:
         raise GameNotFound(f"no game {game_id}")
-    return game_input(row, live_boxes(db, row))
-
-
-def import_game(db: Session, data: Any) -> tuple[GameRow, str]:
-    """Store a CONTRACT.md game (an export, or any game ``score`` takes) as a new game.
-
-    The engine scores it first, so a game it refuses raises its
-    :class:`~scorekeeper.engine.ScorekeeperError` and nothing is stored. Box ids in the
-    input are dropped: the store numbers boxes itself. Returns the game and its new
-    edit token.
-    """
-    from .. import engine
-
-    if not isinstance(data, Mapping):
-        raise engine.ScorekeeperError("a game is a JSON object with rules, players and "
-                                      "boxes", where="")
-    scored = engine.score(data)
-    game: dict[str, Any] = {k: data[k] for k in ("rules", "settings", "players", "dealer",
-                                                 "stake") if data.get(k) is not None}
-    game.setdefault("settings", {})
-    boxes = list(zip(data.get("boxes") or [], scored["boxes"], strict=True))
-    return create_game(db, game, summarize(scored), boxes)
+    return game_entry(row, live_boxes(db, row)).to_json()
 
 
 def verify_game(db: Session, game_id: str) -> list[str]:
@@ -67,14 +48,15 @@ def verify_game(db: Session, game_id: str) -> list[str]:
     problems: list[str] = []
     boxes = live_boxes(db, row)
     try:
-        scored = engine.score(game_input(row, boxes))
+        sheet = Sheet.from_json(engine.score(game_entry(row, boxes).to_json()))
     except engine.ScorekeeperError as err:
         return [f"game {game_id} no longer scores: {err.message}"]
-    if _normal(summarize(scored)) != _normal(row.summary):
-        problems.append(f"game {game_id}: summary {row.summary} but rescored "
-                        f"{summarize(scored)}")
-    for box, ruling in zip(boxes, scored["boxes"], strict=True):
-        if _normal(box.ruling, drop="id") != _normal(ruling, drop="id"):
+    rescored = summarize(sheet)
+    # A summary stored by an older version has fewer fields: those it has must agree.
+    if _normal(row.summary) != _normal({k: rescored[k] for k in row.summary if k in rescored}):
+        problems.append(f"game {game_id}: summary {row.summary} but rescored {rescored}")
+    for box, ruling in zip(boxes, sheet.boxes, strict=True):
+        if _normal(box.ruling, drop="id") != _normal(ruling.to_json(), drop="id"):
             problems.append(f"game {game_id}: box {box.id} has a stale ruling")
     written = list(db.scalars(
         select(BoxRevision.game_version)

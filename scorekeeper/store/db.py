@@ -16,15 +16,20 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from .locks import IMMEDIATE
+
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SQLITE_BUSY_MS = 10_000
 
 
 def connect(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys."""
+    """An engine for ``url``; SQLite gets WAL, a busy timeout, foreign keys, and
+    transactions begun by SQLAlchemy (its recipe for pysqlite), so a write can begin
+    ``BEGIN IMMEDIATE`` (:func:`~scorekeeper.store.locks.writing`)."""
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     if url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgres://")
@@ -41,6 +46,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+    dbapi_connection.isolation_level = None  # pysqlite begins nothing; _sqlite_begin does
+
+
+def _sqlite_begin(connection: sa.Connection) -> None:
+    """``BEGIN IMMEDIATE`` for a write (it takes the write lock at once, or waits for
+    it), a plain ``BEGIN`` for everything else."""
+    immediate = connection.get_execution_options().get(IMMEDIATE)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def migrate(database_url: str) -> None:

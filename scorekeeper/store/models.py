@@ -16,6 +16,8 @@ import sqlalchemy as sa
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from ..engine.contract import Sheet
+
 MAX_ROW_ID = 2**31 - 1
 """Row ids are 32-bit in PostgreSQL: a larger id in a URL is no row, not an error."""
 
@@ -45,6 +47,12 @@ class Game(Base):
     rematch_of: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    place: Mapped[str | None] = mapped_column(String(120))
+    started: Mapped[str | None] = mapped_column(String(40))
+    start_key: Mapped[str | None] = mapped_column(String(64), index=True, unique=True)
+    """The idempotency key of the form (or request) that started the game."""
+    start_digest: Mapped[str | None] = mapped_column(String(64))
+    join_code_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class Box(Base):
@@ -90,6 +98,8 @@ class WriteKey(Base):
     box_id: Mapped[int | None]
     version: Mapped[int]
     at: Mapped[datetime] = mapped_column(default=now)
+    digest: Mapped[str | None] = mapped_column(String(64))
+    """What the write changed, hashed: the same key with other content is refused."""
 
 
 GAMES = typing.cast(sa.Table, Game.__table__)
@@ -115,11 +125,58 @@ class GameRow:
     rematch_of: str | None
     created_at: datetime
     updated_at: datetime
+    place: str | None = None
+    started: str | None = None
+    start_key: str | None = None
+    start_digest: str | None = None
+    join_code_hash: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
         """From a result row or a :class:`Game` with these fields."""
         return cls(**{name: getattr(row, name) for name in GAME_FIELDS})
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game to store: CONTRACT.md's game without its boxes, and its summary."""
+
+    rules: str
+    settings: dict[str, Any]
+    players: list[str]
+    dealer: str
+    stake: float | None
+    summary: dict[str, Any]
+    place: str | None = None
+    started: str | None = None
+    rematch_of: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredBox:
+    """A box to store with a new game: its CONTRACT.md input and its ruling."""
+
+    entry: dict[str, Any]
+    ruling: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Key:
+    """An idempotency key and what the write it names changes (a hash)."""
+
+    key: str
+    digest: str
+
+
+def summarize(sheet: Sheet) -> dict[str, Any]:
+    """What a list of games shows without rescoring: totals, boxes, the end."""
+    return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
+            "game_over": sheet.game_over, "winner": sheet.winner,
+            "final_totals": dict(sheet.final_totals)}
+
+
+Rulings = typing.Mapping[int | None, dict[str, Any]]
+"""Box rulings to store, by box id; ``None`` is the box a write adds."""
 
 
 @dataclass(frozen=True)

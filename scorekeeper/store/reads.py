@@ -6,12 +6,12 @@ import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..engine.contract import BoxEntry, GameEntry
 from .models import BOXES, GAMES, MAX_ROW_ID, Box, BoxRevision, BoxRow, Game, GameRow
 
 
@@ -119,23 +119,16 @@ def recent_games(db: Session, limit: int = 20,
     return [GameRow.of(row) for row in db.connection().execute(query)]
 
 
-def game_input(game: GameRow, boxes: Sequence[Box | BoxRow] | None = None) -> dict[str, Any]:
-    """The game as CONTRACT.md's ``score`` takes it; boxes carry their ``id``."""
-    data: dict[str, Any] = {
-        "rules": game.rules,
-        "settings": dict(game.settings),
-        "players": list(game.players),
-        "dealer": game.dealer,
-    }
-    if game.stake is not None:
-        data["stake"] = game.stake
-    data["boxes"] = [box_input(box) for box in boxes or ()]
-    return data
-
-
-def box_input(box: Box | BoxRow) -> dict[str, Any]:
-    """A stored box as the engine takes it, with its id."""
-    return {**box.entry, "id": box.id}
+def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
+    """The game as CONTRACT.md has it, each box labelled with its row's id. A box is read
+    as stored (:meth:`BoxEntry.from_stored`): what an older version kept, fields it did
+    not know or text it did not check, still loads."""
+    return GameEntry(
+        rules=game.rules, players=tuple(game.players), dealer=game.dealer,
+        settings=dict(game.settings), stake=game.stake, place=game.place,
+        started=game.started,
+        boxes=tuple(BoxEntry.from_stored(box.entry).relabelled(box.id) for box in boxes),
+    )
 
 
 def check_edit_token(game: GameRow, token: str | None) -> bool:

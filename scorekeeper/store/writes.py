@@ -1,9 +1,12 @@
 """The write path: new games, and recording, correcting and deleting boxes.
 
-Every write names the game version it was based on and bumps it in the same
-transaction (``UPDATE ... WHERE version = :seen``); a stale write raises
-:class:`StaleWrite` instead of overwriting. A write may carry an idempotency key:
-repeating it (a double tap, a retried request) returns the first result. Boxes are
+The caller (the ledger) holds the game (:func:`~scorekeeper.store.locks.writing`),
+reads it, has the engine rule the change and hands the store plain records: the box
+as entered, the rulings that changed, the game's summary. Every write bumps the
+game's version in the same transaction (``UPDATE ... WHERE version = :seen``), as a
+last guard against a writer that did not hold the game. A write may carry an
+idempotency :class:`~scorekeeper.store.models.Key`: the key is stored with a hash of
+what the write changed, and a second write with the key fails its insert. Boxes are
 never really deleted: every change is a :class:`BoxRevision`, so a corrected score
 can be traced.
 """
@@ -11,7 +14,7 @@ can be traced.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,8 +24,23 @@ from sqlalchemy import JSON, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .locks import transaction, writing
-from .models import BOXES, GAMES, KEYS, MAX_ROW_ID, REVISIONS, Box, BoxRevision, Game, GameRow, now
+from .locks import writing
+from .models import (
+    BOXES,
+    GAMES,
+    KEYS,
+    MAX_ROW_ID,
+    REVISIONS,
+    Box,
+    BoxRevision,
+    Game,
+    GameRow,
+    Key,
+    NewGame,
+    Rulings,
+    StoredBox,
+    now,
+)
 from .reads import game_version, token_hash
 
 
@@ -42,16 +60,15 @@ class _Sql:
         revision=1, deleted=False, created_at=sa.bindparam("p_at"),
         updated_at=sa.bindparam("p_at"),
     ).returning(BOXES.c.id)
-    live_count = select(sa.func.count()).select_from(BOXES).where(
-        BOXES.c.game_id == sa.bindparam("p_game"), BOXES.c.deleted.is_(False))
     set_ruling = BOXES.update().where(
         BOXES.c.id == sa.bindparam("p_box"), BOXES.c.game_id == sa.bindparam("p_game")
     ).values(ruling=sa.bindparam("p_ruling", type_=JSON))
     revision = REVISIONS.insert()
     key = KEYS.insert()
-    repeated = select(KEYS.c.version, KEYS.c.box_id).where(
+    repeated = select(KEYS.c.version, KEYS.c.box_id, KEYS.c.digest).where(
         KEYS.c.game_id == sa.bindparam("p_game"), KEYS.c.key == sa.bindparam("p_key"))
-
+    started = select(GAMES.c.id, GAMES.c.start_digest).where(
+        GAMES.c.start_key == sa.bindparam("p_key"))
 
 
 class StoreError(Exception):
@@ -74,6 +91,10 @@ class StaleWrite(StoreError):
         self.current_version = current_version
 
 
+class KeyTaken(StoreError):
+    """A new game's start key is already used (by a start at the same moment)."""
+
+
 @dataclass(frozen=True)
 class WriteResult:
     """What a write did: the game's new version, the box it touched, and whether it was
@@ -84,42 +105,46 @@ class WriteResult:
     box_id: int | None
     repeated: bool = False
     updated_at: datetime | None = None
+    digest: str | None = None
+    """For a repeat: the hash of what the first write with the key changed."""
 
 
 
-def create_game(
-    db: Session,
-    game: Mapping[str, Any],
-    summary: Mapping[str, Any],
-    boxes: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]] = (),
-    rematch_of: str | None = None,
-) -> tuple[GameRow, str]:
-    """Store a new game (and boxes given with it, as ``(entry, ruling)``).
-
-    Returns the game and its edit token, which is stored only as a hash.
-    """
-    token = secrets.token_urlsafe(24)
+def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
+                key: Key | None = None, token: str | None = None) -> tuple[GameRow, str]:
+    """Store a new game (and boxes given with it) with the edit secret ``token`` (a new
+    random one when None), which is stored only as a hash. A start ``key`` already used
+    raises :class:`KeyTaken`."""
+    token = token or secrets.token_urlsafe(24)
     row = Game(
-        id=secrets.token_urlsafe(12),
-        edit_token_hash=token_hash(token),
-        version=1,
-        rules=game["rules"],
-        settings=dict(game.get("settings") or {}),
-        players=list(game["players"]),
-        dealer=game["dealer"],
-        stake=game.get("stake"),
-        summary=dict(summary),
-        rematch_of=rematch_of,
+        id=secrets.token_urlsafe(12), edit_token_hash=token_hash(token), version=1,
+        rules=game.rules, settings=dict(game.settings), players=list(game.players),
+        dealer=game.dealer, stake=game.stake, summary=dict(game.summary),
+        rematch_of=game.rematch_of, place=game.place, started=game.started,
+        start_key=None if key is None else key.key,
+        start_digest=None if key is None else key.digest,
     )
-    db.add(row)
-    db.flush()
-    stored = [Box(game_id=row.id, position=position, entry=clean_entry(entry),
-                  ruling=dict(ruling)) for position, (entry, ruling) in enumerate(boxes, 1)]
-    db.add_all(stored)
-    db.flush()  # one batch: the boxes get their ids
-    db.add_all([_revision(box, "recorded", 1) for box in stored])
-    db.commit()
+    try:
+        db.add(row)
+        db.flush()
+        stored = [Box(game_id=row.id, position=position, entry=dict(box.entry),
+                      ruling=dict(box.ruling)) for position, box in enumerate(boxes, 1)]
+        db.add_all(stored)
+        db.flush()  # one batch: the boxes get their ids
+        db.add_all([_revision(box, "recorded", 1) for box in stored])
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        if key is None or started_with(db, key.key) is None:
+            raise
+        raise KeyTaken(f"the start key {key.key!r} is already used") from None
     return GameRow.of(row), token
+
+
+def started_with(db: Session, key: str) -> tuple[str, str | None] | None:
+    """The game a start key started, with the hash of what it started, if any."""
+    row = db.connection().execute(_Sql.started, {"p_key": key}).first()
+    return None if row is None else (row.id, row.start_digest)
 
 
 @dataclass(frozen=True)
@@ -137,68 +162,41 @@ Change = Callable[[dict[str, Any] | None, datetime], _Changed]
 """A write's change to its box, given the box's new ruling and the write's time."""
 
 
-def append_box(
-    db: Session,
-    game_id: str,
-    expected_version: int,
-    entry: Mapping[str, Any],
-    score: Mapping[str, Any],
-    key: str | None = None,
-    based_on: int | None = None,
-    previous: Mapping[int, Mapping[str, Any]] | None = None,
-) -> WriteResult:
-    """Add a box at the end. ``score`` is the engine's score of the game with it;
-    ``previous`` the stored rulings by box id, when the caller has them (see
-    :func:`_store_rulings`)."""
-    stored = clean_entry(entry)
+def append_box(db: Session, game_id: str, expected_version: int, entry: dict[str, Any], *,
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
+               ) -> WriteResult:
+    """Add a box at the end; its ruling is ``rulings[None]``."""
 
     def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         box_id = db.connection().execute(_Sql.append, {
-            "p_game": game_id, "p_entry": stored, "p_ruling": ruling or {}, "p_at": at,
+            "p_game": game_id, "p_entry": entry, "p_ruling": ruling or {}, "p_at": at,
         }).scalar_one()
-        return _Changed(box_id, 1, stored, ruling, "recorded")
+        return _Changed(box_id, 1, entry, ruling, "recorded")
 
-    return _write(db, game_id, expected_version, key, score, None, change, based_on, previous)
+    return _write(db, game_id, expected_version, key, None, change, rulings, summary)
 
 
-def replace_box(
-    db: Session,
-    game_id: str,
-    box_id: int,
-    expected_version: int,
-    entry: Mapping[str, Any],
-    score: Mapping[str, Any],
-    key: str | None = None,
-    based_on: int | None = None,
-    previous: Mapping[int, Mapping[str, Any]] | None = None,
-) -> WriteResult:
-    """Correct a box; ``score`` is the game rescored with the correction."""
-    stored = clean_entry(entry)
+def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
+                entry: dict[str, Any], *, rulings: Rulings, summary: dict[str, Any],
+                key: Key | None = None) -> WriteResult:
+    """Correct a live box; its new ruling is ``rulings[box_id]``."""
 
     def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         revision = db.execute(
             _live_box(game_id, box_id)
-            .values(entry=stored, ruling=ruling or {}, revision=Box.revision + 1, updated_at=at)
+            .values(entry=entry, ruling=ruling or {}, revision=Box.revision + 1, updated_at=at)
             .returning(Box.revision)).scalar_one_or_none()
         if revision is None:
             raise BoxNotFound(f"box {box_id} is not in this game")
-        return _Changed(box_id, revision, stored, ruling, "edited")
+        return _Changed(box_id, revision, entry, ruling, "edited")
 
-    return _write(db, game_id, expected_version, key, score, box_id, change, based_on,
-                  previous)
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
 
 
-def delete_box(
-    db: Session,
-    game_id: str,
-    box_id: int,
-    expected_version: int,
-    score: Mapping[str, Any],
-    key: str | None = None,
-    based_on: int | None = None,
-    previous: Mapping[int, Mapping[str, Any]] | None = None,
-) -> WriteResult:
-    """Delete a box (kept in its history); ``score`` is the game rescored without it."""
+def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
+               ) -> WriteResult:
+    """Delete a live box (kept in its history)."""
 
     def change(_ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         row = db.execute(
@@ -209,8 +207,7 @@ def delete_box(
             raise BoxNotFound(f"box {box_id} is not in this game")
         return _Changed(box_id, row.revision, row.entry, row.ruling or None, "deleted")
 
-    return _write(db, game_id, expected_version, key, score, box_id, change, based_on,
-                  previous)
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
 
 
 def _live_box(game_id: str, box_id: int) -> sa.Update:
@@ -219,81 +216,58 @@ def _live_box(game_id: str, box_id: int) -> sa.Update:
                              Box.game_id == game_id, Box.deleted.is_(False))
 
 
-def clean_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The box as stored: its CONTRACT.md input (or its ruling), less the id the store
-    gives it (the row's own id)."""
-    return {k: v for k, v in entry.items() if k != "id"}
-
-
 def _revision(box: Box, action: str, game_version: int) -> BoxRevision:
     return BoxRevision(box_id=box.id, revision=box.revision, action=action,
                        entry=dict(box.entry), ruling=dict(box.ruling) or None,
                        game_version=game_version)
 
 
-def _write(
-    db: Session,
-    game_id: str,
-    expected: int,
-    key: str | None,
-    score: Mapping[str, Any],
-    box_id: int | None,
-    change: Change,
-    based_on: int | None = None,
-    previous: Mapping[int, Mapping[str, Any]] | None = None,
-) -> WriteResult:
-    """One write, one transaction, one writer (:func:`writing`): version bump, the
-    change to box ``box_id`` (None: a new box), the idempotency key, the other rulings
-    the change altered (an edit early in a game can change every ruling after it) and
-    the box's revision. A key already used fails its insert (the table's primary key):
-    the write is undone and the first write's result returned, as for a stale repeat.
-
-    ``based_on`` is the version the caller read to compute ``score``: a writer that
-    names another version (a forged or future one) would store rulings of a game that
-    no longer exists, so it is refused like any stale write.
-    """
+def _write(db: Session, game_id: str, expected: int, key: Key | None, box_id: int | None,
+           change: Change, rulings: Rulings, summary: dict[str, Any]) -> WriteResult:
+    """One write, one transaction: version bump, the change to box ``box_id`` (None: a
+    new box), the idempotency key, the other rulings the change altered (a correction
+    early in a game can change every ruling after it) and the box's revision. A key
+    already used fails its insert (the table's primary key): the write is undone and
+    the first write's result returned."""
     with writing(db, game_id):
-        if based_on is not None and based_on != expected:
-            return _refused(db, game_id, key)
         version, stamp = expected + 1, now()
         try:
-            with transaction(db):
-                sql = db.connection()
-                bumped = sql.execute(_Sql.bump, {
-                    "p_game": game_id, "p_expected": expected, "p_version": version,
-                    "p_at": stamp, "p_summary": summarize(score),
-                })
-                if getattr(bumped, "rowcount", 0) != 1:
-                    db.rollback()
-                    return _refused(db, game_id, key)
-                changed = change(_ruling_of(score, box_id), stamp)
-                if key is not None:
-                    sql.execute(_Sql.key, {"game_id": game_id, "key": key,
-                                           "box_id": changed.box_id, "version": version,
-                                           "at": stamp})
-                _store_rulings(db, game_id, score, changed, previous)
-                sql.execute(_Sql.revision, {
-                    "box_id": changed.box_id, "revision": changed.revision,
-                    "action": changed.action, "entry": changed.entry, "ruling": changed.ruling,
-                    "game_version": version, "at": stamp,
-                })
-                db.commit()
-                return WriteResult(version, changed.box_id, updated_at=stamp)
+            sql = db.connection()
+            bumped = sql.execute(_Sql.bump, {
+                "p_game": game_id, "p_expected": expected, "p_version": version,
+                "p_at": stamp, "p_summary": summary,
+            })
+            if getattr(bumped, "rowcount", 0) != 1:
+                db.rollback()
+                return _refused(db, game_id, key)
+            changed = change(rulings.get(box_id), stamp)
+            if key is not None:
+                sql.execute(_Sql.key, {"game_id": game_id, "key": key.key, "digest": key.digest,
+                                       "box_id": changed.box_id, "version": version,
+                                       "at": stamp})
+            for other, ruling in rulings.items():
+                if other is not None and other != changed.box_id:
+                    sql.execute(_Sql.set_ruling, {"p_box": other, "p_game": game_id,
+                                                  "p_ruling": ruling})
+            sql.execute(_Sql.revision, {
+                "box_id": changed.box_id, "revision": changed.revision,
+                "action": changed.action, "entry": changed.entry, "ruling": changed.ruling,
+                "game_version": version, "at": stamp,
+            })
+            db.commit()
+            return WriteResult(version, changed.box_id, updated_at=stamp)
         except IntegrityError:
             db.rollback()
-            earlier = repeated(db, game_id, key)
+            earlier = repeated(db, game_id, None if key is None else key.key)
             if earlier is None:
                 raise
             return earlier
-        except BaseException:
-            db.rollback()
-            raise
 
 
-def _refused(db: Session, game_id: str, key: str | None) -> WriteResult:
+def _refused(db: Session, game_id: str, key: Key | None) -> WriteResult:
     """A write that cannot go ahead: the first write's result if this one repeats it
     (same key), else :class:`StaleWrite` (or :class:`GameNotFound`)."""
-    earlier = repeated(db, game_id, key)
+    earlier = repeated(db, game_id, None if key is None else key.key)
     if earlier is not None:
         return earlier
     current = game_version(db, game_id)
@@ -310,52 +284,4 @@ def repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
     row = db.connection().execute(_Sql.repeated, {"p_game": game_id, "p_key": key}).first()
     if row is None:
         return None
-    return WriteResult(row.version, row.box_id, repeated=True)
-
-
-def _ruling_of(score: Mapping[str, Any], box_id: int | None) -> dict[str, Any] | None:
-    """The changed box's new ruling, as stored (without ``id``): the one of ``box_id``,
-    or for a new box the one without an id; None for a deleted box."""
-    for ruling in score.get("boxes") or ():
-        if ruling.get("id") == box_id:
-            return clean_entry(ruling)
-    return None
-
-
-LIVE_CHANGE = {"recorded": 1, "edited": 0, "deleted": -1}
-"""How a change alters the number of live boxes."""
-
-
-def _store_rulings(db: Session, game_id: str, score: Mapping[str, Any], changed: _Changed,
-                   previous: Mapping[int, Mapping[str, Any]] | None) -> None:
-    """Save the other live boxes' rulings from the engine's score of the changed game.
-
-    An edit early in a game can change every ruling after it, but most writes
-    append a box and change no other ruling: given the ``previous`` rulings (of the
-    version the write is based on, which the version check guarantees), only the
-    rulings that differ are written. A score of another number of boxes than the
-    game now has is refused.
-    """
-    rulings = list(score.get("boxes") or [])
-    if previous is not None:
-        live = len(previous) + LIVE_CHANGE[changed.action]
-    else:
-        live = db.connection().execute(_Sql.live_count, {"p_game": game_id}).scalar_one()
-    if len(rulings) != live:
-        raise StoreError(f"{len(rulings)} rulings for {live} boxes")
-    for ruling in rulings:
-        box_id = ruling.get("id", changed.box_id)
-        if box_id != changed.box_id and (previous is None or previous.get(box_id) != ruling):
-            db.connection().execute(_Sql.set_ruling, {
-                "p_box": box_id, "p_game": game_id,
-                "p_ruling": clean_entry(ruling)})
-
-
-def summarize(score: Mapping[str, Any]) -> dict[str, Any]:
-    """What a list of games shows without recomputing: totals, boxes, the end."""
-    return {
-        "totals": dict(score.get("totals") or {}),
-        "boxes": len(score.get("boxes") or ()),
-        "game_over": bool(score.get("game_over")),
-        "winner": score.get("winner"),
-    }
+    return WriteResult(row.version, row.box_id, repeated=True, digest=row.digest)
