@@ -97,7 +97,8 @@ def cut() -> Response:
     form.dealer.data = result.dealer_seat
     form.cut_receives.choices = forms.choices(
         (seat, form.players[seat].data or "") for seat in result.others)
-    form.cut_receives.data = result.others[-1]
+    if form.cut_receives.data not in result.others:  # a second tap keeps the choice
+        form.cut_receives.data = result.others[-1]
     return _new_page(form, cut_message=result.message)
 
 
