@@ -19,7 +19,16 @@ from .backup import (
     verify,
     verify_game,
 )
-from .db import MIGRATIONS, SQLITE_BUSY_MS, connect, migrate, opened
+from .db import (
+    MIGRATIONS,
+    SQLITE_BUSY_MS,
+    NetworkStorage,
+    connect,
+    migrate,
+    opened,
+    refuse_network_storage,
+    schema_current,
+)
 from .locks import writing
 from .models import (
     GAME_FIELDS,
@@ -84,6 +93,7 @@ __all__ = [
     "GameRow",
     "Key",
     "KeyTaken",
+    "NetworkStorage",
     "NewGame",
     "Rulings",
     "StaleWrite",
@@ -111,9 +121,11 @@ __all__ = [
     "migrate",
     "opened",
     "recent_games",
+    "refuse_network_storage",
     "repeated",
     "replace_box",
     "restore",
+    "schema_current",
     "started_with",
     "summarize",
     "verify",

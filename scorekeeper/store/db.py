@@ -6,6 +6,9 @@ SQLite runs in WAL mode with a busy timeout; PostgreSQL is used when the URL say
 
 from __future__ import annotations
 
+import functools
+import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +30,7 @@ def connect(url: str) -> Engine:
     transactions begun by SQLAlchemy (its recipe for pysqlite), so a write can begin
     ``BEGIN IMMEDIATE`` (:func:`~scorekeeper.store.locks.writing`)."""
     if url.startswith("sqlite"):
+        refuse_network_storage(url)
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
@@ -56,17 +60,6 @@ def _sqlite_begin(connection: sa.Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def migrate(database_url: str) -> None:
-    """Apply every Alembic migration to the database at ``database_url``."""
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.attributes["database_url"] = database_url
-    command.upgrade(config, "head")
-
-
 @contextmanager
 def opened(database_url: str) -> Iterator[Session]:
     """A session outside any request (the command line): closed, engine disposed, after.
@@ -81,3 +74,143 @@ def opened(database_url: str) -> Iterator[Session]:
             yield db
     finally:
         engine.dispose()
+
+
+MIGRATION_LOCK = 0x5C0_4E_6A17
+"""The PostgreSQL advisory lock ``migrate`` holds: one of two deploys migrates, the
+other waits and then finds nothing to do."""
+
+
+def migrate(database_url: str) -> None:
+    """Apply every Alembic migration to the database at ``database_url``, holding a
+    lock so that two deploys starting at once migrate one after the other (on an empty
+    database the second crashed creating tables the first had made)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["database_url"] = database_url
+    with _migrating(database_url):
+        command.upgrade(config, "head")
+
+
+@contextmanager
+def _migrating(database_url: str) -> Iterator[None]:
+    """PostgreSQL: a session advisory lock, held on its own connection. SQLite: an
+    exclusive lock on ``<database>.migrate-lock`` beside the file (the migration's own
+    transactions would wait on a lock taken inside the database). An in-memory
+    database has no one to wait for."""
+    if database_url.startswith("sqlite"):
+        path = _sqlite_path(database_url)
+        if path is None:
+            yield
+            return
+        from filelock import FileLock
+
+        with FileLock(f"{path}.migrate-lock"):
+            yield
+        return
+    engine = connect(database_url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
+
+
+@functools.cache
+def head_revisions() -> frozenset[str]:
+    """The latest migrations this code knows (read once: they are files of the install)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return frozenset(ScriptDirectory.from_config(config).get_heads())
+
+
+def schema_current(db: Session | str) -> bool:
+    """Whether the database (a session, or a URL) is at the latest migration: a server
+    on an older schema would answer 500s, so ``/health`` says 503 and ``serve`` refuses.
+
+    >>> schema_current("sqlite://")
+    False
+    """
+    from alembic.runtime.migration import MigrationContext
+
+    if isinstance(db, str):
+        with opened(db) as session:
+            return schema_current(session)
+    heads = MigrationContext.configure(db.connection()).get_current_heads()
+    return frozenset(heads) == head_revisions()
+
+
+MOUNTS_TABLE = Path("/proc/self/mounts")
+"""Linux's table of mounted file systems, read to tell a network one."""
+NETWORK_FILESYSTEMS = frozenset({
+    "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "9p", "ceph", "glusterfs",
+    "fuse.glusterfs", "fuse.sshfs", "fuse.s3fs", "lustre", "gpfs", "ocfs2", "gfs2"})
+"""File systems on which SQLite's locks do not hold (SQLite's FAQ: "file locking is
+broken on many network file systems")."""
+
+
+class NetworkStorage(ValueError):
+    """A SQLite database on a network file system."""
+
+
+def _sqlite_path(database_url: str) -> Path | None:
+    """The file of a SQLite URL, or None for an in-memory database."""
+    database = sa.engine.make_url(database_url).database
+    if not database or database == ":memory:" or database.startswith("file::memory:"):
+        return None
+    return Path(database)
+
+
+def refuse_network_storage(database_url: str, mounts: str | None = None) -> None:
+    """Raise :class:`NetworkStorage` if ``database_url`` is a SQLite file on a network
+    file system, as far as Linux's ``/proc/self/mounts`` tells (``mounts``: its text,
+    for tests); elsewhere nothing can be told and nothing is refused.
+
+    >>> refuse_network_storage("sqlite:////mnt/club/s.sqlite3",
+    ...                        "server:/club /mnt/club nfs4 rw 0 0\\n/dev/sda1 / ext4 rw 0 0")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.store.db.NetworkStorage: ... /mnt/club/s.sqlite3 is on a network file system (nfs4), ...
+    """
+    if not database_url.startswith("sqlite"):
+        return
+    path = _sqlite_path(database_url)
+    if path is None:
+        return
+    if mounts is None:
+        try:
+            mounts = MOUNTS_TABLE.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+    kind = _filesystem(Path(os.path.realpath(path.parent)) / path.name, mounts)
+    if kind in NETWORK_FILESYSTEMS:
+        raise NetworkStorage(
+            f"the SQLite database {path} is on a network file system ({kind}), where "
+            "SQLite's locks do not hold: keep it on a local disk, or use PostgreSQL "
+            "(SCOREKEEPER_DATABASE_URL) to share one database between machines")
+
+
+def _filesystem(path: Path, mounts: str) -> str | None:
+    """The type of the file system mounted deepest above ``path`` in a mounts table."""
+    found, depth = None, -1
+    for line in mounts.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        # Spaces and the like in mount points are written as octal escapes (\040).
+        point = Path(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[1]))
+        if (path == point or point in path.parents) and len(point.parts) > depth:
+            found, depth = fields[2], len(point.parts)
+    return found

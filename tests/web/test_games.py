@@ -203,4 +203,4 @@ def test_sheet_pdf(client: FlaskClient, game_id: str) -> None:
 
 def test_health(client: FlaskClient) -> None:
     response = client.get("/health")
-    assert response.get_json() == {"status": "ok", "database": "ok"}
+    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "current"}
