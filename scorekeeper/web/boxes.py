@@ -15,8 +15,8 @@ from typing import Any, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import engine, forms, store
-from . import database, gamedata, htmx
+from .. import engine, store
+from . import database, forms, gamedata, htmx
 
 bp = Blueprint("boxes", __name__, url_prefix="/games/<game_id>/boxes")
 

@@ -19,26 +19,15 @@ from flask import (
 from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]
 from markupsafe import Markup
 
-from .. import engine, forms, store
-from . import database, gamedata, htmx
+from .. import engine, store
+from . import database, forms, gamedata, htmx
 
 bp = Blueprint("games", __name__)
-
-GAME_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
-              "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
-"""Jersey Gin first: the game this app is for; then two-hand Gin and its variants."""
-
 
 @bp.app_template_global("eldest")
 def eldest(players: list[str], dealer: str) -> str:
     """Who plays first when ``dealer`` deals: the player at his left (J3, G1)."""
     return engine.eldest(players, dealer)
-
-
-def presets() -> list[Any]:
-    """Every preset, in the order the new-game page offers them."""
-    ordered = [engine.PRESETS[name] for name in GAME_ORDER if name in engine.PRESETS]
-    return ordered + [p for name, p in engine.PRESETS.items() if name not in GAME_ORDER]
 
 
 @bp.get("/")
@@ -56,9 +45,9 @@ def home() -> Response:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new() -> Response:
     """The new-game form; POST starts the game and goes to its score sheet."""
-    preset = request.values.get("rules") or GAME_ORDER[0]
+    preset = request.values.get("rules") or forms.GAME_ORDER[0]
     if preset not in engine.PRESETS:
-        preset = GAME_ORDER[0]
+        preset = forms.GAME_ORDER[0]
     form = forms.new_game_form_class(preset)()
     form.rules.data = preset
     _seat_choices(form)
@@ -82,7 +71,7 @@ def new() -> Response:
 @bp.post("/games/new/cut")
 def cut() -> Response:
     """Scarne's cut (J1): the high card deals first and chooses whose discards he takes."""
-    preset = request.values.get("rules") or GAME_ORDER[0]
+    preset = request.values.get("rules") or forms.GAME_ORDER[0]
     if preset not in engine.PRESETS:
         abort(404)
     form = forms.new_game_form_class(preset)()
@@ -107,9 +96,9 @@ def _seat_choices(form: forms.NewGameForm) -> None:
 
 
 def _new_page(form: forms.NewGameForm, status: int = 200, cut_message: str = "") -> Response:
-    rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
+    rules = engine.find_rules(form.rules.data or forms.GAME_ORDER[0])
     return htmx.render("games/new.html", "games/_new_form.html", status, form=form,
-                       rules=rules, presets=presets(), cut_message=cut_message,
+                       rules=rules, presets=forms.presets(), cut_message=cut_message,
                        main_settings=main_settings(rules))
 
 
