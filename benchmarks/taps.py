@@ -191,7 +191,7 @@ def section(results: dict[str, Tapper]) -> str:
         target = (f"≤ {SHOWDOWN_TARGET} taps" if "showdown" in name
                   else f"≤ {KNOCK_TARGET} taps + digits")
         lines.append(f"| {name} | {phone.taps} | {phone.digits} | {target} |")
-    lines += ["", "The knock: *Record box 2*, the first count, the three counts typed "
+    lines += ["", "The knock: *Record box N*, the first count, the three counts typed "
               "(each moves on to the next player when complete), *Save box*; knock is "
               "preselected, and so is the player who plays first; another knocker is one "
               "tap more. The showdown: open the first hand's grid, then per hand one tap per "
