@@ -22,6 +22,7 @@ from scorekeeper.engine import (
     ScorekeeperError,
     adjudicate,
     arrange,
+    contract,
     find_rules,
     score,
 )
@@ -122,12 +123,13 @@ def _load(source: str) -> Any:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
-    _emit(adjudicate(_load(args.file)))
+    game, box = contract.read_adjudication(_load(args.file))
+    _emit(adjudicate({**game.to_json(boxes=False), **box.to_json()}))
     return OK
 
 
 def _score(args: argparse.Namespace) -> int:
-    _emit(score(_load(args.file)))
+    _emit(score(contract.GameEntry.from_json(_load(args.file)).to_json()))
     return OK
 
 
@@ -221,9 +223,19 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from scorekeeper.serve import default_workers, serve  # Flask and the database only here
+    if args.workers is not None:
+        raise InputError("usage", "scorekeeper serve runs one process (waitress, with threads); "
+                         "for several, run gunicorn 'scorekeeper.web:create_app()' "
+                         "(docs/deploy.md)", "workers")
+    from scorekeeper.serve import NotMigrated, serve  # Flask and the database only here
+    from scorekeeper.store import NetworkStorage
 
-    serve(args.host, args.port, args.workers or default_workers())
+    try:
+        serve(args.host, args.port)
+    except NotMigrated as err:
+        raise InputError("not-migrated", str(err)) from None
+    except NetworkStorage as err:
+        raise InputError("network-storage", str(err), "DATABASE_URL") from None
     return OK
 
 
@@ -237,10 +249,17 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _database_url() -> str:
     """The database the app uses here, found as the app finds it (the environment,
-    instance/config.py, else the instance's SQLite file), without building the app."""
+    instance/config.py, else the instance's SQLite file), without building the app;
+    a SQLite file on a network file system is refused."""
+    from scorekeeper.store import NetworkStorage, refuse_network_storage
     from scorekeeper.web.app import database_url
 
-    return database_url()
+    url = database_url()
+    try:
+        refuse_network_storage(url)
+    except NetworkStorage as err:
+        raise InputError("network-storage", str(err), "DATABASE_URL") from None
+    return url
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -256,10 +275,10 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from scorekeeper import store
+    from scorekeeper import ledger, store
 
     with store.opened(_database_url()) as db:
-        row, token = store.import_game(db, _load(args.file))
+        row, token = ledger.import_game(db, _load(args.file))
         _emit({"id": row.id, "edit_token": token, "version": row.version})
     return OK
 
@@ -305,12 +324,6 @@ def _check(args: argparse.Namespace) -> int:
 def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
-    return int(text)
-
-
-def _workers(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 to 64)")
     return int(text)
 
 
@@ -366,12 +379,13 @@ def build_parser() -> argparse.ArgumentParser:
     _paper(pad)
     command("rules", _rules, "list the presets, or one preset's settings").add_argument(
         "preset", nargs="?", metavar="PRESET")
-    serving = command("serve", _serve, "run the web app (DATABASE_URL picks the database)")
+    serving = command("serve", _serve, "run the web app in one process (DATABASE_URL picks "
+                      "the database; several processes: gunicorn, see docs/deploy.md)")
     serving.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     serving.add_argument("--port", type=_port, default=5000, help="port to listen on (5000)")
-    serving.add_argument("--workers", type=_workers, default=None, metavar="N",
-                         help="server processes (default: one per core, at most 4)")
-    command("migrate", _migrate, "create or upgrade the database (DATABASE_URL)")
+    serving.add_argument("--workers", help=argparse.SUPPRESS)  # gone: says to use gunicorn
+    command("migrate", _migrate, "create or upgrade the database (DATABASE_URL); run it "
+            "once per deploy, before the servers start")
     command("backup", _backup, "the whole database as one JSON file (DATABASE_URL)"
             ).add_argument("output", metavar="OUT", help="the backup file to write")
     command("import", _import, "store a game (an export, or any input of score) as a new "

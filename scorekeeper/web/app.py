@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -22,8 +23,9 @@ from typing import Any
 
 from flask import Config, Flask, Response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-from . import cardfaces, compress, database, gamedata, htmx
+from . import cardfaces, compress, database, htmx
 from .session import SessionInterface, instance_secret
 
 _PROJECT = Path(__file__).resolve().parent.parent.parent
@@ -170,7 +172,6 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     compress.init_app(app)
-    gamedata.init_app(app)
     for module in (games, boxes, rules, disputes, pads, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
@@ -182,11 +183,14 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["card_rows"] = cardfaces.grid
     app.jinja_env.globals["card_label"] = cardfaces.label
     app.jinja_env.globals["card_name"] = cardfaces.spoken
+    app.jinja_env.globals["new_key"] = lambda: secrets.token_urlsafe(16)
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))
     app.after_request(_headers)
     app.register_error_handler(CSRFError, _csrf_error)
-    for code in (400, 404, 405, 413):
-        app.register_error_handler(code, _error_page)
+    # Every HTTP error, and 500 for an exception nothing caught (Flask logs it first):
+    # the API answers CONTRACT.md's error object, never an HTML page.
+    app.register_error_handler(HTTPException, _error_page)
+    app.register_error_handler(InternalServerError, _error_page)
 
 
 def _headers(response: Response) -> Response:
@@ -207,14 +211,22 @@ def _csrf_error(error: CSRFError) -> tuple[str, int]:
     )
 
 
-def _error_page(error: Exception) -> Response | tuple[str, int]:
-    code = getattr(error, "code", 500) or 500
+def _error_page(error: HTTPException) -> Response | tuple[str, int]:
+    code = error.code or 500
     if request.blueprint == "api" or request.path.startswith("/api/"):
         from .api import error_response
 
-        return error_response(code, "malformed" if code != 404 else "not-found",
-                              getattr(error, "description", str(error)))
+        if code >= 500:
+            return error_response(code, "internal-error", "the server failed to answer this "
+                                  "request; nothing was saved by it, and the error is logged")
+        response = error_response(code, "not-found" if code == 404 else "malformed",
+                                  error.description or error.name)
+        if code == 405 and isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.allow.update(error.valid_methods)
+        return response
+    if code >= 500:
+        return htmx.error_page(code, "Something went wrong", "The server could not answer. "
+                               "Nothing was saved by this request: go back and try again.")
     titles = {400: "Bad request", 404: "Not found", 405: "Not allowed",
               413: "Too much data"}
-    return htmx.error_page(code, titles.get(code, "Error"),
-                           str(getattr(error, "description", "")))
+    return htmx.error_page(code, titles.get(code, error.name), error.description or "")
