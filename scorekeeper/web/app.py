@@ -28,7 +28,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 from . import cardfaces, compress, database, htmx
 from .session import SessionInterface, instance_secret
 
-_PROJECT = Path(__file__).resolve().parent.parent.parent
+_WEB = Path(__file__).resolve().parent
 ENV_PREFIX = "SCOREKEEPER"
 IMPORT_NAME = "scorekeeper"
 """The app's name: its logger, and where Flask looks for the instance folder."""
@@ -44,8 +44,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         IMPORT_NAME,
         instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(_PROJECT / "templates"),
-        static_folder=str(_PROJECT / "static"),
+        template_folder=str(_folder("templates")),
+        static_folder=str(_folder("static")),
     )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
@@ -64,6 +64,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     database.init_app(app)
     init_app(app)
     return app
+
+
+def _folder(name: str) -> Path:
+    """``templates`` or ``static``: inside the web package where it is installed (the
+    wheel maps the top-level folders there, see pyproject.toml), else the checkout's
+    top-level folder (an editable install or a plain checkout)."""
+    installed = _WEB / name
+    return installed if installed.is_dir() else _WEB.parent.parent / name
 
 
 def instance_folder() -> Path:

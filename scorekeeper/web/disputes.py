@@ -8,8 +8,8 @@ from typing import Any
 from flask import Blueprint, Response, request, url_for
 
 from .. import engine
+from ..engine.contract import Ruling
 from . import forms, htmx
-from .boxes import Ruled
 
 bp = Blueprint("disputes", __name__)
 
@@ -196,17 +196,15 @@ def _players_problem(players: list[str], rules: Any) -> str:
 
 
 def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str,
-               settings: dict[str, Any] | None = None) -> Ruled:
+               settings: dict[str, Any] | None = None) -> forms.Ruled:
     """Rule one box on its own, with the table's house rules and dealer."""
-    outcome = Ruled.read(form)
-    entry = outcome.entry
+    entry = forms.box_entry(form)
     if entry is None:
-        return outcome
+        return forms.Ruled(errors=[forms.CHECK])
     box = {"rules": preset, "settings": settings or {}, "players": players,
-           "dealer": dealer, **entry}
+           "dealer": dealer, **entry.to_json()}
     try:
-        outcome.ruling = engine.adjudicate(box)
+        return forms.Ruled(entry, ruling=Ruling.from_json(engine.adjudicate(box)))
     except engine.ScorekeeperError as err:
-        outcome.errors = [forms.attach_engine_error(form, err, players)]
-    return outcome
+        return forms.Ruled(entry, errors=[forms.attach_engine_error(form, err, players)])
 

@@ -26,6 +26,7 @@ from .box import (
     proposals,
 )
 from .disputes import CheckForm, ShowdownSetupForm, parse_names, showdown_setup_form
+from .entry import CHECK, Ruled, box_entry
 from .errors import attach_engine_error
 from .fields import MAX_NAME, NUMERIC, CardsField, FlaskForm, add_error, choices
 from .game import (
@@ -43,6 +44,7 @@ from .splits import AUTO, NO_MELDS, Proposal, SplitOption, read_split, split_key
 
 __all__ = [
     "AUTO",
+    "CHECK",
     "ENDINGS",
     "GAME_ORDER",
     "MAX_NAME",
@@ -57,10 +59,12 @@ __all__ = [
     "HandForm",
     "NewGameForm",
     "Proposal",
+    "Ruled",
     "ShowdownSetupForm",
     "SplitOption",
     "add_error",
     "attach_engine_error",
+    "box_entry",
     "box_form",
     "box_form_data",
     "box_from_form",

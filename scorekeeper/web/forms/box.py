@@ -26,6 +26,7 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
+from ...engine.contract import Ruling
 from ..cardfaces import ALL_CODES
 from .fields import NUMERIC, CardsField, FlaskForm, add_error, choices, not_huge
 from .splits import AUTO, Proposal, as_option, read_split, signature, split_options
@@ -61,6 +62,8 @@ class BoxForm(FlaskForm):
         csrf = False
 
     version = HiddenField()
+    number = HiddenField()
+    """The box (from 1) a new entry is for: saved twice, it is the other phone's box."""
     key = HiddenField()
     ending = RadioField("Ending", choices=choices(ENDINGS.items()), default="knock")
     by = RadioField("Who", validate_choice=False)
@@ -247,12 +250,12 @@ def prefill_box_form(form: BoxForm, data: Mapping[str, Any]) -> None:
         hand_entry.form.keep.data = [Proposal.layoff_id(lay) for lay in proposal.layoffs]
 
 
-def proposals(form: BoxForm, ruling: Mapping[str, Any] | None,
+def proposals(form: BoxForm, ruling: Ruling | None,
               rules: Any = None) -> dict[int, Proposal]:
     """For each hand entered with cards: the proposal to show (carried or new), with
     the meld splits the player may choose instead (C8)."""
     shown: dict[int, Proposal] = {}
-    ruled = (ruling or {}).get("hands") or {}
+    ruled = ruling.hands if ruling is not None else {}
     for i, (player, hand_entry) in enumerate(zip(form.players, form.hands, strict=True)):
         hand = hand_entry.form
         cards = _hand_cards(hand)
@@ -264,8 +267,8 @@ def proposals(form: BoxForm, ruling: Mapping[str, Any] | None,
             arranged = ruled.get(player)
             if arranged is None:
                 continue
-            layoffs = [dict(lay) for lay in arranged.get("layoffs", [])]
-            proposal = Proposal(melds=[list(m) for m in arranged.get("melds", [])],
+            layoffs = [lay.to_json() for lay in arranged.layoffs]
+            proposal = Proposal(melds=[list(m) for m in arranged.melds],
                                 layoffs=layoffs, signature=signature,
                                 kept={Proposal.layoff_id(lay) for lay in layoffs})
         proposal.split = read_split(hand.split.data, cards)
@@ -277,7 +280,7 @@ def proposals(form: BoxForm, ruling: Mapping[str, Any] | None,
     return shown
 
 
-def _split_limit(form: BoxForm, player: str, ruling: Mapping[str, Any] | None,
+def _split_limit(form: BoxForm, player: str, ruling: Ruling | None,
                  rules: Any) -> int | None:
     """The highest count a split of this hand may leave: the knock limit for the
     knocker (C6, V2), 0 for the gin hand; any count for the others."""
@@ -286,7 +289,7 @@ def _split_limit(form: BoxForm, player: str, ruling: Mapping[str, Any] | None,
     if form.ending.data == "gin":
         return 0
     if form.ending.data == "knock":
-        limit = (ruling or {}).get("knock_limit", rules.knock_limit)
+        limit = ruling.knock_limit if ruling is not None else rules.knock_limit
         return None if limit is None else int(limit)
     return None
 

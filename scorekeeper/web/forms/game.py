@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -35,6 +36,8 @@ class NewGameForm(FlaskForm):
     """Start a game: rule set, house rules, players in seat order, first dealer, stake."""
 
     rules = HiddenField()
+    key = HiddenField(default=lambda: secrets.token_urlsafe(16))
+    """The form's idempotency key: a double tap starts one game."""
     players = FieldList(
         StringField("Name", validators=[Optional(), Length(max=MAX_NAME), _name_ok],
                     render_kw={"autocomplete": "off", "maxlength": MAX_NAME,
