@@ -34,7 +34,6 @@ class _Sql:
     )
 
 
-
 def _plausible(game_id: object) -> bool:
     """Whether ``game_id`` could be a game's id at all (a string of at most 32
     characters), before the database is asked."""

@@ -109,7 +109,6 @@ class WriteResult:
     """For a repeat: the hash of what the first write with the key changed."""
 
 
-
 def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
                 key: Key | None = None, token: str | None = None) -> tuple[GameRow, str]:
     """Store a new game (and boxes given with it) with the edit secret ``token`` (a new
