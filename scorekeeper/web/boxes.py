@@ -145,6 +145,7 @@ def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) ->
         replace_url=url_for("boxes.edit", game_id=table.id, box_id=box_id),
         next_url=url_for("boxes.new", game_id=table.id), next_number=table.next_number,
         version=table.version, sheet_url=url_for("games.sheet", game_id=table.id),
+        rules=table.rules(),
     )
 
 
