@@ -115,3 +115,75 @@ def test_the_import_check_sees_a_crossing(tmp_path: Path) -> None:
     module.write_text("from . import games\nfrom .boxes import Ruled\n"
                       "def later():\n    from .api import error_response\n")
     assert _web_imports(module) == {"games", "boxes", "api"}
+
+
+def _import_graph(package: Path) -> dict[str, set[str]]:
+    """Which modules of ``package`` each of its modules imports when it is loaded (the
+    imports at module level; those inside functions and ``if TYPE_CHECKING`` run later
+    or never). Migrations are Alembic's scripts, not modules of ours."""
+    modules: dict[str, Path] = {}
+    for path in package.rglob("*.py"):
+        if "migrations" in path.parts or "__pycache__" in path.parts:
+            continue
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom):
+                base = here
+                for _ in range(max(node.level - 1, 0)):
+                    base = base.rpartition(".")[0]
+                if node.level:
+                    target = f"{base}.{node.module}" if node.module else base
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules
+                              else target)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[name] = {module for module in found if module in modules and module != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import cycle a depth-first walk meets, each as the chain of modules."""
+    done: set[str] = set()
+    path: list[str] = []
+    cycles: list[list[str]] = []
+
+    def walk(module: str) -> None:
+        path.append(module)
+        for imported in sorted(graph[module]):
+            if imported in path:
+                cycles.append([*path[path.index(imported):], imported])
+            elif imported not in done:
+                walk(imported)
+        path.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        if module not in done:
+            walk(module)
+    return cycles
+
+
+def test_no_import_cycles() -> None:
+    graph = _import_graph(PACKAGE)
+    assert {"scorekeeper.web.forms.box", "scorekeeper.store.models"} <= set(graph)
+    assert "scorekeeper.web.forms.splits" in graph["scorekeeper.web.forms.box"]
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_sees_a_cycle(tmp_path: Path) -> None:
+    package = tmp_path / "house"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "box.py").write_text("from .splits import proposal\n")
+    (package / "splits.py").write_text("from . import box\n")
+    assert _cycles(_import_graph(package)) == [["house.box", "house.splits", "house.box"]]
