@@ -149,7 +149,7 @@ def test_the_app_without_javascript(live_server: str, browser: Any) -> None:
     phone = Phone(browser, javascript=False)
     page = phone.page
     sheet = _new_game(page, live_server)
-    page.get_by_role("link", name="Record a box").click()
+    page.get_by_role("link", name="Record box 1").click()
     page.wait_for_selector("#box-form")
     _fill_knock(page, "Bob", [14, 4, 13])
     page.locator("#save-box").click()

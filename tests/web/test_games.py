@@ -42,11 +42,11 @@ def test_pages_have_no_inline_script_or_style(client: FlaskClient, game_id: str)
 
 def test_new_game_form_lists_games_and_settings(client: FlaskClient) -> None:
     text = client.get("/games/new").get_data(as_text=True)
-    assert text.index("Jersey Gin (Scarne)") < text.index("Gin Rummy")
+    assert text.index(">Jersey Gin (Scarne) · 3 players<") < text.index(">Gin Rummy · 2 players<")
     assert "Bonus for an underknock or undercut" in text and "Scarne's cut" in text
     fragment = client.get("/games/new?rules=gin", headers=HX).get_data(as_text=True)
     assert "<html" not in fragment and 'id="new-game"' in fragment
-    assert 'value="gin" checked' in fragment and "Scarne's cut" not in fragment
+    assert '<option value="gin" selected>' in fragment and "Scarne's cut" not in fragment
 
 
 def test_start_a_game_with_house_rules(client: FlaskClient) -> None:
