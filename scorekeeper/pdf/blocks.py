@@ -99,9 +99,12 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     return [f"{line}; changed from the preset:"] + [f"• {text(c)}" for c in changed]
 
 
-def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float) -> Table | None:
+def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
+              rules: engine.Rules | None = None) -> Table | None:
     """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
 
+    Steps print with the tables' typography (−, ×, suits), and only those citing
+    this game's rules (``rules``): no Jersey Gin ids on a Knock Rummy sheet.
     A step that fits one line is drawn as plain text (fast, never markup);
     a longer one wraps in a Paragraph.
     """
@@ -113,6 +116,9 @@ def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float) 
             rule, said = str(item.get("rule", "")), str(item.get("text", ""))
         else:
             rule, said = "", str(item)
+        if not words.belongs(rule, said, rules):
+            continue
+        said = words.typeset(said)
         rows.append([rule, label_cell(said, column - 2 * mm + PAD, sheet.small)])
     if not rows:
         return None
