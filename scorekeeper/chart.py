@@ -65,8 +65,22 @@ class Chart:
 
     @property
     def high(self) -> int:
+        """The top of the scale: the target, unless it is so far off that the lines would
+        be flat along the bottom (a game to 5000 after ten boxes)."""
         top = max([1, *(y for line in self.lines for _, y in line.points)])
-        return max(top, self.target or 0)
+        target = self.target or 0
+        return max(top, target) if target <= 2 * top else top
+
+    @property
+    def target_in_view(self) -> bool:
+        return bool(self.target) and (self.target or 0) <= self.high
+
+    @property
+    def caption(self) -> str:
+        """The title, saying where the target is when it is off the scale."""
+        if self.target and not self.target_in_view:
+            return f"{self.title} (game to {self.target})"
+        return self.title
 
 
 def charts(game: Mapping[str, Any], score: Mapping[str, Any], *,
@@ -129,7 +143,7 @@ def short(name: str, limit: int = 12) -> str:
 
 def svg(chart: Chart, *, width: int = 360, height: int = 180) -> str:
     """The chart as an inline SVG string, black on white, scaled to its container's width."""
-    left, right, top, bottom = 34, 84, 18, 22
+    left, right, top, bottom = 34, 84, 24, 22
     plot_w, plot_h = width - left - right, height - top - bottom
     low, high = chart.low, chart.high
     span_x = max(chart.boxes, 1)
@@ -144,17 +158,17 @@ def svg(chart: Chart, *, width: int = 360, height: int = 180) -> str:
            f'width="100%" role="img" aria-label={quoteattr(_summary(chart))} '
            'font-family="sans-serif" font-size="11" fill="#000">',
            f'<title>{escape(_summary(chart))}</title>',
-           f'<text x="{left}" y="12" font-weight="bold">{escape(chart.title)}</text>',
+           f'<text x="{left}" y="12" font-weight="bold">{escape(chart.caption)}</text>',
            f'<path d="M{left} {top}V{top + plot_h}H{left + plot_w}" fill="none" '
            'stroke="#000" stroke-width="1"/>',
            f'<text x="{left - 4}" y="{y(high) + 4}" text-anchor="end">{high}</text>',
            f'<text x="{left - 4}" y="{y(low) + 4}" text-anchor="end">{low}</text>',
            f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">box {chart.boxes}</text>']
-    if chart.target:
+    if chart.target and chart.target_in_view:
         out.append(f'<path d="M{left} {y(chart.target)}H{left + plot_w}" stroke="#000" '
                    'stroke-width="0.6" stroke-dasharray="2 2" fill="none"/>')
-        out.append(f'<text x="{left + 2}" y="{y(chart.target) - 3}" font-size="9">'
-                   f'target {chart.target}</text>')
+        out.append(f'<text x="{left + plot_w - 2}" y="{y(chart.target) - 3}" font-size="9" '
+                   f'text-anchor="end">target {chart.target}</text>')
     ends = label_rows([y(line.points[-1][1]) for line in chart.lines], 12)
     for line, end in zip(chart.lines, ends, strict=True):
         path = " ".join(f"{'M' if n == 0 else 'L'}{x(bx)} {y(total)}"

@@ -9,12 +9,12 @@ from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
 from scorekeeper import engine
 
 from . import words
-from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, styles, text
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
 
 
 def name_cell(name: object, column: float, *, bold: bool = False,
@@ -66,7 +66,7 @@ def form_fields(fields: Sequence[tuple[str, str]], width: float) -> Table:
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values = [Paragraph(value or "&nbsp;", value_style) for _, value in fields]
     table = Table([labels, values], colWidths=widths, hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # A line under each value to write on, with a gap between fields.
         ("LINEBELOW", (0, 1), (-1, 1), 0.6, INK),
         ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -123,7 +123,7 @@ def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
     if not rows:
         return None
     table = Table(rows, colWidths=[10 * mm, column], hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # The rule id sits bold in a tinted box at the left of its step.
         ("BACKGROUND", (0, 0), (0, -1), HEAD),
         ("FONT", (0, 0), (0, -1), FONT_BOLD, 7.5),

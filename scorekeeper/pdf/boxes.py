@@ -21,7 +21,7 @@ from scorekeeper import engine
 from . import words
 from .blocks import name_cell
 from .cards import card
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, styles
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
 Cell = Paragraph | str
@@ -227,4 +227,4 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         column = fixed + 1 + 3 * p
         commands += [("BACKGROUND", (column, r), (column, r), WON),
                      ("FONT", (column, r), (column, r), FONT_BOLD, 8)]
-    return TableStyle(commands)
+    return ruled(commands)

@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from reportlab.graphics.shapes import Drawing, Line, PolyLine, String
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table
 
 from scorekeeper import chart as data
 from scorekeeper import engine
 
-from .fonts import FONT, FONT_BOLD, runs, shortened, visual
-from .styles import INK, MUTED, styles
+from . import fonts
+from .fonts import FONT, FONT_BOLD, shortened
+from .styles import INK, MUTED, ruled, styles
 
 
 def chart_section(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
@@ -31,66 +30,79 @@ def chart_section(score: Mapping[str, Any], rules: engine.Rules, players: Sequen
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm
-    drawings = [drawing(c, each - 2 * mm, height) for c in found]
+    drawings = [ChartDrawing(c, each - 2 * mm, height) for c in found]
     rows = [drawings[i:i + per_row] for i in range(0, len(drawings), per_row)]
-    cells: list[list[Drawing | str]] = [list(row) for row in rows]
+    cells: list[list[Flowable | str]] = [list(row) for row in rows]
     cells[-1] += [""] * (per_row - len(cells[-1]))
     table = Table(cells, colWidths=[each] * per_row, hAlign="LEFT")
-    table.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
+    table.setStyle(ruled([("LEFTPADDING", (0, 0), (-1, -1), 0),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
     heading = Paragraph("The game box by box" if per_row == 1 else "The games box by box",
                         styles().heading)
     return [KeepTogether([heading, table])]
 
 
-def drawing(found: data.Chart, width: float, height: float) -> Drawing:
-    """One chart as a ReportLab drawing ``width`` × ``height`` points."""
-    left, right, top, bottom = 24.0, 66.0, 12.0, 12.0
-    plot_w, plot_h = width - left - right, height - top - bottom
-    low, high, span = found.low, found.high, max(found.boxes, 1)
+class ChartDrawing(Flowable):
+    """One chart drawn straight on the canvas, ``width`` × ``height`` points, in the
+    embedded fonts (a ReportLab Drawing would reference unembedded Helvetica)."""
 
-    def x(box: float) -> float:
-        return left + plot_w * box / span
+    def __init__(self, found: data.Chart, width: float, height: float) -> None:
+        super().__init__()
+        self.found, self.width, self.height = found, width, height
 
-    def y(total: float) -> float:
-        return bottom + plot_h * (total - low) / (high - low)
+    def wrap(self, aW: float, aH: float) -> tuple[float, float]:
+        return self.width, self.height
 
-    art = Drawing(width, height)
-    art.add(String(left, height - 8, visual(found.title), fontName=FONT_BOLD, fontSize=7.5,
-                   fillColor=INK))
-    art.add(PolyLine([left, height - top, left, bottom, left + plot_w, bottom],
-                     strokeColor=INK, strokeWidth=0.6))
-    for value in {low, high}:
-        art.add(String(left - 2, y(value) - 2.5, str(value).replace("-", "−"), fontName=FONT,
-                       fontSize=6.5, textAnchor="end", fillColor=MUTED))
-    art.add(String(left + plot_w, 2, f"box {found.boxes}", fontName=FONT, fontSize=6.5,
-                   textAnchor="end", fillColor=MUTED))
-    if found.target:
-        art.add(Line(left, y(found.target), left + plot_w, y(found.target), strokeColor=INK,
-                     strokeWidth=0.4, strokeDashArray=[1, 1.5]))
-        art.add(String(left + 2, y(found.target) + 2, f"target {found.target}", fontName=FONT,
-                       fontSize=6, fillColor=MUTED))
-    ends = data.label_rows([y(line.points[-1][1]) for line in found.lines], 8)
-    for line, end in zip(found.lines, ends, strict=True):
-        _plot(art, line, end, x, y)
-    return art
+    def draw(self) -> None:
+        found, canvas = self.found, self.canv
+        left, right, top, bottom = 24.0, 66.0, 16.0, 12.0
+        plot_w, plot_h = self.width - left - right, self.height - top - bottom
+        low, high, span = found.low, found.high, max(found.boxes, 1)
 
+        def x(box: float) -> float:
+            return left + plot_w * box / span
 
-def _plot(art: Drawing, line: data.Line, end: float, x: Any, y: Any) -> None:
-    """One player's line, a leader to his label, and the label: name and total."""
-    dash: dict[str, Any] = {"strokeDashArray": list(line.dash)} if line.dash else {}
-    stroke = line.stroke * 0.6
-    points = [v for bx, total in line.points for v in (x(bx), y(total))]
-    art.add(PolyLine(points, strokeColor=INK, strokeWidth=stroke, **dash))
-    last_x, last_y = points[-2], points[-1]
-    art.add(PolyLine([last_x, last_y, last_x + 4, end, last_x + 12, end], strokeColor=INK,
-                     strokeWidth=stroke, **dash))
-    label = f"{shortened(line.player, FONT, 6.5, 38)} {line.points[-1][1]}".replace("-", "−")
-    _runs(art, last_x + 14, end - 2.3, label, 6.5)
+        def y(total: float) -> float:
+            return bottom + plot_h * (total - low) / (high - low)
 
+        canvas.saveState()
+        canvas.setFillColor(INK)
+        fonts.draw(canvas, left, self.height - 8, found.caption, FONT_BOLD, 7.5)
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(0.6)
+        canvas.lines([(left, self.height - top, left, bottom),
+                      (left, bottom, left + plot_w, bottom)])
+        canvas.setFillColor(MUTED)
+        canvas.setFont(FONT, 6.5)
+        for value in sorted({low, high}):
+            canvas.drawRightString(left - 2, y(value) - 2.5, str(value).replace("-", "−"))
+        canvas.drawRightString(left + plot_w, 2, f"box {found.boxes}")
+        if found.target and found.target_in_view:
+            canvas.setLineWidth(0.4)
+            canvas.setDash([1, 1.5])
+            canvas.line(left, y(found.target), left + plot_w, y(found.target))
+            canvas.setFont(FONT, 6)
+            canvas.drawRightString(left + plot_w - 2, y(found.target) + 2,
+                                   f"target {found.target}")
+        ends = data.label_rows([y(line.points[-1][1]) for line in found.lines], 8)
+        for line, end in zip(found.lines, ends, strict=True):
+            self._plot(line, end, x, y)
+        canvas.restoreState()
 
-def _runs(art: Drawing, x: float, y: float, shown: str, size: float) -> None:
-    """Text already in visual order, each run in the font of the fallback chain that has it."""
-    for name, piece in runs(shown, FONT):
-        art.add(String(x, y, piece, fontName=name, fontSize=size, fillColor=INK))
-        x += pdfmetrics.stringWidth(piece, name, size)
+    def _plot(self, line: data.Line, end: float, x: Any, y: Any) -> None:
+        """One player's line, a leader to his label, and the label: name and total."""
+        canvas = self.canv
+        canvas.setDash(list(line.dash) or [])
+        canvas.setLineWidth(line.stroke * 0.6)
+        canvas.setStrokeColor(INK)
+        points = [(x(bx), y(total)) for bx, total in line.points]
+        last_x = points[-1][0]
+        points += [(last_x + 4, end), (last_x + 12, end)]
+        path = canvas.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        canvas.drawPath(path, stroke=1, fill=0)
+        canvas.setFillColor(INK)
+        label = f"{shortened(line.player, FONT, 6.5, 38)} {line.points[-1][1]}".replace("-", "−")
+        fonts.draw(canvas, last_x + 14, end - 2.3, label, FONT, 6.5)

@@ -18,7 +18,6 @@ from reportlab.platypus import (
     Paragraph,
     Spacer,
     Table,
-    TableStyle,
 )
 
 from scorekeeper import engine
@@ -27,7 +26,7 @@ from . import words
 from .blocks import citations, name_cell
 from .boxes import box_labels
 from .cards import CardLine, cards, layoff, melds, suited
-from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, styles, text
+from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
 from .vocabulary import NOTE_MARK, headline, result
 
 
@@ -163,7 +162,7 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
     if winner_row is not None:
         # The box winner's hand is marked like his credit in the score table.
         commands.append(("BACKGROUND", (0, winner_row), (0, winner_row), WON))
-    table.setStyle(TableStyle(commands))
+    table.setStyle(ruled(commands))
     return table
 
 

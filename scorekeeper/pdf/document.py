@@ -93,6 +93,8 @@ class NumberedCanvas(Canvas):
     """
 
     def __init__(self, *args: Any, layout: Layout, **kwargs: Any) -> None:
+        # Start in the embedded body font, so no unembedded Helvetica is ever referenced.
+        kwargs.update(initialFontName=FONT, initialFontSize=8)
         super().__init__(*args, **kwargs)
         self._layout = layout
         self._pages: list[dict[str, Any]] = []

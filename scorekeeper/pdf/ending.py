@@ -13,7 +13,7 @@ from scorekeeper import engine
 from . import words
 from .blocks import citations, name_cell
 from .meta import SheetMeta
-from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, styles, text
+from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, ruled, styles, text
 
 LABEL_WIDTH = 44 * mm
 
@@ -105,7 +105,7 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
             ("FONT", (0, rows - 1), (-1, rows - 1), FONT_BOLD, 9),
             ("BACKGROUND", (0, rows - 1), (-1, rows - 1), BAND),
         ]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
 def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width: float, *,
@@ -130,7 +130,7 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width
         rows.append(row)
     widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm]
     table = Table(rows, colWidths=widths, hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # Same ruling as the totals table; points and money right-aligned, money in bold.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
@@ -160,7 +160,7 @@ def net_table(payments: Sequence[Mapping[str, Any]], players: Sequence[str], sta
     if money:
         rows.append(["Money", *[_signed_money(amounts[p], currency) for p in players]])
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # As the totals table: names over tinted headings, numbers right-aligned and bold.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),

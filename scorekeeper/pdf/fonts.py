@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape
 import arabic_reshaper  # type: ignore[import-untyped]
 from bidi import get_display  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -34,9 +35,30 @@ FALLBACKS = (("DroidSansFallback", "DroidSansFallback.ttf"), ("Symbola", "Symbol
 ELLIPSIS = "…"
 
 
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """ReportLab's ToUnicode CMap with code points past U+FFFF written as UTF-16 surrogate
+    pairs, as the PDF reference asks: ReportLab writes ``<1F600>``, which readers reject,
+    so an emoji drew but could not be copied or searched.
+
+    >>> "<00> <D83DDE00>" in _to_unicode_cmap("F", [0x1F600])
+    True
+    """
+    entries = [f"<{i:02X}> <{chr(v).encode('utf-16-be').hex().upper()}>"
+               for i, v in enumerate(subset)]
+    return "\n".join([
+        "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
+        "/CIDSystemInfo", f"<< /Registry ({fontname})", f"/Ordering ({fontname})",
+        "/Supplement 0", ">> def", f"/CMapName /{fontname} def", "/CMapType 2 def",
+        "1 begincodespacerange", f"<00> <{len(subset) - 1:02X}>", "endcodespacerange",
+        f"{len(subset)} beginbfchar", *entries, "endbfchar", "endcmap",
+        "CMapName currentdict /CMap defineresource pop", "end", "end"])
+
+
 @functools.cache
 def register_fonts() -> None:
-    """Register the DejaVu body fonts once per process (parsing them is slow)."""
+    """Register the DejaVu body fonts once per process (parsing them is slow), and mend
+    ReportLab's ToUnicode CMap for characters past U+FFFF (emoji)."""
+    ttfonts.makeToUnicodeCMap = _to_unicode_cmap
     pdfmetrics.registerFont(TTFont(FONT, str(FONTS_DIR / "DejaVuSans.ttf")))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(FONTS_DIR / "DejaVuSans-Bold.ttf")))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT,

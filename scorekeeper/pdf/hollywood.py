@@ -21,7 +21,7 @@ from .blocks import citations, name_cell
 from .boxes import box_labels
 from .chart import chart_section
 from .meta import SheetMeta
-from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, styles
+from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, ruled, styles
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
 Cell = Paragraph | str
@@ -171,7 +171,7 @@ def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
     for _, row, column in marks:
         commands += [("BACKGROUND", (column, row), (column, row), WON),
                      ("FONT", (column, row), (column, row), FONT_BOLD, 8)]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
 def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
@@ -243,7 +243,7 @@ def _foot_style(final: int, groups: int) -> TableStyle:
         commands += [("LINEABOVE", (0, final), (-1, final), 1.6, INK),
                      ("FONT", (0, final), (-1, final), FONT_BOLD, 8.5),
                      ("BACKGROUND", (0, final), (-1, final), BAND)]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
 def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any],
@@ -268,7 +268,7 @@ def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any]
     widths = [18 * mm, 40 * mm, 40 * mm, 18 * mm] + ([22 * mm] if money else [])
     table = Table(rows, colWidths=widths, hAlign="LEFT")
     first_net = 1 + len(lines)
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # As the settlement of a single game, with the net lines bold under a heavy rule.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),

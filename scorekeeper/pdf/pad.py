@@ -22,7 +22,7 @@ from . import words
 from .blocks import title_block
 from .boxes import Columns
 from .document import Layout, build
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, styles, text
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, ruled, styles, text
 from .vocabulary import legend
 
 ROW = 8 * mm
@@ -208,7 +208,7 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
     ]
     # Every other row tinted, like the ruled body of a paper pad.
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
 def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float,
@@ -277,5 +277,5 @@ def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], wi
           for g in range(len(band))],
     ]
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
-    table.setStyle(TableStyle(commands))
+    table.setStyle(ruled(commands))
     return table

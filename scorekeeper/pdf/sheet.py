@@ -7,6 +7,7 @@ score: every number printed is one the engine gave.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -53,6 +54,9 @@ def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
     size = paper_size(page_size, landscape=wide or _hollywood_wide(rules, score))
     heading = title or rules.title
     date = words.date(meta.played.date() if meta.played else created, game)
+    if meta.played is None and date:
+        # The game's own date stands for its creation in the PDF's metadata.
+        meta = dataclasses.replace(meta, created=datetime.datetime.fromisoformat(date))
     layout = Layout(size, title=heading, header=_running_header(players, date),
                     footer=f"scorekeeper · {rules.title} score sheet", meta=meta,
                     legend=legend(three_hand=rules.is_three_hand) + " · * note under the table")

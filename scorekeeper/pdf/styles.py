@@ -7,6 +7,7 @@ and fit user text with them, so a name in any script fits its cell.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from reportlab.lib import colors, pagesizes
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.platypus import TableStyle
 
 from .fonts import FONT as FONT
 from .fonts import FONT_BOLD as FONT_BOLD
@@ -187,3 +189,9 @@ def _rows(pieces: list[str], font: str, size: float, room: float) -> list[str]:
         else:
             rows.append(piece)
     return rows
+
+
+def ruled(commands: Sequence[tuple[Any, ...]]) -> TableStyle:
+    """A table style whose cells start in the embedded body font (ReportLab's default is
+    Helvetica, which is never embedded), then ``commands`` as given."""
+    return TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), *commands])
