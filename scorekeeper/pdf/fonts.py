@@ -22,8 +22,7 @@ from xml.sax.saxutils import escape
 
 import arabic_reshaper  # type: ignore[import-untyped]
 from bidi import get_display  # type: ignore[import-untyped]
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase import ttfonts
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
