@@ -105,8 +105,10 @@ def box_detail(name: str, source: Mapping[str, Any], box: Mapping[str, Any],
 def _summary(name: str, source: Mapping[str, Any], box: Mapping[str, Any]) -> str:
     """"Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20" as markup."""
     found = result(box)
-    line = (f"<b>{name}</b> · {text(box.get('dealer', ''))} dealt · <b>{found.letter}</b> "
-            f"{text(headline({**box, 'by': box.get('by', source.get('by'))}))}")
+    line = f"<b>{name}</b> · {text(box.get('dealer', ''))} dealt"
+    if found.scores:
+        line += (f" · <b>{found.letter}</b> "
+                 f"{text(headline({**box, 'by': box.get('by', source.get('by'))}))}")
     multiplier = box.get("multiplier") or 1
     if multiplier > 1:
         line += f" ×{multiplier}"
