@@ -100,7 +100,8 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
 
 
 def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
-              rules: engine.Rules | None = None) -> Table | None:
+              rules: engine.Rules | None = None,
+              numbers: Mapping[int, str] | None = None) -> Table | None:
     """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
 
     Steps print with the tables' typography (−, ×, suits), and only those citing
@@ -118,7 +119,7 @@ def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
             rule, said = "", str(item)
         if not words.belongs(rule, said, rules):
             continue
-        said = words.typeset(said)
+        said = words.typeset(said, numbers)
         rows.append([rule, label_cell(said, column - 2 * mm + PAD, sheet.small)])
     if not rows:
         return None

@@ -79,6 +79,15 @@ def box_labels(boxes: Sequence[Mapping[str, Any]]) -> list[str]:
     return labels
 
 
+def sheet_numbers(boxes: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """The engine's box numbers (every entry counted) to the sheet's (misdeals take none).
+
+    >>> sheet_numbers([{"result": "misdeal"}, {"result": "gin"}])
+    {2: '1'}
+    """
+    return {n: label for n, label in enumerate(box_labels(boxes), start=1) if label}
+
+
 def box_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
               columns: Columns, width: float) -> Table:
     """One row per box; the headings repeat on every page."""

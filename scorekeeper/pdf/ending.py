@@ -12,6 +12,7 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
+from .boxes import sheet_numbers
 from .meta import SheetMeta
 from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, ruled, styles, text
 
@@ -44,7 +45,8 @@ def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence
                   Spacer(1, 2 * mm), net_table(score.get("settlement") or [], players, stake,
                                                currency)]
     story: list[Flowable] = [KeepTogether(block)]
-    steps = citations(score.get("explanation") or [], width, rules)
+    steps = citations(score.get("explanation") or [], width, rules,
+                      sheet_numbers(score.get("boxes") or ()))
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
@@ -118,7 +120,8 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width
     sheet = styles()
     money = any(p.get("amount") not in (None, 0) for p in payments) or words.stake(stake) != "none"
     name_width = 40 * mm
-    head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + ["Shutout"]
+    shutout = any(p.get("from") in doubled for p in payments)
+    head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     for payment in payments:
         row = [name_cell(payment.get("from", ""), name_width),
@@ -126,9 +129,10 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width
                words.number(payment.get("points"))]
         if money:
             row.append(words.money(payment.get("amount"), currency))
-        row.append("×2 shut out" if payment.get("from") in doubled else "")
+        if shutout:
+            row.append("×2 shut out" if payment.get("from") in doubled else "")
         rows.append(row)
-    widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm]
+    widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")
     table.setStyle(ruled([
         # Same ruling as the totals table; points and money right-aligned, money in bold.

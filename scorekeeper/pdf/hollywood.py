@@ -18,7 +18,7 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
-from .boxes import box_labels
+from .boxes import box_labels, sheet_numbers
 from .chart import chart_section
 from .meta import SheetMeta
 from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, ruled, styles
@@ -213,11 +213,12 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
         block += [Spacer(1, 3 * mm), Paragraph("Settlement", sheet.heading.clone(
             "sub", fontSize=9.5, spaceBefore=0)), payments]
     story: list[Flowable] = [KeepTogether(block)]
-    steps = citations(score.get("explanation") or [], width, rules)
+    numbers = sheet_numbers(score.get("boxes") or ())
+    steps = citations(score.get("explanation") or [], width, rules, numbers)
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     for n, summary in enumerate(games, start=1):
-        steps = citations(summary.get("explanation") or [], width, rules)
+        steps = citations(summary.get("explanation") or [], width, rules, numbers)
         if steps is not None and summary.get("game_over"):
             story += [Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD,
                                                                spaceBefore=2 * mm)), steps]

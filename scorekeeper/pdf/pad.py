@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
@@ -181,7 +182,7 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
     commands: list[tuple[Any, ...]] = [
         # Headings as on the score sheet; each name box spans its player's three columns.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
-        ("BACKGROUND", (fixed, 0), (-1, 0), None),
+        ("BACKGROUND", (fixed, 0), (-1, 0), colors.white),
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
         *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
         *[("SPAN", (fixed + 3 * p, 0), (fixed + 2 + 3 * p, 0)) for p in range(seats)],
@@ -251,7 +252,7 @@ def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], wi
     commands: list[tuple[Any, ...]] = [
         # Game headings span their two columns; the players' names are written under them.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
-        ("BACKGROUND", (fixed, 1), (-1, 1), None),
+        ("BACKGROUND", (fixed, 1), (-1, 1), colors.white),
         *[("SPAN", (fixed + 2 * g, 0), (fixed + 1 + 2 * g, 0)) for g in range(len(band))],
         *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),

@@ -149,15 +149,22 @@ FAMILY_IDS = {"jersey": "J", "parlett": "PJ", "gin": "G", "knock-rummy": "K"}
 """The sections of RULES.md a family's rulings may cite, beside common ground (C, V)."""
 
 
-def typeset(said: str) -> str:
+def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
     """An explanation's text with the tables' typography: real minus and times signs, suits,
-    and setting names in plain words.
+    and setting names in plain words; with ``numbers`` (the engine's box numbers to the
+    sheet's, where a misdeal takes none), "box 5" reads as the sheet numbers it.
+
+    >>> typeset("Bob reached 118 in box 5 (target 100)", {5: "4"})
+    'Bob reached 118 in box 4 (target 100)'
 
     >>> typeset("Ann knocked with 1; Bob 14: 14-1 = 13, doubled to 2x")
     'Ann knocked with 1; Bob 14: 14 − 1 = 13, doubled to 2×'
     >>> typeset("Bob pays Ann (270 - 0) x 2 = 540; A♠-2♠-3♠; 7S; tie_goes_to_defender")
     'Bob pays Ann (270 − 0) × 2 = 540; A♠-2♠-3♠; 7♠; tie goes to defender'
     """
+    if numbers:
+        said = re.sub(r"\bbox (\d+)\b", lambda m: "box " + numbers.get(int(m.group(1)),
+                                                                     m.group(1)), said)
     said = _MINUS.sub("−", said)
     said = re.sub(r"(?<=[\d)])−(?=[\d(])", " − ", said)
     said = re.sub(r"(?<=[\d)])\+(?=[\d(])", " + ", said)
