@@ -11,6 +11,7 @@ Blank lines are skipped.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -176,10 +177,23 @@ def _decode_line(raw: bytes | str, number: int) -> str:
 
 def _sheet(args: argparse.Namespace) -> int:
     from scorekeeper.pdf import render_sheet  # ReportLab is loaded only for this command
+    from scorekeeper.pdf.meta import SheetMeta
 
     game = _load(args.file)
+    meta = SheetMeta(game_id=args.game_id, place=args.place or "", started=args.started,
+                     currency=args.currency or "", read_only_url=args.url,
+                     printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0))
     return _write_pdf(render_sheet(game, score(game), detail=args.detail,
-                                   page_size=args.page_size), args.output, "sheet")
+                                   page_size=args.page_size, meta=meta), args.output, "sheet")
+
+
+def _moment(value: str) -> datetime.datetime:
+    """An ISO date and time from the command line (``2026-05-01T19:30``)."""
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date and time like "
+                                         "2026-05-01T19:30") from None
 
 
 def _pad(args: argparse.Namespace) -> int:
@@ -187,9 +201,11 @@ def _pad(args: argparse.Namespace) -> int:
 
     find_rules(args.preset, "preset")
     try:
-        pdf = render_blank_pad(args.preset, players=args.players, page_size=args.page_size)
+        pdf = render_blank_pad(args.preset, players=args.players, page_size=args.page_size,
+                               columns=args.columns)
     except ValueError as err:
-        raise InputError("usage", str(err), "players") from None
+        raise InputError("usage", str(err), "columns" if "column" in str(err) else "players"
+                         ) from None
     return _write_pdf(pdf, args.output, "pad")
 
 
@@ -371,11 +387,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help="every box's melds, layoffs and explanation (default: boxes with cards)")
     detail.add_argument("--no-detail", dest="detail", action="store_false",
                         help="the score table only")
+    sheet.add_argument("--place", help="where the game was played, printed in the header")
+    sheet.add_argument("--started", type=_moment, help="when play began, e.g. 2026-05-01T19:30")
+    sheet.add_argument("--currency", help="the stake's currency, e.g. EUR or $")
+    sheet.add_argument("--game-id", help="the stored game's id, printed in every footer")
+    sheet.add_argument("--url", help="the game's read-only page: a QR code to it in the footer")
     pad = command("pad", _pad, "a blank score pad to print for a game played on paper")
     pad.add_argument("preset", metavar="PRESET", help="the rule set, e.g. jersey-scarne")
     pad.add_argument("-o", "--output", required=True, metavar="OUT",
                      help="the PDF file to write (- for stdout)")
     pad.add_argument("--players", type=int, default=None, help="columns for this many players")
+    pad.add_argument("--columns", type=int, default=None,
+                     help="Hollywood: games scored at once, 1 to 50 (default: the preset's)")
     _paper(pad)
     command("rules", _rules, "list the presets, or one preset's settings").add_argument(
         "preset", nargs="?", metavar="PRESET")
