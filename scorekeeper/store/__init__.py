@@ -57,6 +57,7 @@ from .reads import (
     get_game,
     history,
     live_boxes,
+    live_place,
     load_game,
     recent_games,
 )
@@ -72,6 +73,7 @@ from .writes import (
     delete_box,
     repeated,
     replace_box,
+    restore_box,
     started_with,
 )
 
@@ -117,6 +119,7 @@ __all__ = [
     "get_game",
     "history",
     "live_boxes",
+    "live_place",
     "load_game",
     "migrate",
     "opened",
@@ -125,6 +128,7 @@ __all__ = [
     "repeated",
     "replace_box",
     "restore",
+    "restore_box",
     "schema_current",
     "started_with",
     "summarize",

@@ -127,9 +127,16 @@ def sheet_fragment(game_id: str) -> Response:
 
 
 def _sheet_page(table: ledger.Table) -> Response:
-    """The score sheet (the fragment for htmx)."""
-    return htmx.render("games/sheet.html", "games/_sheet.html",
-                       **_sheet_context(table, gamedata.can_edit(table)))
+    """The score sheet (the fragment for htmx); the page says what this phone just
+    did and offers to undo it."""
+    editable = gamedata.can_edit(table)
+    last = gamedata.last_write(table) if editable else None
+    undo_form = None
+    if last is not None:
+        undo_form = forms.UndoForm(formdata=None)
+        undo_form.version.data = str(table.version)
+    return htmx.render("games/sheet.html", "games/_sheet.html", last_write=last,
+                       undo_form=undo_form, **_sheet_context(table, editable))
 
 
 def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:

@@ -19,6 +19,7 @@ SAFE = {"GET", "HEAD", "OPTIONS"}
 
 GAME_WRITES = {
     "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
+    "boxes.undo",
     "api.add_box", "api.replace_box", "api.delete_box",
 }
 """Routes that change (or need the right to change) one stored game."""
@@ -81,7 +82,7 @@ def test_read_only_link_cannot_write_through_any_route(
                 else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
-    assert checked == 8
+    assert checked == 9
     after = snapshot(secure_app)
     after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
     assert after == before
@@ -209,6 +210,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
                                                        "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/preview", {"version": "1", "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
+        (f"/games/{game}/boxes/{stored.box_id}/undo", {"version": "2", "key": "u"}),
         (f"/games/{game}/rematch", {}),
         (f"/games/{game}/join", {"code": stored.token}),
         ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
@@ -217,14 +219,14 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 10 of them, by the editor, who may do them all) without the
+    """Each form POST (all 11 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 10
+    assert len(posts) == len(form_routes) == 11
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
