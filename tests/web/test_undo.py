@@ -82,8 +82,12 @@ def test_undo_a_correction_and_a_deletion(client: FlaskClient) -> None:
     action, fields = _undo_form(page)
     assert client.post(action, data=fields).status_code == 303
     assert _box_ids(client, game_id) == [box_id] and totals(client, game_id)["Bob"] == 19
-    assert "Undone: box 1 is back on the sheet." in client.get(
-        f"/games/{game_id}").get_data(as_text=True)
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Undone: box 1 is back on the sheet." in page
+    # the sheet links the box's history, four changes after its recording (a link, not
+    # its markup shown as text)
+    assert f'<a href="/games/{game_id}/boxes/{box_id}#history" class="edited">changed 4×</a>' \
+        in page and "&lt;a" not in page
 
 
 def test_undo_refused_after_another_phone_wrote(client: FlaskClient,
