@@ -117,3 +117,19 @@ def test_undo_bar_after_a_save(live_server: str, browser: Any, javascript: bool)
     page.wait_for_selector("#undo-bar:has-text('Undone: box 1 is off the sheet.')")
     assert stored_game(page, sheet)["boxes"] == []
     assert page.locator("#undo-bar button").count() == 0
+
+
+def test_a_new_game_started_offline_is_kept_and_started_once(live_server: str,
+                                                             browser: Any) -> None:
+    page = phone(browser)
+    page.goto(live_server + "/games/new")
+    for seat, name in enumerate(("Ann", "Bob", "Cal")):
+        page.fill(f"#players-{seat}", name)
+    page.context.set_offline(True)
+    page.locator("#game-form button.primary").click()
+    page.wait_for_selector(PENDING)
+    assert _kept(page) == 1
+    page.context.set_offline(False)
+    page.wait_for_url(SHEET_URL)
+    assert stored_game(page, page.url)["players"] == ["Ann", "Bob", "Cal"]
+    assert _kept(page) == 0 and _unexpected(page.script_errors) == []
