@@ -75,9 +75,14 @@ def _folder(name: str) -> Path:
 
 
 def instance_folder() -> Path:
-    """The instance folder Flask would choose (``instance/`` beside the package in a
-    checkout, ``<prefix>/var/scorekeeper-instance`` when installed)."""
+    """``SCOREKEEPER_INSTANCE_PATH`` when set (several instances on one machine, each with
+    its own folder), else the folder Flask would choose (``instance/`` beside the package
+    in a checkout, ``<prefix>/var/scorekeeper-instance`` when installed)."""
     from flask.sansio.scaffold import find_package
+
+    chosen = os.environ.get(f"{ENV_PREFIX}_INSTANCE_PATH")
+    if chosen:
+        return Path(chosen).resolve()
 
     prefix, package_path = find_package(IMPORT_NAME)
     if prefix is None:
