@@ -15,6 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table
 
 from scorekeeper import chart as data
 from scorekeeper import engine
+from scorekeeper.engine.contract import Sheet
 
 from . import fonts
 from .fonts import FONT, FONT_BOLD, shortened
@@ -22,11 +23,11 @@ from .styles import INK, MUTED, ruled, styles
 
 
 def chart_section(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
-                  width: float, game: Mapping[str, Any] | None = None) -> list[Flowable]:
+                  width: float) -> list[Flowable]:
     """The chart(s) under the box table, kept with their heading; nothing before a box."""
     if not score.get("boxes"):
         return []
-    found = data.charts(game or {"players": list(players)}, score, target=rules.game_target)
+    found = data.charts(players, Sheet.from_json(score), target=rules.game_target)
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm

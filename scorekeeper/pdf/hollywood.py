@@ -38,7 +38,7 @@ def hollywood_section(game: Mapping[str, Any], score: Mapping[str, Any], rules: 
         if story:
             story.append(Spacer(1, 4 * mm))
         story.append(hollywood_table(game, score, players, band, width))
-    story += chart_section(score, rules, players, width, game)
+    story += chart_section(score, rules, players, width)
     story += hollywood_foot(score, games, rules, players, game.get("stake"), width,
                             meta.currency if meta else "")
     return story

@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from markupsafe import Markup
 
-from .. import engine, ledger, store
+from .. import chart, engine, ledger, store
 from ..engine.contract import GameEntry
 from . import database, forms, gamedata, htmx, printing
 
@@ -146,7 +147,18 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "charts": _charts(table),
     }
+
+
+def _charts(table: ledger.Table) -> list[Markup]:
+    """The running totals box by box as inline SVG (Hollywood: one per game column),
+    drawn on the server; none before the first box. The SVG escapes every name."""
+    sheet = table.sheet
+    if sheet is None or not sheet.boxes:
+        return []
+    found = chart.charts(table.players, sheet, target=table.rules().game_target)
+    return [Markup(chart.svg(each)) for each in found]
 
 
 @bp.get("/games/<game_id>/share")
