@@ -9,9 +9,10 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from tests.web.browser import SHEET_URL
 from tests.web.conftest import box_form, start_game, version_of
 from tests.web.test_browser import SHOTS
-from tests.web.test_browser_reliability import SHEET_URL, Phone, _fill_knock, _new_game
+from tests.web.test_browser_reliability import Phone, _fill_knock, _new_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 
