@@ -2,6 +2,10 @@
 score sheet. JSON exists only at the edges (the API, the command line, storage):
 everything between them passes these frozen values.
 
+One module although it is long: every type of the contract, in and out, beside the
+others it is built from, so the whole shape of a box reads in one place (as
+CONTRACT.md is one page).
+
 Input (:class:`BoxEntry`, :class:`Hand`, :class:`Layoff`, :class:`GameEntry`) is read
 with ``from_json``, which checks the *shape* (known fields only, the right JSON types,
 text that is valid Unicode) and names the field at fault in CONTRACT.md's error
