@@ -260,7 +260,21 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
     findings = Path(__file__).resolve().parent / "FINDINGS.md"
     if findings.exists():
         lines += [findings.read_text(encoding="utf-8").strip(), ""]
-    out.write_text("\n".join(lines), encoding="utf-8")
+    text = "\n".join(lines)
+    out.write_text(text + kept_sections(out, text), encoding="utf-8")
+
+
+def kept_sections(out: Path, written: str) -> str:
+    """The sections of the existing document that this run does not write (those that
+    other benchmarks write themselves, such as ``benchmarks.taps``), kept after it."""
+    if not out.exists():
+        return ""
+    ours = {line for line in written.splitlines() if line.startswith("## ")}
+    kept = []
+    for part in out.read_text(encoding="utf-8").split("\n## ")[1:]:
+        if f"## {part.splitlines()[0]}" not in ours:
+            kept.append(f"## {part.strip()}\n")
+    return "".join(f"\n{section}" for section in kept)
 
 
 def main() -> None:
