@@ -26,7 +26,7 @@ def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence
     sheet = styles()
     if not score.get("game_over"):
         return [KeepTogether([
-            Paragraph(f"Standing after {len(score.get('boxes', ()))} boxes", sheet.heading),
+            Paragraph(f"Standing after {_played(score)}", sheet.heading),
             totals_table(score, rules, players, width),
             Paragraph(_standing_note(score, rules), sheet.small),
         ])]
@@ -81,6 +81,16 @@ def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequenc
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))
     return table
+
+
+def _played(score: Mapping[str, Any]) -> str:
+    """How many boxes were played, as the sheet numbers them (a misdeal takes none).
+
+    >>> _played({"boxes": [{"result": "knock"}, {"result": "misdeal"}]})
+    '1 box'
+    """
+    played = sum(1 for box in score.get("boxes", ()) if box.get("result") != "misdeal")
+    return f"{played} box" if played == 1 else f"{played} boxes"
 
 
 def _row(label: str, values: Mapping[str, Any] | None, players: Sequence[str]) -> list[str]:
