@@ -124,7 +124,7 @@ def _server_section(result: dict[str, Any]) -> list[str]:
 
 def _club_rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
     """The table rows of one club benchmark run (the evening, the ramp, two instances)."""
-    runs = [("one process, SQLite", result["one_process"])]
+    runs = [(result.get("run", "one process, SQLite"), result["one_process"])]
     runs += [("one process, SQLite (ramp)", step) for step in result.get("ramp", [])]
     pg = result.get("two_instances_postgresql", {})
     if "poll" in pg:
