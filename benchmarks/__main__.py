@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import club, engine, pages, pdf_sheet, record_profile, server
+from . import club, engine, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
@@ -195,6 +195,27 @@ def _pages_section(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _solver_section(result: dict[str, Any]) -> list[str]:
+    rows = []
+    for name in ("random_10", "dense_10", "random_11"):
+        run = result[name]
+        theirs = run.get("openspiel")
+        rows.append([name.replace("_", " ") + " cards", f"{run['engine']['median_us']} µs",
+                     f"{theirs['median_us']} µs" if theirs else "not installed",
+                     f"{run['ratio']}×" if "ratio" in run else "–",
+                     "yes" if run.get("agree") else ("–" if theirs is None else "**no**")])
+    met = result["met"]
+    return ["## The solver beside OpenSpiel", "",
+            "`python -m benchmarks.solver_vs_openspiel`: the minimum deadwood of the same "
+            "2,000 hands by the engine (pure Python) and by OpenSpiel's C++ "
+            "(`pip install .[bench]`), each call timed alone in one process; for eleven "
+            "cards, the count after the best discard. Target: the engine at most "
+            f"{result['target_ratio']:g}× OpenSpiel's median on ten-card hands "
+            f"({'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}).",
+            "", *_table(["hands", "engine median", "OpenSpiel median", "ratio", "same counts"],
+                        rows)]
+
+
 def _pdf_section(result: dict[str, Any]) -> list[str]:
     rows = [[f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]]
             for name, f in result.items()]
@@ -252,6 +273,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         f"This run: {seconds:g} s per server run.", "",
         *_club_section(results["club"], results.get("club_before")),
         *_engine_section(results["engine"]),
+        *_solver_section(results["solver"]),
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
         *_pdf_section(results["pdf"]),
@@ -287,8 +309,8 @@ def main() -> None:
     machine = _machine()
     loads = [_load_average()]
     results: dict[str, Any] = {}
-    steps = (("engine", engine.run), ("pdf", pdf_sheet.run), ("profile", record_profile.run),
-             ("pages", pages.run))
+    steps = (("engine", engine.run), ("solver", solver_vs_openspiel.run),
+             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run))
     for name, step in steps:
         started = time.perf_counter()
         results[name] = step()
