@@ -46,7 +46,8 @@ def test_the_chart_follows_the_running_totals(client: FlaskClient) -> None:
     assert "<b>Bob</b> 19" not in svg  # the raw markup never reaches the page
 
 
-@MARKS
+@MARKS[0]
+@MARKS[1]
 def test_the_chart_reads_on_a_phone(live_server: str, browser: Any) -> None:
     """At 390 px the chart takes the width without scrolling the page, and is tall
     enough to read; the screenshot is kept for a look."""
