@@ -81,7 +81,8 @@ class Tally:
     players: tuple[str, ...]
     totals: tuple[int, ...]
     wins: tuple[int, ...]
-    target: int
+    target: int | None
+    """None: no target, the players end the game by hand (K5)."""
     winner: str | None = None
     ended_with: int | None = None
     """The number (from 1) of the box after which the game was over."""
@@ -89,7 +90,7 @@ class Tally:
     """The numbers of the boxes entered in this game (all but void ones, save in Hollywood)."""
 
     @classmethod
-    def start(cls, players: Sequence[str], target: int) -> Tally:
+    def start(cls, players: Sequence[str], target: int | None) -> Tally:
         zero = tuple(0 for _ in players)
         return cls(tuple(players), zero, zero, target)
 
@@ -113,6 +114,8 @@ class Tally:
 
     def reached(self, box_winner: str | None) -> str | None:
         """Who reached the target: the box winner (only he gained), else the highest total."""
+        if self.target is None:
+            return None
         reached = [p for p, t in zip(self.players, self.totals, strict=True) if t >= self.target]
         if not reached:
             return None
@@ -388,13 +391,19 @@ def summarise(tally: Tally, game: Game) -> dict[str, Any]:
 
 
 def _progress(tally: Tally, cites: Cites) -> Step:
-    """Where a game in progress stands against its target."""
+    """Where a game in progress stands against its target (or, without one, K5)."""
+    if tally.target is None:
+        cites, goal = dataclasses.replace(cites, end="K5"), (
+            "there is no target: each box is paid as it falls, and the players end the game "
+            "when they agree")
+    else:
+        goal = f"the game is to {tally.target}"
     if not any(tally.totals):
-        return Step(cites.end, f"nobody has scored yet; the game is to {tally.target}")
+        return Step(cites.end, f"nobody has scored yet; {goal}")
     best = max(tally.totals)
     leaders = [p for p, t in zip(tally.players, tally.totals, strict=True) if t == best]
     return Step(cites.end, f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'}"
-                           f" with {best}; the game is to {tally.target}")
+                           f" with {best}; {goal}")
 
 
 def _final_sum(player: str, tally: Tally, box_bonus: int, game_bonus: int, final: int) -> str:

@@ -4,6 +4,10 @@ Each column is a whole game with its own target, bonuses, shutouts and
 settlement; :mod:`.game` keeps one tally per column. This module decides which
 columns a box is entered in and sums the finished columns into one sheet.
 
+Entry ``per-deal`` (Parlett, the default): deal *n* opens column *n*; each box goes in
+every open column opened so far, and a deal after the last column opens none. A
+misdeal is not a deal (C11); a drawn deal is.
+
 Entry ``per-win`` (Scarne): a player's first box win goes in game 1 only, his
 second in games 1 and 2, his third and later in every open game. Closed games
 take nothing more, and a player shut out of a closed game makes his first entry
@@ -11,11 +15,9 @@ in the next open one (Scarne: "his next score is entered as the first score in
 the next game in progress"). So each win goes in every open column the winner
 has already entered, plus the lowest open column he has not.
 
-Entry ``per-deal`` (Parlett): deal *n* opens column *n*; each box goes in every
-open column opened so far. A misdeal is not a deal (C11); a drawn deal is.
-
 >>> from .rules import find_rules
->>> columns = start(find_rules("hollywood"), ("Ann", "Bob"))
+>>> columns = start(find_rules("hollywood").with_settings({"hollywood_entry": "per-win"}),
+...                 ("Ann", "Bob"))
 >>> assert columns is not None
 >>> for winner in ("Ann", "Bob", "Ann", "Ann"):
 ...     entered, columns = columns.enter("knock", winner, [False, False, False])

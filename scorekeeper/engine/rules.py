@@ -67,7 +67,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("stock_end", "What happens when the stock runs low", "J10",
             ("break-3", "draw-3", "draw-2", "draw-players"), str),
     Setting("redeal_after_draw", "Who deals after a drawn box", "G7", ("same", "next"), str),
-    Setting("game_target", "Total that ends the game", "J14", minimum=1, maximum=100000),
+    Setting("gin_layoffs", "Opponents may lay off on a gin hand", "G3", kind=bool),
+    Setting("game_target", "Total that ends the game (empty: the players stop by hand, K5)",
+            "J14", nullable=True, minimum=1, maximum=100000),
     Setting("game_bonus", "Bonus to the game's winner", "J14", minimum=0, maximum=100000),
     Setting("box_bonus", "Bonus per box won, added at the end", "J14", minimum=0,
             maximum=100000),
@@ -79,9 +81,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ace_value", "Count of an ace", "V4", minimum=1, maximum=15),
     Setting("hand_size", "Cards in each hand (empty: 10 for two players, 7 for more)", "K1",
             nullable=True, minimum=7, maximum=10),
-    Setting("hollywood_columns", "Hollywood: games scored at once", "V3", minimum=1, maximum=3),
-    Setting("hollywood_entry", "Hollywood: a column opens per win or per deal", "V3",
-            ("per-win", "per-deal"), str),
+    Setting("hollywood_columns", "Hollywood: deals to be played, one column each", "V3",
+            minimum=1, maximum=50),
+    Setting("hollywood_entry", "Hollywood: a column opens per deal or per win", "V3",
+            ("per-deal", "per-win"), str),
 )
 SETTINGS_BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -106,8 +109,9 @@ class Rules:
     break_gin_bonus: int = 0
     layoffs: Layoffs = "knocker-only"
     stock_end: StockEnd = "draw-2"
-    redeal_after_draw: Literal["same", "next"] = "same"
-    game_target: int = 100
+    redeal_after_draw: Literal["same", "next"] = "next"
+    gin_layoffs: bool = False
+    game_target: int | None = 100
     game_bonus: int = 100
     box_bonus: int = 25
     shutout: str | int = "double"
@@ -117,7 +121,7 @@ class Rules:
     hand_size: int | None = 10
     hollywood: bool = False
     hollywood_columns: int = 3
-    hollywood_entry: Literal["per-win", "per-deal"] = "per-win"
+    hollywood_entry: Literal["per-win", "per-deal"] = "per-deal"
     doubling: bool = False
     overrides: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
@@ -129,6 +133,11 @@ class Rules:
             raise MalformedError("settings must be an object of setting names and values", where)
         changes = {name: _check_setting(name, value, f"{where}.{name}")
                    for name, value in settings.items()}
+        if "game_target" in changes and changes["game_target"] is None and (
+                self.family != "knock-rummy"):
+            raise MalformedError(
+                f"{self.title} needs a game target: only Knock Rummy may be played without "
+                "one, until the players stop (K5)", f"{where}.game_target")
         merged = dict(self.overrides)
         merged.update(changes)
         return dataclasses.replace(self, overrides=tuple(sorted(merged.items())), **changes)
@@ -198,12 +207,13 @@ PRESETS: dict[str, Rules] = {
         Rules(
             name="jersey-scarne", title="Jersey Gin (Scarne)", family="jersey", min_players=3, max_players=3,
             underknock_bonus=10, gin_bonus=40, layoffs="sequential", stock_end="break-3",
+            redeal_after_draw="same",
         ),
         Rules(
             name="three-hand-parlett", title="Three-hand Gin (Parlett)", family="parlett",
             min_players=3,
             max_players=3, underknock_bonus=0, knocker_penalty=20, gin_bonus=50,
-            layoffs="knocker-original-only", stock_end="draw-3", redeal_after_draw="next",
+            layoffs="knocker-original-only", stock_end="draw-3",
             game_target=200,
         ),
         _GIN,
@@ -218,7 +228,7 @@ PRESETS: dict[str, Rules] = {
         Rules(
             name="knock-rummy", title="Knock Rummy", family="knock-rummy", min_players=2, max_players=5,
             knock_limit=None, tie_goes_to_defender=False, underknock_bonus=10, gin_bonus=25,
-            layoffs="none", stock_end="draw-players", redeal_after_draw="next", game_bonus=0,
+            layoffs="none", stock_end="draw-players", game_bonus=0,
             box_bonus=0, shutout="none", hand_size=None,
         ),
     )
