@@ -108,7 +108,7 @@ def test_presets_match_the_settings_table_of_rules_md() -> None:
         name = row[0]
         for preset, cell in zip(presets, row[2:], strict=True):
             value = getattr(find_rules(preset), name)
-            if cell == "—" or name == "hand_size" and preset == "knock-rummy":
+            if cell == "—" or (name == "hand_size" and preset == "knock-rummy"):
                 continue
             shown = "null" if value is None else str(value).lower()
             assert shown == cell.lower(), (name, preset)
