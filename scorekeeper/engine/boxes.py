@@ -107,6 +107,10 @@ class Box:
     multiplier: int
     hands: Mapping[str, Hand]
     where: str
+    double_refused: str | None = None
+    """The player whose double was refused, so he had to knock (V5)."""
+    breaker: str | None = None
+    """The breaker (J10): ``by`` on a break; named or None on a gin after the break (J13)."""
 
     def table_order(self) -> tuple[str, ...]:
         """Players from the one who ended the box, to his left (J5), round the table."""
@@ -183,20 +187,68 @@ def read_box(
     upcard = None
     if data.get("upcard") is not None:
         upcard = read_card(data["upcard"], _at(where, "upcard"))
-    multiplier = data.get("multiplier", 1)
-    if not isinstance(multiplier, int) or isinstance(multiplier, bool) or not (
-        1 <= multiplier <= 1024
-    ):
-        raise MalformedError(
-            f"multiplier must be a whole number from 1 to 1024, not {multiplier!r}",
-            _at(where, "multiplier"),
-        )
+    multiplier = _read_multiplier(data.get("multiplier", 1), _at(where, "multiplier"))
+    refused = _read_refused(data, ending, by, rules, players, where)
+    breaker = _read_breaker(data, ending, after_break, by, players, where)
     hands = _read_hands(data.get("hands"), ending, rules, players, where)
     return Box(
         rules=rules, players=players, dealer=dealer, ending=ending, by=by,
         after_break=after_break, second_round=_flag(data, "second_round", where),
         upcard=upcard, multiplier=multiplier, hands=hands, where=where,
+        double_refused=refused, breaker=breaker,
     )
+
+
+def _read_multiplier(value: Any, where: str) -> int:
+    """Doubling's multiplier: 1, 2, 4, ... up to 1024, a power of two (V5).
+
+    >>> _read_multiplier(8, "multiplier")
+    8
+    >>> _read_multiplier(3, "multiplier")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: multiplier must be a power of two ... not 3: ...
+    """
+    if (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024
+            or value & (value - 1)):
+        raise MalformedError(
+            f"multiplier must be a power of two (1, 2, 4, 8, ... up to 1024), not {value!r}: "
+            "each double doubles the box (V5)", where)
+    return value
+
+
+def _read_refused(data: Mapping[str, Any], ending: Ending, by: str | None, rules: Rules,
+                  players: tuple[str, ...], where: str) -> str | None:
+    """Whose refused double forced him to knock (V5): he must be the one who knocked."""
+    named = data.get("double_refused")
+    if named is None:
+        return None
+    field = _at(where, "double_refused")
+    if not rules.doubling:
+        raise MalformedError(f"{rules.title} has no doubling: leave out 'double_refused' (V5)",
+                             field)
+    doubler = read_player(named, players, field, "player whose double was refused")
+    if ending not in ("knock", "gin") or by != doubler:
+        ended = f"{by} ending it" if by else f"a {ending}"
+        raise MalformedError(
+            f"{doubler}'s double was refused, so {doubler} had to knock at once, but the box "
+            f"shows {ended} (V5)", field)
+    return doubler
+
+
+def _read_breaker(data: Mapping[str, Any], ending: Ending, after_break: bool, by: str | None,
+                  players: tuple[str, ...], where: str) -> str | None:
+    """The breaker of a gin after the break (J13), optional; on a break he is ``by``."""
+    if ending == "break":
+        return by
+    named = data.get("breaker")
+    if named is None:
+        return None
+    field = _at(where, "breaker")
+    if not (ending == "gin" and after_break):
+        raise MalformedError("only a gin after the break names a breaker apart from 'by' "
+                             "(J13)", field)
+    return read_player(named, players, field, "breaker")
 
 
 def _flag(data: Mapping[str, Any], name: str, where: str) -> bool:

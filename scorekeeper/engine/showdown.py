@@ -19,6 +19,7 @@ from .boxes import Box, Hand
 from .cards import Card, by_rank, cards_mask, count_of, mask_cards, meld_order, show
 from .credits import Outcome, Step, break_outcome, gin_outcome, knock_outcome
 from .errors import (
+    GinCountError,
     IllegalLayoffError,
     LayoffOnGinError,
     OverKnockLimitError,
@@ -195,9 +196,10 @@ class Showdown:
         """The knock limit (C6, V2) and gin's count of 0; over it is a false knock (C12)."""
         where = f"{hand.where}.count" if hand.form == "count" else hand.where
         if self.box.ending == "gin" and count != 0:
-            raise OverKnockLimitError(
-                f"{hand.player} declared gin but counts {count}: gin needs a count of 0 (C6)",
-                where)
+            entered = "was entered as" if hand.form == "count" else "is"
+            raise GinCountError(
+                f"gin must count 0: {hand.player}'s count {entered} {count}; if "
+                f"{hand.player} knocked, record a knock (C6)", where)
         if self.box.ending == "knock" and self.limit is not None and count > self.limit:
             raise OverKnockLimitError(
                 f"{hand.player} knocked with {count} but the knock limit is {self.limit}: a false "
