@@ -124,7 +124,7 @@ def _column_summary(number: int, game: Mapping[str, Any]) -> dict[str, Any]:
     """One column's summary, its explanation opened by the boxes entered in it (V3)."""
     entered = game.get("entered_boxes", [])
     listed = ", ".join(str(n) for n in entered) if entered else "none yet"
-    first = Step("V3", f"game {number}: boxes entered {listed}").to_json()
+    first = Step("V3", f"game {number}: hands entered {listed}").to_json()
     return {"column": number, **game, "explanation": [first, *game["explanation"]]}
 
 
@@ -154,7 +154,7 @@ def _entry_step(rules: Rules) -> Step:
     """How boxes go into the columns, as this game plays it (V3)."""
     games = f"{rules.hollywood_columns} games are scored at once, each to {rules.game_target}"
     if rules.hollywood_entry == "per-deal":
-        return Step("V3", f"{games}: each deal opens the next game and every box is "
+        return Step("V3", f"{games}: each deal opens the next game and every hand is "
                           "entered in every open game")
     return Step("V3", f"{games}: a player's first win goes in game 1 only, his second in "
                       "games 1 and 2, his third and later in every open game")

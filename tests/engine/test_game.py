@@ -272,4 +272,4 @@ def test_knock_rummy_game_for_four() -> None:
     ]
     texts = [step["text"] for step in sheet["explanation"]]
     assert "Bob and Dan are level: nothing to settle" in texts
-    assert "Bob won no box and is shut out: this rule set adds nothing for a shutout" in texts
+    assert "Bob won no hand and is shut out: this rule set adds nothing for a shutout" in texts

@@ -79,9 +79,9 @@ def test_per_win_whole_game() -> None:
     ]
     assert [g["entered_boxes"] for g in games] == [[1, 2, 3, 4], [3, 4, 5, 6], [4, 6, 7, 8]]
     assert [g["explanation"][0] for g in games] == [
-        {"rule": "V3", "text": "game 1: boxes entered 1, 2, 3, 4"},
-        {"rule": "V3", "text": "game 2: boxes entered 3, 4, 5, 6"},
-        {"rule": "V3", "text": "game 3: boxes entered 4, 6, 7, 8"},
+        {"rule": "V3", "text": "game 1: hands entered 1, 2, 3, 4"},
+        {"rule": "V3", "text": "game 2: hands entered 3, 4, 5, 6"},
+        {"rule": "V3", "text": "game 3: hands entered 4, 6, 7, 8"},
     ]
     assert {step["rule"] for g in games for step in g["explanation"][1:]} == {"G8"}
     assert sheet["game_over"] is True
@@ -103,7 +103,7 @@ def test_a_box_after_every_column_closed_is_game_over() -> None:
     with pytest.raises(ScorekeeperError) as caught:
         score(late)
     assert (caught.value.code, caught.value.where) == ("game-over", "boxes[8]")
-    assert caught.value.message.startswith("all the games are over: Bob reached 110 in box 8")
+    assert caught.value.message.startswith("all the games are over: Bob reached 110 in hand 8")
 
 
 PER_DEAL = game("hollywood", ["Ann", "Bob"], "Ann", [

@@ -1,0 +1,86 @@
+"""The words each game uses for its deals and results: one place for the whole app.
+
+Jersey Gin and Parlett's Three-hand Gin say *box*, *knock*, *underknock* and
+*break*; the two-hand games (Gin Rummy and its variants) say *hand*, *knock* and
+*undercut* (RULES.md §2-§4). The explanations, the web pages and the PDF take
+their words from here, so that the phone, the paper and the ruling agree ("gin
+after the break" everywhere, not "Break gin" on one and "Gin after break" on
+another).
+
+>>> jersey = vocabulary_for(find_rules("jersey-scarne"))
+>>> jersey.deal, jersey.result_name("break-gin"), jersey.result_name("underknock")
+('box', 'gin after the break', 'underknock')
+>>> gin = vocabulary_for(find_rules("hollywood"))
+>>> gin.deal, gin.result_name("undercut"), gin.title("undercut")
+('hand', 'undercut', 'Undercut')
+>>> gin.next_deal
+'the next hand'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Family, Rules, find_rules
+
+RESULT_NAMES: dict[str, str] = {
+    "knock": "knock",
+    "underknock": "underknock",
+    "undercut": "undercut",
+    "gin": "gin",
+    "break": "break",
+    "break-gin": "gin after the break",
+    "draw": "draw",
+    "misdeal": "misdeal",
+}
+"""The name of each ``result`` of a ruling (CONTRACT.md), in words for people."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one game: what a deal is called and what beating a knock is called."""
+
+    family: Family
+    deal: str
+    """One deal from shuffle to score (C7): "box" or "hand"."""
+    deals: str
+    beaten: str
+    """A defender beating the knocker: "underknock" or "undercut"."""
+    beaten_verb: str
+    """The same as a verb in the past: "underknocked" or "undercut"."""
+    has_break: bool
+
+    @property
+    def next_deal(self) -> str:
+        return f"the next {self.deal}"
+
+    def result_name(self, result: str) -> str:
+        """The name of a ruling's result in this game (``underknock`` follows the game;
+        Knock Rummy, for two to five, names it by the number of players as the result does)."""
+        if result in ("underknock", "undercut") and self.family != "knock-rummy":
+            return self.beaten
+        return RESULT_NAMES[result]
+
+    def title(self, result: str) -> str:
+        """The result's name with a capital, for a heading or a table cell."""
+        name = self.result_name(result)
+        return name[:1].upper() + name[1:]
+
+
+_BOX = {"jersey", "parlett"}
+
+
+def vocabulary_for(rules: Rules) -> Vocabulary:
+    """The words of the game these rules play (by RULES.md section: J and P say box)."""
+    if rules.family in _BOX:
+        return Vocabulary(rules.family, "box", "boxes", "underknock", "underknocked",
+                          rules.stock_end == "break-3")
+    return Vocabulary(rules.family, "hand", "hands", "undercut", "undercut", False)
+
+
+def vocabulary(preset: str) -> Vocabulary:
+    """The words of a preset by its id (for pages that know only the name)."""
+    return vocabulary_for(find_rules(preset))
+
+
+__all__ = ["RESULT_NAMES", "Vocabulary", "vocabulary", "vocabulary_for"]
