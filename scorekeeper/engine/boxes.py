@@ -34,6 +34,7 @@ from .errors import (
     UnknownPlayerError,
     WrongHandSizeError,
 )
+from .layoffs import ordinal
 from .melds import is_meld
 from .rules import Rules
 
@@ -327,6 +328,8 @@ def _read_hands(
 def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> Hand:
     if not isinstance(data, Mapping):
         raise MalformedError(f"{player}'s hand must be an object", where)
+    if "cards" in data and "layoffs" in data and not ("melds" in data or "deadwood" in data):
+        return _read_cards_with_layoffs(data, player, size, where)
     if "melds" in data or "deadwood" in data or "layoffs" in data:
         return _read_declared(data, player, size, rules, where)
     if "cards" in data:
@@ -339,6 +342,21 @@ def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> H
     raise MalformedError(
         f"{player}'s hand needs cards, melds and deadwood, or a count", where
     )
+
+
+def _read_cards_with_layoffs(data: Mapping[str, Any], player: str, size: int,
+                             where: str) -> Hand:
+    """All of a player's cards and the layoffs he actually made (not necessarily those
+    the engine would propose): the engine checks the layoffs and arranges the rest."""
+    cards = tuple(parse_cards(_card_list(data["cards"], f"{where}.cards"), f"{where}.cards"))
+    _check_size(player, len(cards), size, f"{where}.cards")
+    layoffs = _read_layoffs(data["layoffs"], player, f"{where}.layoffs")
+    for layoff in layoffs:
+        if layoff.card not in cards:
+            raise DeadwoodMismatchError(
+                f"{player} laid off {layoff.card}, but it is not among his cards",
+                f"{layoff.where}.card")
+    return Hand(player, "cards", where, cards=cards, layoffs=tuple(layoffs))
 
 
 def _read_count(value: Any, player: str, most: int, where: str) -> int:
@@ -369,11 +387,10 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
         meld_where = f"{where}.melds[{i}]"
         meld = tuple(parse_cards(_card_list(meld_data, meld_where), meld_where))
         if not is_meld(meld, rules.around_the_corner):
-            corner = "" if rules.around_the_corner else " (aces are low: no K-A-2, C3)"
+            corner = " (V4)" if rules.around_the_corner else " (C3; aces are low: no K-A-2)"
             raise InvalidMeldError(
-                f"{player}'s {'-'.join(str(c) for c in meld)} is not a set or a run{corner}",
-                meld_where,
-            )
+                f"{player}'s {ordinal(i)} meld, {'-'.join(str(c) for c in meld)}, is not a set "
+                f"or a run{corner}", meld_where)
         melds.append(meld)
     layoffs = _read_layoffs(data.get("layoffs", []), player, f"{where}.layoffs")
     placed = [card for meld in melds for card in meld] + [lay.card for lay in layoffs]
