@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint bench system-deps migrate clean
+.PHONY: run test check lint bench system-deps migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ lint: $(STAMP)
 
 test: $(STAMP) system-deps lint
 	$(BIN)/pytest
+
+# The quick loop while editing: lint and every test but the browser, PostgreSQL and
+# packaging ones. CI runs `make test`.
+check: $(STAMP) lint
+	$(BIN)/pytest -q -x -m "not browser and not postgres" --ignore=tests/test_packaging.py
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

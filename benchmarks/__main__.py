@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import sys
@@ -15,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import engine, pages, pdf_sheet, record_profile, server
+from . import club, engine, pages, pdf_sheet, record_profile, server
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
@@ -86,8 +87,7 @@ def _server_section(result: dict[str, Any]) -> list[str]:
                      "; ".join(extra)])
     for key, label, note in (
             ("record_form_joining", "record_form, **a new game every 20 boxes**",
-             "mid-run: the edit link and the sheet"),
-            ("single_process", "record_form, **one process**", "`serve --workers 1`, 8 threads")):
+             "mid-run: the edit link and the sheet"),):
         run = result.get(key)
         if run:
             side = f"{run['side_requests']} untimed (join, sheet); " if run.get(
@@ -97,15 +97,10 @@ def _server_section(result: dict[str, Any]) -> list[str]:
                          run["server_cpu_ms_per_request"], run["client_cpu_ms_per_request"],
                          side + note])
     runs = result["runs"]
-    record8 = runs.get("record_form@8", {})
     errors32 = sum(r["errors"] for n, r in runs.items() if n.endswith("@32"))
-    from scorekeeper.serve import WORKER_THREADS
-
-    workers = result["workers"]
-    lines = ["## Server", "",
-             f"`python -m benchmarks.server`: `scorekeeper serve` as `make run` starts it "
-             f"({workers} waitress processes of {WORKER_THREADS} worker thread on this "
-             "machine: one per core) on "
+    lines = ["## Server, back to back", "",
+             "`python -m benchmarks.server`: `scorekeeper serve` as `make run` starts it "
+             "(one waitress process with threads; its access log off) on "
              f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
              "run (10 s at most for the single-client runs), client threads back to back on "
              "keep-alive connections (`benchmarks/wire.py`). Latencies in ms; *server CPU* "
@@ -122,10 +117,56 @@ def _server_section(result: dict[str, Any]) -> list[str]:
     lines += _table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
                      "errors", "server CPU ms/req", "client CPU ms/req", "notes"], rows)
     lines += _table(["target", "measured", "met"], [
-        ["recording a box (form) at 8 clients: p95 under 25 ms", f"{record8.get('p95_ms')} ms",
-         "yes" if record8.get("p95_ms", 1e9) < 25 else "**no**"],
         ["no errors at 32 clients", f"{errors32} errors", "yes" if errors32 == 0 else "**no**"],
     ])
+    return lines
+
+
+def _club_rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
+    """The table rows of one club benchmark run (the evening, the ramp, two instances)."""
+    runs = [("one process, SQLite", result["one_process"])]
+    runs += [("one process, SQLite (ramp)", step) for step in result.get("ramp", [])]
+    pg = result.get("two_instances_postgresql", {})
+    if "poll" in pg:
+        runs.append(("two processes, PostgreSQL", pg))
+    rows = []
+    for name, run in runs:
+        poll, record = run["poll"], run["record"]
+        rows.append([label, name, run["tables"], run["phones"],
+                     f"{poll['p50_ms']} / {poll['p95_ms']} / {poll['p99_ms']}",
+                     f"{record['p50_ms']} / {record['p95_ms']} / {record['p99_ms']}",
+                     run["form"]["p95_ms"], run["sheet"]["p95_ms"], run["errors"],
+                     run["server_cpu_percent"], run.get("load_average", "?"),
+                     "yes" if run["met"] else "**no**"])
+    return rows
+
+
+def _club_section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+    lines = ["## The club evening (the target)", "",
+             f"`python -m benchmarks.club` ({club.__doc__.split(chr(10))[0].split(': ', 1)[1]}): "
+             f"{club.TABLES} tables, {club.PHONES} phones each polling the sheet every "
+             f"{club.POLL_SECONDS:g} s (the 204 while nothing changed, the new sheet after a "
+             f"box), one box a table every {club.BOX_SECONDS:g} s from the box form (the "
+             "form, the POST, the sheet it leads to), every phone on its own keep-alive "
+             f"connection, for {result['minutes']:g} minutes, against one `scorekeeper serve` "
+             "process (waitress, 8 threads, access log on) on this 2-core machine; the ramp "
+             "runs shorter evenings with more tables on the same process. The two-process "
+             "run puts each table's scorer on one process and the two others on the other, "
+             "one PostgreSQL database. Latencies in ms (p50 / p95 / p99); *server CPU* is "
+             "the server processes' CPU time over the run's wall time (100 % = one core). "
+             "Targets: poll p95 ≤ "
+             f"{club.POLL_P95_MS:g} ms, recording a box p95 ≤ {club.RECORD_P95_MS:g} ms, no "
+             "errors.", ""]
+    rows = _club_rows("now", result)
+    if before:
+        rows = _club_rows(f"before ({before['code']})", before) + rows
+    lines += _table(["code", "run", "tables", "phones", "poll", "record", "form p95",
+                     "sheet p95", "errors", "server CPU %", "load", "met"], rows)
+    lines += [f"One process (one core: Python runs one of its threads at a time) held "
+              f"**{result['tables_one_process_holds']} tables** at the targets in this run "
+              "(the largest table count of the evening and the ramp that met them).", ""]
+    if before and before.get("notes"):
+        lines += [before["notes"], ""]
     return lines
 
 
@@ -202,12 +243,14 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         "make bench                                   # everything, writes this file",
         "SCOREKEEPER_BENCH_SECONDS=5 make bench       # shorter server runs",
         "python -m benchmarks.engine                  # one benchmark, JSON on stdout",
+        "python -m benchmarks.club --minutes 1        # the club evening, shorter",
         "python -m benchmarks.server --seconds 5",
         "python -m benchmarks.pages",
         "python -m benchmarks.pdf_sheet",
         "python -m benchmarks.record_profile",
         "```", "",
         f"This run: {seconds:g} s per server run.", "",
+        *_club_section(results["club"], results.get("club_before")),
         *_engine_section(results["engine"]),
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
@@ -224,6 +267,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Run every benchmark; write docs/performance.md.")
     parser.add_argument("--seconds", type=float, help="each server run's duration")
     parser.add_argument("--out", type=Path, default=DOC)
+    parser.add_argument("--club-minutes", type=float, default=club.MINUTES,
+                        help="the club evening's length")
     args = parser.parse_args()
     machine = _machine()
     loads = [_load_average()]
@@ -238,6 +283,11 @@ def main() -> None:
     started = time.perf_counter()
     results["server"] = server.run(args.seconds)
     sys.stderr.write(f"server: {time.perf_counter() - started:.0f} s\n")
+    started = time.perf_counter()
+    results["club"] = club.run(args.club_minutes, club.RAMP)
+    if club.BEFORE.exists():
+        results["club_before"] = json.loads(club.BEFORE.read_text(encoding="utf-8"))
+    sys.stderr.write(f"club: {time.perf_counter() - started:.0f} s\n")
     loads.append(_load_average())
     write(results, machine, loads, args.out)
     sys.stderr.write(f"wrote {args.out}\n")

@@ -81,7 +81,7 @@ def run() -> dict[str, Any]:
         with webgames.database(f"sqlite:///{folder / 'bench.sqlite3'}") as db:
             sheet = webgames.seed(db, webgames.finished_game(), 1)[0]
             entry = webgames.seed(db, webgames.game_in_progress(30), 1)[0]
-        with server.serving(folder, 1) as running, sync_playwright() as playwright:
+        with server.serving(folder) as running, sync_playwright() as playwright:
             phone = server.Phone(running.port)
             phone.join(sheet)
             phone.join(entry)

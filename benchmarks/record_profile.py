@@ -29,7 +29,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import create_app
+from scorekeeper.web import create_app
 
 from . import webgames
 
@@ -49,12 +49,12 @@ PARTS = (
     ("gamedata.can_edit: the edit secret checked", "scorekeeper.web.gamedata", "can_edit"),
     ("store.repeated: a resent form's key looked up (only where the form fails)",
      "scorekeeper.store", "repeated"),
-    ("forms.box_form: the WTForms form built and filled", "scorekeeper.forms", "box_form"),
+    ("forms.box_form: the WTForms form built and filled", "scorekeeper.web.forms", "box_form"),
     ("boxes.rule_box: form checked, the box ruled and added to the score",
      "scorekeeper.web.boxes", "rule_box"),
     ("engine.score (a whole game ruled; 0 when remembered)", "scorekeeper.engine", "score"),
     ("store.append_box: the write transaction", "scorekeeper.store", "append_box"),
-    ("  of which _store_rulings: the rulings that changed", "scorekeeper.store",
+    ("  of which _store_rulings: the rulings that changed", "scorekeeper.store.writes",
      "_store_rulings"),
     ("CSRF check (Flask-WTF)", "flask_wtf.csrf", "validate_csrf"),
 )

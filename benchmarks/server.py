@@ -1,12 +1,13 @@
 """Benchmark: the app under its production WSGI server, on loopback, under load.
 
-The server is ``scorekeeper serve`` (:func:`scorekeeper.serve.serve`: migrations, then
-its waitress processes, one per core) started as a subprocess on 127.0.0.1, on a
-temporary SQLite database with a throw-away secret key, so the checkout's ``instance/``
-is not touched. Clients are threads of this process, each with its own keep-alive
-connection (:mod:`benchmarks.wire`) and its own cookie (a phone), sending requests back
-to back for a fixed time and at most :data:`MAX_REQUESTS` requests per run. Targets
-(issue 6): recording a box at 8 clients under 25 ms at p95; no errors at 32.
+The server is ``scorekeeper serve`` (:func:`scorekeeper.serve.serve`: one waitress
+process with threads) started as a subprocess on 127.0.0.1, on a temporary SQLite
+database with a throw-away secret key, so the checkout's ``instance/`` is not touched.
+Clients are threads of this process, each with its own keep-alive connection
+(:mod:`benchmarks.wire`) and its own cookie (a phone), sending requests back to back for
+a fixed time and at most :data:`MAX_REQUESTS` requests per run: the
+ceiling of one process, far beyond a club's load (``benchmarks/club.py`` measures the
+club evening, the target since issue 12). Target: no errors at 32 clients.
 
 What is measured, per run:
 
@@ -16,9 +17,8 @@ What is measured, per run:
   knock with the knocker's ten cards tapped in, on a game of 30 boxes.
 * ``record_form``: that box recorded from the box form, as htmx posts it (CSRF token,
   edit rights in the session cookie, version and idempotency key). Phones at their
-  tables: before the run each phone opens the edit links of its games (up to 28, and
-  no more than the server processes keep scored), each game of 20 boxes, and then
-  records a box on each in turn.
+  tables: before the run each phone opens the edit links of its games
+  (:data:`PHONE_GAMES`), each game of 20 boxes, and then records a box on each in turn.
 * ``record_api``: the same box through ``POST /api/v1/games/<id>/boxes`` with the
   Bearer edit token, on games of 20 to 40 boxes (a fresh game every 20 boxes costs the
   API nothing: the token is sent with each request).
@@ -26,8 +26,7 @@ What is measured, per run:
 For comparison, ``record_form_joining`` records at 8 clients the way the earlier
 benchmark did: each phone moves to a new game every 20 boxes in the middle of the run,
 opening its edit link and the sheet it redirects to (two untimed requests, about 6 ms
-of server work, which the other phones of that process wait behind); and
-``single_process`` records at 8 clients on one process (``serve --workers 1``).
+of server work, which the other phones wait behind).
 
 ``python -m benchmarks.server`` runs it alone; ``SCOREKEEPER_BENCH_SECONDS=5`` (or
 ``--seconds 5``) shortens each run.
@@ -94,8 +93,6 @@ class Server:
     database_url: str
     process: subprocess.Popen[bytes]
 
-    workers: int = 1
-
     def cpu_seconds(self) -> float:
         """User + system CPU time the server and its worker processes have used so far
         (Linux /proc)."""
@@ -118,21 +115,19 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(folder: Path, workers: int) -> Iterator[Server]:
-    """``scorekeeper serve`` with ``workers`` processes on a free loopback port, its
-    database in ``folder``."""
+def serving(folder: Path) -> Iterator[Server]:
+    """``scorekeeper serve`` on a free loopback port, its database in ``folder``."""
     url = f"sqlite:///{folder / 'bench.sqlite3'}"
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": url, "SCOREKEEPER_BENCH_SECRET": secrets.token_hex(32)}
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.server", "--serve", str(port),
-             "--workers", str(workers)],
+            [sys.executable, "-m", "benchmarks.server", "--serve", str(port)],
             cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_until_up(port, process, log_path)
-            yield Server(port, url, process, workers)
+            yield Server(port, url, process)
         finally:
             process.terminate()
             try:
@@ -158,13 +153,14 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> No
     raise RuntimeError("the server did not answer /health within 60 s")
 
 
-def _serve_in_this_process(port: int, workers: int) -> None:
+def _serve_in_this_process(port: int) -> None:
     """The subprocess: the real ``serve`` with this benchmark's database and a throw-away
     secret key instead of the checkout's ``instance/`` configuration."""
     from scorekeeper import serve
 
-    serve.serve(HOST, port, workers, {"DATABASE_URL": os.environ["DATABASE_URL"],
-                                      "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"]})
+    serve.serve(HOST, port, {"DATABASE_URL": os.environ["DATABASE_URL"],
+                             "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"],
+                             "ACCESS_LOG": False})
 
 
 # --- a phone -------------------------------------------------------------------------------
@@ -384,13 +380,8 @@ def _record_form(pool: queue.SimpleQueue[webgames.Table],
     return make
 
 
-def _phone_games(clients: int, workers: int) -> int:
-    """Games each phone keeps open: as many as a browser remembers (30, less two), and no
-    more than the server processes keep scored (gamedata.SCORED_GAMES each), so a game
-    is never read afresh in the middle of a run."""
-    from scorekeeper.web.gamedata import MAX_REMEMBERED, SCORED_GAMES
-
-    return max(1, min(MAX_REMEMBERED - 2, SCORED_GAMES * workers // (2 * clients)))
+PHONE_GAMES = 8
+"""Games each phone keeps open and records on in turn."""
 
 
 def _record_form_joining(pool: queue.SimpleQueue[webgames.Table],
@@ -454,16 +445,11 @@ def _pool(tables: list[webgames.Table]) -> queue.SimpleQueue[webgames.Table]:
     return pool
 
 
-def run(seconds: float | None = None, paths: Sequence[str] | None = None,
-        workers: int | None = None) -> dict[str, Any]:
+def run(seconds: float | None = None, paths: Sequence[str] | None = None) -> dict[str, Any]:
     """Every path (or only ``paths``) at 8 and 32 clients (and recording at 1, for the
-    unloaded latency), on ``scorekeeper serve``'s default number of processes; then,
-    for comparison, recording at 8 clients with phones moving to new games mid-run, and
-    on a single process."""
-    from scorekeeper.serve import default_workers
-
+    unloaded latency); then, for comparison, recording at 8 clients with phones moving
+    to new games mid-run."""
     seconds = seconds_per_run(seconds)
-    workers = workers or default_workers()
     runs = [(1, min(seconds, 10.0))] + [(c, seconds) for c in CONCURRENCY]
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as tmp:
         folder = Path(tmp)
@@ -471,22 +457,21 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
             sheet = webgames.seed(db, webgames.finished_game(), 1)[0]
             preview = webgames.seed(db, webgames.game_in_progress(30), 1)[0]
             middle = webgames.game_in_progress(START_BOXES)
-            pools = {("record_form", c): webgames.seed(db, middle, c * _phone_games(c, workers))
+            pools = {("record_form", c): webgames.seed(db, middle, c * PHONE_GAMES)
                      for c, _ in runs}
             pools |= {("record_api", c): webgames.seed(db, middle, _pool_size(c, duration))
                       for c, duration in runs}
-            single = webgames.seed(db, middle, 8 * _phone_games(8, 1))
             joining = webgames.seed(db, middle, _pool_size(8, seconds))
-        results: dict[str, Any] = {"seconds_per_run": seconds, "workers": workers, "runs": {}}
+        results: dict[str, Any] = {"seconds_per_run": seconds, "runs": {}}
         plans: list[tuple[str, Callable[[int], Callable[[Phone, Tally], Action]]]] = [
             ("health", lambda c: _health),
             ("sheet", lambda c: _sheet(sheet)),
             ("preview", lambda c: _preview(preview)),
             ("record_form", lambda c: _record_form(_pool(pools["record_form", c]),
-                                                   _phone_games(c, workers))),
+                                                   PHONE_GAMES)),
             ("record_api", lambda c: _record_api(_pool(pools["record_api", c]))),
         ]
-        with serving(folder, workers) as server:
+        with serving(folder) as server:
             _warm_up(server, sheet)
             for name, plan in plans:
                 if paths and name not in paths:
@@ -499,18 +484,12 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None,
             if not paths or "record_form" in paths:
                 results["record_form_joining"] = _load(server, 8, seconds,
                                                        _record_form_joining(_pool(joining)))
-        if workers > 1 and (not paths or "record_form" in paths):
-            with serving(folder, 1) as server:
-                _warm_up(server, sheet)
-                results["single_process"] = _load(
-                    server, 8, seconds, _record_form(_pool(single), _phone_games(8, 1)))
     return results
 
 
 def _warm_up(server: Server, sheet: webgames.Table) -> None:
-    """Templates compiled and meld tables built in every process (connections land on
-    processes at random: a few per process)."""
-    for _ in range(4 * server.workers):
+    """Templates compiled and meld tables built before the timed runs."""
+    for _ in range(4):
         warm = Phone(server.port)
         warm.join(sheet)
         for _ in range(5):
@@ -523,13 +502,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help=f"each run's duration (${SECONDS_ENV})")
     parser.add_argument("--only", action="append", choices=PATHS,
                         help="run only this path (repeatable)")
-    parser.add_argument("--workers", type=int, help="server processes (serve's default)")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        _serve_in_this_process(args.serve, args.workers or 1)
+        _serve_in_this_process(args.serve)
         return
-    sys.stdout.write(json.dumps(run(args.seconds, args.only, args.workers), indent=2) + "\n")
+    sys.stdout.write(json.dumps(run(args.seconds, args.only), indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from scorekeeper import engine, store
+from scorekeeper.engine.contract import Sheet
 
 from . import pdf_sheet
 
@@ -74,11 +75,15 @@ def database(url: str) -> Iterator[Session]:
 
 def seed(db: Session, played: dict[str, Any], count: int) -> list[Table]:
     """Store ``count`` copies of a game, scored once by the engine."""
-    scored = engine.score(played)
-    game = {k: played[k] for k in ("rules", "settings", "players", "dealer", "stake")}
-    boxes = list(zip(played["boxes"], scored["boxes"], strict=True))
+    sheet = Sheet.from_json(engine.score(played))
+    game = store.NewGame(rules=played["rules"], settings=dict(played["settings"]),
+                         players=list(played["players"]), dealer=played["dealer"],
+                         stake=played.get("stake"), summary=store.summarize(sheet))
+    boxes = [store.StoredBox(dict(entry), {k: v for k, v in ruled.to_json().items()
+                                           if k != "id"})
+             for entry, ruled in zip(played["boxes"], sheet.boxes, strict=True)]
     tables = []
     for _ in range(count):
-        row, token = store.create_game(db, game, store.summarize(scored), boxes)
+        row, token = store.create_game(db, game, boxes)
         tables.append(Table(row.id, token))
     return tables

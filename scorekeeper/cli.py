@@ -11,6 +11,7 @@ Blank lines are skipped.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -22,6 +23,7 @@ from scorekeeper.engine import (
     ScorekeeperError,
     adjudicate,
     arrange,
+    contract,
     find_rules,
     score,
 )
@@ -122,12 +124,13 @@ def _load(source: str) -> Any:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
-    _emit(adjudicate(_load(args.file)))
+    game, box = contract.read_adjudication(_load(args.file))
+    _emit(adjudicate({**game.to_json(boxes=False), **box.to_json()}))
     return OK
 
 
 def _score(args: argparse.Namespace) -> int:
-    _emit(score(_load(args.file)))
+    _emit(score(contract.GameEntry.from_json(_load(args.file)).to_json()))
     return OK
 
 
@@ -174,10 +177,23 @@ def _decode_line(raw: bytes | str, number: int) -> str:
 
 def _sheet(args: argparse.Namespace) -> int:
     from scorekeeper.pdf import render_sheet  # ReportLab is loaded only for this command
+    from scorekeeper.pdf.meta import SheetMeta
 
     game = _load(args.file)
+    meta = SheetMeta(game_id=args.game_id, place=args.place or "", started=args.started,
+                     currency=args.currency or "", read_only_url=args.url,
+                     printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0))
     return _write_pdf(render_sheet(game, score(game), detail=args.detail,
-                                   page_size=args.page_size), args.output, "sheet")
+                                   page_size=args.page_size, meta=meta), args.output, "sheet")
+
+
+def _moment(value: str) -> datetime.datetime:
+    """An ISO date and time from the command line (``2026-05-01T19:30``)."""
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date and time like "
+                                         "2026-05-01T19:30") from None
 
 
 def _pad(args: argparse.Namespace) -> int:
@@ -185,9 +201,11 @@ def _pad(args: argparse.Namespace) -> int:
 
     find_rules(args.preset, "preset")
     try:
-        pdf = render_blank_pad(args.preset, players=args.players, page_size=args.page_size)
+        pdf = render_blank_pad(args.preset, players=args.players, page_size=args.page_size,
+                               columns=args.columns)
     except ValueError as err:
-        raise InputError("usage", str(err), "players") from None
+        raise InputError("usage", str(err), "columns" if "column" in str(err) else "players"
+                         ) from None
     return _write_pdf(pdf, args.output, "pad")
 
 
@@ -221,25 +239,50 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from scorekeeper.serve import default_workers, serve  # Flask and the database only here
+    if args.workers is not None:
+        raise InputError("usage", "scorekeeper serve runs one process (waitress, with threads); "
+                         "for several, run gunicorn 'scorekeeper.web:create_app()' "
+                         "(docs/deploy.md)", "workers")
+    from scorekeeper.serve import NotMigrated, serve  # Flask and the database only here
+    from scorekeeper.store import NetworkStorage
 
-    serve(args.host, args.port, args.workers or default_workers())
+    try:
+        serve(args.host, args.port)
+    except NotMigrated as err:
+        raise InputError("not-migrated", str(err)) from None
+    except NetworkStorage as err:
+        raise InputError("network-storage", str(err), "DATABASE_URL") from None
     return OK
 
 
 def _migrate(args: argparse.Namespace) -> int:
     from scorekeeper.store import migrate
 
-    migrate()
+    migrate(_database_url())
     _emit({"migrated": True})
     return OK
+
+
+def _database_url() -> str:
+    """The database the app uses here, found as the app finds it (the environment,
+    instance/config.py, else the instance's SQLite file), without building the app;
+    a SQLite file on a network file system is refused."""
+    from scorekeeper.store import NetworkStorage, refuse_network_storage
+    from scorekeeper.web.app import database_url
+
+    url = database_url()
+    try:
+        refuse_network_storage(url)
+    except NetworkStorage as err:
+        raise InputError("network-storage", str(err), "DATABASE_URL") from None
+    return url
 
 
 def _backup(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
     try:
-        rows = store.backup(args.output, store.default_url())
+        rows = store.backup(args.output, _database_url())
     except OSError as err:
         raise InputError("unwritable-file", f"cannot write {args.output}: "
                          f"{err.strerror or err}", args.output) from None
@@ -248,10 +291,10 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from scorekeeper import store
+    from scorekeeper import ledger, store
 
-    with store.opened() as db:
-        row, token = store.import_game(db, _load(args.file))
+    with store.opened(_database_url()) as db:
+        row, token = ledger.import_game(db, _load(args.file))
         _emit({"id": row.id, "edit_token": token, "version": row.version})
     return OK
 
@@ -260,7 +303,7 @@ def _restore(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
     try:
-        rows = store.restore(args.file, store.default_url())
+        rows = store.restore(args.file, _database_url())
     except OSError as err:
         raise InputError("unreadable-file", f"cannot read {args.file}: {err.strerror or err}",
                          args.file) from None
@@ -273,7 +316,7 @@ def _restore(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
-    with store.opened() as db:
+    with store.opened(_database_url()) as db:
         try:
             _emit(store.export_game(db, args.game))
         except store.GameNotFound:
@@ -285,7 +328,7 @@ def _check(args: argparse.Namespace) -> int:
     """Rescore every stored game and compare with what is stored; status 1 on problems."""
     from scorekeeper import store
 
-    with store.opened() as db:
+    with store.opened(_database_url()) as db:
         problems = store.verify(db)
     _emit({"ok": not problems, "problems": problems})
     return OK if not problems else 1
@@ -297,12 +340,6 @@ def _check(args: argparse.Namespace) -> int:
 def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
-    return int(text)
-
-
-def _workers(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 to 64)")
     return int(text)
 
 
@@ -350,20 +387,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help="every box's melds, layoffs and explanation (default: boxes with cards)")
     detail.add_argument("--no-detail", dest="detail", action="store_false",
                         help="the score table only")
+    sheet.add_argument("--place", help="where the game was played, printed in the header")
+    sheet.add_argument("--started", type=_moment, help="when play began, e.g. 2026-05-01T19:30")
+    sheet.add_argument("--currency", help="the stake's currency, e.g. EUR or $")
+    sheet.add_argument("--game-id", help="the stored game's id, printed in every footer")
+    sheet.add_argument("--url", help="the game's read-only page: a QR code to it in the footer")
     pad = command("pad", _pad, "a blank score pad to print for a game played on paper")
     pad.add_argument("preset", metavar="PRESET", help="the rule set, e.g. jersey-scarne")
     pad.add_argument("-o", "--output", required=True, metavar="OUT",
                      help="the PDF file to write (- for stdout)")
     pad.add_argument("--players", type=int, default=None, help="columns for this many players")
+    pad.add_argument("--columns", type=int, default=None,
+                     help="Hollywood: games scored at once, 1 to 50 (default: the preset's)")
     _paper(pad)
     command("rules", _rules, "list the presets, or one preset's settings").add_argument(
         "preset", nargs="?", metavar="PRESET")
-    serving = command("serve", _serve, "run the web app (DATABASE_URL picks the database)")
+    serving = command("serve", _serve, "run the web app in one process (DATABASE_URL picks "
+                      "the database; several processes: gunicorn, see docs/deploy.md)")
     serving.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     serving.add_argument("--port", type=_port, default=5000, help="port to listen on (5000)")
-    serving.add_argument("--workers", type=_workers, default=None, metavar="N",
-                         help="server processes (default: one per core, at most 4)")
-    command("migrate", _migrate, "create or upgrade the database (DATABASE_URL)")
+    serving.add_argument("--workers", help=argparse.SUPPRESS)  # gone: says to use gunicorn
+    command("migrate", _migrate, "create or upgrade the database (DATABASE_URL); run it "
+            "once per deploy, before the servers start")
     command("backup", _backup, "the whole database as one JSON file (DATABASE_URL)"
             ).add_argument("output", metavar="OUT", help="the backup file to write")
     command("import", _import, "store a game (an export, or any input of score) as a new "

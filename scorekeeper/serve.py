@@ -1,22 +1,49 @@
-"""Serve the app on the LAN with waitress, so the other phones at the table can join."""
+"""``scorekeeper serve``: the app in one process, waitress with threads, for a table or a
+club evening (300 phones). A server with several cores runs gunicorn instead
+(docs/deploy.md); both serve the same ``scorekeeper.web:create_app()``.
+
+Waitress is configured from the app's configuration, so from ``SCOREKEEPER_*`` in the
+environment too (``SCOREKEEPER_WAITRESS_THREADS=16``):
+
+=============================  =======  ===================================================
+setting                        default  why
+=============================  =======  ===================================================
+``WAITRESS_THREADS``           8        requests waiting on the database do not hold others
+``WAITRESS_CONNECTION_LIMIT``  1000     every phone keeps its connection open while it polls;
+                                        waitress's own 100 left the 101st phone unanswered
+``WAITRESS_CHANNEL_TIMEOUT``   120      seconds an idle connection is kept (a poll is 3 s)
+``WAITRESS_BACKLOG``           1024     connections the kernel queues while all are busy
+``ACCESS_LOG``                 true     one line per request, Apache's combined format
+=============================  =======  ===================================================
+
+Behind a reverse proxy (``PROXY_FIX``, see :mod:`scorekeeper.web.app`) waitress keeps
+the ``X-Forwarded-*`` headers, which it would otherwise remove, for the app's ProxyFix
+to read: the cookie is then Secure behind HTTPS and links name the public host.
+
+SIGTERM (a service manager stopping the server) lets the requests being answered
+finish (waitress waits up to 5 s for its threads) before the process ends.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import gc
+import io
 import logging
-import multiprocessing.sharedctypes
-import os
 import signal
 import socket
 import sys
-import threading
-import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 log = logging.getLogger("scorekeeper.serve")
+
+THREADS = 8
+CONNECTION_LIMIT = 1000
+CHANNEL_TIMEOUT = 120
+BACKLOG = 1024
+
+
+class NotMigrated(Exception):
+    """The database is not at the latest schema: ``scorekeeper migrate`` comes first."""
 
 
 def lan_addresses() -> list[str]:
@@ -46,233 +73,75 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{h}:{port}/" for h in hosts]
 
 
-THREADS = 8
-"""Threads of a lone waitress process: requests waiting on the database do not hold the others."""
-WORKER_THREADS = 1
-"""Threads of each of several processes. Python runs one thread of a process at a time,
-and every database call hands that turn to another thread and waits for it back: one
-thread per process (besides waitress's own, which reads and writes the sockets) was the
-fastest under load (benchmarks/FINDINGS.md). A slow request holds up only its process."""
-MAX_WORKERS = 4
-RECOUNT_SECONDS = 0.05
-"""How often an idle worker wakes to see whether it should accept connections again
-(:func:`_balanced`)."""
+def welcome(addresses: list[str]) -> str:
+    """What the terminal shows: the addresses, and the first as a QR code a phone's
+    camera opens (segno draws it with half blocks, two rows of modules a line).
 
-
-def default_workers() -> int:
-    """Server processes by default: one per core (at most :data:`MAX_WORKERS`), where
-    processes can be forked; else one."""
-    if not hasattr(os, "fork"):
-        return 1
-    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
-
-
-def serve(host: str, port: int, workers: int = 1,
-          config: Mapping[str, Any] | None = None) -> None:
-    """Apply migrations, say where to connect, and serve with waitress until stopped.
-
-    ``config`` replaces the instance configuration (``create_app``'s argument), in
-    every server process; tests and benchmarks give their own database and key.
-
-    With ``workers`` above one, that many waitress processes share one listening
-    socket: Python runs one thread at a time per process, so a busy table (or a club
-    of tables) gets every core. Each process keeps its own scored games; the database
-    keeps writers of different processes apart.
+    >>> text = welcome(["http://192.168.1.20:5000/"])
+    >>> text.splitlines()[1]
+    '  http://192.168.1.20:5000/'
+    >>> "▀" in text or "▄" in text
+    True
     """
-    from . import create_app, store
+    import segno
 
-    app = create_app(config)
-    store.migrate(str(app.config["DATABASE_URL"]))
-    workers = workers if hasattr(os, "fork") else 1
-    lines = ["Scorekeeper is running. Open it on the phones at the table:"]
-    lines += [f"  {url}" for url in urls(host, port)]
-    if workers > 1:
-        lines.append(f"({workers} server processes; Ctrl-C stops them all)")
-    sys.stdout.write("\n".join(lines) + "\n")
-    sys.stdout.flush()
-    log.info("serving on %s:%s with %s processes", host, port, workers)
-    if workers <= 1:
-        _waitress(_settled(app), THREADS, host=host, port=port)
-        return
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.create_server((host, port), family=family, backlog=1024)
-    Workers(listener, workers, config).run()
+    lines = ["Scorekeeper is running. Open it on the phones at the table:",
+             *(f"  {url}" for url in addresses)]
+    if addresses:
+        drawing = io.StringIO()
+        segno.make(addresses[0], error="m").terminal(out=drawing, compact=True)
+        lines += ["", "Or point a phone's camera at this:", drawing.getvalue().rstrip("\n")]
+    return "\n".join(lines) + "\n"
 
 
-_WAITRESS: dict[str, Any] = {"clear_untrusted_proxy_headers": True, "ident": "scorekeeper"}
+def waitress_settings(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Waitress's settings from the app's configuration (see the table above)."""
+    return {
+        "threads": int(config.get("WAITRESS_THREADS", THREADS)),
+        "connection_limit": int(config.get("WAITRESS_CONNECTION_LIMIT", CONNECTION_LIMIT)),
+        "channel_timeout": int(config.get("WAITRESS_CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
+        "backlog": int(config.get("WAITRESS_BACKLOG", BACKLOG)),
+        # select() cannot watch more than 1024 sockets; poll() has no such bound.
+        "asyncore_use_poll": True,
+        # With PROXY_FIX the app's ProxyFix reads X-Forwarded-*; else nothing does.
+        "clear_untrusted_proxy_headers": not int(config.get("PROXY_FIX") or 0),
+        "ident": "scorekeeper",
+    }
 
 
-def _waitress(app: Any, threads: int, **where: Any) -> None:
-    from waitress import serve as waitress_serve
+def access_logged(app: Any) -> Any:
+    """``app`` writing one line per request in Apache's combined log format to stderr
+    (Paste's TransLogger, the access log waitress's documentation recommends)."""
+    from paste.translogger import TransLogger  # type: ignore[import-untyped]
 
-    waitress_serve(app, threads=threads, **_WAITRESS, **where)
-
-
-class Workers:
-    """A parent process that forks ``count`` waitress processes on ``listener``, starts
-    another when one dies, and stops them all on SIGTERM or Ctrl-C. A worker dies with
-    its parent (Linux: the kernel sees to it; elsewhere it checks every second).
-
-    The workers share a :class:`Connections` tally, so phones are spread evenly over
-    them (see :func:`_balanced`)."""
-
-    def __init__(self, listener: socket.socket, count: int,
-                 config: Mapping[str, Any] | None = None) -> None:
-        self.listener = listener
-        self.count = count
-        self.config = config
-        self.connections = Connections(count)
-        self.children: dict[int, tuple[int, float]] = {}  # pid: (slot, started)
-        self.stopping = False
-
-    def run(self) -> None:
-        signal.signal(signal.SIGTERM, self._stop)
-        signal.signal(signal.SIGINT, self._stop)
-        for slot in range(self.count):
-            self._spawn(slot)
-        while self.children:
-            try:
-                pid, status = os.wait()
-            except ChildProcessError:
-                break
-            ended = self.children.pop(pid, None)
-            if ended is None:
-                continue
-            slot, started = ended
-            self.connections.vacate(slot)
-            if self.stopping:
-                continue
-            log.warning("server process %s ended (status %s); starting another", pid, status)
-            if time.monotonic() - started < 1:
-                time.sleep(1)  # a process that cannot start is not restarted in a busy loop
-            self._spawn(slot)
-
-    def _spawn(self, slot: int) -> None:
-        """Fork a worker, with SIGTERM and SIGINT held back meanwhile: a stop arriving
-        now is handled once the new worker is in :attr:`children` (so it is stopped
-        too), and never by the new worker with the parent's handler."""
-        parent = os.getpid()
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        try:
-            if self.stopping:
-                return
-            pid = os.fork()
-            if pid == 0:  # the child: serve, and never return into the parent's loop
-                code = 1
-                try:
-                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
-                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
-                    _worker(self.listener, parent, self.config, self.connections, slot)
-                    code = 0
-                except BaseException:
-                    log.exception("server process %s failed", os.getpid())
-                finally:
-                    os._exit(code)
-            self.children[pid] = (slot, time.monotonic())
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-    def _stop(self, _signum: int, _frame: Any) -> None:
-        self.stopping = True
-        for pid in list(self.children):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
+    return TransLogger(app, logger_name="scorekeeper.access", setup_console_handler=True)
 
 
-class Connections:
-    """How many connections each worker holds, in memory the forked workers share.
+def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None:
+    """Check the database is migrated, say where to connect, and serve until stopped.
 
-    Each worker writes its own slot; a slot whose worker has died reads as full until
-    its replacement starts, so it never holds the others back.
+    ``config`` replaces the instance configuration (``create_app``'s argument); tests
+    and benchmarks give their own database and key.
     """
-
-    FULL = 2**31 - 1
-
-    def __init__(self, workers: int) -> None:
-        self._counts = multiprocessing.sharedctypes.RawArray(ctypes.c_long, workers)
-
-    def set(self, slot: int, count: int) -> None:
-        self._counts[slot] = count
-
-    def vacate(self, slot: int) -> None:
-        self._counts[slot] = self.FULL
-
-    def fewest(self) -> int:
-        return int(min(self._counts))
-
-
-STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
-
-
-def _worker(listener: socket.socket, parent: int, config: Mapping[str, Any] | None,
-            connections: Connections, slot: int) -> None:
-    """One server process: its own app (database engine, caches) on the shared socket."""
     from waitress.server import create_server
 
-    from . import create_app
+    from . import store
+    from .web import create_app
 
-    _die_with(parent)
-    server = create_server(_settled(create_app(config)), sockets=[listener], **_WAITRESS,
-                           threads=WORKER_THREADS)
-    _balanced(server, connections, slot)
+    app = create_app(config)
+    if not store.schema_current(str(app.config["DATABASE_URL"])):
+        raise NotMigrated("the database is not at the latest schema: run "
+                          "`scorekeeper migrate` first (once per deploy, not per server)")
+    wsgi = access_logged(app) if app.config.get("ACCESS_LOG", True) else app
+    server = create_server(wsgi, host=host, port=port, **waitress_settings(app.config))
+    sys.stdout.write(welcome(urls(host, port)))
+    sys.stdout.flush()
+    log.info("serving on %s:%s", host, port)
+    signal.signal(signal.SIGTERM, _finish)
     server.run()
 
 
-def _balanced(server: Any, connections: Connections, slot: int) -> None:
-    """Accept a connection only while this worker holds no more than any other.
-
-    A phone keeps its connection open, so it stays with the worker that accepted
-    it. Every idle worker wakes for a new connection and the first to ask gets it:
-    eight phones landed 7 and 1, 6 and 2, 7 and 1, 4 and 4 on two workers in four
-    runs, and the seven queued behind each other on one core while the other idled.
-
-    Waitress's loop asks whether to listen each time it wakes, and the tally is brought
-    up to date then. A worker that stopped listening while it held more may by now
-    hold the fewest without having woken: it wakes every :data:`RECOUNT_SECONDS` to
-    look again, so a new phone waits that long at worst, not waitress's second.
-    """
-    listening = server.readable
-    # Waitress's setting takes whole seconds (and 0 spins); the loop itself takes any.
-    server.adj.asyncore_loop_timeout = RECOUNT_SECONDS
-
-    def readable() -> bool:
-        held = len(server.active_channels)
-        connections.set(slot, held)
-        return bool(listening()) and held <= connections.fewest()
-
-    server.readable = readable
-
-
-def _settled(app: Any) -> Any:
-    """``app``, with every object built so far moved out of the garbage collector's way.
-
-    A full collection walks every object the process holds, and the app's modules,
-    tables and caches are most of them: about 35 ms on this machine, paid by whichever
-    request set it off, several times a minute under load. Frozen, they are never
-    walked again, and a full collection costs a few milliseconds
-    (benchmarks/FINDINGS.md).
-    """
-    gc.collect()
-    gc.freeze()
-    return app
-
-
-def _die_with(parent: int) -> None:
-    """End this process when ``parent`` ends, even if it is killed without warning."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if os.getppid() != parent:
-        os._exit(0)
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1)
-    os._exit(0)
+def _finish(_signum: int, _frame: Any) -> NoReturn:
+    """SIGTERM ends waitress's loop as Ctrl-C does: it closes after its threads have
+    answered the requests they hold."""
+    raise SystemExit(0)

@@ -1,10 +1,17 @@
 /* Scorekeeper's own script: progressive enhancement only, every page works without it.
-   - card grids: a card tapped into one hand is disabled in the others, and each hand
-     shows how many cards it has;
+   - card grids: a card tapped into one hand is disabled in the others, each hand shows
+     how many cards it has, the grid closes by itself when the hand is full and the next
+     empty hand opens; in meld mode the first and last card of a run or set fill it;
+   - counts: a complete count moves on to the next player by itself;
+   - the live preview marks the fields it names;
+   - times are shown in the phone's own time zone;
+   - form errors are scrolled into view and focused;
    - copy buttons on the share page. */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+
+  /* --- card grids ------------------------------------------------------------------ */
 
   function syncGrids(root) {
     var form = root.closest ? (root.closest("form") || root) : root;
@@ -31,10 +38,177 @@
     });
   }
 
+  function picked(grid) {
+    return grid.querySelectorAll("input[type=checkbox]:checked").length;
+  }
+
+  /* A full hand needs no more taps: close its grid and open the next hand that has
+     neither cards nor a count yet, so a showdown flows from one hand to the next. */
+  function closeIfFull(grid) {
+    var size = parseInt(grid.dataset.handSize || "10", 10);
+    if (picked(grid) < size) { return; }
+    var details = grid.closest("details");
+    if (!details) { return; }
+    details.open = false;
+    var hands = Array.prototype.slice.call(grid.closest("form").querySelectorAll("fieldset.hand"));
+    var here = hands.indexOf(grid.closest("fieldset.hand"));
+    for (var i = here + 1; i < hands.length; i += 1) {
+      var next = hands[i];
+      var count = next.querySelector("input.count");
+      var nextGrid = next.querySelector("fieldset.grid");
+      if (next.offsetParent === null || !nextGrid) { continue; }
+      if (picked(nextGrid) === 0 && !(count && count.value)) {
+        var nextDetails = next.querySelector("details.cards");
+        nextDetails.open = true;
+        nextDetails.scrollIntoView({ block: "start" });
+        return;
+      }
+    }
+    details.closest("fieldset.hand").scrollIntoView({ block: "start" });
+  }
+
+  function meldOn(grid) {
+    var toggle = grid.querySelector(".meld-toggle");
+    return Boolean(toggle) && toggle.getAttribute("aria-pressed") === "true";
+  }
+
+  function position(box) {
+    var row = box.closest(".suit-row");
+    var rows = Array.prototype.slice.call(row.parentNode.querySelectorAll(".suit-row"));
+    var cells = Array.prototype.slice.call(row.querySelectorAll("input"));
+    return { row: rows.indexOf(row), col: cells.indexOf(box), rows: rows };
+  }
+
+  /* The cards from the first tapped to the last, along a suit (a run) or a rank (a set);
+     null unless that makes three cards or more, all free. */
+  function meldBetween(first, last) {
+    var a = position(first), b = position(last), cards = [], i;
+    if (a.row === b.row && Math.abs(a.col - b.col) >= 2) {
+      var row = a.rows[a.row].querySelectorAll("input");
+      for (i = Math.min(a.col, b.col); i <= Math.max(a.col, b.col); i += 1) { cards.push(row[i]); }
+    } else if (a.col === b.col && Math.abs(a.row - b.row) >= 2) {
+      for (i = Math.min(a.row, b.row); i <= Math.max(a.row, b.row); i += 1) {
+        cards.push(a.rows[i].querySelectorAll("input")[a.col]);
+      }
+    } else {
+      return null;
+    }
+    return cards.every(function (box) { return !box.disabled; }) ? cards : null;
+  }
+
+  function setAnchor(grid, box) {
+    grid.querySelectorAll(".tap.anchor").forEach(function (l) { l.classList.remove("anchor"); });
+    grid.meldAnchor = box;
+    if (box) { box.parentNode.classList.add("anchor"); }
+  }
+
+  /* Meld mode: taps come in pairs, first and last card; a pair in one suit or one rank
+     fills the cards between, any other second tap starts a new pair. */
+  function meldTap(grid, box) {
+    if (!meldOn(grid)) { return; }
+    if (!box.checked) { if (grid.meldAnchor === box) { setAnchor(grid, null); } return; }
+    var anchor = grid.meldAnchor;
+    var meld = anchor && anchor.checked ? meldBetween(anchor, box) : null;
+    if (!meld) { setAnchor(grid, box); return; }
+    meld.forEach(function (card) { card.checked = true; });
+    setAnchor(grid, null);
+    box.dispatchEvent(new Event("change", { bubbles: true }));  // the live preview
+  }
+
+  function onGridChange(box) {
+    var grid = box.closest("fieldset.grid[data-hand]");
+    if (!grid) { return; }
+    meldTap(grid, box);
+    syncGrids(box);
+    if (box.checked) { closeIfFull(grid); }
+  }
+
+  /* --- counts ---------------------------------------------------------------------- */
+
+  function checkedValue(form, name) {
+    var box = form.querySelector("input[name=" + name + "]:checked");
+    return box ? box.value : "";
+  }
+
+  /* Complete: two digits, or a digit no longer count can start (0 always; for the
+     knocker, a digit whose tens would pass the knock limit). */
+  function countComplete(input) {
+    var value = input.value.trim();
+    if (!/^\d+$/.test(value)) { return false; }
+    if (value.length >= 2 || value === "0") { return true; }
+    var form = input.form;
+    var knocker = checkedValue(form, "ending") === "knock" && checkedValue(form, "by") === input.dataset.player;
+    var most = knocker ? parseInt(form.dataset.knockLimit || "98", 10) : 98;
+    return parseInt(value, 10) * 10 > most;
+  }
+
+  /* The next count still to type: visible, not the gin hand's, no cards tapped. */
+  function nextCount(input) {
+    var form = input.form;
+    var counts = Array.prototype.slice.call(form.querySelectorAll("input.count"));
+    var ending = checkedValue(form, "ending"), by = checkedValue(form, "by");
+    for (var i = counts.indexOf(input) + 1; i < counts.length; i += 1) {
+      var next = counts[i];
+      var hand = next.closest("fieldset.hand");
+      if (next.offsetParent === null || (ending === "gin" && by === next.dataset.player)) { continue; }
+      if (hand && hand.querySelector(".grid input:checked")) { continue; }
+      return next;
+    }
+    return form.querySelector("#save-box");
+  }
+
+  function advance(input) {
+    var next = nextCount(input);
+    if (next) { next.focus(); }
+  }
+
+  /* --- the live preview's faults ----------------------------------------------------- */
+
+  function markFaults(preview) {
+    var form = preview.closest("form");
+    if (!form) { return; }
+    form.querySelectorAll(".invalid").forEach(function (el) { el.classList.remove("invalid"); });
+    form.querySelectorAll("[aria-invalid=true]").forEach(function (el) { el.setAttribute("aria-invalid", "false"); });
+    preview.querySelectorAll("[data-fault]").forEach(function (item) {
+      var id = item.dataset.fault;
+      var field = document.getElementById(id) || form.querySelector('[name="' + id + '"]');
+      if (!field) { return; }
+      if (field.matches("input:not([type=radio]):not([type=checkbox]), select")) {
+        field.setAttribute("aria-invalid", "true");
+      }
+      var holder = field.matches("fieldset") ? field : field.closest("fieldset");
+      if (holder) { holder.classList.add("invalid"); }
+    });
+  }
+
+  /* --- times, errors, copy buttons ------------------------------------------------- */
+
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(function (time) {
+      var when = new Date(time.getAttribute("datetime"));
+      if (isNaN(when.getTime())) { return; }
+      time.textContent = when.toLocaleString(undefined, {
+        day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+      });
+      time.title = when.toString();
+    });
+  }
+
+  function showErrors(root) {
+    var first = root.querySelector(".form-errors");
+    if (!first) { return; }
+    first.scrollIntoView({ block: "start" });
+    first.focus({ preventScroll: true });
+  }
+
   function setUp(root) {
     root.querySelectorAll("form").forEach(function (form) {
       if (form.querySelector("fieldset.grid[data-hand]")) { syncGrids(form); }
     });
+    root.querySelectorAll(".meld-toggle").forEach(function (toggle) {
+      toggle.hidden = false;
+    });
+    localTimes(root);
     root.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
       if (!navigator.clipboard) { return; }
       button.hidden = false;
@@ -48,10 +222,36 @@
   }
 
   document.addEventListener("change", function (event) {
-    if (event.target.matches && event.target.matches("fieldset.grid input[type=checkbox]")) {
-      syncGrids(event.target);
+    var target = event.target;
+    if (event.isTrusted && target.matches && target.matches("fieldset.grid input[type=checkbox]")) {
+      onGridChange(target);
     }
   });
-  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
-  document.addEventListener("htmx:afterSettle", function () { setUp(document); });
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest(".meld-toggle");
+    if (!toggle) { return; }
+    var on = toggle.getAttribute("aria-pressed") !== "true";
+    toggle.setAttribute("aria-pressed", on ? "true" : "false");
+    setAnchor(toggle.closest("fieldset.grid"), null);
+  });
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("input.count") && countComplete(target)) { advance(target); }
+  });
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key === "Enter" && target.matches && target.matches("input.count")) {
+      event.preventDefault();
+      advance(target);
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    setUp(document);
+    showErrors(document);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    setUp(document);
+    if (event.target.id === "preview") { markFaults(event.target); }
+    else { showErrors(event.target); }
+  });
 }());

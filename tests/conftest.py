@@ -10,7 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from scorekeeper import create_app, store
+from scorekeeper import store
+from scorekeeper.web import create_app
 
 
 @pytest.fixture

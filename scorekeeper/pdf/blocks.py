@@ -9,12 +9,12 @@ from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
 from scorekeeper import engine
 
 from . import words
-from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, styles, text
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
 
 
 def name_cell(name: object, column: float, *, bold: bool = False,
@@ -66,7 +66,7 @@ def form_fields(fields: Sequence[tuple[str, str]], width: float) -> Table:
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values = [Paragraph(value or "&nbsp;", value_style) for _, value in fields]
     table = Table([labels, values], colWidths=widths, hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # A line under each value to write on, with a gap between fields.
         ("LINEBELOW", (0, 1), (-1, 1), 0.6, INK),
         ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -99,9 +99,13 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     return [f"{line}; changed from the preset:"] + [f"• {text(c)}" for c in changed]
 
 
-def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float) -> Table | None:
+def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
+              rules: engine.Rules | None = None,
+              numbers: Mapping[int, str] | None = None) -> Table | None:
     """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
 
+    Steps print with the tables' typography (−, ×, suits), and only those citing
+    this game's rules (``rules``): no Jersey Gin ids on a Knock Rummy sheet.
     A step that fits one line is drawn as plain text (fast, never markup);
     a longer one wraps in a Paragraph.
     """
@@ -113,11 +117,14 @@ def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float) 
             rule, said = str(item.get("rule", "")), str(item.get("text", ""))
         else:
             rule, said = "", str(item)
+        if not words.belongs(rule, said, rules):
+            continue
+        said = words.typeset(said, numbers)
         rows.append([rule, label_cell(said, column - 2 * mm + PAD, sheet.small)])
     if not rows:
         return None
     table = Table(rows, colWidths=[10 * mm, column], hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # The rule id sits bold in a tinted box at the left of its step.
         ("BACKGROUND", (0, 0), (0, -1), HEAD),
         ("FONT", (0, 0), (0, -1), FONT_BOLD, 7.5),

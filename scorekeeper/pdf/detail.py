@@ -11,60 +11,88 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    CondPageBreak,
+    Flowable,
+    KeepTogether,
+    Paragraph,
+    Spacer,
+    Table,
+)
+
+from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
+from .boxes import box_labels
 from .cards import CardLine, cards, layoff, melds, suited
-from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, styles, text
+from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
+from .vocabulary import NOTE_MARK, headline, result
 
 
 def wants_detail(box: Mapping[str, Any], detail: bool | None) -> bool:
-    """Whether a box gets a detail block: by default, when its cards were entered.
+    """Whether a box gets a full detail block: only when its cards were entered, unless
+    ``detail`` is False (a box of counts only gets one line under ``detail=True``).
 
-    >>> wants_detail({"hands": {"Ann": {"melds": []}}}, None), wants_detail({}, None)
+    >>> wants_detail({"hands": {"Ann": {"melds": []}}}, None), wants_detail({}, True)
     (True, False)
     """
-    if detail is None:
-        return bool(box.get("hands"))
-    return detail
+    return bool(box.get("hands")) and detail is not False
 
 
 def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
-                   width: float, *, detail: bool | None) -> list[Flowable]:
-    """Every box that wants detail, under one heading; nothing when none does."""
+                   width: float, *, detail: bool | None,
+                   rules: engine.Rules | None = None) -> list[Flowable]:
+    """Every box that wants detail under one heading (a box of counts only: one line
+    under ``detail=True``), then the notes; nothing when there is neither."""
     sheet = styles()
     entered = list(game.get("boxes", ()))
+    scored = list(score.get("boxes", ()))
     blocks: list[Flowable] = []
-    for number, box in enumerate(score.get("boxes", ()), start=1):
-        source = entered[number - 1] if number <= len(entered) else {}
+    notes: list[Flowable] = []
+    for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
+        source = entered[index] if index < len(entered) else {}
+        name = f"Box {label}" if label else "Misdeal"
         note = box.get("note", source.get("note"))
         if wants_detail(box, detail):
-            blocks.append(box_detail(number, source, box, players, width))
-        elif note:
-            blocks.append(Paragraph(f"<b>Box {number}</b> note: {suited(note)}", sheet.small))
-    if not blocks:
-        return []
-    title = "Box detail" if any(wants_detail(b, detail) for b in score.get("boxes", ())) else "Notes"
-    # The heading goes with the first block, never alone at the foot of a page.
-    return [KeepTogether([Paragraph(title, sheet.heading), blocks[0]]), *blocks[1:]]
+            blocks.append(box_detail(name, source, box, players, width, rules))
+        elif detail:
+            blocks.append(Paragraph(_summary(name, source, box) + _steps(box, rules),
+                                    sheet.small))
+        if note:
+            notes.append(Paragraph(f"<b>{name}</b>{NOTE_MARK} {suited(note)}", sheet.small))
+    story: list[Flowable] = []
+    if notes:
+        story += [KeepTogether([Paragraph("Notes", sheet.heading), notes[0]]), *notes[1:]]
+    if blocks:
+        # The heading goes with the first line of the first block, never alone at a page's foot.
+        story += [CondPageBreak(30 * mm), Paragraph("Box detail", sheet.heading), *blocks]
+    return story
 
 
-def box_detail(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
-               players: Sequence[str], width: float) -> Flowable:
+def _steps(box: Mapping[str, Any], rules: engine.Rules | None) -> str:
+    """A box of counts only: its explanation run on after its summary line."""
+    said = [words.typeset(str(s.get("text", ""))) for s in box.get("explanation") or []
+            if words.belongs(str(s.get("rule", "")), str(s.get("text", "")), rules)]
+    return (": " + text("; ".join(said))) if said else ""
+
+
+def box_detail(name: str, source: Mapping[str, Any], box: Mapping[str, Any],
+               players: Sequence[str], width: float, rules: engine.Rules | None = None) -> Flowable:
     """One box: a heading line, the hands on the table, the explanation, advice and note."""
     sheet = styles()
-    parts: list[Flowable] = [Paragraph(_summary(number, source, box), sheet.body)]
+    parts: list[Flowable] = [Paragraph(_summary(name, source, box), sheet.body)]
     hands = hands_table(box, players, width)
     if hands is not None:
         parts += [Spacer(1, 1 * mm), hands]
-    steps = citations([*(box.get("showdown") or []), *(box.get("explanation") or [])], width)
+    steps = citations([*(box.get("showdown") or []), *(box.get("explanation") or [])], width,
+                      rules)
     if steps is not None:
         parts += [Spacer(1, 1 * mm), steps]
     advice = box.get("advice") or []
     if advice:
         parts.append(Paragraph("<b>Advice</b> (not scored: C8)", sheet.small))
-        table = citations(advice, width)
+        table = citations(advice, width, rules)
         if table is not None:
             parts.append(table)
     note = box.get("note", source.get("note"))
@@ -74,12 +102,16 @@ def box_detail(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
     return KeepTogether(parts)
 
 
-def _summary(number: int, source: Mapping[str, Any], box: Mapping[str, Any]) -> str:
-    """"Box 7 · Ann dealt · Knock by Bob · Bob +19" as markup."""
-    line = f"<b>Box {number}</b> · {text(box.get('dealer', ''))} dealt · {text(words.ending(box))}"
-    by = box.get("by", source.get("by"))
-    if by is not None:
-        line += f" by {text(by)}"
+def _summary(name: str, source: Mapping[str, Any], box: Mapping[str, Any]) -> str:
+    """"Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20" as markup."""
+    found = result(box)
+    line = f"<b>{name}</b> · {text(box.get('dealer', ''))} dealt"
+    if found.scores:
+        line += (f" · <b>{found.letter}</b> "
+                 f"{text(headline({**box, 'by': box.get('by', source.get('by'))}))}")
+    multiplier = box.get("multiplier") or 1
+    if multiplier > 1:
+        line += f" ×{multiplier}"
     winner = box.get("winner")
     if winner is not None:
         line += f" · <b>{text(winner)} {words.number(box.get('points'), signed=True)}</b>"
@@ -132,7 +164,7 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
     if winner_row is not None:
         # The box winner's hand is marked like his credit in the score table.
         commands.append(("BACKGROUND", (0, winner_row), (0, winner_row), WON))
-    table.setStyle(TableStyle(commands))
+    table.setStyle(ruled(commands))
     return table
 
 

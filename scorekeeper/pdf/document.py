@@ -1,7 +1,8 @@
-"""The page frame every PDF shares: margins, running header, "page N of M".
+"""The page frame every PDF shares: margins, running header, legend, traceable footer.
 
 A story (a list of flowables) goes in, the PDF's bytes come out, built in
-memory in ReportLab's invariant mode so the same story gives the same bytes.
+memory in ReportLab's invariant mode so the same story and :class:`SheetMeta`
+give the same bytes; the metadata dates are the game's, never the clock's.
 """
 
 from __future__ import annotations
@@ -12,11 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import segno
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
+from . import fonts
+from .meta import SheetMeta, pdf_date
 from .styles import FONT, FONT_BOLD, INK, MARGIN, MUTED, RULE, register_fonts
+
+EDGE = 10 * mm
+"""The footer's lowest ink stays this far from the paper's edge (inkjet margins)."""
+QR_SIZE = 15 * mm
 
 
 @dataclass(frozen=True)
@@ -31,10 +40,49 @@ class Layout:
     footer: str = "scorekeeper"
     margin_note: str = ""
     """Printed up the left margin of every page (a blank pad's key numbers)."""
+    legend: str = ""
+    """The key to the table's letters and marks, printed above the footer of every page."""
+    meta: SheetMeta | None = None
+    """Where a score sheet came from (a blank pad has none)."""
 
     @property
     def left_margin(self) -> float:
         return MARGIN + (9 * mm if self.margin_note else 0)
+
+    @property
+    def qr_url(self) -> str | None:
+        return self.meta.read_only_url if self.meta else None
+
+    @property
+    def bottom_margin(self) -> float:
+        """Room for the footer: its lines, or the QR code when there is one."""
+        return EDGE + (QR_SIZE + 3 * mm if self.qr_url else 11 * mm)
+
+
+class GameInfo(PDFInfo):
+    """The PDF's information dictionary with the game's dates instead of the clock's.
+
+    ReportLab's invariant mode writes 2000-01-01 for both dates; a sheet says
+    when its game was played (CreationDate) and when it was printed (ModDate).
+    """
+
+    def __init__(self, meta: SheetMeta) -> None:
+        super().__init__()
+        self.meta = meta
+
+    def format(self, document: Any) -> bytes:
+        created = self.meta.played or self.meta.printed
+        printed = self.meta.printed or created
+        entries: dict[str, Any] = {
+            "Title": PDFString(self.title), "Author": PDFString(self.author),
+            "Producer": PDFString(self.producer), "Creator": PDFString(self.creator),
+            "Subject": PDFString(self.subject), "Keywords": PDFString(self.keywords),
+            "Trapped": PDFName(self.trapped),
+        }
+        if created is not None and printed is not None:
+            entries["CreationDate"] = PDFString(pdf_date(created))
+            entries["ModDate"] = PDFString(pdf_date(printed))
+        return bytes(PDFDictionary(entries).format(document))
 
 
 class NumberedCanvas(Canvas):
@@ -45,9 +93,13 @@ class NumberedCanvas(Canvas):
     """
 
     def __init__(self, *args: Any, layout: Layout, **kwargs: Any) -> None:
+        # Start in the embedded body font, so no unembedded Helvetica is ever referenced.
+        kwargs.update(initialFontName=FONT, initialFontSize=8)
         super().__init__(*args, **kwargs)
         self._layout = layout
         self._pages: list[dict[str, Any]] = []
+        if layout.meta is not None:
+            self._doc.info = GameInfo(layout.meta)  # type: ignore[attr-defined]
 
     def showPage(self) -> None:
         self._pages.append(dict(self.__dict__))
@@ -63,18 +115,42 @@ class NumberedCanvas(Canvas):
 
 
 def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:
-    """The footer: where the sheet came from on the left, "page N of M" on the right."""
+    """The footer: the legend, then where the sheet came from and "page N of M", and the
+    QR code to the game's read-only page at the right when the server's address is known."""
     width, _ = layout.page_size
-    y = MARGIN - 6 * mm
+    right = width - MARGIN
     canvas.saveState()
+    if layout.qr_url:
+        draw_qr(canvas, layout.qr_url, right - QR_SIZE, EDGE, QR_SIZE)
+        right -= QR_SIZE + 3 * mm
+    y = EDGE + 0.5 * mm
+    top = layout.bottom_margin - 2 * mm
     canvas.setStrokeColor(RULE)
     canvas.setLineWidth(0.4)
-    canvas.line(layout.left_margin, y + 3.6 * mm, width - MARGIN, y + 3.6 * mm)
+    canvas.line(layout.left_margin, top, right, top)
     canvas.setFillColor(MUTED)
+    trace = layout.meta.footer() if layout.meta else layout.footer
     canvas.setFont(FONT, 7)
-    canvas.drawString(layout.left_margin, y, layout.footer)
-    canvas.drawRightString(width - MARGIN, y, f"page {canvas.getPageNumber()} of {pages}")
+    canvas.drawRightString(right, y, f"page {canvas.getPageNumber()} of {pages}")
+    canvas.drawString(layout.left_margin, y, trace)
+    if layout.legend:
+        canvas.setFillColor(INK)
+        fonts.draw(canvas, layout.left_margin, y + 3.4 * mm, layout.legend, FONT, 7,
+                   room=right - layout.left_margin)
     canvas.restoreState()
+
+
+def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """A QR code of ``url`` as filled squares (vector, so it prints sharp at any size)."""
+    code = segno.make(url, error="m", micro=False)
+    rows = list(code.matrix)
+    module = size / (len(rows) + 2)
+    canvas.setFillColor(INK)
+    for r, row in enumerate(rows):
+        for c, dark in enumerate(row):
+            if dark:
+                canvas.rect(x + (c + 1) * module, y + size - (r + 2) * module, module, module,
+                            stroke=0, fill=1)
 
 
 def draw_header(canvas: Canvas, doc: BaseDocTemplate, *, layout: Layout) -> None:
@@ -84,10 +160,9 @@ def draw_header(canvas: Canvas, doc: BaseDocTemplate, *, layout: Layout) -> None
     if doc.page > 1:
         y = height - MARGIN + 1 * mm
         canvas.setFillColor(INK)
-        canvas.setFont(FONT_BOLD, 8)
-        canvas.drawString(layout.left_margin, y, layout.title)
-        canvas.setFont(FONT, 8)
-        canvas.drawRightString(width - MARGIN, y, layout.header)
+        room = (width - MARGIN - layout.left_margin) / 2 - 2 * mm
+        fonts.draw(canvas, layout.left_margin, y, layout.title, FONT_BOLD, 8, room=room)
+        fonts.draw(canvas, width - MARGIN, y, layout.header, FONT, 8, align="right", room=room)
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.6)
         canvas.line(layout.left_margin, y - 1.6 * mm, width - MARGIN, y - 1.6 * mm)
@@ -103,8 +178,9 @@ def draw_margin_note(canvas: Canvas, layout: Layout) -> None:
     canvas.translate(MARGIN + 2 * mm, MARGIN)
     canvas.rotate(90)
     canvas.setFillColor(MUTED)
-    canvas.setFont(FONT, 7.5)
-    canvas.drawString(0, 0, layout.margin_note)
+    room = height - 2 * MARGIN
+    size = min(7.5, 7.5 * room / fonts.width(layout.margin_note, FONT, 7.5))
+    fonts.draw(canvas, 0, 0, layout.margin_note, FONT, size, room=room)
     canvas.restoreState()
     canvas.setStrokeColor(RULE)
     canvas.setLineWidth(0.4)
@@ -122,7 +198,7 @@ def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
         leftMargin=layout.left_margin,
         rightMargin=MARGIN,
         topMargin=MARGIN + 5 * mm,
-        bottomMargin=MARGIN,
+        bottomMargin=layout.bottom_margin,
         title=layout.title,
         subject=subject,
         author="scorekeeper",

@@ -12,13 +12,16 @@ from scorekeeper import engine
 
 from . import words
 from .blocks import citations, name_cell
-from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, styles, text
+from .boxes import sheet_numbers
+from .meta import SheetMeta
+from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, ruled, styles, text
 
 LABEL_WIDTH = 44 * mm
 
 
 def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
-                stake: object, width: float, *, heading: str = "End of game") -> list[Flowable]:
+                stake: object, width: float, *, heading: str = "End of game",
+                meta: SheetMeta | None = None) -> list[Flowable]:
     """The block under the box table: how the game ended, or where it stands."""
     sheet = styles()
     if not score.get("game_over"):
@@ -32,12 +35,18 @@ def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence
         totals_table(score, rules, players, width),
         Spacer(1, 3 * mm),
     ]
-    payments = settlement_table(score.get("settlement") or [], stake, width)
+    currency = meta.currency if meta else ""
+    doubled = set(score.get("shutouts") or ()) if rules.shutout == "double" else set()
+    payments = settlement_table(score.get("settlement") or [], stake, width, currency=currency,
+                                doubled=doubled)
     if payments is not None:
         block += [Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5,
-                                                               spaceBefore=0)), payments]
+                                                               spaceBefore=0)), payments,
+                  Spacer(1, 2 * mm), net_table(score.get("settlement") or [], players, stake,
+                                               currency)]
     story: list[Flowable] = [KeepTogether(block)]
-    steps = citations(score.get("explanation") or [], width)
+    steps = citations(score.get("explanation") or [], width, rules,
+                      sheet_numbers(score.get("boxes") or ()))
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
@@ -98,29 +107,34 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
             ("FONT", (0, rows - 1), (-1, rows - 1), FONT_BOLD, 9),
             ("BACKGROUND", (0, rows - 1), (-1, rows - 1), BAND),
         ]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
-def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
-                     width: float) -> Table | None:
-    """Who pays whom, in points and, when there is a stake, in money (J16)."""
+def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width: float, *,
+                     currency: str = "", doubled: set[str] | frozenset[str] = frozenset()
+                     ) -> Table | None:
+    """Who pays whom, in points and, when there is a stake, in money (J16); a payment the
+    shutout doubled (J15) says so in words."""
     if not payments:
         return None
     sheet = styles()
     money = any(p.get("amount") not in (None, 0) for p in payments) or words.stake(stake) != "none"
     name_width = 40 * mm
-    head = ["Pays", "To", "Points"] + (["Amount"] if money else [])
+    shutout = any(p.get("from") in doubled for p in payments)
+    head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     for payment in payments:
         row = [name_cell(payment.get("from", ""), name_width),
                name_cell(payment.get("to", ""), name_width),
                words.number(payment.get("points"))]
         if money:
-            row.append(words.money(payment.get("amount")))
+            row.append(words.money(payment.get("amount"), currency))
+        if shutout:
+            row.append("×2 shut out" if payment.get("from") in doubled else "")
         rows.append(row)
-    widths = [name_width, name_width, 20 * mm] + ([24 * mm] if money else [])
+    widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # Same ruling as the totals table; points and money right-aligned, money in bold.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
@@ -130,3 +144,44 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object,
         *FRAMED_GRID,
     ]))
     return table
+
+
+def net_table(payments: Sequence[Mapping[str, Any]], players: Sequence[str], stake: object,
+              currency: str) -> Table:
+    """Each player's net result: what he takes home (+) or pays out (−) over all payments."""
+    sheet = styles()
+    points = {p: 0.0 for p in players}
+    amounts = {p: 0.0 for p in players}
+    for payment in payments:
+        for who, sign in ((payment.get("from"), -1), (payment.get("to"), 1)):
+            if who in points:
+                points[who] += sign * float(payment.get("points") or 0)
+                amounts[who] += sign * float(payment.get("amount") or 0)
+    money = words.stake(stake) != "none" or any(amounts.values())
+    column = 30 * mm
+    rows: list[list[Any]] = [["Net result", *[name_cell(p, column, bold=True) for p in players]],
+                             ["Points", *[words.number(points[p], signed=True) for p in players]]]
+    if money:
+        rows.append(["Money", *[_signed_money(amounts[p], currency) for p in players]])
+    table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
+    table.setStyle(ruled([
+        # As the totals table: names over tinted headings, numbers right-aligned and bold.
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
+        ("FONT", (0, 0), (0, 0), FONT_BOLD, 8.5),
+        ("FONT", (0, 1), (-1, -1), FONT_BOLD, 8.5),
+        ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+        *FRAMED_GRID,
+    ]))
+    _ = sheet
+    return table
+
+
+def _signed_money(value: float, currency: str) -> str:
+    """A net amount with its sign: +8.20 EUR, −8.20 EUR.
+
+    >>> _signed_money(8.2, "EUR"), _signed_money(-3, ""), _signed_money(0, "$")
+    ('+8.20 EUR', '−3.00', '$0.00')
+    """
+    shown = words.money(round(value, 2), currency)
+    return "+" + shown if round(value, 2) > 0 else shown

@@ -17,53 +17,85 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from scorekeeper import engine
 
 from . import words
-from .blocks import citations, label_cell, name_cell
-from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, styles
+from .blocks import citations, name_cell
+from .boxes import box_labels, sheet_numbers
+from .chart import chart_section
+from .meta import SheetMeta
+from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, ruled, styles
+from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
 Cell = Paragraph | str
 
 
 def hollywood_section(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rules,
-                      players: Sequence[str], width: float) -> list[Flowable]:
-    """The box table with the games side by side, then the games' foot and settlement."""
+                      players: Sequence[str], width: float,
+                      meta: SheetMeta | None = None) -> list[Flowable]:
+    """The box table with the games side by side (in bands of as many game columns as the
+    page holds readably), a chart per game, then the games' foot and settlement."""
     games = list(score.get("games") or [])
-    story: list[Flowable] = [hollywood_table(game, score, players, len(games), width)]
-    story += hollywood_foot(score, games, rules, players, game.get("stake"), width)
+    story: list[Flowable] = []
+    for band in bands(len(games), width):
+        if story:
+            story.append(Spacer(1, 4 * mm))
+        story.append(hollywood_table(game, score, players, band, width))
+    story += chart_section(score, rules, players, width)
+    story += hollywood_foot(score, games, rules, players, game.get("stake"), width,
+                            meta.currency if meta else "")
     return story
 
 
+FIXED = [8 * mm, 18 * mm, 9.5 * mm, 18 * mm, 11 * mm, 11 * mm, 12 * mm]
+"""Box, dealer, how, won by, the two counts and the points."""
+
+
+def bands(games: int, width: float) -> list[list[int]]:
+    """The game columns cut into bands that each fit beside the deal's columns.
+
+    >>> bands(3, 500), [len(b) for b in bands(12, 500)]
+    ([[1, 2, 3]], [4, 4, 4])
+    """
+    per_band = max(1, int((width - sum(FIXED)) // (2 * 11 * mm)))
+    return [list(range(start, min(games, start + per_band - 1) + 1))
+            for start in range(1, games + 1, per_band)] or [[]]
+
+
 def _widths(games: int, width: float) -> list[float]:
-    fixed = [8 * mm, 20 * mm, 20 * mm, 20 * mm, 11 * mm, 11 * mm, 12 * mm]
-    column = (width - sum(fixed)) / (2 * games)
-    return fixed + [column] * (2 * games)
+    column = (width - sum(FIXED)) / (2 * max(games, 1))
+    return FIXED + [column] * (2 * games)
 
 
 def hollywood_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
-                    games: int, width: float) -> Table:
+                    band: list[int], width: float) -> Table:
     """One row per box; each game's columns get the winner's running total when entered."""
     sheet = styles()
+    games = len(band)
     widths = _widths(games, width)
     entered = list(game.get("boxes", ()))
-    top: list[Cell] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "Ending", "By")]
+    top: list[Cell] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "How", "Won by")]
     top += [Paragraph("count", sheet.head), "", Paragraph("box", sheet.head)]
     sub: list[Cell] = ["", "", "", ""]
     sub += [name_cell(p, widths[4], bold=True, lines=3) for p in players]
     sub.append("")
-    for column in range(1, games + 1):
+    for column in band:
         top += [Paragraph(f"Game {column}", sheet.head), ""]
         sub += [name_cell(p, widths[7], bold=True, lines=3) for p in players]
     rows: list[list[Cell]] = [top, sub]
     marks: list[tuple[str, int, int]] = []
     closed_from = [0] * games
-    for number, box in enumerate(score.get("boxes", ()), start=1):
-        source = entered[number - 1] if number <= len(entered) else {}
+    scored = list(score.get("boxes", ()))
+    summaries = list(score.get("games") or [])
+    for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
+        source = entered[index] if index < len(entered) else {}
         row = len(rows)
-        rows.append(_row(number, source, box, players, games, widths))
+        rows.append(_row(label, source, box, players, band, widths))
         for column in box.get("columns") or []:
-            if box.get("winner") in players:
-                marks.append(("won", row, 7 + 2 * (column - 1) + players.index(box["winner"])))
-        for n, summary in enumerate(score.get("games") or []):
-            if summary.get("game_over") and not closed_from[n] and _reached(box, n, summary):
+            if box.get("winner") in players and column in band:
+                marks.append(("won", row, 7 + 2 * band.index(column)
+                              + players.index(box["winner"])))
+        for n, column in enumerate(band):
+            summary = summaries[column - 1] if column <= len(summaries) else {}
+            if summary.get("game_over") and not closed_from[n] and _reached(box, column - 1,
+                                                                             summary):
                 closed_from[n] = row + 1
     table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
     table.setStyle(_table_style(len(rows), games, marks, closed_from))
@@ -76,24 +108,26 @@ def _reached(box: Mapping[str, Any], column: int, summary: Mapping[str, Any]) ->
     return bool(totals) and totals == summary.get("totals")
 
 
-def _row(number: int, source: Mapping[str, Any], box: Mapping[str, Any],
-         players: Sequence[str], games: int, widths: Sequence[float]) -> list[Cell]:
+def _row(label: str, source: Mapping[str, Any], box: Mapping[str, Any],
+         players: Sequence[str], band: list[int], widths: Sequence[float]) -> list[Cell]:
     """A box: the deal, both counts, the points, and the new totals where it was entered."""
-    styles()
     counts = box.get("counts") or {}
     by = box.get("by", source.get("by"))
     winner = box.get("winner")
+    how = result(box)
+    note = box.get("note", source.get("note"))
     row: list[Cell] = [
-        str(number),
+        label + (NOTE_MARK if note else ""),
         name_cell(box.get("dealer", ""), widths[1]),
-        label_cell(words.ending(box), widths[2]),
-        name_cell(by, widths[3]) if by is not None else "",
-        *[words.number(counts.get(p)) for p in players],
+        how.letter,
+        name_cell(winner, widths[3]) if winner is not None else how.name,
+        *[words.number(counts.get(p)) + (KNOCKER_MARK if p == by and counts.get(p) is not None
+                                         else "") for p in players],
         words.number(box.get("points")) if winner is not None else "",
     ]
-    column_totals = box.get("column_totals") or [{} for _ in range(games)]
+    column_totals = box.get("column_totals") or []
     entered = set(box.get("columns") or [])
-    for column in range(1, games + 1):
+    for column in band:
         totals = column_totals[column - 1] if column - 1 < len(column_totals) else {}
         row += [words.number(totals.get(p)) if column in entered and p == winner else ""
                 for p in players]
@@ -115,6 +149,8 @@ def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
         ("FONT", (0, 2), (-1, -1), FONT, 8),
         ("ALIGN", (4, 2), (-1, -1), "RIGHT"),
         ("ALIGN", (0, 2), (0, -1), "CENTER"),
+        ("ALIGN", (2, 2), (2, -1), "CENTER"),
+        ("FONT", (2, 2), (2, -1), FONT_BOLD, 8),
         ("FONT", (6, 2), (6, -1), FONT_BOLD, 8),
         ("TOPPADDING", (0, 0), (-1, -1), 1.6),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
@@ -135,12 +171,12 @@ def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
     for _, row, column in marks:
         commands += [("BACKGROUND", (column, row), (column, row), WON),
                      ("FONT", (column, row), (column, row), FONT_BOLD, 8)]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
 def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
                    rules: engine.Rules, players: Sequence[str], stake: object,
-                   width: float) -> list[Flowable]:
+                   width: float, currency: str = "") -> list[Flowable]:
     """Each game summed in its own pair of columns, all games summed at the right."""
     sheet = styles()
     label = 36 * mm
@@ -172,16 +208,17 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
     table = Table(rows, colWidths=[label] + [column] * (2 * len(summaries)), hAlign="LEFT")
     table.setStyle(_foot_style(final_row, len(summaries)))
     block: list[Flowable] = [Paragraph("The games", sheet.heading), table]
-    payments = settlement_rows(games, score, stake)
+    payments = settlement_rows(games, score, stake, currency)
     if payments is not None:
         block += [Spacer(1, 3 * mm), Paragraph("Settlement", sheet.heading.clone(
             "sub", fontSize=9.5, spaceBefore=0)), payments]
     story: list[Flowable] = [KeepTogether(block)]
-    steps = citations(score.get("explanation") or [], width)
+    numbers = sheet_numbers(score.get("boxes") or ())
+    steps = citations(score.get("explanation") or [], width, rules, numbers)
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     for n, summary in enumerate(games, start=1):
-        steps = citations(summary.get("explanation") or [], width)
+        steps = citations(summary.get("explanation") or [], width, rules, numbers)
         if steps is not None and summary.get("game_over"):
             story += [Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD,
                                                                spaceBefore=2 * mm)), steps]
@@ -207,11 +244,11 @@ def _foot_style(final: int, groups: int) -> TableStyle:
         commands += [("LINEABOVE", (0, final), (-1, final), 1.6, INK),
                      ("FONT", (0, final), (-1, final), FONT_BOLD, 8.5),
                      ("BACKGROUND", (0, final), (-1, final), BAND)]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
 def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any],
-                    stake: object) -> Table | None:
+                    stake: object, currency: str = "") -> Table | None:
     """Each closed game's payments, then the net over all games: what changes hands."""
     sheet = styles()
     lines = [(f"Game {n}", p) for n, g in enumerate(games, start=1)
@@ -227,12 +264,12 @@ def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any]
                            name_cell(payment.get("to", ""), 40 * mm),
                            words.number(payment.get("points"))]
         if money:
-            row.append(words.money(payment.get("amount")))
+            row.append(words.money(payment.get("amount"), currency))
         rows.append(row)
     widths = [18 * mm, 40 * mm, 40 * mm, 18 * mm] + ([22 * mm] if money else [])
     table = Table(rows, colWidths=widths, hAlign="LEFT")
     first_net = 1 + len(lines)
-    table.setStyle(TableStyle([
+    table.setStyle(ruled([
         # As the settlement of a single game, with the net lines bold under a heavy rule.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),

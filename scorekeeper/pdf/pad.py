@@ -1,63 +1,67 @@
 """Blank score pads to print for a game played on paper.
 
-One page, ruled for handwriting: the form fields at the top, a row per box,
-the end-of-game sums at the foot, and the rule set's key numbers up the
-margin. Jersey Gin and Knock Rummy get a column group per player, two-hand Gin
-two groups, Hollywood its three games side by side.
+One page (a Hollywood pad with many game columns: one band of columns a page),
+ruled for handwriting: boxes to write the players' names in, rows at least
+8 mm high, score cells at least 14 mm wide for three handwritten digits, the
+dealer, "how" and winner columns narrow for initials. Each game gets the
+columns it needs: Oklahoma the upcard, Doubling the ×, Hollywood each game's
+boxes won and net, Jersey Gin the three pairwise payments. The rule set's key
+numbers run up the margin, and the letters' legend sits above the footer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from scorekeeper import engine
 
 from . import words
 from .blocks import title_block
+from .boxes import Columns
 from .document import Layout, build
-from .sheet import box_widths
-from .styles import (
-    BAND,
-    FONT,
-    FONT_BOLD,
-    HEAD,
-    INK,
-    MARGIN,
-    MUTED,
-    RULE,
-    paper_size,
-    styles,
-    text,
-)
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, ruled, styles, text
+from .vocabulary import legend
 
-ROW = 7.2 * mm
+ROW = 8 * mm
 """A body row: room for handwriting."""
+CELL = 14 * mm
+"""The narrowest score cell: three handwritten digits."""
+NARROW = 7 * mm
+"""A column for initials or a letter."""
+NAME_ROW = 10 * mm
+"""The box a player's name is written in."""
 HEAD_ROW = 5 * mm
-FOOT_ROW = 6.6 * mm
+FOOT_ROW = 8 * mm
 
 
-def render_blank_pad(rules: str, *, players: int | None = None, page_size: str = "A4") -> bytes:
-    """A one-page blank score pad for the preset ``rules`` as PDF bytes.
+def render_blank_pad(rules: str, *, players: int | None = None, page_size: str = "A4",
+                     columns: int | None = None) -> bytes:
+    """A blank score pad for the preset ``rules`` as PDF bytes.
 
     ``players`` defaults to the game's usual number (three for Jersey Gin, two
     for Gin and Hollywood, four for Knock Rummy) and must be one the rules allow.
+    ``columns`` is Hollywood's number of games scored at once (default: the preset's).
     """
     preset = engine.find_rules(rules)
     seats = _seats(preset, players)
-    size = paper_size(page_size, landscape=seats >= 4 and not preset.hollywood)
+    games = _games(preset, columns)
+    size = paper_size(page_size, landscape=(seats >= 4 and not preset.hollywood) or games > 3)
     note = f"{preset.title}:  " + "   ·   ".join(
         f"{label} {value}" for label, value in words.key_numbers(preset))
     layout = Layout(size, title=f"{preset.title} score pad", margin_note=note,
-                    footer=f"scorekeeper · blank {preset.title} pad ({preset.name})")
+                    footer=f"scorekeeper · blank {preset.title} pad ({preset.name})",
+                    legend=legend(three_hand=preset.is_three_hand, knocker=False)
+                    + " · write initials in the narrow columns")
     width = size[0] - layout.left_margin - MARGIN
-    height = size[1] - 2 * MARGIN - 5 * mm
+    height = size[1] - MARGIN - 5 * mm - layout.bottom_margin
     story = _pad_title(preset, seats, width)
-    room = height - sum(f.wrap(width, height)[1] for f in story) - 4 * mm
+    room = height - sum(f.wrap(width, height)[1] for f in story) - 2 * mm
     if preset.hollywood:
-        story.append(hollywood_pad(preset, width, room))
+        story += hollywood_pad(preset, games, width, room, height)
     else:
         story.append(box_pad(preset, seats, width, room))
     return build(story, layout, subject=f"Blank score pad: {preset.title}")
@@ -82,13 +86,30 @@ def _seats(preset: engine.Rules, players: int | None) -> int:
     return players
 
 
+def _games(preset: engine.Rules, columns: int | None) -> int:
+    """How many Hollywood game columns the pad rules (1 to 50); 0 for other games.
+
+    >>> _games(engine.find_rules("hollywood"), None), _games(engine.find_rules("gin"), None)
+    (3, 0)
+    >>> _games(engine.find_rules("hollywood"), 51)
+    Traceback (most recent call last):
+    ...
+    ValueError: Hollywood is scored in 1 to 50 game columns, not 51
+    """
+    if not preset.hollywood:
+        return 0
+    if columns is None:
+        return preset.hollywood_columns
+    if not 1 <= columns <= 50:
+        raise ValueError(f"Hollywood is scored in 1 to 50 game columns, not {columns}")
+    return columns
+
+
 def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]:
     """Title and the fields a table fills in before the first deal."""
     line = (f"Preset {text(preset.name)}. Key numbers: "
             + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset)) + ".")
-    blanks = "&nbsp;" * 22
-    seat_line = " ".join(f"{n}.{blanks}" for n in range(1, seats + 1))
-    fields = [("Date", ""), ("Players in seat order", seat_line), ("First dealer", ""),
+    fields = [("Date", ""), ("Place", ""), ("Start", ""), ("First dealer", ""),
               ("Stake a point", "")]
     return [*title_block(f"{preset.title} score pad", [line], fields, width), Spacer(1, 3 * mm)]
 
@@ -98,112 +119,164 @@ def _body_rows(room: float, fixed: list[float]) -> int:
     return max(5, int((room - sum(fixed)) // ROW))
 
 
+def _seat_head(seat: int) -> Paragraph:
+    """The label in the corner of a name box."""
+    return Paragraph(f"seat {seat}", styles().head.clone("seat", textColor=MUTED, alignment=0,
+                                                          fontSize=6, leading=7))
+
+
+def _narrow_heads(labels: list[str]) -> list[Paragraph]:
+    """Headings of the narrow columns, small enough to stay on one line."""
+    small = styles().head.clone("narrow", fontSize=6, leading=7)
+    return [Paragraph(label, small) for label in labels]
+
+
+def _foot_cells(labels: list[str]) -> list[Paragraph]:
+    """The foot's labels, wrapped in the narrow columns they span."""
+    small = styles().head.clone("foot", fontSize=6.5, leading=7.5, alignment=0)
+    return [Paragraph(text(label), small) for label in labels]
+
+
 def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Table:
     """The ruled box table of Jersey Gin, two-hand Gin and Knock Rummy, with its foot."""
     sheet = styles()
-    widths = box_widths(seats, width)
-    top: list[Any] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "Ending", "By")]
-    sub: list[Any] = ["", "", "", ""]
+    columns = Columns.of(preset)
+    fixed = [NARROW] * 4 + [11 * mm] * columns.upcard + [NARROW] * columns.multiplier
+    group = max((width - sum(fixed)) / seats, 3 * CELL)
+    widths = fixed + [group / 3] * 3 * seats
+    heads_text = ["Box", "Dlr", "How", "Won", *(["Upcard"] if columns.upcard else []),
+                  *(["×"] if columns.multiplier else [])]
+    top: list[Any] = list(_narrow_heads(heads_text))
+    sub: list[Any] = [""] * len(fixed)
     for seat in range(1, seats + 1):
-        top += [Paragraph(f"seat {seat}", sheet.head.clone("seat", textColor=MUTED)), "", ""]
+        top += [_seat_head(seat), "", ""]
         sub += [Paragraph(h, sheet.head) for h in ("count", "box", "total")]
-    foot = _foot_labels(preset)
-    heads, feet = [HEAD_ROW * 1.6, HEAD_ROW], [FOOT_ROW] * len(foot)
+    foot = _foot_labels(preset, seats)
+    heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
     rows = [top, sub, *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body + 1)]]
-    rows += [[label, "", "", ""] + [""] * (3 * seats) for label in foot]
-    heights = heads + [ROW] * body + feet
-    table = Table(rows, colWidths=widths, rowHeights=heights, hAlign="LEFT")
-    table.setStyle(_box_pad_style(seats, body, len(foot)))
+    rows += [[label] + [""] * (len(widths) - 1) for label in _foot_cells(foot)]
+    table = Table(rows, colWidths=widths, rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
+    table.setStyle(_box_pad_style(len(fixed), seats, body, len(foot)))
     return table
 
 
-def _foot_labels(preset: engine.Rules) -> list[str]:
-    """The sums at the foot of the pad, with the rule set's numbers filled in."""
-    labels = ["Credits"]
+def _foot_labels(preset: engine.Rules, seats: int) -> list[str]:
+    """The sums at the foot of the pad, with the rule set's numbers filled in; Jersey Gin
+    ends with its three pairwise payments (J16)."""
+    labels = ["Credits", "Boxes won"]
     if preset.box_bonus:
         labels.append(f"Box bonuses: boxes won × {preset.box_bonus}")
     if preset.game_bonus:
         labels.append(f"Game bonus: {preset.game_bonus} to the winner")
-    labels += ["Final total", "Settlement (J16)" if preset.family == "jersey" else "Settlement"]
-    return labels
+    labels.append("Final total")
+    if preset.family == "jersey" and seats == 3:
+        return [*labels, *[f"Seats {a} and {b}: who pays whom" for a, b in ((1, 2), (1, 3), (2, 3))]]
+    return [*labels, "Settlement: who pays whom"]
 
 
-def _box_pad_style(seats: int, body: int, feet: int) -> TableStyle:
+def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
     """Ruling of the blank pad: the box table's look, with the foot summed per player."""
     first_foot = 2 + body
+    payments = [r for r in range(first_foot, first_foot + feet)]
     commands: list[tuple[Any, ...]] = [
-        # Headings as on the score sheet.
+        # Headings as on the score sheet; each name box spans its player's three columns.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
+        ("BACKGROUND", (fixed, 0), (-1, 0), colors.white),
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
-        *[("SPAN", (c, 0), (c, 1)) for c in range(4)],
-        *[("SPAN", (4 + 3 * p, 0), (6 + 3 * p, 0)) for p in range(seats)],
+        *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
+        *[("SPAN", (fixed + 3 * p, 0), (fixed + 2 + 3 * p, 0)) for p in range(seats)],
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+        ("VALIGN", (fixed, 0), (-1, 0), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 1.5),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
         # Box numbers small and grey in their column, ready for the rows.
         ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
-        ("ALIGN", (0, 2), (0, -1), "CENTER"),
+        ("ALIGN", (0, 2), (0, first_foot - 1), "CENTER"),
         # Ruling: light inside, heavy round the pad and before each player.
         ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
-        *[("LINEBEFORE", (4 + 3 * p, 0), (4 + 3 * p, -1), 0.9, INK) for p in range(seats)],
-        # The foot: a double rule above, labels across the first four columns,
-        # one sum per player across his three columns.
+        *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK) for p in range(seats)],
+        # The foot: a double rule above, labels across the narrow columns and the first
+        # player's count, one sum per player across his three columns.
         ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
         ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
-        ("FONT", (0, first_foot), (-1, -1), FONT_BOLD, 7.5),
-        *[("SPAN", (0, r), (3, r)) for r in range(first_foot, first_foot + feet)],
-        *[("SPAN", (4 + 3 * p, r), (6 + 3 * p, r))
-          for r in range(first_foot, first_foot + feet) for p in range(seats)],
+        ("FONT", (0, first_foot), (-1, -1), FONT_BOLD, 7),
+        *[("SPAN", (0, r), (fixed - 1, r)) for r in payments],
+        *[("SPAN", (fixed + 3 * p, r), (fixed + 2 + 3 * p, r)) for r in payments
+          for p in range(seats)],
     ]
     # Every other row tinted, like the ruled body of a paper pad.
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
-    return TableStyle(commands)
+    return ruled(commands)
 
 
-def hollywood_pad(preset: engine.Rules, width: float, room: float) -> Table:
-    """Three games side by side, two columns each, like a paper Hollywood pad (V3)."""
+def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float,
+                  page: float) -> list[Flowable]:
+    """The deal's narrow columns, then each game's two score columns; as many games a band
+    as the page holds readably, one band a page; each game's boxes won and net at its foot."""
+    deal = [NARROW] * 4 + [10 * mm]
+    per_band = max(1, int((width - sum(deal)) // (2 * CELL)))
+    bands = [list(range(start, min(games, start + per_band - 1) + 1))
+             for start in range(1, games + 1, per_band)]
+    story: list[Flowable] = []
+    for n, band in enumerate(bands):
+        if n:
+            story.append(PageBreak())
+        story.append(_hollywood_band(preset, band, deal, width, room if n == 0 else page))
+    return story
+
+
+def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], width: float,
+                    room: float) -> Table:
+    """One band of Hollywood game columns beside the deal's columns."""
     sheet = styles()
-    games = preset.hollywood_columns
-    number = 30 * mm
-    column = (width - number) / (2 * games)
-    top: list[Any] = [Paragraph("Entry", sheet.head)]
-    sub: list[Any] = [""]
-    for game in range(1, games + 1):
+    column = (width - sum(deal)) / (2 * len(band))
+    top: list[Any] = list(_narrow_heads(["Box", "Dlr", "How", "Won", "Points"]))
+    sub: list[Any] = [""] * len(deal)
+    for game in band:
         top += [Paragraph(f"Game {game} · to {preset.game_target}", sheet.head), ""]
-        sub += [Paragraph(h, sheet.head.clone("seat", textColor=MUTED))
-                for h in ("player 1", "player 2")]
-    foot = [f"Box bonuses × {preset.box_bonus}", f"Game bonus {preset.game_bonus}",
-            "Final total", "Difference"]
-    heads, feet = [HEAD_ROW * 1.4, HEAD_ROW], [FOOT_ROW * 1.25] * len(foot)
+        sub += [_seat_head(1), _seat_head(2)]
+    foot = ["Credits", "Boxes won", f"Box bonuses × {preset.box_bonus}",
+            f"Game bonus {preset.game_bonus}", "Final total", "Net: who is up, by how much"]
+    heads, feet = [HEAD_ROW * 1.4, NAME_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
-    rows = [top, sub, *[[str(n)] + [""] * (2 * games) for n in range(1, body + 1)]]
-    rows += [[label] + [""] * (2 * games) for label in foot]
-    heights = heads + [ROW] * body + feet
-    table = Table(rows, colWidths=[number] + [column] * (2 * games), rowHeights=heights,
-                  hAlign="LEFT")
+    cells = len(deal) + 2 * len(band)
+    rows = [top, sub, *[[str(n)] + [""] * (cells - 1) for n in range(1, body + 1)]]
+    rows += [[label] + [""] * (cells - 1) for label in _foot_cells(foot)]
+    table = Table(rows, colWidths=deal + [column] * (2 * len(band)),
+                  rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
     first_foot = 2 + body
+    fixed = len(deal)
     commands: list[tuple[Any, ...]] = [
-        # Game headings span their two columns; player names are written under them.
+        # Game headings span their two columns; the players' names are written under them.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
-        *[("SPAN", (1 + 2 * g, 0), (2 + 2 * g, 0)) for g in range(games)],
-        ("SPAN", (0, 0), (0, 1)),
+        ("BACKGROUND", (fixed, 1), (-1, 1), colors.white),
+        *[("SPAN", (fixed + 2 * g, 0), (fixed + 1 + 2 * g, 0)) for g in range(len(band))],
+        *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("VALIGN", (fixed, 1), (-1, 1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 1.5),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
         ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
         ("ALIGN", (0, 2), (0, first_foot - 1), "CENTER"),
         # Light ruling, a heavy rule between games, a frame round the pad.
         ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
-        *[("LINEBEFORE", (1 + 2 * g, 0), (1 + 2 * g, -1), 1.2, INK) for g in range(games)],
-        # The foot under a double rule: one line per sum, each game's written beside it.
+        *[("LINEBEFORE", (fixed + 2 * g, 0), (fixed + 2 * g, -1), 1.2, INK)
+          for g in range(len(band))],
+        # The foot under a double rule: each sum written in each game's columns; the net
+        # of a game spans its pair.
         ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
         ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
         ("FONT", (0, first_foot), (0, -1), FONT_BOLD, 7),
+        *[("SPAN", (0, r), (fixed - 1, r)) for r in range(first_foot, len(rows))],
+        *[("SPAN", (fixed + 2 * g, len(rows) - 1), (fixed + 1 + 2 * g, len(rows) - 1))
+          for g in range(len(band))],
     ]
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
-    table.setStyle(TableStyle(commands))
+    table.setStyle(ruled(commands))
     return table

@@ -1,28 +1,26 @@
 """Fonts, colours, page sizes and paragraph styles shared by every PDF.
 
-The embedded DejaVu fonts carry the suit symbols and Latin, Greek and Cyrillic
-letters, so names and cards print as typed; ReportLab subsets them into each
-PDF. Fonts are registered on first use, not at import time.
+The fonts and their fallbacks are in :mod:`.fonts`; here the styles measure
+and fit user text with them, so a name in any script fits its cell.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors, pagesizes
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import TableStyle
 
-FONT = "DejaVuSans"
-FONT_BOLD = "DejaVuSans-Bold"
-FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
+from .fonts import FONT as FONT
+from .fonts import FONT_BOLD as FONT_BOLD
+from .fonts import markup, plain, shortened, visual, width
+from .fonts import register_fonts as register_fonts
 
 INK = colors.HexColor("#1b2a3a")
 """Text and heavy rules: a dark blue-black, like a pad printed in one ink."""
@@ -77,15 +75,6 @@ def paper_size(name: str, *, landscape: bool = False) -> tuple[float, float]:
     return pagesizes.landscape(size) if landscape else size
 
 
-@functools.cache
-def register_fonts() -> None:
-    """Register the embedded DejaVu fonts once per process (parsing them is slow)."""
-    pdfmetrics.registerFont(TTFont(FONT, str(FONTS_DIR / "DejaVuSans.ttf")))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(FONTS_DIR / "DejaVuSans-Bold.ttf")))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT,
-                                  boldItalic=FONT_BOLD)
-
-
 @dataclass(frozen=True)
 class Styles:
     """The paragraph styles of a sheet, by their use."""
@@ -123,43 +112,48 @@ def styles() -> Styles:
 
 
 def text(value: object) -> str:
-    """User text made safe for Paragraph markup (names may hold ``<``, ``&``, quotes).
+    """User text made safe for Paragraph markup (names may hold ``<``, ``&``, quotes),
+    shaped, and set in a fallback font where the body font lacks a glyph.
 
     >>> text("<b>Ann & Co</b>")
     '&lt;b&gt;Ann &amp; Co&lt;/b&gt;'
     """
-    return escape(str(value))
+    return markup(value)
 
 
-def fitted(raw: str, style: ParagraphStyle, width: float, *, lines: int = 2,
+def fitted(raw: str, style: ParagraphStyle, room: float, *, lines: int = 2,
            smallest: float = 6.0) -> tuple[str, ParagraphStyle]:
-    """Markup and style that fit the plain text ``raw`` in ``width``, in ``lines`` lines.
+    """Markup and style that fit the plain text ``raw`` in ``room``, in ``lines`` lines.
 
     A long name first wraps at its spaces, then at its hyphens, then shrinks,
-    never below ``smallest`` points. Anything longer still wraps (ReportLab
-    splits over-long words), so nothing is ever cut off.
+    never below ``smallest`` points; what still does not fit is shortened with
+    an ellipsis at a word's end rather than broken into slivers.
 
     >>> markup, style = fitted("Hohenzollern-Sigmaringen", styles().cell, 60)
     >>> markup, style.fontSize
-    ('Hohenzollern- Sigmaringen', 8)
+    ('Hohenzollern-<br/>Sigmaringen', 8)
     """
-    pieces, size = _fit(raw, style.fontName, style.fontSize, width, lines, smallest)
-    return " ".join(escape(piece) for piece in pieces), _resized(style, size)
+    rows, size = _fit(visual(raw), style.fontName, style.fontSize, room, lines, smallest)
+    return "<br/>".join(markup(row, shaped=True) for row in rows), _resized(style, size)
 
 
-def fits(raw: str, style: ParagraphStyle, width: float) -> bool:
-    """Whether ``raw`` fits one line of ``width`` in ``style`` as it is."""
-    return "\n" not in raw and pdfmetrics.stringWidth(raw, style.fontName, style.fontSize) <= width
+def fits(raw: str, style: ParagraphStyle, room: float) -> bool:
+    """Whether ``raw`` fits one line of ``room`` drawn as a plain string in ``style``."""
+    return "\n" not in raw and plain(raw) and width(raw, style.fontName, style.fontSize) <= room
 
 
 @functools.lru_cache(maxsize=4096)
-def _fit(raw: str, font: str, size: float, width: float, lines: int,
+def _fit(shown: str, font: str, size: float, room: float, lines: int,
          smallest: float) -> tuple[tuple[str, ...], float]:
-    """The pieces (words, or parts of a hyphenated word) and the font size that fit."""
+    """The lines (words, or parts of a hyphenated word) and the font size that fit."""
     while True:
-        pieces = _pieces(raw, font, size, width)
-        if size <= smallest or _lines(pieces, font, size, width) <= lines:
-            return tuple(pieces), size
+        rows = _rows(_pieces(shown, font, size, room), font, size, room)
+        if len(rows) <= lines and all(width(r, font, size, shaped=True) <= room for r in rows):
+            return tuple(rows), size
+        if size <= smallest:
+            kept = rows[:lines - 1]
+            rest = " ".join(rows[lines - 1:]).replace("- ", "-")
+            return (*kept, shortened(rest, font, size, room, shaped=True)), size
         size -= 0.5
 
 
@@ -172,11 +166,11 @@ def _resized(style: ParagraphStyle, size: float) -> ParagraphStyle:
                           leading=size * 1.18)
 
 
-def _pieces(raw: str, font: str, size: float, width: float) -> list[str]:
-    """The words of ``raw``, a word too wide for ``width`` broken after its hyphens."""
+def _pieces(shown: str, font: str, size: float, room: float) -> list[str]:
+    """The words of ``shown``, a word too wide for ``room`` broken after its hyphens."""
     pieces: list[str] = []
-    for word in raw.split() or [""]:
-        if "-" in word.strip("-") and pdfmetrics.stringWidth(word, font, size) > width:
+    for word in shown.split() or [""]:
+        if "-" in word.strip("-") and width(word, font, size, shaped=True) > room:
             parts = word.split("-")
             pieces += [part + "-" for part in parts[:-1]] + [parts[-1]]
         else:
@@ -184,17 +178,20 @@ def _pieces(raw: str, font: str, size: float, width: float) -> list[str]:
     return pieces
 
 
-def _lines(pieces: list[str], font: str, size: float, width: float) -> int:
-    """How many lines the pieces fill when set greedily, as a Paragraph would; a piece
-    too wide for a line counts as more lines than any name may take."""
-    space = pdfmetrics.stringWidth(" ", font, size)
-    count, used = 1, 0.0
+def _rows(pieces: list[str], font: str, size: float, room: float) -> list[str]:
+    """The pieces set greedily in lines of ``room``, as a Paragraph would; a hyphen's
+    piece joins the next without a space."""
+    rows: list[str] = []
     for piece in pieces:
-        wide = pdfmetrics.stringWidth(piece, font, size)
-        if wide > width:
-            return 99
-        if used and used + space + wide > width:
-            count, used = count + 1, wide
+        joined = (rows[-1] + ("" if rows[-1].endswith("-") else " ") + piece) if rows else piece
+        if rows and width(joined, font, size, shaped=True) <= room:
+            rows[-1] = joined
         else:
-            used = used + space + wide if used else wide
-    return count
+            rows.append(piece)
+    return rows
+
+
+def ruled(commands: Sequence[tuple[Any, ...]]) -> TableStyle:
+    """A table style whose cells start in the embedded body font (ReportLab's default is
+    Helvetica, which is never embedded), then ``commands`` as given."""
+    return TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), *commands])

@@ -3,32 +3,23 @@
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper import engine
 
-ENDINGS = {
-    "knock": "Knock",
-    "underknock": "Underknock",
-    "undercut": "Undercut",
-    "gin": "Gin",
-    "break": "Break",
-    "break-gin": "Break gin",
-    "draw": "Draw",
-    "misdeal": "Misdeal",
-}
-VOID_ENDINGS = frozenset({"draw", "misdeal"})
+from .vocabulary import result
 
 
 def ending(box: Mapping[str, Any]) -> str:
-    """The ending of a scored box as a pad would write it, with its doubling.
+    """The ending of a scored box in words (:mod:`.vocabulary`), with its doubling.
 
     >>> ending({"result": "break-gin"}), ending({"result": "knock", "multiplier": 2})
-    ('Break gin', 'Knock ×2')
+    ('Gin after the break', 'Knock ×2')
     """
-    result = str(box.get("result", ""))
-    label = ENDINGS.get(result, result.replace("-", " ").capitalize())
+    name = result(box).name
+    label = name[:1].upper() + name[1:]
     multiplier = box.get("multiplier", 1)
     if isinstance(multiplier, int) and multiplier > 1:
         label += f" ×{multiplier}"
@@ -49,22 +40,32 @@ def number(value: object, *, signed: bool = False) -> str:
     return shown.replace("-", "−")
 
 
-def money(value: object) -> str:
-    """An amount of money with two decimals, or nothing when there is none.
+def money(value: object, currency: str = "") -> str:
+    """An amount of money with two decimals and its currency, or nothing when there is none.
 
-    >>> money(8.2), money(None), money(-1.5)
-    ('8.20', '', '−1.50')
+    >>> money(8.2), money(None), money(-1.5, "EUR"), money(3, "$")
+    ('8.20', '', '−1.50 EUR', '$3.00')
     """
     if not isinstance(value, int | float) or isinstance(value, bool):
         return ""
-    return f"{value:,.2f}".replace("-", "−")
+    shown = f"{value:,.2f}".replace("-", "−")
+    return with_currency(shown, currency)
 
 
-def stake(value: object) -> str:
+def with_currency(amount: str, currency: str) -> str:
+    """An amount with its currency: a symbol before it, a code after it."""
+    if not currency:
+        return amount
+    if len(currency) == 1:
+        return f"−{currency}{amount[1:]}" if amount.startswith("−") else currency + amount
+    return f"{amount} {currency}"
+
+
+def stake(value: object, currency: str = "") -> str:
     """The stake line of the title block.
 
-    >>> stake(0.05), stake(None), stake(0)
-    ('0.05 a point', 'none', 'none')
+    >>> stake(0.05), stake(None), stake(0), stake(0.1, "EUR")
+    ('0.05 a point', 'none', 'none', '0.10 EUR a point')
     """
     if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
         return "none"
@@ -73,7 +74,7 @@ def stake(value: object) -> str:
         shown += "00"
     elif len(shown.split(".")[1]) < 2:
         shown += "0"
-    return f"{shown} a point"
+    return f"{with_currency(shown, currency)} a point"
 
 
 def date(created: datetime.date | None, game: Mapping[str, Any]) -> str:
@@ -137,3 +138,55 @@ def key_numbers(rules: engine.Rules) -> list[tuple[str, str]]:
     elif rules.shutout != "none":
         pairs.append(("Shutout", f"+{rules.shutout}"))
     return pairs
+
+
+_MINUS = re.compile(r"(?<=[\d)\s])-(?=[\s\d(])")
+_TIMES = re.compile(r"(?<=[\d)]) x (?=[\d(])|(?<=\d)x\b")
+_CARD = re.compile(r"\b(10|[2-9AJQKT])([CDHS])\b")
+_SETTING = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+_ZERO_BONUS = re.compile(r"\bbonus of 0\b|\bat 0 a box\b|: 0 more\b")
+FAMILY_IDS = {"jersey": "J", "parlett": "PJ", "gin": "G", "knock-rummy": "K"}
+"""The sections of RULES.md a family's rulings may cite, beside common ground (C, V)."""
+
+
+def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
+    """An explanation's text with the tables' typography: real minus and times signs, suits,
+    and setting names in plain words; with ``numbers`` (the engine's box numbers to the
+    sheet's, where a misdeal takes none), "box 5" reads as the sheet numbers it.
+
+    >>> typeset("Bob reached 118 in box 5 (target 100)", {5: "4"})
+    'Bob reached 118 in box 4 (target 100)'
+
+    >>> typeset("Ann knocked with 1; Bob 14: 14-1 = 13, doubled to 2x")
+    'Ann knocked with 1; Bob 14: 14 − 1 = 13, doubled to 2×'
+    >>> typeset("Bob pays Ann (270 - 0) x 2 = 540; A♠-2♠-3♠; 7S; tie_goes_to_defender")
+    'Bob pays Ann (270 − 0) × 2 = 540; A♠-2♠-3♠; 7♠; tie goes to defender'
+    """
+    if numbers:
+        said = re.sub(r"\bbox (\d+)\b", lambda m: "box " + numbers.get(int(m.group(1)),
+                                                                     m.group(1)), said)
+    said = _MINUS.sub("−", said)
+    said = re.sub(r"(?<=[\d)])−(?=[\d(])", " − ", said)
+    said = re.sub(r"(?<=[\d)])\+(?=[\d(])", " + ", said)
+    said = _TIMES.sub(lambda m: " × " if m.group(0).startswith(" ") else "×", said)
+    said = _CARD.sub(lambda m: ("10" if m.group(1) == "T" else m.group(1))
+                     + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[m.group(2)], said)
+    return _SETTING.sub(lambda m: m.group(0).replace("_", " "), said)
+
+
+def belongs(rule: str, said: str, rules: engine.Rules | None) -> bool:
+    """Whether an explanation step belongs on this game's sheet: it cites common ground or
+    the game's own section of RULES.md, and is not a bonus of nothing.
+
+    >>> knock = engine.find_rules("knock-rummy")
+    >>> belongs("J2", "the deal passes", knock), belongs("K3", "A went gin", knock)
+    (False, True)
+    >>> belongs("G8", "Bob adds the game bonus of 0", engine.find_rules("gin"))
+    False
+    """
+    if rules is None:
+        return True
+    if _ZERO_BONUS.search(said):
+        return False
+    section = rule[:1]
+    return not section or section in "CV" or section in FAMILY_IDS.get(rules.family, section)

@@ -15,15 +15,13 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from .. import engine, store
-from . import gamedata
+from .. import engine, ledger, store
+from ..engine import contract
+from ..engine.contract import BoxEntry, GameEntry
+from . import database, gamedata, printing
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-MAX_RETRIES = 20
-"""Tries of a write without If-Match that keeps losing races to other phones."""
-
 
 def error_response(status: int, code: str, message: str, where: str | None = None,
                    headers: dict[str, str] | None = None) -> Response:
@@ -129,13 +127,17 @@ def _too_large(_error: Exception) -> Response:
 @bp.post("/adjudicate")
 def adjudicate() -> Response:
     """One box in, one ruling out."""
-    return _run(engine.adjudicate, _object_body())
+    def rule(data: Any) -> dict[str, Any]:
+        game, box = contract.read_adjudication(data)
+        return engine.adjudicate({**game.to_json(boxes=False), **box.to_json()})
+
+    return _run(rule, _object_body())
 
 
 @bp.post("/score")
 def score() -> Response:
     """A whole game in, the score sheet out."""
-    return _run(engine.score, _object_body())
+    return _run(lambda data: engine.score(GameEntry.from_json(data).to_json()), _object_body())
 
 
 @bp.post("/arrange")
@@ -168,38 +170,61 @@ def openapi() -> Response:
 # --- stored games -------------------------------------------------------------------------
 
 
-@bp.post("/games")
-def create_game() -> Response:
-    """Store a game (with any boxes it already has); answers its id and edit token."""
-    data = _object_body()
+def _ledger_errors(run: Callable[[], Response]) -> Response:
+    """A use case's refusals as CONTRACT.md errors: the engine's 422, a stale write's
+    409 (with the current version), a reused key's 422, a missing game or box's 404."""
     try:
-        row, token = store.import_game(store.session(), data)
+        return run()
     except engine.ScorekeeperError as err:
         return _engine_error(err)
-    response = jsonify({"id": row.id, "edit_token": token, "version": row.version})
-    response.status_code = 201
-    response.headers["Location"] = url_for("api.get_game", game_id=row.id)
-    response.headers["ETag"] = f'"{row.version}"'
-    return response
+    except ledger.Stale as stale:
+        return _stale(stale.table.version)
+    except ledger.KeyReused as reused:
+        return error_response(422, "key-reused", str(reused))
+    except ledger.NotFound as missing:
+        return error_response(404, "not-found", str(missing))
 
 
-def _game_json(game: gamedata.LoadedGame) -> dict[str, Any]:
-    return {"id": game.id, "version": game.version, "game": game.data, "score": game.score}
+@bp.post("/games")
+def create_game() -> Response:
+    """Store a game (with any boxes it already has); answers its id and edit token.
+    The same Idempotency-Key answers the same game and token again."""
+    data = _object_body()
+    key = _idempotency_key()
+
+    def run() -> Response:
+        game = GameEntry.from_json(data)
+        started = ledger.start(database.session(), game, key=key,
+                               token=gamedata.start_token(key))
+        token = started.token or gamedata.start_token(key)
+        body = {"id": started.table.id, "edit_token": token, "version": started.table.version}
+        response = jsonify({**body, "repeated": True} if started.repeated else body)
+        response.status_code = 200 if started.repeated else 201
+        response.headers["Location"] = url_for("api.get_game", game_id=started.table.id)
+        response.headers["ETag"] = f'"{started.table.version}"'
+        return response
+
+    return _ledger_errors(run)
 
 
-def _load(game_id: str) -> gamedata.LoadedGame:
-    game = gamedata.find(game_id)
-    if game is None:
+def _game_json(table: ledger.Table) -> dict[str, Any]:
+    return {"id": table.id, "version": table.version, "game": table.game.to_json(),
+            "score": None if table.sheet is None else table.sheet.to_json()}
+
+
+def _load(game_id: str) -> ledger.Table:
+    table = gamedata.find(game_id)
+    if table is None:
         abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
-    return game
+    return table
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
     """A stored game as ``score`` takes it, with its score and version."""
-    game = _load(game_id)
-    response = jsonify(_game_json(game))
-    response.headers["ETag"] = f'"{game.version}"'
+    table = _load(game_id)
+    response = jsonify(_game_json(table))
+    response.headers["ETag"] = f'"{table.version}"'
     return response
 
 
@@ -211,7 +236,7 @@ def _authorize(game_id: str) -> None:
         abort(error_response(401, "unauthorized", "send the game's edit token as "
                              "'Authorization: Bearer <token>'",
                              headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(database.session(), game_id)
     if row is None:
         abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
     if not store.check_edit_token(row, match.group(1)):
@@ -238,142 +263,62 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _write(game_id: str, change: Callable[[gamedata.LoadedGame], Response]) -> Response:
-    """Authorize, then run a write against the game as it is now.
-
-    A request that repeats an earlier write's Idempotency-Key gets that write's result,
-    whatever happened since (the box may be deleted, the game over). With If-Match, a
-    version other than the current one is refused with 409; without it a write that
-    loses a race is run again on the new version (each try rescored from scratch), so
-    phones that send no version still never overwrite each other.
-    """
-    _authorize(game_id)
-    expected = _if_match()
-    key = _idempotency_key()
-    db = store.session()
-    for _attempt in range(MAX_RETRIES):
-        with store.writing(db, game_id):
-            done = store.repeated(db, game_id, key)
-            if done is not None:
-                return _written(game_id, done, 200)
-            game = _load(game_id)
-            if expected is not None and expected != game.version:
-                return _stale(game.version)
-            try:
-                return change(game)
-            except store.StaleWrite as stale:
-                if expected is not None:
-                    return _stale(stale.current_version)
-    return _stale(store.game_version(db, game_id) or 0)
-
-
 def _stale(current: int) -> Response:
     return error_response(409, "stale-version", f"the game has changed: it is now at version "
                           f"{current}; read it again and resend", headers={"ETag": f'"{current}"'})
 
 
-def _written(game_id: str, result: store.WriteResult, status: int,
-             scored: dict[str, Any] | None = None, index: int | None = None) -> Response:
-    """The answer to a write: the new version, the box and the game's score.
-
-    A write answers from the score it stored (``index`` is the box's place in it);
-    a repeated request reads the game as it is now.
-    """
-    if scored is None or result.repeated:
-        game = gamedata.load(game_id)
-        scored = game.score
-        index = next((i for i, stored in enumerate(game.boxes) if stored.id == result.box_id),
-                     None)
-    body: dict[str, Any] = {"id": game_id, "version": result.version,
-                            "box_id": result.box_id, "repeated": result.repeated,
-                            "score": scored}
-    rulings = (scored or {}).get("boxes") or []
-    if index is not None and index < len(rulings):
-        body["box"] = {**rulings[index], "id": result.box_id}
+def _written(written: ledger.Written, status: int) -> Response:
+    """The answer to a write: the new version, the box and the game's score."""
+    table = written.table
+    body: dict[str, Any] = {"id": table.id, "version": written.version,
+                            "box_id": written.box_id, "repeated": written.repeated,
+                            "score": None if table.sheet is None else table.sheet.to_json()}
+    if written.box is not None:
+        body["box"] = written.box.to_json()
     response = jsonify(body)
-    response.status_code = 200 if result.repeated else status
-    response.headers["ETag"] = f'"{result.version}"'
+    response.status_code = 200 if written.repeated else status
+    response.headers["ETag"] = f'"{written.version}"'
     return response
 
 
-def _box_body() -> dict[str, Any]:
+def _box_entry() -> BoxEntry:
+    """The request's box: CONTRACT.md's box body; an ``id`` is the store's to give."""
     data = _object_body()
-    return {k: v for k, v in data.items() if k not in ("rules", "players", "dealer", "id")}
+    return BoxEntry.from_json({k: v for k, v in data.items() if k != "id"})
 
 
 @bp.post("/games/<game_id>/boxes")
 def add_box(game_id: str) -> Response:
     """Append one box (needs the edit token; If-Match refuses a stale write)."""
-    entry = _box_body()
-    key = _idempotency_key()
-
-    def change(game: gamedata.LoadedGame) -> Response:
-        try:
-            scored = game.with_box(entry).sheet()
-        except engine.ScorekeeperError as err:
-            return _engine_error(err)
-        result = store.append_box(store.session(), game.id, game.version, entry, scored,
-                                  key=key, based_on=game.version, previous=game.rulings)
-        return _written(game.id, result, 201, game.appended(result, entry) or scored,
-                        len(game.boxes))
-
-    return _write(game_id, change)
-
-
-def _index_of(game: gamedata.LoadedGame, box_id: int) -> int:
-    for index, box in enumerate(game.boxes):
-        if box.id == box_id:
-            return index
-    abort(error_response(404, "not-found", f"box {box_id} is not in this game"))
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.record(
+        database.session(), game_id, _box_entry(), version=_if_match(),
+        key=_idempotency_key()), 201))
 
 
 @bp.put("/games/<game_id>/boxes/<int:box_id>")
 def replace_box(game_id: str, box_id: int) -> Response:
     """Correct a box; everything after it is rescored."""
-    entry = _box_body()
-    key = _idempotency_key()
-
-    def change(game: gamedata.LoadedGame) -> Response:
-        index = _index_of(game, box_id)
-        boxes = list(game.data["boxes"])
-        boxes[index] = {**entry, "id": box_id}
-        try:
-            scored = engine.score({**game.data, "boxes": boxes})
-        except engine.ScorekeeperError as err:
-            return _engine_error(err)
-        result = store.replace_box(store.session(), game.id, box_id, game.version, entry,
-                                   scored, key=key, based_on=game.version,
-                                   previous=game.rulings)
-        return _written(game.id, result, 200, scored, index)
-
-    return _write(game_id, change)
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.correct(
+        database.session(), game_id, box_id, _box_entry(), version=_if_match(),
+        key=_idempotency_key()), 200))
 
 
 @bp.delete("/games/<game_id>/boxes/<int:box_id>")
 def delete_box(game_id: str, box_id: int) -> Response:
     """Delete a box (kept in its history); everything after it is rescored."""
-    key = _idempotency_key()
-
-    def change(game: gamedata.LoadedGame) -> Response:
-        index = _index_of(game, box_id)
-        boxes = [b for i, b in enumerate(game.data["boxes"]) if i != index]
-        try:
-            scored = engine.score({**game.data, "boxes": boxes})
-        except engine.ScorekeeperError as err:
-            return _engine_error(err)
-        result = store.delete_box(store.session(), game.id, box_id, game.version, scored,
-                                  key=key, based_on=game.version, previous=game.rulings)
-        return _written(game.id, result, 200, scored)
-
-    return _write(game_id, change)
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.delete(
+        database.session(), game_id, box_id, version=_if_match(),
+        key=_idempotency_key()), 200))
 
 
 @bp.get("/games/<game_id>/sheet.pdf")
 def sheet_pdf(game_id: str) -> Response:
     """The game's score sheet as a PDF."""
-    from .games import pdf_options, pdf_response
-
-    game = _load(game_id)
-    if game.score is None:
-        return error_response(422, "malformed", f"this game cannot be scored: {game.error}")
-    return pdf_response(game, *pdf_options())
+    table = _load(game_id)
+    if table.sheet is None:
+        return error_response(422, "malformed", f"this game cannot be scored: {table.error}")
+    return printing.pdf_response(table, *printing.pdf_options())

@@ -1,321 +1,273 @@
 """Boxes of a stored game: record, preview, show (with history), correct, delete.
 
-Every write carries the game version the form was based on and a per-form
-idempotency key; the whole game is rescored by the engine before anything is
-stored, so a box that would break the game (say, one recorded after its end) is
-refused with the engine's message.
+The views parse the form into the contract's :class:`BoxEntry`, call the ledger and
+render. A record names the box it is for, a correction or deletion the game version
+it was made against; when that no longer holds the ledger says so and the page shows
+the game as it is now with nothing typed lost.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
+from flask import Blueprint, Response, abort, make_response, request, url_for
 
-from flask import Blueprint, Response, abort, request, url_for
-
-from .. import engine, forms, store
-from . import gamedata, htmx
+from .. import engine, ledger, store
+from ..engine.contract import BoxEntry, SheetBox
+from . import forms, gamedata, htmx
+from .database import session as db_session
 
 bp = Blueprint("boxes", __name__, url_prefix="/games/<game_id>/boxes")
 
 CONFLICT = ("Another phone changed this game while you were entering this box. "
             "The sheet is updated: check the ruling below and save again.")
-
-
-@dataclass
-class Ruled:
-    """The outcome of running a box form through the engine."""
-
-    entry: dict[str, Any] | None = None
-    ruling: dict[str, Any] | None = None
-    score: dict[str, Any] | None = None
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.ruling is not None and not self.errors
-
-    @classmethod
-    def read(cls, form: forms.BoxForm) -> Ruled:
-        """The form's box, not yet ruled; without ``entry`` when a field does not check."""
-        entry = forms.checked_box(form)
-        if entry is None:
-            return cls(errors=["Check the fields marked below."])
-        return cls(entry=entry)
-
-
-def rule_box(game: gamedata.LoadedGame, form: forms.BoxForm, index: int | None = None,
-             box_id: int | None = None, declare: bool = False) -> Ruled:
-    """Score the game with this box added (or put at ``index``, as box ``box_id``) and
-    pick out its ruling. An added box is ruled alone, on the stored version's score.
-
-    With ``declare`` (saving), hands still given as cards are replaced by the layout
-    the ruling shows, so the stored box is exactly what the preview showed (C8).
-    """
-    outcome = Ruled.read(form)
-    if outcome.entry is None:
-        return outcome
-
-    def sheet(entry: dict[str, Any]) -> dict[str, Any]:
-        if index is None:
-            return game.with_box(entry).sheet()
-        boxes = list(game.data["boxes"])
-        boxes[index] = {**entry, "id": box_id}
-        return engine.score({**game.data, "boxes": boxes})
-
-    place = len(game.boxes) if index is None else index
+def rule_box(table: ledger.Table, form: forms.BoxForm,
+             place: int | None = None) -> forms.Ruled:
+    """The game with this box added (or put at ``place``), and the box's ruling."""
+    entry = forms.box_entry(form)
+    if entry is None:
+        return forms.Ruled(errors=[forms.CHECK])
     try:
-        outcome.score = sheet(outcome.entry)
+        sheet = table.scored_with(entry, place)
     except engine.ScorekeeperError as err:
-        outcome.errors = [forms.attach_engine_error(form, err, form.players)]
-        return outcome
-    outcome.ruling = outcome.score["boxes"][place]
-    if declare:
-        _declare(outcome, sheet, place)
-    return outcome
+        return forms.Ruled(entry, errors=[forms.attach_engine_error(form, err, form.players)])
+    return forms.Ruled(entry, sheet, sheet.boxes[len(table.boxes) if place is None else place])
 
 
-def _declare(outcome: Ruled, sheet: Callable[[dict[str, Any]], dict[str, Any]],
-             place: int) -> None:
-    """Store hands as laid out, if the engine rules the laid-out box the same way."""
-    assert outcome.entry is not None and outcome.ruling is not None
-    declared = forms.declare_hands(outcome.entry, outcome.ruling)
-    if declared == outcome.entry:
-        return
-    try:
-        score = sheet(declared)
-    except engine.ScorekeeperError:
-        return
-    ruling = score["boxes"][place]
-    if ruling.get("credits") == outcome.ruling.get("credits") and ruling.get(
-            "penalties") == outcome.ruling.get("penalties"):
-        outcome.entry, outcome.score, outcome.ruling = declared, score, ruling
-
-
-def _editable_game(game_id: str) -> gamedata.LoadedGame:
-    game = gamedata.load(game_id)
-    if not gamedata.can_edit(game):
+def _editable_game(game_id: str) -> ledger.Table:
+    table = gamedata.load(game_id)
+    if not gamedata.can_edit(table):
         abort(403)
-    if game.score is None:
+    if table.sheet is None:
         abort(409)
-    return game
+    return table
 
 
-def _form_page(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: Ruled | None,
-               status: int = 200, box: store.BoxRow | None = None, notice: str = "") -> Response:
+def _form_page(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled | None,
+               status: int = 200, box: store.BoxRow | None = None,
+               notice: str = "") -> Response:
     if box is None:
-        save_url = url_for("boxes.new", game_id=game.id)
-        preview_url = url_for("boxes.preview", game_id=game.id)
+        save_url = url_for("boxes.new", game_id=table.id)
+        preview_url = url_for("boxes.preview", game_id=table.id)
     else:
-        save_url = url_for("boxes.edit", game_id=game.id, box_id=box.id)
-        preview_url = url_for("boxes.preview_edit", game_id=game.id, box_id=box.id)
+        save_url = url_for("boxes.edit", game_id=table.id, box_id=box.id)
+        preview_url = url_for("boxes.preview_edit", game_id=table.id, box_id=box.id)
     page = "boxes/edit.html" if box is not None else "boxes/new.html"
+    ruling = outcome.ruling if outcome else None
     return htmx.render(
-        page, "boxes/_form.html", status, game=game, form=form, outcome=outcome,
-        proposals=forms.proposals(form, outcome.ruling if outcome else None, game.rules()),
-        rules=game.rules(), box=box, save_url=save_url, preview_url=preview_url,
-        notice=notice, dealer=_dealer_for(game, box),
+        page, "boxes/_form.html", status, game=table, form=form, outcome=outcome,
+        proposals=forms.proposals(form, ruling, table.rules()),
+        rules=table.rules(), box=box, save_url=save_url, preview_url=preview_url,
+        notice=notice, dealer=_dealer_for(table, box),
+        number=table.next_number if box is None else _number_of(table, box.id),
     )
 
 
-def _dealer_for(game: gamedata.LoadedGame, box: store.BoxRow | None) -> str | None:
+def _dealer_for(table: ledger.Table, box: store.BoxRow | None) -> str | None:
     """Who deals the box being entered (the sheet's next dealer, or the box's own)."""
-    score = game.score or {}
     if box is None:
-        dealer = score.get("next_dealer")
-        return str(dealer) if dealer else None
-    for stored, ruling in zip(game.boxes, score.get("boxes") or [], strict=False):
-        if stored.id == box.id:
-            return str(ruling.get("dealer") or "") or None
-    return None
+        return table.sheet.next_dealer if table.sheet else None
+    ruled = table.ruled(box.id)
+    return ruled.dealer if ruled else None
 
 
-def _already_saved(game_id: str) -> Response | None:
-    """A resent form (double tap, retry) whose key is stored: answer as the first time,
-    whatever changed since (the box deleted, the game over)."""
-    if store.repeated(store.session(), game_id, request.form.get("key") or None) is None:
+def _number_of(table: ledger.Table, box_id: int) -> int | None:
+    place = table.place_of(box_id)
+    return None if place is None else place + 1
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text or "")
+    except ValueError:
         return None
-    return htmx.go(url_for("games.sheet", game_id=game_id))
 
 
 def _version(form: forms.BoxForm | forms.DeleteBoxForm) -> int:
-    try:
-        return int(form.version.data or "")
-    except ValueError:
-        return -1
+    """The game version a form was made against; a form without one (or with garbage)
+    is based on no version the game ever had, so it is refused as stale."""
+    version = _int(form.version.data)
+    return -1 if version is None else version
 
 
-P = ParamSpec("P")
-R = TypeVar("R")
+def _key(form: forms.BoxForm | forms.DeleteBoxForm) -> str | None:
+    return form.key.data or None
 
 
-def _one_writer(view: Callable[P, R]) -> Callable[P, R]:
-    """A POST reads the game, rules the box and writes it as one writer (store.writing)."""
-
-    @functools.wraps(view)
-    def serialised(*args: P.args, **kwargs: P.kwargs) -> R:
-        if request.method != "POST":
-            return view(*args, **kwargs)
-        with store.writing(store.session(), str(kwargs["game_id"])):
-            return view(*args, **kwargs)
-
-    return serialised
+def _refused(error: ledger.KeyReused) -> Response:
+    return make_response(htmx.error_page(422, "This form was already used", str(error)))
 
 
 @bp.route("/new", methods=["GET", "POST"])
-@_one_writer
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
-    game = _editable_game(game_id)
+    table = _editable_game(game_id)
     if request.method == "GET":
-        form = forms.box_form(game.players)
-        form.version.data = str(game.version)
-        return _form_page(game, form, None)
-    # A resent form is found by its key only where it goes wrong (the box it recorded
-    # ended the game, or its version is stale): the store refuses a key twice.
-    form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game, form, declare=True)
-    if not outcome.ok or outcome.entry is None or outcome.score is None:
-        return _already_saved(game.id) or _form_page(game, form, outcome, 422)
+        form = forms.box_form(table.players)
+        form.version.data = str(table.version)
+        form.number.data = str(table.next_number)
+        return _form_page(table, form, None)
+    form = forms.box_form(table.players, request.form)
+    entry = forms.box_entry(form)
+    if entry is None:
+        return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422)
+    number = _int(form.number.data)
     try:
-        written = store.append_box(store.session(), game.id, _version(form), outcome.entry,
-                                   outcome.score, key=form.key.data or None,
-                                   based_on=game.version, previous=game.rulings)
-    except store.StaleWrite as stale:
-        return _conflict(game_id, form, stale)
-    game.appended(written, outcome.entry)
-    return htmx.go(url_for("games.sheet", game_id=game.id))
+        ledger.record(db_session(), table.id, entry, number=number,
+                      version=None if number is not None else _version(form),
+                      key=_key(form), laid_out=True)
+    except ledger.BoxTaken as taken:
+        return _taken_page(taken, form, entry)
+    except ledger.Stale as stale:
+        return _conflict(stale.table, form)
+    except ledger.KeyReused as reused:
+        return _refused(reused)
+    except engine.ScorekeeperError:
+        return _form_page(table, form, rule_box(table, form), 422)
+    return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
-def _conflict(game_id: str, form: forms.BoxForm, stale: store.StaleWrite,
-              box_id: int | None = None) -> Response:
-    """409: show the form again against the game as it is now, with the new version."""
-    game = gamedata.load(game_id)
-    box, index = None, None
+def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) -> Response:
+    """409: box N was saved by another phone meanwhile. Show both side by side and let
+    the scorer keep theirs, replace it with this one, or record this one as the next."""
+    table = taken.table
+    place = taken.number - 1
+    mine: SheetBox | None = None
+    errors: list[str] = []
+    try:
+        mine = table.scored_with(entry, place).boxes[place]
+    except engine.ScorekeeperError as err:
+        errors.append(err.message)
+    fields = [(name, value) for name, value in request.form.items(multi=True)
+              if name not in ("number", "version", "csrf_token")]
+    box_id = table.boxes[place].id
+    return htmx.render(
+        "boxes/taken.html", "boxes/_taken.html", 409, game=table, number=taken.number,
+        theirs=taken.box, mine=mine, errors=errors, fields=fields,
+        replace_url=url_for("boxes.edit", game_id=table.id, box_id=box_id),
+        next_url=url_for("boxes.new", game_id=table.id), next_number=table.next_number,
+        version=table.version, sheet_url=url_for("games.sheet", game_id=table.id),
+        rules=table.rules(),
+    )
+
+
+def _conflict(table: ledger.Table, form: forms.BoxForm, box_id: int | None = None) -> Response:
+    """409: show the form again against the game as it is now, with its version."""
+    box, place = None, None
     if box_id is not None:
-        box, index = _live_box(game, box_id, "This box was deleted on another phone.")
-    form.version.data = str(stale.current_version)
-    outcome = rule_box(game, form, index, box_id)
-    return _form_page(game, form, outcome, 409, box=box, notice=CONFLICT)
+        box, place = _live_box(table, box_id, "This box was deleted on another phone.")
+    form.version.data = str(table.version)
+    if box is None:
+        form.number.data = str(table.next_number)
+    return _form_page(table, form, rule_box(table, form, place), 409, box=box,
+                      notice=CONFLICT)
 
 
 @bp.post("/preview")
 def preview(game_id: str) -> Response:
     """The live ruling of the box being entered (htmx), or the form page showing it."""
-    game = _editable_game(game_id)
-    form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game, form)
-    return _preview_response(game, form, outcome)
+    table = _editable_game(game_id)
+    form = forms.box_form(table.players, request.form)
+    return _preview_response(table, form, rule_box(table, form))
 
 
-def _preview_response(game: gamedata.LoadedGame, form: forms.BoxForm, outcome: Ruled,
+def _preview_response(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled,
                       box: store.BoxRow | None = None) -> Response:
     status = 200 if outcome.ok else 422
     if htmx.is_htmx():
         return htmx.render(
-            "boxes/_preview.html", "boxes/_preview.html", status, form=form, outcome=outcome,
-            proposals=forms.proposals(form, outcome.ruling, game.rules()), game=game, rules=game.rules(),
+            "boxes/_preview.html", "boxes/_preview.html", status, form=form,
+            outcome=outcome, proposals=forms.proposals(form, outcome.ruling, table.rules()),
+            game=table, rules=table.rules(),
         )
-    return _form_page(game, form, outcome, status, box=box)
+    return _form_page(table, form, outcome, status, box=box)
 
 
 @bp.get("/<int:box_id>")
 def show(game_id: str, box_id: int) -> Response:
     """One box: its ruling with the explanation, and its history of corrections."""
-    game = gamedata.load(game_id)
-    box = store.get_box(store.session(), game.row, box_id)
+    table = gamedata.load(game_id)
+    box = store.get_box(db_session(), table.row, box_id)
     if box is None:
         abort(404, description="This box is not in this game.")
-    number = None
-    ruling = box.ruling
-    score_boxes = (game.score or {}).get("boxes") or []
-    for i, stored in enumerate(game.boxes):
-        if stored.id == box.id:
-            number = i + 1
-            if i < len(score_boxes):
-                ruling = score_boxes[i]
+    place = table.place_of(box.id)
+    ruled = table.ruled(box.id)
+    ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling)
     return htmx.render(
-        "boxes/show.html", "boxes/_show.html", game=game, box=box, number=number,
-        ruling=ruling, history=store.history(store.session(), box),
-        editable=gamedata.can_edit(game) and not box.deleted,
-        delete_form=_delete_form(game),
+        "boxes/show.html", "boxes/_show.html", game=table, box=box,
+        number=None if place is None else place + 1, ruling=ruling,
+        history=store.history(db_session(), box),
+        editable=gamedata.can_edit(table) and not box.deleted,
+        delete_form=_delete_form(table),
     )
 
 
-def _delete_form(game: gamedata.LoadedGame) -> forms.DeleteBoxForm:
+def _delete_form(table: ledger.Table) -> forms.DeleteBoxForm:
     form = forms.DeleteBoxForm(formdata=None)
-    form.version.data = str(game.version)
+    form.version.data = str(table.version)
     return form
 
 
-def _live_box(game: gamedata.LoadedGame, box_id: int,
+def _live_box(table: ledger.Table, box_id: int,
               gone: str = "This box is not in this game (was it deleted?).",
               ) -> tuple[store.BoxRow, int]:
-    for index, box in enumerate(game.boxes):
-        if box.id == box_id:
-            return box, index
-    abort(404, description=gone)
+    place = table.place_of(box_id)
+    if place is None:
+        abort(404, description=gone)
+    return table.boxes[place], place
 
 
 @bp.route("/<int:box_id>/edit", methods=["GET", "POST"])
-@_one_writer
 def edit(game_id: str, box_id: int) -> Response:
     """Correct a box; every box after it is rescored."""
-    game = _editable_game(game_id)
-    if request.method == "POST" and (done := _already_saved(game.id)):
-        return done
-    box, index = _live_box(game, box_id)
+    table = _editable_game(game_id)
+    box, place = _live_box(table, box_id)
     if request.method == "GET":
-        data = forms.box_form_data(box.entry, game.players)
-        form = forms.box_form(game.players, data=data)
+        data = forms.box_form_data(table.game.boxes[place].to_json(), table.players)
+        form = forms.box_form(table.players, data=data)
         forms.prefill_box_form(form, data)
-        form.version.data = str(game.version)
-        return _form_page(game, form, rule_box(game, form, index, box.id), box=box)
-    form = forms.box_form(game.players, request.form)
-    outcome = rule_box(game, form, index, box.id, declare=True)
-    if not outcome.ok or outcome.entry is None or outcome.score is None:
-        return _form_page(game, form, outcome, 422, box=box)
+        form.version.data = str(table.version)
+        return _form_page(table, form, rule_box(table, form, place), box=box)
+    form = forms.box_form(table.players, request.form)
+    entry = forms.box_entry(form)
+    if entry is None:
+        return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422, box=box)
     try:
-        store.replace_box(store.session(), game.id, box.id, _version(form), outcome.entry,
-                          outcome.score, key=form.key.data or None, based_on=game.version,
-                          previous=game.rulings)
-    except store.StaleWrite as stale:
-        return _conflict(game_id, form, stale, box.id)
-    return htmx.go(url_for("games.sheet", game_id=game.id))
+        ledger.correct(db_session(), table.id, box.id, entry, version=_version(form),
+                       key=_key(form), laid_out=True)
+    except ledger.Stale as stale:
+        return _conflict(stale.table, form, box.id)
+    except ledger.KeyReused as reused:
+        return _refused(reused)
+    except engine.ScorekeeperError:
+        return _form_page(table, form, rule_box(table, form, place), 422, box=box)
+    return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
 @bp.post("/<int:box_id>/preview")
 def preview_edit(game_id: str, box_id: int) -> Response:
-    game = _editable_game(game_id)
-    box, index = _live_box(game, box_id)
-    form = forms.box_form(game.players, request.form)
-    return _preview_response(game, form, rule_box(game, form, index, box.id), box)
+    table = _editable_game(game_id)
+    box, place = _live_box(table, box_id)
+    form = forms.box_form(table.players, request.form)
+    return _preview_response(table, form, rule_box(table, form, place), box)
 
 
 @bp.post("/<int:box_id>/delete")
-@_one_writer
 def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     """Delete a box (it stays in the history); the boxes after it are rescored."""
-    game = _editable_game(game_id)
-    if done := _already_saved(game.id):
-        return done
-    box, index = _live_box(game, box_id)
+    table = _editable_game(game_id)
     form = forms.DeleteBoxForm(request.form)
     if not form.validate():
         abort(400)
-    boxes = [b for i, b in enumerate(game.data["boxes"]) if i != index]
     try:
-        score = engine.score({**game.data, "boxes": boxes})
-    except engine.ScorekeeperError as err:
-        return htmx.error_page(422, "This box cannot be deleted", err.message)
-    try:
-        store.delete_box(store.session(), game.id, box.id, _version(form), score,
-                         key=form.key.data or None, based_on=game.version,
-                         previous=game.rulings)
-    except store.StaleWrite:
+        ledger.delete(db_session(), table.id, box_id, version=_version(form),
+                      key=_key(form))
+    except ledger.NotFound as gone:
+        abort(404, description=str(gone))
+    except ledger.Stale:
         return htmx.error_page(409, "The game changed",
                                "Another phone changed this game meanwhile. Look at the sheet "
                                "again before deleting.")
-    return htmx.go(url_for("games.sheet", game_id=game.id))
+    except ledger.KeyReused as reused:
+        return _refused(reused)
+    except engine.ScorekeeperError as err:
+        return htmx.error_page(422, "This box cannot be deleted", err.message)
+    return htmx.go(url_for("games.sheet", game_id=table.id))

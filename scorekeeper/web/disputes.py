@@ -7,10 +7,9 @@ from typing import Any
 
 from flask import Blueprint, Response, request, url_for
 
-from .. import engine, forms
-from . import htmx
-from .boxes import Ruled
-from .games import presets
+from .. import engine
+from ..engine.contract import Ruling
+from . import forms, htmx
 
 bp = Blueprint("disputes", __name__)
 
@@ -29,7 +28,7 @@ def check() -> Response:
     """Check a hand: 10 or 11 cards in; every best arrangement, the count, whether it
     can knock (by the preset, a house limit or the Oklahoma upcard), the best discard."""
     form = forms.CheckForm(request.args)
-    form.rules.choices = forms.choices((p.name, p.title) for p in presets())
+    form.rules.choices = forms.choices((p.name, p.title) for p in forms.presets())
     form.validate()
     result: dict[str, Any] | None = None
     error = None
@@ -122,7 +121,7 @@ def settle() -> Response:
     if preset not in engine.PRESETS:
         preset = "jersey-scarne"
     setup = forms.showdown_setup_form(preset, request.args)
-    setup.rules.choices = forms.choices((p.name, p.title) for p in presets())
+    setup.rules.choices = forms.choices((p.name, p.title) for p in forms.presets())
     players = forms.parse_names(setup.players.data or "")
     setup.dealer.choices = forms.choices((p, p) for p in players)
     settings, rules, problem = _table(setup, preset, players)
@@ -197,17 +196,15 @@ def _players_problem(players: list[str], rules: Any) -> str:
 
 
 def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str,
-               settings: dict[str, Any] | None = None) -> Ruled:
+               settings: dict[str, Any] | None = None) -> forms.Ruled:
     """Rule one box on its own, with the table's house rules and dealer."""
-    outcome = Ruled.read(form)
-    entry = outcome.entry
+    entry = forms.box_entry(form)
     if entry is None:
-        return outcome
+        return forms.Ruled(errors=[forms.CHECK])
     box = {"rules": preset, "settings": settings or {}, "players": players,
-           "dealer": dealer, **entry}
+           "dealer": dealer, **entry.to_json()}
     try:
-        outcome.ruling = engine.adjudicate(box)
+        return forms.Ruled(entry, ruling=Ruling.from_json(engine.adjudicate(box)))
     except engine.ScorekeeperError as err:
-        outcome.errors = [forms.attach_engine_error(form, err, players)]
-    return outcome
+        return forms.Ruled(entry, errors=[forms.attach_engine_error(form, err, players)])
 

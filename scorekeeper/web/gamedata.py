@@ -1,205 +1,65 @@
-"""A stored game as the views need it: loaded, scored, and who may change it.
+"""A stored game as the views need it: loaded through the ledger, and who may change it.
 
 Edit rights live in the signed session cookie: the edit secret of each game this
-browser created or joined through an edit link. The id alone (the share link)
-only reads.
+browser created or joined. The id alone (the share link) only reads.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+import base64
+import hashlib
+import hmac
 
-from flask import Flask, abort, current_app, session
+from flask import abort, current_app, session
 
-from .. import engine, store
-from ..lru import Lru
+from .. import ledger, store
+from .database import session as db_session
 
 MAX_REMEMBERED = 30
-SCORED_GAMES = 256
-"""How many games each server process keeps scored (:class:`Versions`)."""
+"""Games in this browser's list of recent games."""
+MAX_EDIT_RIGHTS = 60
+"""Edit secrets a cookie keeps (about 55 bytes each: a cookie holds 4 KB). They are
+kept apart from the recent games, so looking at games never drops a right; past this
+the least recently used right goes."""
 
 
-@dataclass(frozen=True)
-class Scored:
-    """One stored version of a game: its live boxes, its CONTRACT.md input and the
-    engine's score of it (or why it cannot be scored). Shared by the requests that
-    read that version: nothing in it is changed, only replaced."""
-
-    boxes: tuple[store.BoxRow, ...]
-    data: dict[str, Any]
-    scoring: engine.Scoring | None
-    score: dict[str, Any] | None
-    error: str | None
-
-    @classmethod
-    def of(cls, row: store.GameRow, boxes: Sequence[store.BoxRow]) -> Scored:
-        data = store.game_input(row, boxes)
-        try:
-            scoring = engine.Scoring.of(data)
-        except engine.ScorekeeperError as err:
-            return cls(tuple(boxes), data, None, None, err.message)
-        return cls(tuple(boxes), data, scoring, scoring.sheet(), None)
-
-
-class Versions:
-    """The scored games this process read or wrote last: :data:`SCORED_GAMES` games,
-    each at the one version it saw last.
-
-    Every write bumps a game's version and ``updated_at``, and nothing else in its row
-    changes after it is created: a game read again at the version remembered is the
-    same game, so reading it is a two-column row, not its boxes, and recording a box
-    rules that box alone. Each process keeps its own; a version it has not seen
-    (written by another process) is read and scored in full, and replaces the one
-    remembered.
-    """
-
-    def __init__(self, size: int = SCORED_GAMES) -> None:
-        self._games: Lru[str, LoadedGame] = Lru(size)
-
-    def get(self, game_id: str, stamp: store.Stamp) -> LoadedGame | None:
-        """The game as remembered, if it is at ``stamp``."""
-        game = self._games.get(game_id)
-        return game if game is not None and game.stamp == stamp else None
-
-    def put(self, game: LoadedGame) -> None:
-        self._games.put(game.id, game)
-
-
-def init_app(app: Flask) -> None:
-    app.extensions["scorekeeper.versions"] = Versions()
-
-
-def _versions() -> Versions:
-    versions: Versions = current_app.extensions["scorekeeper.versions"]
-    return versions
-
-
-@dataclass(frozen=True)
-class LoadedGame:
-    """A game row with its live boxes, its CONTRACT.md input and the engine's score.
-
-    One version of a game is shared by the requests that read it (:class:`Versions`),
-    and so is what they render of it (:meth:`rendered`)."""
-
-    row: store.GameRow
-    scored: Scored
-    renders: dict[Hashable, str] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def stamp(self) -> store.Stamp:
-        return self.row.version, self.row.updated_at
-
-    @property
-    def version(self) -> int:
-        return self.row.version
-
-    @property
-    def boxes(self) -> tuple[store.BoxRow, ...]:
-        return self.scored.boxes
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.scored.data
-
-    @property
-    def score(self) -> dict[str, Any] | None:
-        return self.scored.score
-
-    @property
-    def error(self) -> str | None:
-        return self.scored.error
-
-    @property
-    def rulings(self) -> dict[int, dict[str, Any]]:
-        """Each live box's ruling by box id, as the engine gives it for this version: what
-        the store holds, so a write compares against it instead of reading them all."""
-        return {ruling["id"]: ruling for ruling in (self.score or {}).get("boxes") or []
-                if "id" in ruling}
-
-    @property
-    def players(self) -> list[str]:
-        return list(self.row.players)
-
-    def rules(self) -> Any:
-        """The frozen rule set: the preset with the game's own settings."""
-        return engine.find_rules(self.row.rules).with_settings(self.row.settings)
-
-    def rendered(self, key: Hashable, render: Callable[[], str]) -> str:
-        """What ``render`` gives for this version, rendered once: ``key`` names what
-        else it depends on (who may edit, say)."""
-        found = self.renders.get(key)
-        if found is None:
-            found = self.renders[key] = render()
-        return found
-
-    def with_box(self, entry: Mapping[str, Any]) -> engine.Scoring:
-        """The game scored with ``entry`` added at the end (raises the engine's errors)."""
-        if self.scored.scoring is None:
-            return engine.Scoring.of({**self.data, "boxes": [*self.data["boxes"], entry]})
-        return self.scored.scoring.add(entry)
-
-    def appended(self, written: store.WriteResult,
-                 entry: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Remember the version an append of ``entry`` wrote, for the requests after it;
-        its score (the new box with the id the store gave it), or None for a repeat."""
-        if written.repeated or written.box_id is None or written.updated_at is None:
-            return None
-        stored = store.clean_entry(entry)
-        box = {**stored, "id": written.box_id}
-        try:
-            scoring = self.with_box(box)
-        except engine.ScorekeeperError:
-            return None
-        data = {**self.data, "boxes": [*self.data["boxes"], box]}
-        scored = Scored((*self.boxes, store.BoxRow(written.box_id, stored, 1)), data, scoring,
-                        scoring.sheet(), None)
-        row = dataclasses.replace(self.row, version=written.version,
-                                  updated_at=written.updated_at,
-                                  summary=store.summarize(scored.score or {}))
-        _versions().put(LoadedGame(row, scored))
-        return scored.score
-
-
-def load(game_id: str) -> LoadedGame:
+def load(game_id: str) -> ledger.Table:
     """The game or 404; scored by the engine (an engine error is shown, not raised)."""
-    game = find(game_id)
-    if game is None:
+    table = find(game_id)
+    if table is None:
         abort(404, description="There is no game at this address. Check the link.")
-    return game
+    return table
 
 
-def find(game_id: str) -> LoadedGame | None:
-    """The game, or None: its version is read, its row and boxes only when this process
-    has not scored that version yet (:class:`Versions`)."""
-    db = store.session()
-    stamp = store.game_stamp(db, game_id)
-    if stamp is None:
+def find(game_id: str) -> ledger.Table | None:
+    return ledger.load(db_session(), game_id)
+
+
+def start_token(key: str | None) -> str | None:
+    """The edit secret of a game started by the form (or request) with this idempotency
+    key: derived from the key and the server's secret, so a resent start (a double tap,
+    a retry) answers the same secret, which the store keeps only as a hash. None without
+    a key: the store makes a random one."""
+    if key is None:
         return None
-    game = _versions().get(game_id, stamp)
-    if game is None:
-        found = store.load_game(db, game_id)
-        if found is None:
-            return None
-        row, boxes = found
-        game = LoadedGame(row, Scored.of(row, boxes))
-        _versions().put(game)
-    return game
+    secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
+    digest = hmac.new(secret, b"start:" + key.encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
-def can_edit(game: str | LoadedGame) -> bool:
+def token_of(game_id: str) -> str | None:
+    """The edit secret this browser holds for the game, if any."""
+    token = (session.get("edit") or {}).get(game_id)
+    return token if isinstance(token, str) else None
+
+
+def can_edit(game: str | ledger.Table) -> bool:
     """Whether this browser holds the edit secret of the game (its id, or the game read)."""
     game_id = game if isinstance(game, str) else game.id
-    token = (session.get("edit") or {}).get(game_id)
+    token = token_of(game_id)
     if not token:
         return False
-    row = store.get_game(store.session(), game_id) if isinstance(game, str) else game.row
+    row = store.get_game(db_session(), game_id) if isinstance(game, str) else game.row
     return row is not None and store.check_edit_token(row, token)
 
 
@@ -217,9 +77,16 @@ def remember(game_id: str, token: str | None = None) -> None:
         session.permanent = True
         session["games"] = games
     if token is not None:
-        edit = {k: v for k, v in (session.get("edit") or {}).items() if k in session["games"]}
-        edit[game_id] = token
-        session["edit"] = edit
+        rights = {k: v for k, v in (session.get("edit") or {}).items() if k != game_id}
+        rights[game_id] = token
+        session["edit"] = dict(list(rights.items())[-MAX_EDIT_RIGHTS:])
+
+
+def forget_right(game_id: str) -> None:
+    """Drop a secret that no longer unlocks the game (its codes were renewed)."""
+    rights = dict(session.get("edit") or {})
+    if rights.pop(game_id, None) is not None:
+        session["edit"] = rights
 
 
 def remembered() -> list[str]:

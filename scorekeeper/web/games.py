@@ -6,28 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    render_template,
-    request,
-    session,
-    url_for,
-)
-from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]
+from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
 from markupsafe import Markup
 
-from .. import engine, forms, store
-from . import gamedata, htmx
+from .. import chart, engine, ledger, store
+from ..engine.contract import GameEntry
+from . import database, forms, gamedata, htmx, printing
 
 bp = Blueprint("games", __name__)
-
-GAME_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
-              "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
-"""Jersey Gin first: the game this app is for; then two-hand Gin and its variants."""
-
 
 @bp.app_template_global("eldest")
 def eldest(players: list[str], dealer: str) -> str:
@@ -35,16 +21,10 @@ def eldest(players: list[str], dealer: str) -> str:
     return engine.eldest(players, dealer)
 
 
-def presets() -> list[Any]:
-    """Every preset, in the order the new-game page offers them."""
-    ordered = [engine.PRESETS[name] for name in GAME_ORDER if name in engine.PRESETS]
-    return ordered + [p for name, p in engine.PRESETS.items() if name not in GAME_ORDER]
-
-
 @bp.get("/")
 def home() -> Response:
     """Recent games, and the ways in: new game, check a hand, settle a showdown, rules."""
-    db = store.session()
+    db = database.session()
     mine = gamedata.remembered()
     if current_app.config["RECENT_GAMES_PUBLIC"]:
         games = store.recent_games(db)
@@ -56,9 +36,9 @@ def home() -> Response:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new() -> Response:
     """The new-game form; POST starts the game and goes to its score sheet."""
-    preset = request.values.get("rules") or GAME_ORDER[0]
+    preset = request.values.get("rules") or forms.GAME_ORDER[0]
     if preset not in engine.PRESETS:
-        preset = GAME_ORDER[0]
+        preset = forms.GAME_ORDER[0]
     form = forms.new_game_form_class(preset)()
     form.rules.data = preset
     _seat_choices(form)
@@ -69,20 +49,23 @@ def new() -> Response:
     game = forms.game_from_form(form)
     if game is None:
         return _new_page(form, 422)
+    key = form.key.data or None
     try:
-        score = engine.score({**game, "boxes": []})
+        started = ledger.start(database.session(), GameEntry.from_json(game), key=key,
+                               token=gamedata.start_token(key))
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
-    row, token = store.create_game(store.session(), game, store.summarize(score))
-    gamedata.remember(row.id, token)
-    return htmx.go(url_for("games.sheet", game_id=row.id))
+    except ledger.KeyReused as reused:
+        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
+    gamedata.remember(started.table.id, started.token or gamedata.start_token(key))
+    return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
 
 @bp.post("/games/new/cut")
 def cut() -> Response:
     """Scarne's cut (J1): the high card deals first and chooses whose discards he takes."""
-    preset = request.values.get("rules") or GAME_ORDER[0]
+    preset = request.values.get("rules") or forms.GAME_ORDER[0]
     if preset not in engine.PRESETS:
         abort(404)
     form = forms.new_game_form_class(preset)()
@@ -97,7 +80,8 @@ def cut() -> Response:
     form.dealer.data = result.dealer_seat
     form.cut_receives.choices = forms.choices(
         (seat, form.players[seat].data or "") for seat in result.others)
-    form.cut_receives.data = result.others[-1]
+    if form.cut_receives.data not in result.others:  # a second tap keeps the choice
+        form.cut_receives.data = result.others[-1]
     return _new_page(form, cut_message=result.message)
 
 
@@ -106,9 +90,9 @@ def _seat_choices(form: forms.NewGameForm) -> None:
 
 
 def _new_page(form: forms.NewGameForm, status: int = 200, cut_message: str = "") -> Response:
-    rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
+    rules = engine.find_rules(form.rules.data or forms.GAME_ORDER[0])
     return htmx.render("games/new.html", "games/_new_form.html", status, form=form,
-                       rules=rules, presets=presets(), cut_message=cut_message,
+                       rules=rules, presets=forms.presets(), cut_message=cut_message,
                        main_settings=main_settings(rules))
 
 
@@ -133,7 +117,7 @@ def sheet_fragment(game_id: str) -> Response:
     """What phones poll: nothing (204) while the version is unchanged, else the sheet."""
     since = request.args.get("since", type=int)
     if htmx.is_htmx() and since is not None:
-        version = store.game_version(store.session(), game_id)
+        version = store.game_version(database.session(), game_id)
         if version is None:
             abort(404)
         if version == since:
@@ -143,37 +127,38 @@ def sheet_fragment(game_id: str) -> Response:
     return _sheet_page(gamedata.load(game_id))
 
 
-CSRF_MARK = "\x00csrf-token\x00"
-"""Where a sheet rendered once has this request's CSRF token (the rematch form)."""
+def _sheet_page(table: ledger.Table) -> Response:
+    """The score sheet (the fragment for htmx)."""
+    return htmx.render("games/sheet.html", "games/_sheet.html",
+                       **_sheet_context(table, gamedata.can_edit(table)))
 
 
-def _sheet_page(game: gamedata.LoadedGame) -> Response:
-    """The score sheet (the fragment for htmx). A version of a game never changes and
-    every phone at the table reads it after each box, so each process renders it once
-    for those who may edit and once for those who watch; only the rematch form's CSRF
-    token is this request's own."""
-    editable = gamedata.can_edit(game)
-    sheet = game.rendered(("sheet", editable, request.script_root), lambda: render_template(
-        "games/_sheet.html", **_sheet_context(game, editable), csrf_token=lambda: CSRF_MARK))
-    sheet = Markup(sheet.replace(CSRF_MARK, generate_csrf()) if CSRF_MARK in sheet else sheet)
-    return htmx.rendered("games/sheet.html", sheet, game=game)
-
-
-def _sheet_context(game: gamedata.LoadedGame, editable: bool) -> dict[str, Any]:
-    score = game.score or {}
-    players = game.players
-    next_dealer = score.get("next_dealer")
+def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
+    sheet = table.sheet
+    players = table.players
+    next_dealer = sheet.next_dealer if sheet else None
     first = engine.eldest(players, next_dealer) if next_dealer in players else None
     return {
-        "game": game,
-        "score": score,
-        "rows": list(zip(game.boxes, score.get("boxes") or [], strict=False)),
-        "rules": game.rules(),
+        "game": table,
+        "score": sheet,
+        "rows": list(zip(table.boxes, sheet.boxes if sheet else (), strict=False)),
+        "rules": table.rules(),
         "editable": editable,
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "charts": _charts(table),
     }
+
+
+def _charts(table: ledger.Table) -> list[Markup]:
+    """The running totals box by box as inline SVG (Hollywood: one per game column),
+    drawn on the server; none before the first box. The SVG escapes every name."""
+    sheet = table.sheet
+    if sheet is None or not sheet.boxes:
+        return []
+    found = chart.charts(table.players, sheet, target=table.rules().game_target)
+    return [Markup(chart.svg(each)) for each in found]
 
 
 @bp.get("/games/<game_id>/share")
@@ -181,7 +166,7 @@ def share(game_id: str) -> Response:
     """The read-only link for everyone, and the edit link for those who may edit."""
     game = gamedata.load(game_id)
     editable = gamedata.can_edit(game)
-    token = (session.get("edit") or {}).get(game.id) if editable else None
+    token = gamedata.token_of(game.id) if editable else None
     return htmx.render("games/share.html", "games/_share.html", game=game, token=token,
                        editable=editable)
 
@@ -189,7 +174,7 @@ def share(game_id: str) -> Response:
 @bp.get("/games/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Response:
     """The edit link: remember the secret in this browser and show the sheet."""
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(database.session(), game_id)
     if row is None or not store.check_edit_token(row, token):
         abort(404, description="This edit link is not valid. Ask for the link again.")
     gamedata.remember(row.id, token)
@@ -199,7 +184,7 @@ def join(game_id: str, token: str) -> Response:
 @bp.post("/games/<game_id>/join")
 def join_with_code(game_id: str) -> Response | tuple[str, int]:
     """The edit code typed in (the secret at the end of the edit link)."""
-    row = store.get_game(store.session(), game_id)
+    row = store.get_game(database.session(), game_id)
     if row is None:
         abort(404)
     code = (request.form.get("code") or "").strip().rsplit("/", 1)[-1]
@@ -212,29 +197,28 @@ def join_with_code(game_id: str) -> Response | tuple[str, int]:
 
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str) -> Response:
-    """A new game with the same players, rules and stake; the deal moves on one seat."""
-    game = gamedata.load(game_id)
-    players = game.players
-    last = (game.score or {}).get("boxes") or []
-    dealer = last[-1].get("dealer", game.row.dealer) if last else game.row.dealer
-    if dealer not in players:
-        dealer = game.row.dealer
-    new_game = {k: v for k, v in game.data.items() if k != "boxes"}
-    new_game["dealer"] = players[(players.index(dealer) + 1) % len(players)]
-    score = engine.score({**new_game, "boxes": []})
-    row, token = store.create_game(store.session(), new_game, store.summarize(score),
-                                   rematch_of=game.id)
-    gamedata.remember(row.id, token)
-    return htmx.go(url_for("games.sheet", game_id=row.id))
+    """A new game with the same players, rules and stake; the deal moves on one seat.
+    Only a scorer of the game starts its rematch."""
+    gamedata.require_edit(game_id)
+    key = request.form.get("key") or None
+    try:
+        started = ledger.rematch(database.session(), game_id, key=key,
+                                 token=gamedata.start_token(key))
+    except ledger.NotFound:
+        abort(404)
+    except ledger.KeyReused as reused:
+        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
+    gamedata.remember(started.table.id, started.token or gamedata.start_token(key))
+    return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
 
 @bp.get("/games/<game_id>/export.json")
 def export(game_id: str) -> Response:
     """The game as CONTRACT.md JSON: what ``scorekeeper score`` and the API take."""
-    game = gamedata.load(game_id)
-    body = json.dumps(game.data, ensure_ascii=False, indent=2)
+    table = gamedata.load(game_id)
+    body = json.dumps(table.game.to_json(), ensure_ascii=False, indent=2)
     response = Response(body, mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
+    response.headers["Content-Disposition"] = f'attachment; filename="game-{table.id}.json"'
     return response
 
 
@@ -242,24 +226,7 @@ def export(game_id: str) -> Response:
 def sheet_pdf(game_id: str) -> Response:
     """The printed score sheet (scorekeeper.pdf renders it): ``size`` A4 or letter,
     ``detail`` 1 or 0 (default: detail for the boxes entered with cards)."""
-    game = gamedata.load(game_id)
-    if game.score is None:
-        abort(404, description=f"This game cannot be scored: {game.error}")
-    return pdf_response(game, *pdf_options())
-
-
-def pdf_options() -> tuple[bool | None, str]:
-    """Box detail and paper size from the query string; anything unknown is the default."""
-    detail = request.args.get("detail")
-    size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
-    return (None if detail not in ("0", "1") else detail == "1"), size
-
-
-def pdf_response(game: gamedata.LoadedGame, detail: bool | None, size: str = "A4") -> Response:
-    """The PDF of a game's score sheet, sent inline with a sensible file name."""
-    from .. import pdf
-
-    body = pdf.render_sheet(game.data, game.score or {}, detail=detail, page_size=size)
-    response = Response(body, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="score-sheet-{game.id}.pdf"'
-    return response
+    table = gamedata.load(game_id)
+    if table.sheet is None:
+        abort(404, description=f"This game cannot be scored: {table.error}")
+    return printing.pdf_response(table, *printing.pdf_options())

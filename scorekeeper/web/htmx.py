@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, make_response, render_template, request
-from markupsafe import Markup
 
 
 def is_htmx() -> bool:
@@ -19,14 +18,6 @@ def render(page: str, fragment: str, status: int = 200, **context: Any) -> Respo
     """The fragment for htmx, the full page (which includes the fragment) otherwise."""
     template = fragment if is_htmx() else page
     return _varied(render_template(template, **context), status)
-
-
-def rendered(page: str, fragment: Markup, **context: Any) -> Response:
-    """Like :func:`render`, with the fragment rendered already: the page shows it as
-    ``fragment``."""
-    if is_htmx():
-        return _varied(fragment, 200)
-    return _varied(render_template(page, fragment=fragment, **context), 200)
 
 
 def _varied(body: str, status: int) -> Response:

@@ -1,10 +1,21 @@
-"""The OpenAPI 3.1 document of the JSON API (served at ``/api/v1/openapi.json``)."""
+"""The OpenAPI 3.1 document of the JSON API (served at ``/api/v1/openapi.json``).
+
+The shapes of a box, a hand, a game, a ruling and a score sheet are generated from the
+contract's typed values (:mod:`scorekeeper.engine.contract`), so the document says what
+the code reads; only the API's own envelopes (errors, stored games, writes) are written
+here."""
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
 from typing import Any
 
 from .. import engine
+from ..engine import contract
 
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 RULES = {"enum": list(engine.PRESETS), "description": "a preset id (RULES.md)"}
@@ -53,49 +64,103 @@ WRITE_ERRORS = {
     "422": ERROR,
 }
 
+FIELD_SCHEMAS: dict[str, Any] = {
+    "card": {"$ref": "#/components/schemas/Card"},
+    "upcard": {"$ref": "#/components/schemas/Card"},
+    "cards": CARDS,
+    "deadwood": CARDS,
+    "melds": {"type": "array", "items": CARDS},
+    "players": PLAYERS,
+    "rules": RULES,
+    "count": {"type": "integer", "minimum": 0},
+    "multiplier": {"type": "integer", "minimum": 1, "maximum": 1024,
+                   "description": "a power of two (V5)"},
+    "stake": {"type": ["number", "null"], "minimum": 0, "maximum": contract.MAX_STAKE},
+    "note": {"type": "string", "maxLength": contract.MAX_NOTE},
+    "settings": {"type": "object", "description": "settings of the preset to change "
+                                                  "(RULES.md §7)"},
+}
+"""Where a field says more than its type: cards by notation, names by length, ranges."""
+NAMES = ("by", "onto", "breaker", "dealer", "double_refused")
+
+INPUT = (contract.Layoff, contract.Hand, contract.BoxEntry, contract.GameEntry)
+"""CONTRACT.md's input: every field is named, anything else is refused."""
+OUTPUT = (contract.Line, contract.LaidOut, contract.Ruling, contract.SheetBox,
+          contract.Payment, contract.Summary, contract.Sheet)
+COMPONENT = {contract.GameEntry: "Game", contract.Sheet: "Score"}
+"""Component names that differ from the class (the API's names since version 1)."""
+
+
+def _component(cls: type) -> str:
+    return COMPONENT.get(cls, cls.__name__)
+
+
+def _type_schema(kind: Any) -> dict[str, Any]:
+    """The JSON Schema of a contract field's Python type."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if dataclasses.is_dataclass(kind):
+        return {"$ref": f"#/components/schemas/{_component(typing.cast(type, kind))}"}
+    if origin in (types.UnionType, typing.Union):
+        options = [_type_schema(arg) for arg in args]
+        return {"anyOf": options}
+    if origin is typing.Literal:
+        return {"enum": list(args)}
+    if origin is tuple:
+        return {"type": "array", "items": _type_schema(args[0])}
+    if origin in (Mapping, dict, collections.abc.Mapping):
+        return {"type": "object", "additionalProperties": _type_schema(args[1])}
+    simple = {str: "string", bool: "boolean", int: "integer", float: "number",
+              type(None): "null"}
+    return {"type": simple[kind]} if kind in simple else {}
+
+
+def schema_of(cls: type) -> dict[str, Any]:
+    """A contract value's JSON Schema, from its dataclass fields: the document can never
+    name a field the code does not read, or miss one it does."""
+    hints = typing.get_type_hints(cls)
+    names: Mapping[str, str] = getattr(cls, "JSON_NAMES", {})
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for item in dataclasses.fields(cls):
+        if item.name == "extra":
+            continue
+        name = names.get(item.name, item.name)
+        if item.name in FIELD_SCHEMAS:
+            properties[name] = FIELD_SCHEMAS[item.name]
+        elif item.name in NAMES:
+            properties[name] = {"anyOf": [NAME, {"type": "null"}]}
+        else:
+            properties[name] = _type_schema(hints[item.name])
+        if item.default is dataclasses.MISSING and item.default_factory is dataclasses.MISSING:
+            required.append(name)
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if cls.__doc__:
+        schema["description"] = " ".join(cls.__doc__.split())
+    if required:
+        schema["required"] = required
+    if cls in INPUT:
+        schema["additionalProperties"] = False
+    return schema
+
+
+def _box_with_its_game() -> dict[str, Any]:
+    """``adjudicate``'s box: a box with the game's rules, settings, players and dealer."""
+    schema = schema_of(contract.BoxEntry)
+    game = schema_of(contract.GameEntry)["properties"]
+    schema["properties"] = {**schema["properties"], **{
+        name: game[name] for name in ("rules", "settings", "players")}}
+    schema["required"] = [*schema.get("required", []), "players"]
+    return schema
+
+
 SCHEMAS: dict[str, Any] = {
     "Card": CARD,
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {
         "type": "object", "required": ["code", "message"],
         "properties": {"code": {"type": "string"}, "message": {"type": "string"},
                        "where": {"type": "string"}}}}},
-    "Hand": {"type": "object", "description": "cards; or melds, deadwood, layoffs; or count",
-             "properties": {
-                 "cards": CARDS,
-                 "melds": {"type": "array", "items": CARDS},
-                 "deadwood": CARDS,
-                 "layoffs": {"type": "array", "items": {"type": "object", "properties": {
-                     "card": {"$ref": "#/components/schemas/Card"},
-                     "onto": {"type": "string"}, "meld": {"type": "integer"}}}},
-                 "count": {"type": "integer", "minimum": 0, "maximum": 98}}},
-    "BoxEntry": {"type": "object", "required": ["ending"], "properties": {
-        "ending": {"enum": ["knock", "gin", "break", "draw", "misdeal"]},
-        "by": {"type": "string"}, "after_break": {"type": "boolean"},
-        "second_round": {"type": "boolean"}, "upcard": {"$ref": "#/components/schemas/Card"},
-        "multiplier": {"type": "integer", "minimum": 1, "maximum": 1024},
-        "note": {"type": "string"},
-        "hands": {"type": "object", "additionalProperties": {
-            "$ref": "#/components/schemas/Hand"}}}},
-    "Box": {"allOf": [{"$ref": "#/components/schemas/BoxEntry"}, {
-        "type": "object", "required": ["rules", "players"], "properties": {
-            "rules": RULES, "settings": {"type": "object"},
-            "players": PLAYERS, "dealer": NAME}}]},
-    "Ruling": {"type": "object", "properties": {
-        "result": {"type": "string"}, "winner": {"type": ["string", "null"]},
-        "points": {"type": "integer"}, "credits": {"type": "object"},
-        "penalties": {"type": "object"}, "counts": {"type": "object"},
-        "hands": {"type": "object"}, "explanation": {"type": "array"},
-        "advice": {"type": "array"}}},
-    "Game": {"type": "object", "required": ["rules", "players"], "properties": {
-        "rules": RULES, "settings": {"type": "object"},
-        "players": PLAYERS, "dealer": NAME, "stake": {"type": ["number", "null"], "minimum": 0},
-        "boxes": {"type": "array", "items": {"$ref": "#/components/schemas/BoxEntry"}}}},
-    "Score": {"type": "object", "properties": {
-        "boxes": {"type": "array"}, "totals": {"type": "object"},
-        "boxes_won": {"type": "object"}, "game_over": {"type": "boolean"},
-        "winner": {"type": ["string", "null"]}, "next_dealer": {"type": ["string", "null"]},
-        "final_totals": {"type": ["object", "null"]}, "settlement": {"type": ["array", "null"]},
-        "explanation": {"type": "array"}}},
+    **{_component(cls): schema_of(cls) for cls in (*INPUT, *OUTPUT)},
+    "Box": _box_with_its_game(),
     "Arrangement": {"type": "object", "properties": {
         "cards": CARDS, "count": {"type": "integer"}, "melds": {"type": "array"},
         "deadwood": CARDS, "discard": {"$ref": "#/components/schemas/Card"}}},
@@ -106,7 +171,7 @@ SCHEMAS: dict[str, Any] = {
     "Written": {"type": "object", "properties": {
         "id": {"type": "string"}, "version": {"type": "integer"},
         "box_id": {"type": ["integer", "null"]}, "repeated": {"type": "boolean"},
-        "box": {"$ref": "#/components/schemas/Ruling"},
+        "box": {"$ref": "#/components/schemas/SheetBox"},
         "score": {"$ref": "#/components/schemas/Score"}}},
 }
 

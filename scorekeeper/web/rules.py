@@ -12,8 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, request, url_for
 
 from .. import engine
-from . import htmx
-from .games import presets
+from . import forms, htmx
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -47,15 +46,51 @@ def rule_href(rule_id: str, preset: str | None = None) -> str:
     return url_for("rules.everything") + f"#{rule_id}"
 
 
+CHOICE_WORDS = {
+    "fixed": "a fixed number",
+    "first-upcard": "the first upcard",
+    "current-upcard": "the current upcard",
+    "gin-only": "gin only",
+    "knock-1": "knock with 1",
+    "sequential": "each on the melds before him (J5)",
+    "knocker-original-only": "on the knocker's own melds only (P5)",
+    "knocker-only": "on the knocker's melds (G3)",
+    "none": "none",
+    "break-3": "the break at 3 cards",
+    "draw-3": "a draw at 3 cards",
+    "draw-2": "a draw at 2 cards",
+    "draw-players": "a draw at as many cards as players",
+    "same": "the same dealer",
+    "next": "the next dealer",
+    "double": "double",
+    "pairwise": "every pair settles",
+    "winner-only": "only the winner collects",
+    "per-win": "a column per win",
+    "per-deal": "a column per deal",
+}
+"""Setting values in plain words (the engine's Setting data names them for JSON)."""
+
+
+@bp.app_template_global()
 def value_text(value: Any) -> str:
-    """A setting's value as the pages show it."""
+    """A setting's value as the pages show it, in plain words."""
     if value is True:
         return "yes"
     if value is False:
         return "no"
     if value is None:
         return "any"
-    return str(value)
+    return CHOICE_WORDS.get(str(value), str(value))
+
+
+@bp.app_template_global()
+def book_source(rules: Any) -> str:
+    """Whose book a preset follows, for "Undercut bonus: 25 (Parlett)": the name in
+    its title's brackets, else the title."""
+    title = str(rules.title)
+    if title.endswith(")") and "(" in title:
+        return title[title.rindex("(") + 1:-1]
+    return title
 
 
 def alternatives(setting: Any, rules: Any | None = None) -> list[tuple[str, list[str]]]:
@@ -63,7 +98,7 @@ def alternatives(setting: Any, rules: Any | None = None) -> list[tuple[str, list
     then the documented choices no preset uses (the setting's alternatives)."""
     current = None if rules is None else value_text(getattr(rules, setting.name))
     by_value: dict[str, list[str]] = {}
-    for preset in presets():
+    for preset in forms.presets():
         by_value.setdefault(value_text(getattr(preset, setting.name)), []).append(preset.title)
     for choice in setting.choices:
         by_value.setdefault(value_text(choice), [])
@@ -93,7 +128,7 @@ def index() -> Response:
     """All presets, and a search over the rule texts and settings."""
     query = (request.args.get("q") or "").strip()[:100]
     found, settings = search(query) if query else ([], [])
-    return htmx.render("rules/index.html", "rules/_results.html", presets=presets(),
+    return htmx.render("rules/index.html", "rules/_results.html", presets=forms.presets(),
                        query=query, found=found, settings=settings, sections=section_titles(),
                        alternatives=alternatives)
 

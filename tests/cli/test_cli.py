@@ -247,23 +247,28 @@ def test_sheet_of_a_bad_game_writes_nothing(tmp_path: Path,
     assert not target.exists()
 
 
-def test_serve_passes_host_port_and_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, int]] = []
+def test_serve_passes_host_and_port(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """serve hands its host and port on; ``--workers`` is refused, naming gunicorn."""
+    calls: list[tuple[str, int]] = []
     fake = types.ModuleType("scorekeeper.serve")
-    fake.serve = lambda host, port, workers: calls.append(  # type: ignore[attr-defined]
-        (host, port, workers))
-    fake.default_workers = lambda: 3  # type: ignore[attr-defined]
+    fake.serve = lambda host, port: calls.append((host, port))  # type: ignore[attr-defined]
+    fake.NotMigrated = type("NotMigrated", (Exception,), {})  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "scorekeeper.serve", fake)
     assert main(["serve"]) == 0
-    assert main(["serve", "--host", "127.0.0.1", "--port", "8080", "--workers", "1"]) == 0
-    assert calls == [("0.0.0.0", 5000, 3), ("127.0.0.1", 8080, 1)]
+    assert main(["serve", "--host", "127.0.0.1", "--port", "8080"]) == 0
+    assert calls == [("0.0.0.0", 5000), ("127.0.0.1", 8080)]
+    status, out, err = run(capsys, "serve", "--workers", "4")
+    assert_bad(status, out, err, "usage")
+    assert "gunicorn 'scorekeeper.web:create_app()'" in out["error"]["message"]
+    assert calls == [("0.0.0.0", 5000), ("127.0.0.1", 8080)]
 
 
 def test_migrate(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import scorekeeper.store
 
     calls: list[bool] = []
-    monkeypatch.setattr(scorekeeper.store, "migrate", lambda: calls.append(True))
+    monkeypatch.setattr(scorekeeper.store, "migrate", lambda _url: calls.append(True))
     status, out, _ = run(capsys, "migrate")
     assert (status, out, calls) == (0, {"migrated": True}, [True])
 

@@ -53,3 +53,27 @@ def test_bad_pads_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert_bad(*run(capsys, "pad", "gin", "--players", "7", "-o", str(target)), "usage")
     assert not target.exists()
     assert main(["pad", "gin", "-o", str(target), "--page-size", "A5"]) == 2
+
+
+def test_sheet_header_and_footer_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "game.json"
+    source.write_text(json.dumps({**CONTRACT_GAME, "stake": 0.05}))
+    target = tmp_path / "sheet.pdf"
+    assert run(capsys, "sheet", str(source), "-o", str(target), "--place", "Club Nord",
+               "--started", "2026-05-01T19:30", "--currency", "EUR", "--game-id", "g7Qx2",
+               "--url", "http://192.168.1.20:8000/g/g7Qx2")[0] == 0
+    text = " ".join(text_of(target).split())
+    assert "Club Nord" in text and "2026-05-01 19:30" in text
+    assert "0.05 EUR a point" in text and "game g7Qx2" in text
+    info = PdfReader(target).metadata
+    assert info is not None and str(info["/CreationDate"]).startswith("D:20260501193000")
+
+
+def test_a_hollywood_pad_with_many_columns_and_a_bad_count(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "pad.pdf"
+    assert run(capsys, "pad", "hollywood", "--columns", "12", "-o", str(target))[0] == 0
+    text = text_of(target)
+    assert "Game 12 · to 100" in text and len(PdfReader(target).pages) == 2
+    assert_bad(*run(capsys, "pad", "hollywood", "--columns", "51", "-o", str(tmp_path / "x.pdf")),
+               "usage")

@@ -108,3 +108,34 @@ def gin_shutout_game(first: str, second: str) -> dict[str, Any]:
     """Two-hand Gin: ``first`` wins every box, ``second`` is shut out (G8)."""
     return {"rules": "gin", "players": [first, second], "dealer": first, "stake": 0.25,
             "boxes": [knock(first, {first: 5, second: 30}), gin(first, {second: 70})]}
+
+
+def preset_game(preset: str) -> dict[str, Any]:
+    """A short game of any preset with each kind of box: a knock, a gin, a misdeal with a
+    note, an undercut, a box entered with cards; Oklahoma's upcards, a doubled box."""
+    rules = engine.find_rules(preset)
+    if rules.hollywood:
+        return hollywood_game()
+    seats = ["Ann", "Bob", "Cal", "Dee"][:max(rules.min_players, 3 if preset == "knock-rummy"
+                                              else rules.min_players)]
+    first, second = seats[0], seats[1]
+    others = {p: 8 + 2 * n for n, p in enumerate(seats)}
+    boxes: list[dict[str, Any]] = [
+        knock(first, {**others, first: 3}),
+        gin(second, {p: c for p, c in others.items() if p != second}),
+        {"ending": "misdeal", "note": "Bob showed the 7♥"},
+        knock(first, {**others, first: 6, second: 4}),
+        {"ending": "gin", "by": second, "hands": {
+            second: {"cards": ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9D", "10D", "JD"]},
+            first: {"cards": ["KH", "KC", "KS", "5C", "6C", "8C", "8H", "2D", "3H", "AD"]}}}
+        if len(seats) == 2 else cards_box(first, second, seats[2]),
+    ]
+    if rules.family == "knock-rummy":  # seven cards a hand for three: counts only
+        boxes[4] = knock(second, {**others, second: 2})
+    if rules.knock_limit_from != "fixed":
+        for box, upcard in zip(boxes, ["7S", "KH", None, "9D", "QC"], strict=True):
+            if upcard:
+                box["upcard"] = upcard
+    if rules.doubling:
+        boxes[3]["multiplier"] = 2
+    return {"rules": preset, "players": seats, "dealer": first, "stake": 0.05, "boxes": boxes}

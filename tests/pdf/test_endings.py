@@ -34,16 +34,17 @@ def test_parlett_undercut_knocker_penalty_and_a_draw() -> None:
     assert score["boxes"][0]["penalties"] == {"Ann": 20}
     # Ann's box cell shows the penalty with a real minus sign; Bob's credit is his alone.
     points = score["boxes"][0]["points"]
-    assert contains_run(cells, ["1", "Ann", "Underknock", "Ann", "8", "−20", "−20", "5",
+    assert contains_run(cells, ["1", "Ann", "U", "Bob", "8ᵏ", "−20", "−20", "5",
                                 str(points), str(points), "30", "0"])
-    assert contains_run(cells, ["2", "Bob", "Draw", "−20", str(points), "0"])
+    assert contains_run(cells, ["2", "Bob", "–", "draw", "−20", str(points), "0"])
 
 
 def test_doubling_shows_the_multiplier() -> None:
     game = {"rules": "doubling", "players": ["Ann", "Bob"], "dealer": "Ann",
             "boxes": [{**games.knock("Ann", {"Ann": 3, "Bob": 20}), "multiplier": 2}]}
     score, cells = sheet(game)
-    assert contains_run(cells, ["1", "Ann", "Knock ×2", "Ann", "3",
+    assert contains_run(cells, ["Box", "Dealer", "How", "Won by", "×"])
+    assert contains_run(cells, ["1", "Ann", "K", "Ann", "×2", "3ᵏ",
                                 str(score["boxes"][0]["points"])])
 
 
@@ -54,8 +55,8 @@ def test_break_and_gin_after_the_break() -> None:
          "hands": games.counts(Ann=12, Bob=9, Cal=0)}]}
     score, cells = sheet(game)
     assert [b["result"] for b in score["boxes"]] == ["break", "break-gin"]
-    assert contains_run(cells, ["1", "Ann", "Break", "Bob"])
-    assert contains_run(cells, ["2", "Bob", "Break gin", "Cal"])
+    assert contains_run(cells, ["1", "Ann", "B", "Bob"])
+    assert contains_run(cells, ["2", "Bob", "BG", "Cal"])
 
 
 def test_hollywood_in_progress_has_open_games_and_no_final_totals() -> None:
@@ -75,5 +76,6 @@ def test_notes_print_with_their_box_even_without_detail() -> None:
         {**games.knock("Ann", {"Ann": 3, "Bob": 20}), "note": "Bob <misdealt> & redealt ♥"}]}
     score = engine.score(game)
     text = flat(render_sheet(game, score, detail=False))
-    assert "Notes Box 1 note: Bob <misdealt> & redealt ♥" in text
-    assert "Note: Bob <misdealt> & redealt ♥" in flat(render_sheet(game, score, detail=True))
+    assert "Notes Box 1* Bob <misdealt> & redealt ♥" in text
+    assert contains_run(lines(render_sheet(game, score)), ["1*", "Ann", "K", "Ann"])
+    assert "Box 1* Bob <misdealt> & redealt ♥" in flat(render_sheet(game, score, detail=True))

@@ -35,9 +35,9 @@ def test_hollywood_entries_go_in_the_games_they_were_entered_in(hollywood: Game,
     assert contains_run(cells, ["Game 1", "Game 2", "Game 3"])
     for number, box in enumerate(score["boxes"], start=1):
         winner = box["winner"]
-        row = [str(number), box["dealer"], "Knock" if box["result"] == "knock" else "Gin",
-               box["by"], str(box["counts"]["Ann"]), str(box["counts"]["Bob"]),
-               str(box["points"])]
+        counts = [f"{box['counts'][p]}{'ᵏ' if p == box['by'] else ''}" for p in ("Ann", "Bob")]
+        row = [str(number), box["dealer"], "K" if box["result"] == "knock" else "G",
+               winner, *counts, str(box["points"])]
         row += [str(box["column_totals"][column - 1][winner]) for column in box["columns"]]
         assert contains_run(cells, row), number
 
@@ -69,7 +69,7 @@ def test_hollywood_settlement_per_game_and_net(hollywood: Game, hollywood_pdf: b
 
 def test_hollywood_box_with_cards_has_its_detail(hollywood_pdf: bytes) -> None:
     text = flat(hollywood_pdf)
-    assert "Box 5 · Ann dealt · Gin by Bob" in text
+    assert "Box 5 · Ann dealt · G Bob won by gin" in text
     assert "A♠ 2♠ 3♠ 4♠" in text
 
 

@@ -35,7 +35,7 @@ def test_a_hostile_name_in_a_two_hand_game_and_in_the_title() -> None:
     pdf = render_sheet(game, score, title=games.HOSTILE)
     text = flat(pdf)
     assert page_texts(pdf)[0].startswith(games.HOSTILE)
-    assert f"{games.HOSTILE} pays {games.ACCENTED} (270 - 0) x 2 = 540" in text
+    assert f"{games.HOSTILE} pays {games.ACCENTED} (270 − 0) × 2 = 540" in text
 
 
 def test_non_latin_names_are_in_the_text(five_pdf: bytes) -> None:
@@ -46,10 +46,15 @@ def test_non_latin_names_are_in_the_text(five_pdf: bytes) -> None:
     assert "1 Ann 2 Бори́с Пастерна́к 3 Ζωή Παπαδοπούλου" in text
 
 
-def test_a_long_name_wraps_at_its_hyphen_and_stays_whole(five_pdf: bytes) -> None:
+def test_a_long_name_is_whole_in_the_player_list_and_shortened_in_cells(five_pdf: bytes) -> None:
+    first = page_texts(five_pdf)[0]
+    assert f"5 {games.LONG}" in " ".join(first.split())
     cells = lines(five_pdf)
-    assert "Hohenzollern-" in cells and "Sigmaringen III" in cells
-    assert "Maximiliano Hohenzollern- Sigmaringen III" in flat(five_pdf)
+    # In a narrow cell it ends in an ellipsis at a word's end, never in slivers of a word.
+    assert "Hohenzollern…" in cells
+    shortened = [c for c in cells if c.endswith("…")]
+    assert all(len(c) > 4 and c[:-1] in "".join(FIVE) + " · " + " · ".join(FIVE)
+               for c in shortened if "·" not in c), shortened
 
 
 def test_five_players_print_on_a_landscape_page(five_pdf: bytes) -> None:

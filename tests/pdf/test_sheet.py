@@ -8,23 +8,26 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.pdf import render_sheet
+from scorekeeper.pdf.boxes import box_labels, sheet_numbers
+from scorekeeper.pdf.words import typeset
 
 from . import games
 from .conftest import DATE
 from .reading import contains_run, flat, lines, page_size_mm, page_texts, reader
 
 Game = tuple[dict[str, Any], dict[str, Any]]
-ENDINGS = {"knock": "Knock", "underknock": "Underknock", "gin": "Gin", "misdeal": "Misdeal"}
+LETTERS = {"knock": "K", "underknock": "U", "gin": "G", "misdeal": "–"}
 
 
-def row_of(number: int, box: dict[str, Any], players: list[str]) -> list[str]:
-    """What one box's row must read, cell by cell; empty cells are not extracted."""
-    row = [str(number), box["dealer"], ENDINGS[box["result"]]]
-    if box.get("by"):
-        row.append(box["by"])
+def row_of(label: str, box: dict[str, Any], players: list[str]) -> list[str]:
+    """What one box's row must read, cell by cell; empty cells are not extracted. A misdeal
+    takes no box number; the winner is named (not the knocker), whose count is marked ᵏ."""
+    row = [label] if label else []
+    row += [box["dealer"], LETTERS[box["result"]], box["winner"] or box["result"]]
     for player in players:
         if player in box["counts"]:
-            row.append(str(box["counts"][player]))
+            mark = "ᵏ" if player == box["by"] else ""
+            row.append(f"{box['counts'][player]}{mark}")
         if box["credits"].get(player):
             row.append(str(box["credits"][player]))
         row.append(str(box["totals"][player]))
@@ -42,8 +45,10 @@ def test_every_box_row_with_its_counts_credits_and_running_totals(jersey: Game,
                                                                   jersey_pdf: bytes) -> None:
     game, score = jersey
     cells = lines(jersey_pdf)
-    for number, box in enumerate(score["boxes"], start=1):
-        assert contains_run(cells, row_of(number, box, game["players"])), number
+    labels = box_labels(score["boxes"])
+    assert labels[:8] == ["1", "2", "3", "4", "5", "6", "", "7"]
+    for label, box in zip(labels, score["boxes"], strict=True):
+        assert contains_run(cells, row_of(label, box, game["players"])), label
 
 
 def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
@@ -55,7 +60,7 @@ def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
     assert "2025-03-14" in first
     assert "1 Ann 2 Bob 3 Cal; first dealer Ann" in first
     assert "0.05 a point" in first
-    assert "40 boxes; won by Ann" in first
+    assert "35 boxes (and 5 misdeals); won by Ann" in first
 
 
 def test_end_of_game_block(jersey: Game, jersey_pdf: bytes) -> None:
@@ -84,8 +89,12 @@ def test_settlement_in_points_and_money(jersey: Game, jersey_pdf: bytes) -> None
 def test_game_explanation_with_rule_ids(jersey: Game, jersey_pdf: bytes) -> None:
     _, score = jersey
     text = flat(jersey_pdf)
+    numbers = sheet_numbers(score["boxes"])
     for step in score["explanation"]:
-        assert f"{step['rule']} {step['text']}" in text
+        assert f"{step['rule']} {typeset(step['text'], numbers)}" in text
+    # The engine counts the misdeals among its boxes; the sheet numbers only boxes played.
+    assert "J14 Ann reached 477 in box 35 (target 477): the game is over" in text
+    assert "J14 box bonuses at 25 a box: Ann 12 × 25 = 300, Bob 11 × 25 = 275" in text
 
 
 def test_page_count_and_page_numbers(jersey_pdf: bytes) -> None:
@@ -103,9 +112,10 @@ def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game,
                                                          jersey_pdf: bytes) -> None:
     _, score = jersey
     text = flat(jersey_pdf)
-    with_cards = [n for n, box in enumerate(score["boxes"], start=1) if box["hands"]]
-    assert with_cards == [6, 13, 20, 27, 34]
-    for number in range(1, 41):
+    labels = box_labels(score["boxes"])
+    with_cards = [int(labels[n]) for n, box in enumerate(score["boxes"]) if box["hands"]]
+    assert with_cards == [6, 12, 18, 24, 30]
+    for number in range(1, 36):
         assert (f"Box {number} ·" in text) == (number in with_cards)
     # The knocker's arrangement, the layoff onto his run, the deadwood, with suit symbols.
     assert "A♠ 2♠ 3♠ · 7♣ 7♦ 7♥ · 9♦ 10♦ J♦" in text
@@ -113,16 +123,20 @@ def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game,
     assert "A♦ A♥ 2♣ 2♥ 3♦ 4♥" in text
     assert "count only" in text
     for step in score["boxes"][5]["explanation"]:
-        assert f"{step['rule']} {step['text']}" in text
+        assert f"{step['rule']} {typeset(step['text'])}" in text
 
 
 def test_detail_off_and_on(jersey: Game) -> None:
     game, score = jersey
     off = render_sheet(game, score, detail=False, created=DATE)
     assert "Box detail" not in flat(off) and len(reader(off).pages) == 2
-    on = flat(render_sheet(game, score, detail=True, created=DATE))
-    assert all(f"Box {n} ·" in on for n in range(1, 41))
-    assert "C4 Ann's count was entered as" in on
+    on = render_sheet(game, score, detail=True, created=DATE)
+    text = flat(on)
+    assert all(f"Box {n} ·" in text for n in range(1, 36))
+    # A box of counts only is one line, its explanation run on; the cards' boxes have tables.
+    assert "Box 1 · Ann dealt · K Ann won by a knock · Ann +21: Ann knocked with 1" in text
+    assert text.count("Misdeal · ") == 5 and "Misdeal · Ann dealt: misdeal: the same" in text
+    assert len(reader(on).pages) <= 5
 
 
 def test_headings_repeat_on_every_page_of_a_long_table() -> None:
@@ -130,15 +144,15 @@ def test_headings_repeat_on_every_page_of_a_long_table() -> None:
     score = engine.score(game)
     texts = page_texts(render_sheet(game, score, detail=False, page_size="letter"))
     assert len(texts) >= 3
-    with_boxes = [text for text in texts if "Knock" in text]
+    with_boxes = [text for text in texts if "count" in text]
     assert len(with_boxes) >= 3
     for text in with_boxes:
         cells = [line.strip() for line in text.splitlines()]
-        assert contains_run(cells, ["Box", "Dealer", "Ending", "By", "Ann", "Bob", "Cal"])
+        assert contains_run(cells, ["Box", "Dealer", "How", "Won by", "Ann", "Bob", "Cal"])
         assert cells.count("total") == 3
     assert "Standing after 100 boxes" in texts[-1]
     assert f"Next dealer: {score['next_dealer']}." in texts[-1]
-    assert "100 boxes; in progress" in texts[0]
+    assert "86 boxes (and 14 misdeals); in progress" in texts[0]
 
 
 def test_letter_and_a4_page_sizes(jersey: Game, jersey_pdf: bytes) -> None:

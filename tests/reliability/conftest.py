@@ -56,17 +56,21 @@ class LiveServer:
         return [sys.executable, "-m", "tests.reliability.liveserver", self.database_url,
                 str(self.port)]
 
+    def environment(self) -> dict[str, str] | None:
+        """The process's environment (None: this one's)."""
+        return None
+
     def ready(self) -> bool:
         try:
             return requests.get(f"{self.url}/health", timeout=1).status_code == 200
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening, or still booting
             return False
 
     def start(self) -> Self:
         """Start the process and wait (bounded) until it is :meth:`ready`."""
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(self.command(), cwd=PROJECT, stdout=log,
-                                            stderr=subprocess.STDOUT)
+                                            stderr=subprocess.STDOUT, env=self.environment())
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -2,11 +2,8 @@
 
 ``python -m tests.reliability.liveserver DATABASE_URL PORT`` serves a fresh app on
 that database until killed. The reliability tests start it, hammer it from threads
-and kill it with SIGKILL in the middle of writes.
-
-``python -m tests.reliability.liveserver DATABASE_URL PORT WORKERS`` runs the real
-:func:`scorekeeper.serve.serve` instead, with ``WORKERS`` server processes (a parent
-that forks them on one listening socket), on the same database and secret key.
+and kill it with SIGKILL in the middle of writes. (``scorekeeper serve`` itself, and
+gunicorn, are started by tests/reliability/test_serving.py as an operator starts them.)
 """
 
 from __future__ import annotations
@@ -15,19 +12,14 @@ import sys
 
 from waitress import serve
 
-from scorekeeper import create_app
-from scorekeeper import serve as serving
+from scorekeeper.web import create_app
 
 SECRET_KEY = "reliability-tests-" + "k" * 32
 
 
 def main(argv: list[str]) -> None:
     url, port = argv[1], int(argv[2])
-    config = {"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY}
-    if len(argv) > 3:
-        serving.serve("127.0.0.1", port, int(argv[3]), config)
-        return
-    app = create_app(config)
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY})
     serve(app, host="127.0.0.1", port=port, threads=8, ident="scorekeeper-test",
           connection_limit=200, channel_timeout=30)
 

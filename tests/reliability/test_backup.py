@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from scorekeeper import engine, store
+from scorekeeper import engine, ledger, store
+from scorekeeper.engine.contract import BoxEntry
 
 CAL = "C\u0327al 🃏"
 """A combining cedilla and an emoji: stored and compared exactly as given."""
@@ -39,24 +40,19 @@ misdeal and a gin: everything an export must carry."""
 
 def _game_with_history(db: Session) -> str:
     """A game built by writes: import, append, correct, delete; returns its id."""
-    game, _token = store.import_game(db, GAME)
+    game, _token = ledger.import_game(db, GAME)
     game_id = game.id
-    data = store.export_game(db, game_id)
     box = {**CARDS_BOX, "hands": {(CAL if k == "Cal" else k): v
                                    for k, v in CARDS_BOX["hands"].items()}}
     box["hands"][CAL]["layoffs"] = [{"card": "4S", "onto": "Bob"}]
-    scored = engine.score({**data, "boxes": [*data["boxes"], box]})
-    written = store.append_box(db, game_id, 1, box, scored, key="phone-1")
+    ledger.record(db, game_id, BoxEntry.from_json(box), version=1, key="phone-1")
     data = store.export_game(db, game_id)
     first = data["boxes"][0]["id"]
-    fixed = [{**b, "note": "it was a misdeal"} if b["id"] == first else b for b in data["boxes"]]
-    store.replace_box(db, game_id, first, written.version, fixed[0],
-                      engine.score({**data, "boxes": fixed}))
-    store.append_box(db, game_id, 3, {"ending": "misdeal"},
-                     engine.score({**data, "boxes": [*fixed, {"ending": "misdeal"}]}))
+    ledger.correct(db, game_id, first, BoxEntry.from_json(
+        {**data["boxes"][0], "note": "it was a misdeal", "id": None}), version=2)
+    ledger.record(db, game_id, BoxEntry(ending="misdeal"), version=3)
     data = store.export_game(db, game_id)
-    last = data["boxes"][-1]["id"]
-    store.delete_box(db, game_id, last, 4, engine.score({**data, "boxes": data["boxes"][:-1]}))
+    ledger.delete(db, game_id, data["boxes"][-1]["id"], version=4)
     return game_id
 
 
@@ -74,7 +70,7 @@ def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
             game_id = _game_with_history(db)
             exported = store.export_game(db, game_id)
             text = json.dumps(exported, ensure_ascii=False)
-            copy, token = store.import_game(db, json.loads(text))
+            copy, token = ledger.import_game(db, json.loads(text))
             again = store.export_game(db, copy.id)
             assert copy.id != game_id and store.check_edit_token(copy, token)
             assert _without_ids(again) == _without_ids(exported)
@@ -83,9 +79,9 @@ def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
                 _without_ids({"boxes": engine.score(again)["boxes"]})
             assert store.verify(db) == []
             with pytest.raises(engine.ScorekeeperError):
-                store.import_game(db, {**exported, "players": ["Ann"]})
+                ledger.import_game(db, {**exported, "players": ["Ann"]})
             with pytest.raises(engine.ScorekeeperError):
-                store.import_game(db, ["not", "a", "game"])
+                ledger.import_game(db, ["not", "a", "game"])
             assert len(list(store.all_game_ids(db))) == 2
     finally:
         engine_.dispose()
@@ -93,7 +89,7 @@ def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
 
 def test_the_web_export_imports_through_the_api(tmp_path: Path) -> None:
     """The sheet's "export" download is what the API's POST /games takes back."""
-    from scorekeeper import create_app
+    from scorekeeper.web import create_app
 
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     store.migrate(url)
@@ -130,7 +126,7 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
     try:
         with Session(engine_, expire_on_commit=False) as db:
             game_id = _game_with_history(db)
-            store.import_game(db, GAME)
+            ledger.import_game(db, GAME)
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
@@ -146,12 +142,13 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
     try:
         with Session(engine_, expire_on_commit=False) as db:
             assert store.verify(db) == []
-            data = store.export_game(db, game_id)
-            box = {"ending": "misdeal"}
-            written = store.append_box(db, game_id, 5, box,
-                                       engine.score({**data, "boxes": [*data["boxes"], box]}))
+            box = BoxEntry(ending="misdeal")
+            written = ledger.record(db, game_id, box, version=5)
             assert written.version == 6 and written.box_id == 7
-            assert store.append_box(db, game_id, 6, box, {}, key="phone-1").repeated
+            assert ledger.record(db, game_id, BoxEntry.from_json(
+                {**CARDS_BOX, "hands": {(CAL if k == "Cal" else k): v
+                                        for k, v in CARDS_BOX["hands"].items()}}),
+                key="phone-1").repeated
     finally:
         engine_.dispose()
     bad = tmp_path / "bad.json"
@@ -169,7 +166,7 @@ def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     store.migrate(url)
-    monkeypatch.setattr(store, "default_url", lambda: url)
+    monkeypatch.setattr(cli, "_database_url", lambda: url)
     game_file = tmp_path / "game.json"
     game_file.write_text(json.dumps(GAME, ensure_ascii=False), encoding="utf-8")
     assert cli.main(["import", str(game_file)]) == 0
@@ -223,7 +220,7 @@ def test_command_line_export_check_and_restore(tmp_path: Path, monkeypatch: pyte
     assert cli.main(["restore", str(backup_file)]) == 2  # the database has games already
     assert "empty" in json.loads(capsys.readouterr().out)["error"]["message"]
     empty = f"sqlite:///{tmp_path / 'two.sqlite3'}"
-    monkeypatch.setattr(store, "default_url", lambda: empty)
+    monkeypatch.setattr(cli, "_database_url", lambda: empty)
     assert cli.main(["restore", str(backup_file)]) == 0
     assert json.loads(capsys.readouterr().out)["rows"]["games"] == 1
     assert cli.main(["export", game_id]) == 0

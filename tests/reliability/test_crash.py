@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 import requests
+import sqlalchemy as sa
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from scorekeeper import store
+from scorekeeper import ledger, store
+from scorekeeper.engine.contract import BoxEntry
 
 from .conftest import LiveServer
 from .test_concurrency import GAME, TIMEOUT, misdeal
@@ -112,14 +114,11 @@ def test_a_write_that_fails_half_way_leaves_nothing(database_url: str,
     engine = store.connect(database_url)
     try:
         with Session(engine, expire_on_commit=False) as db:
-            game_id = store.import_game(db, GAME)[0].id
-
-            def fail(*_args: Any) -> None:
-                raise RuntimeError("power cut")
-
-            monkeypatch.setattr(store, "_store_rulings", fail)
-            with pytest.raises(RuntimeError):
-                store.append_box(db, game_id, 1, misdeal("lost"), {"boxes": [{}]}, key="k1")
+            game_id = ledger.import_game(db, GAME)[0].id
+            # the last statement of the write fails (a function no database has)
+            monkeypatch.setattr(store.writes._Sql, "revision", sa.text("SELECT power_cut()"))
+            with pytest.raises(sa.exc.DBAPIError):
+                ledger.record(db, game_id, BoxEntry.from_json(misdeal("lost")), key="k1")
             monkeypatch.undo()
         with Session(engine) as db:
             row = store.get_game(db, game_id)
@@ -132,17 +131,19 @@ def test_a_write_that_fails_half_way_leaves_nothing(database_url: str,
         engine.dispose()
 
 
-def test_a_score_computed_from_another_version_is_refused(database_url: str) -> None:
-    """A writer that read version 1 but claims version 2 (forged, or a race) would store
-    rulings of a game that no longer exists: the store refuses it as stale."""
+def test_a_write_based_on_another_version_is_refused(database_url: str) -> None:
+    """A writer that did not hold the game and names a version that is no longer the
+    game's (forged, or a race) is refused as stale by the store's own version check."""
     engine = store.connect(database_url)
     try:
         with Session(engine, expire_on_commit=False) as db:
-            game, _token = store.create_game(db, GAME, {"totals": {}})
-            one = {"boxes": [{"result": "misdeal"}], "totals": {}}
-            store.append_box(db, game.id, 1, misdeal("a"), one, based_on=1)
+            game_id = ledger.import_game(db, GAME)[0].id
+            ruling = {"result": "misdeal", "winner": None}
+            store.append_box(db, game_id, 1, misdeal("a"), rulings={None: ruling},
+                             summary={"totals": {}})
             with pytest.raises(store.StaleWrite):
-                store.append_box(db, game.id, 2, misdeal("b"), one, based_on=1)
-            assert store.game_version(db, game.id) == 2
+                store.append_box(db, game_id, 1, misdeal("b"), rulings={None: ruling},
+                                 summary={"totals": {}})
+            assert store.game_version(db, game_id) == 2
     finally:
         engine.dispose()

@@ -12,7 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app, store
+from scorekeeper import store
+from scorekeeper.web import create_app
 
 GAME: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
                         "dealer": "Ann", "stake": 0.05,

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from sqlalchemy.orm import Session
 
-from scorekeeper import create_app, store
+from scorekeeper import store
+from scorekeeper.web import create_app
 
 from .conftest import GAME
 

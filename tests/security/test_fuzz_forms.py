@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 
-from scorekeeper import create_app, engine, store
+from scorekeeper import engine, store
+from scorekeeper.web import create_app
 from scorekeeper.web.cardfaces import ALL_CODES
 
 from .conftest import GAME

@@ -12,17 +12,19 @@ from typing import Any
 import pytest
 
 import scorekeeper
-from scorekeeper import create_app, store
+from scorekeeper import store
+from scorekeeper.web import app as web_app
+from scorekeeper.web import create_app, session
 
 PACKAGE = Path(scorekeeper.__file__).resolve().parent
 
 
 def test_generated_on_first_run_with_mode_0600(tmp_path: Path) -> None:
     path = tmp_path / "secret_key"
-    key = scorekeeper._instance_secret(path)
+    key = session.instance_secret(path)
     assert re.fullmatch(r"[0-9a-f]{64}", key)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert scorekeeper._instance_secret(path) == key
+    assert session.instance_secret(path) == key
     assert not [p for p in tmp_path.iterdir() if p.name != "secret_key"], "temp file left"
 
 
@@ -31,7 +33,7 @@ def test_a_truncated_key_file_is_replaced(tmp_path: Path) -> None:
     empty SECRET_KEY, which would make every session forgeable."""
     path = tmp_path / "secret_key"
     path.write_text("")
-    key = scorekeeper._instance_secret(path)
+    key = session.instance_secret(path)
     assert len(key) == 64 and path.read_text() == key
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
@@ -44,7 +46,7 @@ def test_servers_starting_together_agree_on_one_key(tmp_path: Path) -> None:
 
     def start() -> None:
         barrier.wait(timeout=10)
-        keys.append(scorekeeper._instance_secret(path))
+        keys.append(session.instance_secret(path))
 
     threads = [threading.Thread(target=start) for _ in range(16)]
     for thread in threads:
@@ -65,7 +67,7 @@ def test_the_app_uses_the_instance_key(tmp_path: Path, monkeypatch: pytest.Monke
         kwargs["instance_path"] = str(tmp_path / "instance")
         return flask.Flask(*args, **kwargs)
 
-    monkeypatch.setattr(scorekeeper, "Flask", flask_in_tmp)
+    monkeypatch.setattr(web_app, "Flask", flask_in_tmp)
     first = create_app({"DATABASE_URL": url})
     again = create_app({"DATABASE_URL": url})
     key_file = tmp_path / "instance" / "secret_key"

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper import create_app, store
+from scorekeeper import store
+from scorekeeper.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -33,10 +33,16 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def _open_cards(page: Any, index: int) -> None:
+    """Open a hand's card grid unless it is open (a full hand opens the next by itself)."""
+    if not page.locator(f"#hand-{index} details.cards").evaluate("d => d.open"):
+        page.locator(f"#hand-{index} details.cards summary").click()
+
+
 def _record(page: Any, ending: str, by: str, counts: dict[str, int],
             cards: dict[str, list[str]] | None = None, shot: str | None = None) -> None:
     """Fill the box form: the ending, who, counts typed, cards tapped; then save."""
-    page.get_by_role("link", name="Record a box").click()
+    page.locator(".record-bar a").click()
     page.wait_for_selector("#box-form")
     page.locator(f"input[name=ending][value={ending}] + span").click()
     page.locator(f"input[name=by][value={by}] + span").click()
@@ -46,7 +52,7 @@ def _record(page: Any, ending: str, by: str, counts: dict[str, int],
         page.fill(f"#hands-{index}-count", str(count))
     for player, codes in (cards or {}).items():
         index = players.index(player)
-        page.locator(f"#hand-{index} details.cards summary").click()
+        _open_cards(page, index)
         for code in codes:
             page.locator(f"#hand-{index} input[value='{code}'] + span").click()
     page.wait_for_selector("#preview .ruling:not(.problem)")
@@ -71,6 +77,7 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     page.wait_for_selector("#game-form")
     for seat, name in enumerate(["Ann", "Bob", "Cal"]):
         page.fill(f"#players-{seat}", name)
+    page.locator("details.house-rules summary").click()
     page.fill("#setting_underknock_bonus", "10")
     page.fill("#stake", "0.05")
     _shot(page, "02-new-game")
@@ -117,9 +124,9 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     # 5. Cal knocks with 5 (cards tapped for Cal and Bob); Bob 15, Ann 20: 10 + 15 = 25.
     cal = ["AH", "2H", "3H", "7C", "7D", "7S", "QC", "QD", "QS", "5C"]
     bob = ["2S", "3S", "4S", "5S", "9C", "9D", "9H", "KC", "3C", "2D"]
-    page.get_by_role("link", name="Record a box").click()
+    page.locator(".record-bar a").click()
     page.wait_for_selector("#box-form")
-    page.locator("#hand-2 details.cards summary").click()
+    _open_cards(page, 2)
     page.locator("#hand-2 input[value='7C'] + span").click()
     assert page.locator("#hand-1 input[value='7C']").is_disabled()
     page.go_back()
@@ -159,11 +166,11 @@ def test_the_knocker_picks_another_meld_split(live_server: str, browser: Any) ->
     assert "Ann deals next; Bob plays first" in page.locator(".next").inner_text()
     ann = ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]
     bob = ["KH", "KC", "KS", "AH", "AD", "2C", "2H", "3D", "4H", "4S"]
-    page.get_by_role("link", name="Record a box").click()
+    page.locator(".record-bar a").click()
     page.wait_for_selector("#box-form")
     page.locator("input[name=by][value=Ann] + span").click()
     for index, codes in ((0, ann), (1, bob)):
-        page.locator(f"#hand-{index} details.cards summary").click()
+        _open_cards(page, index)
         for code in codes:
             page.locator(f"#hand-{index} input[value='{code}'] + span").click()
     page.wait_for_selector("#preview .verdict:has-text('+9')")

@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.browser import MARKS, SHEET_URL
 
-CONFLICT = "Another phone changed this game"
+TAKEN = "was saved on another phone"
 TIMEOUT_MS = 10_000
 
 pytestmark = MARKS
@@ -111,10 +111,12 @@ def test_two_editors_and_a_watcher(live_server: str, browser: Any) -> None:
         assert phone.errors == [], phone.errors
 
 
-def test_an_edit_conflict_between_two_phones(live_server: str, browser: Any) -> None:
-    """Ann and Bob open "record a box" on the same version. Ann saves first; Bob's save
-    is refused (409) with the conflict message and his entry kept, on the new version;
-    saving again stores it. Two boxes, none lost, none doubled."""
+@pytest.mark.parametrize("choice", ["Record mine as box 2", "Keep theirs",
+                                    "Replace box 1 with mine"])
+def test_two_phones_save_the_same_box(live_server: str, browser: Any, choice: str) -> None:
+    """Ann and Bob both enter box 1. Ann saves first; Bob's save names box 1, finds it
+    taken and shows both boxes side by side (nothing saved twice, nothing typed lost);
+    Bob records his as box 2, keeps Ann's, or replaces it with his."""
     ann, bob = Phone(browser), Phone(browser)
     sheet = _new_game(ann.page, live_server)
     bob.page.goto(_edit_link(ann.page, sheet))
@@ -128,14 +130,16 @@ def test_an_edit_conflict_between_two_phones(live_server: str, browser: Any) -> 
     ann.page.locator("#save-box").click()
     ann.page.wait_for_url(SHEET_URL)
     bob.page.locator("#save-box").click()
-    bob.page.wait_for_selector(f"text={CONFLICT}")
-    assert bob.page.input_value("#hands-0-count") == "20"
-    assert bob.page.input_value("input[name=version]") == "2"
-    bob.page.wait_for_selector("#preview .ruling:not(.problem)")
-    bob.page.locator("#save-box").click()
+    bob.page.wait_for_selector(f"text={TAKEN}")
+    assert bob.page.locator(".side-by-side article").count() == 2
+    assert "Saved by the other phone" in bob.page.inner_text(".side-by-side")
+    expected = {"Record mine as box 2": ({"Ann": "0", "Bob": "19", "Cal": "35"}, 2),
+                "Keep theirs": ({"Ann": "0", "Bob": "19", "Cal": "0"}, 1),
+                "Replace box 1 with mine": ({"Ann": "0", "Bob": "0", "Cal": "35"}, 1)}[choice]
+    bob.page.get_by_role("button" if choice != "Keep theirs" else "link", name=choice).click()
     bob.page.wait_for_url(SHEET_URL)
-    assert bob.page.locator("td.what a").count() == 2
-    assert _totals(bob.page) == {"Ann": "0", "Bob": "19", "Cal": "35"}
+    assert bob.page.locator("td.what a").count() == expected[1]
+    assert _totals(bob.page) == expected[0]
     assert ann.errors == [] and bob.errors == []
 
 
@@ -145,7 +149,7 @@ def test_the_app_without_javascript(live_server: str, browser: Any) -> None:
     phone = Phone(browser, javascript=False)
     page = phone.page
     sheet = _new_game(page, live_server)
-    page.get_by_role("link", name="Record a box").click()
+    page.get_by_role("link", name="Record box 1").click()
     page.wait_for_selector("#box-form")
     _fill_knock(page, "Bob", [14, 4, 13])
     page.locator("#save-box").click()

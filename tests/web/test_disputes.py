@@ -74,8 +74,10 @@ def test_rules_index_search_and_preset(client: FlaskClient) -> None:
     nothing = client.get("/rules/?q=canasta").get_data(as_text=True)
     assert "Nothing found" in nothing
     preset = client.get("/rules/jersey-scarne").get_data(as_text=True)
-    assert 'id="J6"' in preset and "Knock credit" in preset and "sequential" in preset
-    assert "<strong>knocker-original-only</strong> (Three-hand Gin (Parlett))" in preset
+    assert 'id="J6"' in preset and "Knock credit" in preset
+    assert "each on the melds before him (J5)" in preset and "<code>layoffs</code>" in preset
+    assert ("<strong>on the knocker&#39;s own melds only (P5)</strong> (Three-hand Gin (Parlett))"
+            in preset)
     assert 'id="setting-layoffs"' in preset
     assert 'id="G4"' not in preset
     gin = client.get("/rules/gin", headers=HX).get_data(as_text=True)

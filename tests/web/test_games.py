@@ -42,11 +42,11 @@ def test_pages_have_no_inline_script_or_style(client: FlaskClient, game_id: str)
 
 def test_new_game_form_lists_games_and_settings(client: FlaskClient) -> None:
     text = client.get("/games/new").get_data(as_text=True)
-    assert text.index("Jersey Gin (Scarne)") < text.index("Gin Rummy")
+    assert text.index(">Jersey Gin (Scarne) · 3 players<") < text.index(">Gin Rummy · 2 players<")
     assert "Bonus for an underknock or undercut" in text and "Scarne's cut" in text
     fragment = client.get("/games/new?rules=gin", headers=HX).get_data(as_text=True)
     assert "<html" not in fragment and 'id="new-game"' in fragment
-    assert 'value="gin" checked' in fragment and "Scarne's cut" not in fragment
+    assert '<option value="gin" selected>' in fragment and "Scarne's cut" not in fragment
 
 
 def test_start_a_game_with_house_rules(client: FlaskClient) -> None:
@@ -109,7 +109,7 @@ def test_scarne_cut_ties_cut_again(client: FlaskClient) -> None:
 
 def test_sheet_page_fragment_and_polling(client: FlaskClient, game_id: str) -> None:
     text = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "Jersey Gin (Scarne)" in text and "Record a box" in text
+    assert "Jersey Gin (Scarne)" in text and "Record box" in text
     assert "<strong>Ann</strong> deals next; <strong>Bob</strong> plays first" in text
     assert 'hx-trigger="every 3s"' in text and "Download score sheet (PDF)" in text
     unchanged = client.get(f"/games/{game_id}/sheet?since=1", headers=HX)
@@ -137,7 +137,7 @@ def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient,
     token = share.split(f"/games/{game_id}/join/")[1].split('"')[0]
     watcher = app.test_client()
     watched = watcher.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "You are watching this game" in watched and "Record a box" not in watched
+    assert "You are watching this game" in watched and "Record box" not in watched
     assert "Have the edit code?" in watcher.get(f"/games/{game_id}/share").get_data(True)
     assert watcher.get(f"/games/{game_id}/boxes/new").status_code == 403
     refused = watcher.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 1}))
@@ -147,10 +147,10 @@ def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient,
     assert watcher.get(f"/games/{game_id}/join/guess").status_code == 404
     joined = watcher.post(f"/games/{game_id}/join", data={"code": token}, headers=HX)
     assert joined.headers["HX-Redirect"] == f"/games/{game_id}"
-    assert "Record a box" in watcher.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Record box" in watcher.get(f"/games/{game_id}").get_data(as_text=True)
     other = app.test_client()
     assert other.get(f"/games/{game_id}/join/{token}").status_code == 303
-    assert "Record a box" in other.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Record box" in other.get(f"/games/{game_id}").get_data(as_text=True)
 
 
 def test_share_fragment(client: FlaskClient, game_id: str) -> None:
@@ -172,7 +172,7 @@ def test_game_over_panel_and_rematch(client: FlaskClient, game_id: str) -> None:
     _play_to_the_end(client, game_id)
     text = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Game over: Bob wins" in text and "Who pays whom" in text and "Rematch" in text
-    assert "Record a box" not in text
+    assert "Record box" not in text
     assert "pays <strong>Bob</strong>" in text and "shut out" in text
     response = client.post(f"/games/{game_id}/rematch", headers=HX)
     new_id = response.headers["HX-Redirect"].rsplit("/", 1)[1]
@@ -203,4 +203,4 @@ def test_sheet_pdf(client: FlaskClient, game_id: str) -> None:
 
 def test_health(client: FlaskClient) -> None:
     response = client.get("/health")
-    assert response.get_json() == {"status": "ok", "database": "ok"}
+    assert response.get_json() == {"status": "ok", "database": "ok", "schema": "current"}

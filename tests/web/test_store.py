@@ -1,9 +1,11 @@
-"""The store: migrations, versioned writes, idempotency keys, box history."""
+"""The store: migrations, versioned writes of plain records, idempotency keys, box
+history, and the database's own write lock."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -11,17 +13,22 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import store
 
-GAME = {"rules": "jersey-scarne", "settings": {}, "players": ["Ann", "Bob", "Cal"],
-        "dealer": "Ann"}
+GAME = store.NewGame(rules="jersey-scarne", settings={}, players=["Ann", "Bob", "Cal"],
+                     dealer="Ann", stake=None, summary={"totals": {}})
 BOX = {"ending": "misdeal"}
-SCORE_ONE = {"boxes": [{"result": "misdeal", "winner": None}], "totals": {}}
+RULING = {"result": "misdeal", "winner": None}
+SUMMARY = {"totals": {}, "boxes": 1}
 
 
-def _db(tmp_path: Path) -> Session:
+def _url(tmp_path: Path) -> str:
     url = f"sqlite:///{tmp_path / 's.sqlite3'}"
     store.migrate(url)
     store.migrate(url)  # applying twice is harmless
-    return Session(store.connect(url), expire_on_commit=False)
+    return url
+
+
+def _db(tmp_path: Path) -> Session:
+    return Session(store.connect(_url(tmp_path)), expire_on_commit=False)
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
@@ -32,58 +39,108 @@ def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
 
 def test_versioned_writes_and_history(tmp_path: Path) -> None:
     db = _db(tmp_path)
-    game, token = store.create_game(db, GAME, {"totals": {}})
+    game, token = store.create_game(db, GAME)
     assert store.check_edit_token(game, token) and not store.check_edit_token(game, "x")
     assert token not in game.edit_token_hash and len(token) >= 32
-    written = store.append_box(db, game.id, 1, BOX, SCORE_ONE, key="k")
+    key = store.Key("k", "digest-1")
+    written = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY,
+                               key=key)
     assert written.version == 2 and not written.repeated
-    assert store.append_box(db, game.id, 1, BOX, SCORE_ONE, key="k").repeated
+    again = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY,
+                             key=key)
+    assert again.repeated and again.digest == "digest-1"
     with pytest.raises(store.StaleWrite) as stale:
-        store.append_box(db, game.id, 1, BOX, SCORE_ONE)
+        store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY)
     assert stale.value.current_version == 2
     assert written.box_id is not None
     store.replace_box(db, game.id, written.box_id, 2, {"ending": "misdeal", "note": "n"},
-                      SCORE_ONE)
-    store.delete_box(db, game.id, written.box_id, 3, {"boxes": [], "totals": {}})
+                      rulings={written.box_id: RULING}, summary=SUMMARY)
+    store.delete_box(db, game.id, written.box_id, 3, rulings={}, summary={"totals": {}})
     row = store.get_game(db, game.id)
     assert row is not None and row.version == 4 and store.live_boxes(db, row) == []
     box = store.get_box(db, row, written.box_id)
     assert box is not None and box.deleted
     assert [r.action for r in store.history(db, box)] == ["recorded", "edited", "deleted"]
     with pytest.raises(store.BoxNotFound):
-        store.delete_box(db, game.id, written.box_id, 4, {"boxes": []})
+        store.delete_box(db, game.id, written.box_id, 4, rulings={}, summary={})
     with pytest.raises(store.GameNotFound):
-        store.append_box(db, "nope", 1, BOX, SCORE_ONE)
+        store.append_box(db, "nope", 1, BOX, rulings={None: RULING}, summary=SUMMARY)
 
 
 def test_a_repeated_key_at_the_current_version_writes_nothing(tmp_path: Path) -> None:
     """The key's uniqueness, not a look-up beforehand, catches a repeat that names the
     version as it is now: the second write is undone and answered with the first."""
     db = _db(tmp_path)
-    game, _token = store.create_game(db, GAME, {"totals": {}})
-    first = store.append_box(db, game.id, 1, BOX, SCORE_ONE, key="tap")
-    two = {"boxes": [*SCORE_ONE["boxes"], *SCORE_ONE["boxes"]], "totals": {}}
-    again = store.append_box(db, game.id, 2, BOX, two, key="tap")
-    assert again == store.WriteResult(2, first.box_id, repeated=True)
+    game, _token = store.create_game(db, GAME)
+    key = store.Key("tap", "d")
+    first = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY,
+                             key=key)
+    again = store.append_box(db, game.id, 2, BOX, rulings={None: RULING}, summary=SUMMARY,
+                             key=key)
+    assert again == store.WriteResult(2, first.box_id, repeated=True, digest="d")
     row = store.get_game(db, game.id)
     assert row is not None and row.version == 2
     boxes = store.live_boxes(db, row)
     assert len(boxes) == 1 and len(store.history(db, boxes[0])) == 1
 
 
-@pytest.mark.parametrize(("previous", "message"), [
-    ({}, "2 rulings for 1 boxes"),  # the rulings read (none) plus the new box
-    (None, "3 rulings for 2 boxes"),  # counted in the database, the new box included
-])
-def test_a_score_of_another_game_is_refused(tmp_path: Path, previous: dict[int, Any] | None,
-                                            message: str) -> None:
-    """Rulings are written only for a score of as many boxes as the game has after the
-    change; nothing is half saved."""
+def test_a_start_key_is_taken_once(tmp_path: Path) -> None:
     db = _db(tmp_path)
-    game, _token = store.create_game(db, GAME, {"totals": {}})
-    store.append_box(db, game.id, 1, BOX, SCORE_ONE)
-    boxes = [{"result": "misdeal", "winner": None}] * (2 if previous is not None else 3)
-    with pytest.raises(store.StoreError, match=message):
-        store.append_box(db, game.id, 2, BOX, {"boxes": boxes}, previous=previous)
+    game, _token = store.create_game(db, GAME, key=store.Key("start", "d"))
+    assert store.started_with(db, "start") == (game.id, "d")
+    with pytest.raises(store.KeyTaken):
+        store.create_game(db, GAME, key=store.Key("start", "d"))
+    assert len(list(store.all_game_ids(db))) == 1
+
+
+def test_the_other_rulings_a_write_names_are_stored(tmp_path: Path) -> None:
+    """A correction early in a game changes the rulings after it: the store writes the
+    ones it is given, by box id, in the same transaction."""
+    db = _db(tmp_path)
+    game, _token = store.create_game(db, GAME)
+    one = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY)
+    two = store.append_box(db, game.id, 2, BOX, rulings={None: RULING}, summary=SUMMARY)
+    assert one.box_id is not None and two.box_id is not None
+    store.replace_box(db, game.id, one.box_id, 3, {"ending": "misdeal", "note": "x"},
+                      rulings={one.box_id: {**RULING, "note": "x"},
+                               two.box_id: {**RULING, "totals": {"Ann": 1}}},
+                      summary=SUMMARY)
     row = store.get_game(db, game.id)
-    assert row is not None and row.version == 2 and len(store.live_boxes(db, row)) == 1
+    assert row is not None
+    rulings = {box.id: box.ruling for box in store.live_boxes(db, row)}
+    assert rulings == {one.box_id: {**RULING, "note": "x"},
+                       two.box_id: {**RULING, "totals": {"Ann": 1}}}
+
+
+def test_a_writer_holds_the_database_until_it_ends(tmp_path: Path) -> None:
+    """store.writing begins BEGIN IMMEDIATE on SQLite: a second writer waits for the
+    first to end (and then goes ahead), while readers are not held up; an error inside
+    the block rolls the write back and lets the lock go."""
+    url = _url(tmp_path)
+    with store.opened(url) as db:
+        game, _token = store.create_game(db, GAME)
+    order: list[str] = []
+    held = threading.Event()
+
+    def first() -> None:
+        with store.opened(url) as db, store.writing(db, game.id):
+            held.set()
+            time.sleep(0.3)
+            order.append("first done")
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    held.wait()
+    with store.opened(url) as reader:
+        assert store.game_version(reader, game.id) == 1  # readers go on
+        order.append("read")
+    with store.opened(url) as db, store.writing(db, game.id):
+        order.append("second in")
+    thread.join()
+    assert order == ["read", "first done", "second in"]
+    with store.opened(url) as db:
+        with pytest.raises(RuntimeError), store.writing(db, game.id):
+            db.connection().execute(text("UPDATE games SET version = 99"))
+            raise RuntimeError("refused")
+        assert not db.in_transaction()
+        assert store.game_version(db, game.id) == 1

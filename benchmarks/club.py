@@ -1,0 +1,535 @@
+"""Benchmark: a club evening, the load the server is sized for (issue 12).
+
+100 tables, three phones at each. Every phone keeps the sheet open, which polls
+``/games/<id>/sheet?since=<version>`` every 3 s (the cheap 204 while nothing changed, the
+new sheet after a box); one phone per table (the scorer, with the edit link) records a
+box every two minutes from the box form, as htmx does: the form, the POST, then the
+sheet its ``HX-Redirect`` leads to. Phones start at random moments, keep their
+keep-alive connection all evening, and every request is timed.
+
+The server is one ``scorekeeper serve`` process on 127.0.0.1 (``--instances 2``: two,
+with the phones of each table spread over them as a proxy would), on a temporary SQLite
+database (``--postgres``: a throw-away PostgreSQL cluster, Debian's server binaries).
+Targets: poll p95 ≤ 20 ms, recording a box p95 ≤ 100 ms, no errors. ``--ramp 200,300``
+then runs shorter evenings with more tables, for the number one server process (one
+core: Python runs one thread of a process at a time) holds at those targets.
+
+The clients are coroutines of one asyncio loop in this process, on the same two cores
+as the server; the server's CPU is read from /proc.
+
+``python -m benchmarks.club --minutes 1`` for a short run; ``make bench`` runs it
+with the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import json
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import webgames
+
+TABLES = 100
+PHONES = 3
+"""Phones per table: the scorer and two players following the sheet."""
+POLL_SECONDS = 3.0
+BOX_SECONDS = 120.0
+MINUTES = 5.0
+WARM_UP_SECONDS = 10.0
+"""Requests in the first seconds (imports, template compiles) are not counted."""
+RAMP = [200, 300, 400, 600]
+"""Table counts ``make bench`` tries after the evening, for what one process holds."""
+BEFORE = Path(__file__).resolve().parent / "club-before.json"
+"""The figures of the code before issue 12's redesign, shown beside each new run."""
+POLL_P95_MS = 20.0
+RECORD_P95_MS = 100.0
+TIMEOUT = 10.0
+START_BOXES = 20
+HOST = "127.0.0.1"
+PROJECT = Path(__file__).resolve().parent.parent
+KINDS = ("poll", "form", "record", "sheet")
+"""What is timed: the poll, the box form, recording a box, the sheet after it."""
+
+
+# --- the wire ------------------------------------------------------------------------------
+
+
+class Refused(Exception):
+    """An answer the benchmark did not expect (its kind names it in the error count)."""
+
+
+@dataclass
+class Phone:
+    """One browser: a keep-alive connection (opened again if the server closes it) and
+    its session cookie. Requests of one phone go one at a time, as on one connection."""
+
+    port: int
+    cookie: str = ""
+    reader: asyncio.StreamReader | None = None
+    writer: asyncio.StreamWriter | None = None
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def request(self, method: str, path: str, body: bytes = b"",
+                      headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """Send a request and read its whole answer (status, headers, body unzipped)."""
+        async with self.busy:
+            for attempt in (1, 2):
+                try:
+                    return await asyncio.wait_for(self._exchange(method, path, body, headers),
+                                                  TIMEOUT)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    self.close()
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+
+    async def _exchange(self, method: str, path: str, body: bytes,
+                        headers: dict[str, str] | None) -> tuple[int, dict[str, str], bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        assert self.reader is not None
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
+                 "Accept-Encoding: gzip", *(f"{k}: {v}" for k, v in (headers or {}).items())]
+        if self.cookie:
+            lines.append(f"Cookie: {self.cookie}")
+        if body or method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        self.writer.write("\r\n".join(lines).encode("latin-1") + b"\r\n\r\n" + body)
+        head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(head[0].split(" ", 2)[1])
+        found: dict[str, str] = {}
+        for line in head[1:]:
+            if ":" in line:
+                name, value = line.split(":", 1)
+                found[name.strip().lower()] = value.strip()
+                if name.lower() == "set-cookie" and value.strip().startswith("session="):
+                    self.cookie = value.strip().split(";", 1)[0]
+        data = await self._body(method, status, found)
+        if found.get("connection", "").lower() == "close":
+            self.close()
+        if found.get("content-encoding") == "gzip":
+            data = gzip.decompress(data)
+        return status, found, data
+
+    async def _body(self, method: str, status: int, found: dict[str, str]) -> bytes:
+        assert self.reader is not None
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            return b""
+        if found.get("transfer-encoding", "").lower() == "chunked":
+            parts = []
+            while size := int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                parts.append(await self.reader.readexactly(size + 2))
+            await self.reader.readuntil(b"\r\n")
+            return b"".join(part[:-2] for part in parts)
+        return await self.reader.readexactly(int(found.get("content-length", "0")))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+# --- the evening ---------------------------------------------------------------------------
+
+
+@dataclass
+class Evening:
+    """What every phone saw: latencies by kind (after the warm-up) and errors."""
+
+    started: float
+    ends: float
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    changed_polls: int = 0
+
+    async def timed(self, kind: str, phone: Phone, method: str, path: str, body: bytes = b"",
+                    headers: dict[str, str] | None = None,
+                    expect: tuple[int, ...] = (200,)) -> tuple[int, dict[str, str], bytes] | None:
+        """One request, timed under ``kind``; None (and an error counted) if it failed."""
+        start = time.perf_counter()
+        try:
+            answer = await phone.request(method, path, body, headers)
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as err:
+            self.errors[f"{kind}: {type(err).__name__}"] += 1
+            phone.close()
+            return None
+        took = (time.perf_counter() - start) * 1000
+        if start - self.started >= WARM_UP_SECONDS:
+            self.latencies[kind].append(took)
+        if answer[0] not in expect:
+            self.errors[f"{kind}: {answer[0]}"] += 1
+            return None
+        return answer
+
+
+VERSION = re.compile(rb'data-version="(\d+)"')
+FORM_FIELD = re.compile(rb'name="(csrf_token|version)"[^>]*value="([^"]*)"')
+HX = {"HX-Request": "true"}
+
+
+async def follow(evening: Evening, phone: Phone, game_id: str, version: int) -> None:
+    """A phone with the sheet open: poll every :data:`POLL_SECONDS` from a random moment,
+    on a fixed beat (htmx's ``every 3s``), and take the new version from a changed sheet."""
+    beat = time.perf_counter() + random.uniform(0, POLL_SECONDS)
+    while (beat := beat + POLL_SECONDS) < evening.ends:
+        await asyncio.sleep(max(0.0, beat - time.perf_counter()))
+        answer = await evening.timed("poll", phone, "GET",
+                                     f"/games/{game_id}/sheet?since={version}", headers=HX,
+                                     expect=(200, 204))
+        if answer is not None and answer[0] == 200:
+            evening.changed_polls += 1
+            found = VERSION.search(answer[2])
+            version = int(found.group(1)) if found else version
+
+
+async def score(evening: Evening, phone: Phone, game_id: str) -> None:
+    """The scorer: a box every :data:`BOX_SECONDS` from a random moment: the box form,
+    the box posted as htmx posts it, and the sheet the answer's ``HX-Redirect`` names."""
+    beat = time.perf_counter() + random.uniform(0, BOX_SECONDS)
+    while beat < evening.ends:
+        await asyncio.sleep(max(0.0, beat - time.perf_counter()))
+        beat += BOX_SECONDS
+        form = await evening.timed("form", phone, "GET", f"/games/{game_id}/boxes/new")
+        if form is None:
+            continue
+        fields = dict(FORM_FIELD.findall(form[2]))
+        if b"csrf_token" not in fields or b"version" not in fields:
+            evening.errors["form: no token or version"] += 1
+            continue
+        body = urllib.parse.urlencode(webgames.box_form(int(fields[b"version"]),
+                                                        fields[b"csrf_token"].decode()))
+        saved = await evening.timed(
+            "record", phone, "POST", f"/games/{game_id}/boxes/new", body.encode(),
+            {**HX, "Content-Type": "application/x-www-form-urlencoded"})
+        if saved is None:
+            continue
+        target = saved[1].get("hx-redirect")
+        if target is None:
+            evening.errors["record: no HX-Redirect (not saved)"] += 1
+            continue
+        await evening.timed("sheet", phone, "GET", urllib.parse.urlsplit(target).path)
+
+
+@dataclass
+class Seated:
+    """A table's phones that opened the game, and the version they saw."""
+
+    scorer: Phone | None
+    watchers: list[Phone]
+    version: int
+
+
+async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: int) -> Seated:
+    """The scorer opens the edit link; the others open the sheet. Untimed, but a phone
+    that cannot open the game (no answer, say) is an error and sits the evening out."""
+    phone = Phone(port)
+    scorer: Phone | None = phone
+    version = 0
+    try:
+        status, headers, _ = await phone.request(
+            "GET", f"/games/{table.game_id}/join/{table.token}")
+        if status != 303:
+            raise Refused(f"the edit link answered {status}")
+        _, _, page = await phone.request("GET", urllib.parse.urlsplit(headers["location"]).path)
+        version = _version(page)
+    except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
+        night.errors[f"open: {type(err).__name__}"] += 1
+        phone.close()
+        scorer = None
+    watchers = []
+    for _ in range(PHONES - 1):
+        watcher = Phone(watcher_port)
+        try:
+            _, _, page = await watcher.request("GET", f"/games/{table.game_id}")
+            version = _version(page)
+            watchers.append(watcher)
+        except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
+            night.errors[f"open: {type(err).__name__}"] += 1
+            watcher.close()
+    return Seated(scorer, watchers, version)
+
+
+def _version(sheet: bytes) -> int:
+    found = VERSION.search(sheet)
+    if found is None:
+        raise Refused("the sheet has no version")
+    return int(found.group(1))
+
+
+async def evening(ports: list[int], tables: list[webgames.Table], seconds: float,
+                  servers: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+    """Seat every table (the scorer on one instance, the two others on the next), then
+    run the evening for ``seconds`` and sum it up."""
+    night = Evening(0.0, 0.0)
+    opening = asyncio.Semaphore(20)
+
+    async def seated(number: int, table: webgames.Table) -> Seated:
+        async with opening:
+            return await seat(night, ports[number % len(ports)], table,
+                              ports[(number + 1) % len(ports)])
+
+    tables_seated = await asyncio.gather(*(seated(n, t) for n, t in enumerate(tables)))
+    cpu_before, client_before = server_cpu(servers), time.process_time()
+    night.started = time.perf_counter()
+    night.ends = night.started + seconds
+    work = []
+    for table, phones in zip(tables, tables_seated, strict=True):
+        if phones.scorer is not None:
+            work.append(score(night, phones.scorer, table.game_id))
+        work += [follow(night, phone, table.game_id, phones.version)
+                 for phone in (phones.scorer, *phones.watchers) if phone is not None]
+    await asyncio.gather(*work)
+    elapsed = time.perf_counter() - night.started
+    cpu = server_cpu(servers) - cpu_before
+    client = time.process_time() - client_before
+    for phones in tables_seated:
+        for phone in (phones.scorer, *phones.watchers):
+            if phone is not None:
+                phone.close()
+    return summary(night, len(tables), elapsed, cpu, client)
+
+
+def _percentile(ordered: list[float], fraction: float) -> float:
+    return ordered[max(math.ceil(fraction * len(ordered)) - 1, 0)] if ordered else float("nan")
+
+
+def summary(night: Evening, tables: int, elapsed: float, cpu: float,
+            client: float) -> dict[str, Any]:
+    """Percentiles by kind, errors, CPU, and whether the targets were met."""
+    kinds: dict[str, Any] = {}
+    for kind in KINDS:
+        times = sorted(night.latencies.get(kind, []))
+        kinds[kind] = {"requests": len(times),
+                       **{f"p{p}_ms": round(_percentile(times, p / 100), 1) for p in (50, 95, 99)},
+                       "max_ms": round(times[-1], 1) if times else None}
+    requests = sum(k["requests"] for k in kinds.values())
+    errors = sum(night.errors.values())
+    return {
+        "tables": tables, "phones": tables * PHONES, "seconds": round(elapsed, 1),
+        "requests_per_second": round(requests / max(elapsed - WARM_UP_SECONDS, 1), 1),
+        "changed_polls": night.changed_polls, **kinds, "errors": errors,
+        "error_kinds": dict(night.errors),
+        "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "server_cpu_ms_per_request": round(1000 * cpu / max(requests, 1), 2),
+        "client_cpu_percent": round(100 * client / elapsed, 1),
+        "met": (kinds["poll"]["p95_ms"] <= POLL_P95_MS and errors == 0
+                and kinds["record"]["p95_ms"] <= RECORD_P95_MS),
+    }
+
+
+# --- the server ----------------------------------------------------------------------------
+
+
+def server_cpu(servers: list[subprocess.Popen[bytes]]) -> float:
+    """User + system CPU seconds of the server processes and their children (/proc)."""
+    pids = {str(server.pid) for server in servers}
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if stat.parent.name in pids or fields[1] in pids:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def serve_command(port: int) -> list[str]:
+    """``scorekeeper serve`` as an operator starts it."""
+    return [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port)]
+
+
+@contextlib.contextmanager
+def instances(url: str, count: int, folder: Path) -> Iterator[tuple[list[int],
+                                                                   list[subprocess.Popen[bytes]]]]:
+    """``count`` servers on ``url`` with one secret, each with its own instance folder
+    and log; stopped (SIGTERM) at the end."""
+    secret = secrets.token_hex(32)
+    ports, servers = [], []
+    try:
+        for number in range(count):
+            port = free_port()
+            env = {**os.environ, "DATABASE_URL": url, "SCOREKEEPER_DATABASE_URL": url,
+                   "SCOREKEEPER_SECRET_KEY": secret}
+            with (folder / f"server-{number}.log").open("wb") as log:
+                servers.append(subprocess.Popen(serve_command(port), cwd=PROJECT, env=env,
+                                                stdout=log, stderr=subprocess.STDOUT))
+            ports.append(port)
+        for port, server in zip(ports, servers, strict=True):
+            _wait_until_up(port, server)
+        yield ports, servers
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+def _wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited with {server.returncode}")
+        try:
+            with socket.create_connection((HOST, port), timeout=1) as probe:
+                probe.sendall(b"GET /health HTTP/1.0\r\n\r\n")
+                if b" 200 " in probe.recv(64):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server on port {port} did not answer /health within 60 s")
+
+
+@contextlib.contextmanager
+def postgres_cluster(folder: Path) -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free loopback port (Debian's binaries, run as
+    ``nobody`` when we are root, since PostgreSQL refuses root): its database URL."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not found:
+        raise RuntimeError("PostgreSQL server binaries not installed (apt-get install postgresql)")
+    binaries, data, port = found[-1].parent, folder / "pg", free_port()
+    run_as = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+    if run_as:
+        os.chown(folder, 65534, 65534)
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+    subprocess.run([*run_as, str(binaries / "initdb"), "-D", str(data), "-U", "scorekeeper",
+                    "-A", "trust", "-E", "UTF8", "--no-instructions"], check=True,
+                   capture_output=True, env=env, timeout=120)
+    options = (f"-p {port} -k {folder} -c listen_addresses={HOST} -c max_connections=200 "
+               "-c shared_buffers=64MB -c fsync=on")
+    subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l",
+                    str(folder / "pg.log"), "-w", "-t", "60", "start"], check=True,
+                   capture_output=True, env=env, timeout=90)
+    try:
+        yield f"postgresql+psycopg://scorekeeper@{HOST}:{port}/postgres"
+    finally:
+        subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast",
+                        "-w", "stop"], capture_output=True, env=env, timeout=60, check=False)
+
+
+# --- runs ----------------------------------------------------------------------------------
+
+
+def run_evening(tables: int, seconds: float, count: int = 1,
+                postgres: bool = False) -> dict[str, Any]:
+    """One evening of ``tables`` tables on ``count`` server processes."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-club-") as tmp:
+        folder = Path(tmp)
+        with contextlib.ExitStack() as stack:
+            if postgres:
+                pg = folder / "postgres"
+                pg.mkdir()
+                url = stack.enter_context(postgres_cluster(pg))
+            else:
+                url = f"sqlite:///{folder / 'club.sqlite3'}"
+            with webgames.database(url) as db:
+                seated = webgames.seed(db, webgames.game_in_progress(START_BOXES), tables)
+            ports, servers = stack.enter_context(instances(url, count, folder))
+            load = _load_average()
+            result = asyncio.run(evening(ports, seated, seconds, servers))
+            result["load_average"] = f"{load} -> {_load_average()}"
+            result["instances"] = count
+            result["database"] = "postgresql" if postgres else "sqlite"
+            logs = [(folder / f"server-{n}.log").read_text(errors="replace")[-1500:]
+                    for n in range(count)]
+            if result["errors"]:
+                result["server_log_tail"] = logs
+            return result
+    raise AssertionError("unreachable")
+
+
+def run(minutes: float = MINUTES, ramp: list[int] | None = None,
+        postgres: bool = True) -> dict[str, Any]:
+    """The evening on one process (SQLite), the ramp, and two instances on PostgreSQL."""
+    seconds = minutes * 60 + WARM_UP_SECONDS
+    results: dict[str, Any] = {"minutes": minutes,
+                               "one_process": run_evening(TABLES, seconds)}
+    _say("one process", results["one_process"])
+    steps = []
+    for tables in ramp or []:
+        step = run_evening(tables, max(60.0, seconds / 3))
+        _say(f"{tables} tables", step)
+        steps.append(step)
+    results["ramp"] = steps
+    held = [step["tables"] for step in steps if step["met"]]
+    if results["one_process"]["met"]:
+        held.append(TABLES)
+    results["tables_one_process_holds"] = max(held, default=0)
+    if postgres and (shutil.which("runuser") is not None or os.geteuid() != 0):
+        try:
+            results["two_instances_postgresql"] = run_evening(TABLES, seconds, 2, postgres=True)
+            _say("two instances, PostgreSQL", results["two_instances_postgresql"])
+        except RuntimeError as err:
+            results["two_instances_postgresql"] = {"skipped": str(err)}
+    return results
+
+
+def _load_average() -> str:
+    """The machine's 1-minute load average (other agents share its two cores)."""
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
+
+
+def _say(label: str, result: dict[str, Any]) -> None:
+    kinds = " ".join(f"{kind} p95 {result[kind]['p95_ms']}" for kind in ("poll", "record"))
+    sys.stderr.write(f"club, {label}: {kinds} ms, errors {result['errors']}, "
+                     f"server CPU {result['server_cpu_percent']}%\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--minutes", type=float, default=MINUTES, help="the evening's length")
+    parser.add_argument("--tables", type=int, help="only one evening of this many tables")
+    parser.add_argument("--instances", type=int, default=1)
+    parser.add_argument("--postgres", action="store_true", help="with --tables: on PostgreSQL")
+    parser.add_argument("--ramp", default="", help="more tables to try, e.g. 200,300,400")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="niceness of the benchmark and its servers (-10, as root: other "
+                        "work on a shared machine disturbs the figures less)")
+    args = parser.parse_args()
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # the servers inherit it
+    if args.tables:
+        result = run_evening(args.tables, args.minutes * 60 + WARM_UP_SECONDS, args.instances,
+                             args.postgres)
+    else:
+        ramp = [int(n) for n in args.ramp.split(",") if n.strip()]
+        result = run(args.minutes, ramp)
+    result["nice"] = args.nice
+    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

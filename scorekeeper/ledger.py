@@ -1,0 +1,435 @@
+"""The use cases of a score keeper: start a game, record, correct, delete and undo a
+box, rematch, and load a game with its score (LAYOUT.md floor 3).
+
+The HTML views and the JSON API both come here; they only parse, call and render.
+Values in and out are the contract's (:mod:`scorekeeper.engine.contract`); the store
+receives plain records.
+
+One concurrency policy for every caller: a write holds the game (the store's
+:func:`~scorekeeper.store.writing`: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR
+UPDATE`` on PostgreSQL) from the read it is based on to its commit, so it is never
+lost to a race and never retried. A write may say what it was based on: the game's
+``version`` (the API's ``If-Match``, an edit form) or the ``number`` of the box it
+records (a box form). When that no longer holds, the write raises a
+:class:`Conflict` that carries the game as it is now, for the caller to show.
+
+A write may carry an idempotency ``key``: a resend (a double tap, a retry after a
+dropped connection) does the write once and answers the first result; the same key
+with other content is :class:`KeyReused`, never a silent drop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from . import engine, store
+from .engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
+from .engine.errors import MalformedError
+
+
+class LedgerError(Exception):
+    """A use case that cannot go ahead as asked."""
+
+
+class NotFound(LedgerError, LookupError):
+    """No such game, or no such live box in it."""
+
+
+class Conflict(LedgerError):
+    """The write was based on a game that has changed since: ``table`` is the game now."""
+
+    def __init__(self, table: Table, message: str) -> None:
+        super().__init__(message)
+        self.table = table
+
+
+class Stale(Conflict):
+    """The write named a version of the game that is no longer the current one."""
+
+
+class BoxTaken(Conflict):
+    """The box this write records was recorded meanwhile (by another phone):
+    ``number`` (from 1) and the box that stands there now."""
+
+    def __init__(self, table: Table, number: int, box: SheetBox) -> None:
+        super().__init__(table, f"box {number} was recorded meanwhile")
+        self.number = number
+        self.box = box
+
+
+class KeyReused(LedgerError):
+    """An idempotency key sent again with other content: nothing was stored."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A stored game as the use cases and pages see it: its row, its live boxes, the
+    game as CONTRACT.md JSON would have it, and the engine's score sheet (or why the
+    engine cannot score it: a game stored under older rules, say)."""
+
+    row: store.GameRow
+    boxes: tuple[store.BoxRow, ...]
+    game: GameEntry
+    scoring: engine.Scoring | None
+    sheet: Sheet | None
+    error: str | None
+
+    @classmethod
+    def of(cls, row: store.GameRow, boxes: Sequence[store.BoxRow]) -> Table:
+        game = store.game_entry(row, boxes)
+        try:
+            scoring = engine.Scoring.of(game.to_json())
+        except engine.ScorekeeperError as err:
+            return cls(row, tuple(boxes), game, None, None, err.message)
+        return cls(row, tuple(boxes), game, scoring, Sheet.from_json(scoring.sheet()), None)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.row.players)
+
+    @property
+    def next_number(self) -> int:
+        """The number (from 1) of the box to be recorded next."""
+        return len(self.boxes) + 1
+
+    def rules(self) -> engine.Rules:
+        """The frozen rule set: the preset with the game's own settings."""
+        return engine.find_rules(self.row.rules).with_settings(self.row.settings)
+
+    def place_of(self, box_id: int) -> int | None:
+        """Where a live box stands (from 0), or None."""
+        return next((i for i, box in enumerate(self.boxes) if box.id == box_id), None)
+
+    def ruled(self, box_id: int) -> SheetBox | None:
+        """A live box's ruling on the sheet, or None."""
+        place = self.place_of(box_id)
+        if place is None or self.sheet is None or place >= len(self.sheet.boxes):
+            return None
+        return self.sheet.boxes[place]
+
+    def scored_with(self, entry: BoxEntry, place: int | None = None) -> Sheet:
+        """The sheet with ``entry`` added at the end, or put at ``place`` in place of the
+        box there (raises the engine's errors). An added box is ruled alone."""
+        if place is None:
+            if self.scoring is not None:
+                return Sheet.from_json(self.scoring.add(entry.to_json()).sheet())
+            return _score(self.game.with_boxes([*self.game.boxes, entry]))
+        boxes = list(self.game.boxes)
+        boxes[place] = entry.relabelled(boxes[place].id)
+        return _score(self.game.with_boxes(boxes))
+
+    def scored_without(self, place: int) -> Sheet:
+        """The sheet with the box at ``place`` deleted."""
+        return _score(self.game.with_boxes(
+            box for i, box in enumerate(self.game.boxes) if i != place))
+
+
+def _score(game: GameEntry) -> Sheet:
+    return Sheet.from_json(engine.score(game.to_json()))
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a write did: the game after it, the box it touched (None for a deleted
+    box's id on the sheet) and whether it only repeated an earlier write."""
+
+    table: Table
+    box_id: int | None
+    repeated: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    @property
+    def box(self) -> SheetBox | None:
+        return None if self.box_id is None else self.table.ruled(self.box_id)
+
+
+@dataclass(frozen=True)
+class Started:
+    """A new game and its edit secret (None when the start only repeated an earlier
+    one: the secret is kept only as a hash, so the caller that chose it gives it again)."""
+
+    table: Table
+    token: str | None
+    repeated: bool = False
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def load(db: Session, game_id: str) -> Table | None:
+    """The game with its live boxes, scored; None if there is none."""
+    found = store.load_game(db, game_id)
+    if found is None:
+        return None
+    return Table.of(*found)
+
+
+def _current(db: Session, game_id: str) -> Table:
+    table = load(db, game_id)
+    if table is None:
+        raise NotFound(f"there is no game {game_id!r}")
+    return table
+
+
+# --- starting -----------------------------------------------------------------------------
+
+
+def start(db: Session, game: GameEntry, *, key: str | None = None,
+          token: str | None = None, rematch_of: str | None = None) -> Started:
+    """Store a new game, with any boxes it already has (an import): the engine scores
+    it first, so nothing is stored of a game it refuses. ``token`` is the edit secret
+    to give it (a new random one when None); a ``key`` already used for a start answers
+    that game again."""
+    digest = _digest("start", game.to_json(), rematch_of)
+    if key is not None and (earlier := _started_before(db, key, digest)) is not None:
+        return earlier
+    sheet = _score(game)
+    if game.dealer is None:
+        raise MalformedError("say who dealt the first box ('dealer')", "dealer")
+    try:
+        row, secret = store.create_game(
+            db, store.NewGame(rules=game.rules, settings=dict(game.settings),
+                              players=list(game.players), dealer=game.dealer,
+                              stake=game.stake, place=game.place, started=game.started,
+                              summary=store.summarize(sheet), rematch_of=rematch_of),
+            [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
+             for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
+            key=_key(key, digest), token=token)
+    except store.KeyTaken:  # a start with this key at the same moment won
+        assert key is not None
+        earlier = _started_before(db, key, digest)
+        assert earlier is not None
+        return earlier
+    return Started(_current(db, row.id), secret)
+
+
+def import_game(db: Session, data: object) -> tuple[store.GameRow, str]:
+    """Store a CONTRACT.md game (an export, or any game ``score`` takes) as a new game:
+    its row and its new edit secret. Box ids in the input are dropped (the store numbers
+    boxes); a game the engine refuses raises its error and nothing is stored."""
+    game = GameEntry.from_json(data)
+    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes))
+    assert started.token is not None
+    return started.table.row, started.token
+
+
+def _started_before(db: Session, key: str, digest: str) -> Started | None:
+    found = store.started_with(db, key)
+    if found is None:
+        return None
+    game_id, stored_digest = found
+    if stored_digest is not None and stored_digest != digest:
+        raise KeyReused("this form was already used to start another game: reload the "
+                        "page and start again")
+    return Started(_current(db, game_id), None, repeated=True)
+
+
+def rematch(db: Session, game_id: str, *, key: str | None = None,
+            token: str | None = None) -> Started:
+    """A new game with the same players, rules and stake; the deal moves on one seat
+    from the last box's dealer."""
+    table = _current(db, game_id)
+    players = table.players
+    last = table.sheet.boxes[-1].dealer if table.sheet and table.sheet.boxes else None
+    dealer = last if last in players else table.row.dealer
+    game = dataclasses.replace(
+        table.game, boxes=(), started=None,
+        dealer=players[(players.index(dealer) + 1) % len(players)])
+    return start(db, game, key=key, token=token, rematch_of=table.id)
+
+
+# --- writing boxes --------------------------------------------------------------------------
+
+
+def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = None,
+           version: int | None = None, key: str | None = None,
+           laid_out: bool = False) -> Written:
+    """Record a box at the end of the game.
+
+    ``number``: the box this entry is for (from 1); if that box was recorded meanwhile,
+    :class:`BoxTaken` shows what stands there. ``version``: the game version the entry
+    was made against. ``laid_out``: store hands given as cards as the ruling laid them
+    out (C8), so the stored box is exactly what the preview showed.
+    """
+    digest = _digest("record", entry.to_json(), number)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        if number is not None and number != table.next_number:
+            if 1 <= number < table.next_number:
+                assert table.sheet is not None
+                raise BoxTaken(table, number, table.sheet.boxes[number - 1])
+            raise MalformedError(
+                f"box {number} cannot be recorded: the next box is {table.next_number}",
+                "number")
+        sheet = table.scored_with(entry)
+        if laid_out:
+            entry, sheet = _laid_out(entry, sheet, table, None)
+        result = store.append_box(
+            db, game_id, table.version, _stored_entry(entry),
+            rulings=_changed_rulings(table, sheet, None), summary=store.summarize(sheet),
+            key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
+            version: int | None = None, key: str | None = None,
+            laid_out: bool = False) -> Written:
+    """Correct a live box; every box after it is rescored."""
+    digest = _digest("correct", entry.to_json(), box_id)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        place = _place(table, box_id)
+        sheet = table.scored_with(entry, place)
+        if laid_out:
+            entry, sheet = _laid_out(entry, sheet, table, place)
+        result = store.replace_box(
+            db, game_id, box_id, table.version, _stored_entry(entry),
+            rulings=_changed_rulings(table, sheet, box_id), summary=store.summarize(sheet),
+            key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None,
+           key: str | None = None) -> Written:
+    """Delete a live box (it stays in its history); the boxes after it are rescored."""
+    digest = _digest("delete", None, box_id)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        sheet = table.scored_without(_place(table, box_id))
+        result = store.delete_box(db, game_id, box_id, table.version,
+                                  rulings=_changed_rulings(table, sheet, box_id),
+                                  summary=store.summarize(sheet), key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def _check_version(table: Table, version: int | None) -> None:
+    if version is not None and version != table.version:
+        raise Stale(table, f"the game has changed: it is now at version {table.version}")
+
+
+def _place(table: Table, box_id: int) -> int:
+    place = table.place_of(box_id)
+    if place is None:
+        raise NotFound(f"box {box_id} is not in this game (was it deleted?)")
+    return place
+
+
+def _repeat(db: Session, table: Table, key: str | None, digest: str) -> Written | None:
+    """The first result of a write this one repeats (same key), if any."""
+    if key is None:
+        return None
+    earlier = store.repeated(db, table.id, key)
+    if earlier is None:
+        return None
+    if earlier.digest is not None and earlier.digest != digest:
+        raise KeyReused("this key was already used for another change to this game: "
+                        "nothing was stored; send the change with a new key")
+    db.rollback()
+    return Written(table, earlier.box_id, repeated=True)
+
+
+def _key(key: str | None, digest: str) -> store.Key | None:
+    return None if key is None else store.Key(key, digest)
+
+
+def _written(db: Session, game_id: str, result: store.WriteResult) -> Written:
+    return Written(_current(db, game_id), result.box_id, result.repeated)
+
+
+def _digest(action: str, body: Any, target: Any) -> str:
+    """What a write changes, as a hash: a resent key must carry the same change."""
+    text = json.dumps([action, body, target], sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _laid_out(entry: BoxEntry, sheet: Sheet, table: Table,
+              place: int | None) -> tuple[BoxEntry, Sheet]:
+    """The box with every hand given as cards replaced by the ruling's layout of it,
+    if the engine rules the laid-out box the same way (else the box as entered)."""
+    ruling = sheet.boxes[len(table.boxes) if place is None else place]
+    hands = {player: ruling.hands[player].as_declared()
+             if hand.form == "cards" and player in ruling.hands else hand
+             for player, hand in entry.hands.items()}
+    declared = dataclasses.replace(entry, hands=hands)
+    if declared == entry:
+        return entry, sheet
+    try:
+        again = table.scored_with(declared, place)
+    except engine.ScorekeeperError:
+        return entry, sheet
+    ruled = again.boxes[len(table.boxes) if place is None else place]
+    if (ruled.credits, ruled.penalties) != (ruling.credits, ruling.penalties):
+        return entry, sheet
+    return declared, again
+
+
+def _stored_entry(entry: BoxEntry) -> dict[str, Any]:
+    """A box as the store keeps it: its CONTRACT.md input, less the id (the row's)."""
+    return entry.relabelled(None).to_json()
+
+
+def _stored_ruling(box: SheetBox) -> dict[str, Any]:
+    body = box.to_json()
+    body.pop("id", None)
+    return body
+
+
+def _changed_rulings(table: Table, sheet: Sheet,
+                     changed: int | None) -> store.Rulings:
+    """Every live box's new ruling that differs from the one stored, by box id; the
+    changed box's (a new one: ``None``) always. A correction early in a game can change
+    every ruling after it; most writes change none but their own."""
+    before = {box.id: box for box in table.sheet.boxes} if table.sheet else {}
+    rulings: dict[int | None, dict[str, Any]] = {}
+    for box in sheet.boxes:
+        box_id = box.id if isinstance(box.id, int) else None
+        if box_id == changed or box_id is None or before.get(box_id) != box:
+            rulings[box_id] = _stored_ruling(box)
+    return rulings
+
+
+__all__ = [
+    "BoxTaken",
+    "Conflict",
+    "KeyReused",
+    "LedgerError",
+    "NotFound",
+    "Stale",
+    "Started",
+    "Table",
+    "Written",
+    "correct",
+    "delete",
+    "import_game",
+    "load",
+    "record",
+    "rematch",
+    "start",
+]

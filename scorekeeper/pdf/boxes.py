@@ -1,0 +1,239 @@
+"""The box table of a score sheet: one row per box, as the ruled body of a paper pad.
+
+Each row says who dealt, how the box ended (a letter: K, U, G, B, BG) and who
+won it, then each player's count, credit and running total. Meaning never rests
+on colour alone: the winner is named, the knocker's count carries a mark, the
+winner's credit and every running total that changed are bold. Oklahoma adds the
+first upcard and the knock limit it set, doubling the box's multiplier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, Table, TableStyle
+
+from scorekeeper import engine
+
+from . import words
+from .blocks import name_cell
+from .cards import card
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
+from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
+
+Cell = Paragraph | str
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns before the players' groups: which extra ones this game needs."""
+
+    upcard: bool = False
+    """Oklahoma: the first upcard and the knock limit it set."""
+    multiplier: bool = False
+    """Doubling (or Oklahoma's spade): the box's multiplier."""
+
+    @classmethod
+    def of(cls, rules: engine.Rules, boxes: Sequence[Mapping[str, Any]] = ()) -> Columns:
+        """The columns ``rules`` call for, and a multiplier column whenever a box was doubled."""
+        doubled = any((b.get("multiplier") or 1) > 1 for b in boxes)
+        return cls(upcard=rules.knock_limit_from != "fixed",
+                   multiplier=rules.doubling or rules.spade_doubles or doubled)
+
+    @property
+    def headings(self) -> list[str]:
+        extra = (["Upcard"] if self.upcard else []) + (["×"] if self.multiplier else [])
+        return ["Box", "Dealer", "How", "Won by", *extra]
+
+    @property
+    def fixed(self) -> int:
+        """How many columns come before the first player's."""
+        return len(self.headings)
+
+
+def box_widths(columns: Columns, players: int, width: float) -> list[float]:
+    """Widths: box number, dealer, how, winner, extras, then count, box and total per player."""
+    name = {2: 28 * mm, 3: 21 * mm}.get(players, 22 * mm)
+    fixed = [8 * mm, name, 9.5 * mm, name]
+    fixed += [14 * mm] * columns.upcard + [8 * mm] * columns.multiplier
+    group = (width - sum(fixed)) / players
+    return fixed + [group * 0.31, group * 0.31, group * 0.38] * players
+
+
+def box_labels(boxes: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each box's number as printed: a misdeal is no box, so it takes no number.
+
+    >>> box_labels([{"result": "knock"}, {"result": "misdeal"}, {"result": "gin"}])
+    ['1', '', '2']
+    """
+    labels, played = [], 0
+    for box in boxes:
+        if box.get("result") == "misdeal":
+            labels.append("")
+        else:
+            played += 1
+            labels.append(str(played))
+    return labels
+
+
+def sheet_numbers(boxes: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """The engine's box numbers (every entry counted) to the sheet's (misdeals take none).
+
+    >>> sheet_numbers([{"result": "misdeal"}, {"result": "gin"}])
+    {2: '1'}
+    """
+    return {n: label for n, label in enumerate(box_labels(boxes), start=1) if label}
+
+
+def box_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
+              columns: Columns, width: float) -> Table:
+    """One row per box; the headings repeat on every page."""
+    widths = box_widths(columns, len(players), width)
+    entered = list(game.get("boxes", ()))
+    scored = list(score.get("boxes", ()))
+    rows: list[list[Cell]] = _headings(players, columns, widths)
+    marks = Marks()
+    before: Mapping[str, Any] = {p: 0 for p in players}
+    for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
+        source = entered[index] if index < len(entered) else {}
+        row = len(rows)
+        rows.append(_row(label, source, box, players, columns, widths))
+        totals = box.get("totals") or {}
+        marks.changed += [(row, seat) for seat, p in enumerate(players)
+                          if totals.get(p) != before.get(p)]
+        before = totals
+        if box.get("winner") in players:
+            marks.winners.append((row, players.index(box["winner"])))
+        if not result(box).scores:
+            marks.voids.append(row)
+    if len(rows) == 2:
+        rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
+    table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
+    table.setStyle(box_table_style(len(rows), len(players), columns.fixed, marks))
+    return table
+
+
+@dataclass
+class Marks:
+    """Cells the table style sets apart: (row, seat) pairs and whole rows."""
+
+    winners: list[tuple[int, int]]
+    changed: list[tuple[int, int]]
+    voids: list[int]
+
+    def __init__(self) -> None:
+        self.winners, self.changed, self.voids = [], [], []
+
+
+def _headings(players: Sequence[str], columns: Columns,
+              widths: Sequence[float]) -> list[list[Cell]]:
+    """Two heading rows: the players' names over their three columns, then what each holds."""
+    sheet = styles()
+    top: list[Cell] = [Paragraph(h, sheet.head) for h in columns.headings]
+    sub: list[Cell] = [""] * columns.fixed
+    for seat, name in enumerate(players):
+        first = columns.fixed + 3 * seat
+        top += [name_cell(name, sum(widths[first:first + 3]), bold=True), "", ""]
+        sub += [Paragraph(h, sheet.head) for h in ("count", "box", "total")]
+    return [top, sub]
+
+
+def _row(label: str, source: Mapping[str, Any], box: Mapping[str, Any], players: Sequence[str],
+         columns: Columns, widths: Sequence[float]) -> list[Cell]:
+    """A box as a pad records it: who dealt, how it ended and who won, the numbers."""
+    counts = box.get("counts") or {}
+    credits = box.get("credits") or {}
+    penalties = box.get("penalties") or {}
+    totals = box.get("totals") or {}
+    how = result(box)
+    winner = box.get("winner")
+    note = box.get("note", source.get("note"))
+    row: list[Cell] = [
+        label + (NOTE_MARK if note else ""),
+        name_cell(box.get("dealer", ""), widths[1]),
+        how.letter,
+        name_cell(winner, widths[3]) if winner is not None else how.name,
+    ]
+    if columns.upcard:
+        row.append(upcard(box, source))
+    if columns.multiplier:
+        multiplier = box.get("multiplier") or 1
+        row.append(f"×{multiplier}" if multiplier > 1 else "")
+    knocker = box.get("by", source.get("by"))
+    for player in players:
+        credit = (credits.get(player) or 0) - (penalties.get(player) or 0)
+        count = words.number(counts.get(player))
+        if player == knocker and count:
+            count += KNOCKER_MARK
+        row += [count, words.number(credit) if credit else "", words.number(totals.get(player))]
+    return row
+
+
+def upcard(box: Mapping[str, Any], source: Mapping[str, Any]) -> str:
+    """Oklahoma's first upcard and the knock limit it set ("7♠ ≤7"; an ace may mean gin only).
+
+    >>> upcard({"knock_limit": 7}, {"upcard": "7S"}), upcard({"knock_limit": 0}, {"upcard": "AH"})
+    ('7♠ ≤7', 'A♥ gin')
+    >>> upcard({"result": "misdeal"}, {})
+    ''
+    """
+    code = box.get("upcard", source.get("upcard"))
+    if not code:
+        return ""
+    limit = box.get("knock_limit")
+    shown = card(code)[0]
+    if limit == 0:
+        return f"{shown} gin"
+    return f"{shown} ≤{limit}" if limit is not None else shown
+
+
+def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableStyle:
+    """The ruling of the box table, commented line by line."""
+    last = fixed - 1 + 3 * players
+    commands: list[tuple[Any, ...]] = [
+        # Headings: tinted, bold, a heavy rule under them; names span their three columns.
+        ("BACKGROUND", (0, 0), (-1, 1), HEAD),
+        ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
+        *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
+        *[("SPAN", (fixed + 3 * p, 0), (fixed + 2 + 3 * p, 0)) for p in range(players)],
+        ("VALIGN", (0, 0), (-1, 1), "MIDDLE"),
+        # Body: numbers right-aligned in a readable size; box number, letter, extras centred.
+        ("FONT", (0, 2), (-1, -1), FONT, 8),
+        ("ALIGN", (fixed, 2), (-1, -1), "RIGHT"),
+        ("ALIGN", (0, 2), (0, -1), "CENTER"),
+        ("ALIGN", (2, 2), (2, -1), "CENTER"),
+        ("ALIGN", (4, 2), (fixed - 1, -1), "CENTER"),
+        ("FONT", (2, 2), (2, -1), FONT_BOLD, 8),
+        ("VALIGN", (0, 2), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+        # Running totals that did not change in a row are grey: the eye finds the ones that did.
+        *[("TEXTCOLOR", (fixed + 2 + 3 * p, 2), (fixed + 2 + 3 * p, -1), MUTED)
+          for p in range(players)],
+        # Light ruling between rows and columns, a frame round the whole pad.
+        ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("BOX", (0, 0), (-1, -1), 1.0, INK),
+        # A heavier rule before each player's columns, as on a printed pad.
+        *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK)
+          for p in range(players)],
+    ]
+    # Every other box tinted so a row can be followed across the page.
+    commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in range(3, rows, 2)]
+    # A void box (draw, misdeal) scores nothing: its ending in grey.
+    commands += [("TEXTCOLOR", (2, r), (3, r), MUTED) for r in marks.voids]
+    # A running total that changed: bold and in ink.
+    for r, p in marks.changed:
+        column = fixed + 2 + 3 * p
+        commands += [("FONT", (column, r), (column, r), FONT_BOLD, 8),
+                     ("TEXTCOLOR", (column, r), (column, r), INK)]
+    # The box winner's credit: bold on a tint (the "won by" column names him as well).
+    for r, p in marks.winners:
+        column = fixed + 1 + 3 * p
+        commands += [("BACKGROUND", (column, r), (column, r), WON),
+                     ("FONT", (column, r), (column, r), FONT_BOLD, 8)]
+    return ruled(commands)

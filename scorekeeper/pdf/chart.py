@@ -1,0 +1,109 @@
+"""The chart of a game on the sheet: the same data as the web's SVG, drawn with ReportLab.
+
+Black lines told apart by dash pattern and weight, each labelled with its
+player at its end, the target as a dotted rule: it reads printed in greyscale.
+Hollywood gets one small chart per game column, side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table
+
+from scorekeeper import chart as data
+from scorekeeper import engine
+from scorekeeper.engine.contract import Sheet
+
+from . import fonts
+from .fonts import FONT, FONT_BOLD, shortened
+from .styles import INK, MUTED, ruled, styles
+
+
+def chart_section(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
+                  width: float) -> list[Flowable]:
+    """The chart(s) under the box table, kept with their heading; nothing before a box."""
+    if not score.get("boxes"):
+        return []
+    found = data.charts(players, Sheet.from_json(score), target=rules.game_target)
+    per_row = 1 if len(found) == 1 else min(3, len(found))
+    each = width / per_row
+    height = 46 * mm if per_row == 1 else 40 * mm
+    drawings = [ChartDrawing(c, each - 2 * mm, height) for c in found]
+    rows = [drawings[i:i + per_row] for i in range(0, len(drawings), per_row)]
+    cells: list[list[Flowable | str]] = [list(row) for row in rows]
+    cells[-1] += [""] * (per_row - len(cells[-1]))
+    table = Table(cells, colWidths=[each] * per_row, hAlign="LEFT")
+    table.setStyle(ruled([("LEFTPADDING", (0, 0), (-1, -1), 0),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    heading = Paragraph("The game box by box" if per_row == 1 else "The games box by box",
+                        styles().heading)
+    return [KeepTogether([heading, table])]
+
+
+class ChartDrawing(Flowable):
+    """One chart drawn straight on the canvas, ``width`` × ``height`` points, in the
+    embedded fonts (a ReportLab Drawing would reference unembedded Helvetica)."""
+
+    def __init__(self, found: data.Chart, width: float, height: float) -> None:
+        super().__init__()
+        self.found, self.width, self.height = found, width, height
+
+    def wrap(self, aW: float, aH: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        found, canvas = self.found, self.canv
+        left, right, top, bottom = 24.0, 66.0, 16.0, 12.0
+        plot_w, plot_h = self.width - left - right, self.height - top - bottom
+        low, high, span = found.low, found.high, max(found.boxes, 1)
+
+        def x(box: float) -> float:
+            return left + plot_w * box / span
+
+        def y(total: float) -> float:
+            return bottom + plot_h * (total - low) / (high - low)
+
+        canvas.saveState()
+        canvas.setFillColor(INK)
+        fonts.draw(canvas, left, self.height - 8, found.caption, FONT_BOLD, 7.5)
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(0.6)
+        canvas.lines([(left, self.height - top, left, bottom),
+                      (left, bottom, left + plot_w, bottom)])
+        canvas.setFillColor(MUTED)
+        canvas.setFont(FONT, 6.5)
+        for value in sorted({low, high}):
+            canvas.drawRightString(left - 2, y(value) - 2.5, str(value).replace("-", "−"))
+        canvas.drawRightString(left + plot_w, 2, f"box {found.boxes}")
+        if found.target and found.target_in_view:
+            canvas.setLineWidth(0.4)
+            canvas.setDash([1, 1.5])
+            canvas.line(left, y(found.target), left + plot_w, y(found.target))
+            canvas.setFont(FONT, 6)
+            canvas.drawRightString(left + plot_w - 2, y(found.target) + 2,
+                                   f"target {found.target}")
+        ends = data.label_rows([y(line.points[-1][1]) for line in found.lines], 8)
+        for line, end in zip(found.lines, ends, strict=True):
+            self._plot(line, end, x, y)
+        canvas.restoreState()
+
+    def _plot(self, line: data.Line, end: float, x: Any, y: Any) -> None:
+        """One player's line, a leader to his label, and the label: name and total."""
+        canvas = self.canv
+        canvas.setDash(list(line.dash) or [])
+        canvas.setLineWidth(line.stroke * 0.6)
+        canvas.setStrokeColor(INK)
+        points = [(x(bx), y(total)) for bx, total in line.points]
+        last_x = points[-1][0]
+        points += [(last_x + 4, end), (last_x + 12, end)]
+        path = canvas.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        canvas.drawPath(path, stroke=1, fill=0)
+        canvas.setFillColor(INK)
+        label = f"{shortened(line.player, FONT, 6.5, 38)} {line.points[-1][1]}".replace("-", "−")
+        fonts.draw(canvas, last_x + 14, end - 2.3, label, FONT, 6.5)

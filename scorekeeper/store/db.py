@@ -1,0 +1,216 @@
+"""Connecting and migrating, given a database URL (the web factory or the command line
+hands the store its URL; the store never reads the app's configuration).
+
+SQLite runs in WAL mode with a busy timeout; PostgreSQL is used when the URL says so.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from .locks import IMMEDIATE
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+SQLITE_BUSY_MS = 10_000
+
+
+def connect(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout, foreign keys, and
+    transactions begun by SQLAlchemy (its recipe for pysqlite), so a write can begin
+    ``BEGIN IMMEDIATE`` (:func:`~scorekeeper.store.locks.writing`)."""
+    if url.startswith("sqlite"):
+        refuse_network_storage(url)
+        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    if url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgres://")
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets phones read while one writes; the busy timeout makes writers queue."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+    dbapi_connection.isolation_level = None  # pysqlite begins nothing; _sqlite_begin does
+
+
+def _sqlite_begin(connection: sa.Connection) -> None:
+    """``BEGIN IMMEDIATE`` for a write (it takes the write lock at once, or waits for
+    it), a plain ``BEGIN`` for everything else."""
+    immediate = connection.get_execution_options().get(IMMEDIATE)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@contextmanager
+def opened(database_url: str) -> Iterator[Session]:
+    """A session outside any request (the command line): closed, engine disposed, after.
+
+    >>> with opened("sqlite://") as db:
+    ...     db.scalar(sa.text("SELECT 1"))
+    1
+    """
+    engine = connect(database_url)
+    try:
+        with Session(engine, expire_on_commit=False) as db:
+            yield db
+    finally:
+        engine.dispose()
+
+
+MIGRATION_LOCK = 0x5C0_4E_6A17
+"""The PostgreSQL advisory lock ``migrate`` holds: one of two deploys migrates, the
+other waits and then finds nothing to do."""
+
+
+def migrate(database_url: str) -> None:
+    """Apply every Alembic migration to the database at ``database_url``, holding a
+    lock so that two deploys starting at once migrate one after the other (on an empty
+    database the second crashed creating tables the first had made)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["database_url"] = database_url
+    with _migrating(database_url):
+        command.upgrade(config, "head")
+
+
+@contextmanager
+def _migrating(database_url: str) -> Iterator[None]:
+    """PostgreSQL: a session advisory lock, held on its own connection. SQLite: an
+    exclusive lock on ``<database>.migrate-lock`` beside the file (the migration's own
+    transactions would wait on a lock taken inside the database). An in-memory
+    database has no one to wait for."""
+    if database_url.startswith("sqlite"):
+        path = _sqlite_path(database_url)
+        if path is None:
+            yield
+            return
+        from filelock import FileLock
+
+        with FileLock(f"{path}.migrate-lock"):
+            yield
+        return
+    engine = connect(database_url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
+
+
+@functools.cache
+def head_revisions() -> frozenset[str]:
+    """The latest migrations this code knows (read once: they are files of the install)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return frozenset(ScriptDirectory.from_config(config).get_heads())
+
+
+def schema_current(db: Session | str) -> bool:
+    """Whether the database (a session, or a URL) is at the latest migration: a server
+    on an older schema would answer 500s, so ``/health`` says 503 and ``serve`` refuses.
+
+    >>> schema_current("sqlite://")
+    False
+    """
+    from alembic.runtime.migration import MigrationContext
+
+    if isinstance(db, str):
+        with opened(db) as session:
+            return schema_current(session)
+    heads = MigrationContext.configure(db.connection()).get_current_heads()
+    return frozenset(heads) == head_revisions()
+
+
+MOUNTS_TABLE = Path("/proc/self/mounts")
+"""Linux's table of mounted file systems, read to tell a network one."""
+NETWORK_FILESYSTEMS = frozenset({
+    "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "9p", "ceph", "glusterfs",
+    "fuse.glusterfs", "fuse.sshfs", "fuse.s3fs", "lustre", "gpfs", "ocfs2", "gfs2"})
+"""File systems on which SQLite's locks do not hold (SQLite's FAQ: "file locking is
+broken on many network file systems")."""
+
+
+class NetworkStorage(ValueError):
+    """A SQLite database on a network file system."""
+
+
+def _sqlite_path(database_url: str) -> Path | None:
+    """The file of a SQLite URL, or None for an in-memory database."""
+    database = sa.engine.make_url(database_url).database
+    if not database or database == ":memory:" or database.startswith("file::memory:"):
+        return None
+    return Path(database)
+
+
+def refuse_network_storage(database_url: str, mounts: str | None = None) -> None:
+    """Raise :class:`NetworkStorage` if ``database_url`` is a SQLite file on a network
+    file system, as far as Linux's ``/proc/self/mounts`` tells (``mounts``: its text,
+    for tests); elsewhere nothing can be told and nothing is refused.
+
+    >>> refuse_network_storage("sqlite:////mnt/club/s.sqlite3",
+    ...                        "server:/club /mnt/club nfs4 rw 0 0\\n/dev/sda1 / ext4 rw 0 0")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.store.db.NetworkStorage: ... /mnt/club/s.sqlite3 is on a network file system (nfs4), ...
+    """
+    if not database_url.startswith("sqlite"):
+        return
+    path = _sqlite_path(database_url)
+    if path is None:
+        return
+    if mounts is None:
+        try:
+            mounts = MOUNTS_TABLE.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+    kind = _filesystem(Path(os.path.realpath(path.parent)) / path.name, mounts)
+    if kind in NETWORK_FILESYSTEMS:
+        raise NetworkStorage(
+            f"the SQLite database {path} is on a network file system ({kind}), where "
+            "SQLite's locks do not hold: keep it on a local disk, or use PostgreSQL "
+            "(SCOREKEEPER_DATABASE_URL) to share one database between machines")
+
+
+def _filesystem(path: Path, mounts: str) -> str | None:
+    """The type of the file system mounted deepest above ``path`` in a mounts table."""
+    found, depth = None, -1
+    for line in mounts.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        # Spaces and the like in mount points are written as octal escapes (\040).
+        point = Path(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[1]))
+        if (path == point or point in path.parents) and len(point.parts) > depth:
+            found, depth = fields[2], len(point.parts)
+    return found

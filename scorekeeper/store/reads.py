@@ -1,0 +1,146 @@
+"""Reading games and boxes: what the sheet, the lists and the edit checks need."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..engine.contract import BoxEntry, GameEntry
+from .models import BOXES, GAMES, MAX_ROW_ID, Box, BoxRevision, BoxRow, Game, GameRow
+
+
+class _Sql:
+    """The statements of reading a game, built once: SQLAlchemy takes longer to build
+    a statement than SQLite takes to run it. Parameters are named ``p_...``."""
+
+    version = select(GAMES.c.version).where(GAMES.c.id == sa.bindparam("p_game"))
+    stamp = select(GAMES.c.version, GAMES.c.updated_at).where(
+        GAMES.c.id == sa.bindparam("p_game"))
+    game = select(GAMES).where(GAMES.c.id == sa.bindparam("p_game"))
+    # The game and its live boxes in one statement (see load_game).
+    game_and_boxes = (
+        select(GAMES, BOXES.c.id.label("box_id"), BOXES.c.entry.label("box_entry"),
+               BOXES.c.revision.label("box_revision"))
+        .select_from(GAMES.outerjoin(BOXES, (BOXES.c.game_id == GAMES.c.id)
+                                     & BOXES.c.deleted.is_(False)))
+        .where(GAMES.c.id == sa.bindparam("p_game"))
+        .order_by(BOXES.c.position, BOXES.c.id)
+    )
+
+
+def _plausible(game_id: object) -> bool:
+    """Whether ``game_id`` could be a game's id at all (a string of at most 32
+    characters), before the database is asked."""
+    return isinstance(game_id, str) and len(game_id) <= 32
+
+
+def get_game(db: Session, game_id: str) -> GameRow | None:
+    """The game with this id, or None."""
+    if not _plausible(game_id):
+        return None
+    row = db.connection().execute(_Sql.game, {"p_game": game_id}).first()
+    return None if row is None else GameRow.of(row)
+
+
+def game_version(db: Session, game_id: str) -> int | None:
+    """Only the version: what phones poll to see whether the sheet changed."""
+    return db.connection().execute(_Sql.version, {"p_game": game_id}).scalar()
+
+
+Stamp = tuple[int, datetime]
+"""A game's version and ``updated_at``: every write changes both, and nothing else of
+the game's row changes after it is created."""
+
+
+def game_stamp(db: Session, game_id: str) -> Stamp | None:
+    """The game's :data:`Stamp`, or None: whether a game read before is still current."""
+    if not _plausible(game_id):
+        return None
+    row = db.connection().execute(_Sql.stamp, {"p_game": game_id}).first()
+    return None if row is None else (row.version, row.updated_at)
+
+
+def load_game(db: Session, game_id: str) -> tuple[GameRow, list[BoxRow]] | None:
+    """The game and its live boxes in play order, read in one statement so that the
+    boxes are those of the game's version (PostgreSQL reads each statement of a
+    transaction as of its own moment: two queries could straddle another phone's write).
+    Only what the sheet shows of each box is read (the engine rules every box again)."""
+    if not _plausible(game_id):
+        return None
+    rows = db.connection().execute(_Sql.game_and_boxes, {"p_game": game_id}).all()
+    if not rows:
+        return None
+    return GameRow.of(rows[0]), [BoxRow(row.box_id, row.box_entry, row.box_revision)
+                                 for row in rows if row.box_id is not None]
+
+
+def live_boxes(db: Session, game: GameRow) -> list[Box]:
+    """The game's boxes in play order, without deleted ones."""
+    query = (
+        select(Box)
+        .where(Box.game_id == game.id, Box.deleted.is_(False))
+        .order_by(Box.position, Box.id)
+    )
+    return list(db.scalars(query))
+
+
+def get_box(db: Session, game: GameRow, box_id: int) -> Box | None:
+    """The game's box with this id (deleted or not), or None; ids out of the database's
+    integer range (a hostile URL) are simply not found."""
+    if not 0 < box_id <= MAX_ROW_ID:
+        return None
+    box = db.get(Box, box_id)
+    if box is None or box.game_id != game.id:
+        return None
+    return box
+
+
+def history(db: Session, box: Box) -> list[BoxRevision]:
+    """Every revision of a box, oldest first."""
+    query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(
+        BoxRevision.revision
+    )
+    return list(db.scalars(query))
+
+
+def recent_games(db: Session, limit: int = 20,
+                 ids: Sequence[str] | None = None) -> list[GameRow]:
+    """Games most recently changed; only ``ids`` when given."""
+    query = select(GAMES).order_by(GAMES.c.updated_at.desc()).limit(limit)
+    if ids is not None:
+        query = query.where(GAMES.c.id.in_(list(ids)))
+    return [GameRow.of(row) for row in db.connection().execute(query)]
+
+
+def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
+    """The game as CONTRACT.md has it, each box labelled with its row's id. A box is read
+    as stored (:meth:`BoxEntry.from_stored`): what an older version kept, fields it did
+    not know or text it did not check, still loads."""
+    return GameEntry(
+        rules=game.rules, players=tuple(game.players), dealer=game.dealer,
+        settings=dict(game.settings), stake=game.stake, place=game.place,
+        started=game.started,
+        boxes=tuple(BoxEntry.from_stored(box.entry).relabelled(box.id) for box in boxes),
+    )
+
+
+def check_edit_token(game: GameRow, token: str | None) -> bool:
+    """Whether ``token`` is the game's edit secret (constant-time comparison)."""
+    if not token or not isinstance(token, str) or len(token) > 200:
+        return False
+    return hmac.compare_digest(token_hash(token), game.edit_token_hash)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def all_game_ids(db: Session) -> Iterator[str]:
+    """Every game's id (for backups and consistency checks)."""
+    yield from db.scalars(select(Game.id).order_by(Game.created_at))

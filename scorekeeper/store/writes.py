@@ -1,0 +1,286 @@
+"""The write path: new games, and recording, correcting and deleting boxes.
+
+The caller (the ledger) holds the game (:func:`~scorekeeper.store.locks.writing`),
+reads it, has the engine rule the change and hands the store plain records: the box
+as entered, the rulings that changed, the game's summary. Every write bumps the
+game's version in the same transaction (``UPDATE ... WHERE version = :seen``), as a
+last guard against a writer that did not hold the game. A write may carry an
+idempotency :class:`~scorekeeper.store.models.Key`: the key is stored with a hash of
+what the write changed, and a second write with the key fails its insert. Boxes are
+never really deleted: every change is a :class:`BoxRevision`, so a corrected score
+can be traced.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import JSON, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .locks import writing
+from .models import (
+    BOXES,
+    GAMES,
+    KEYS,
+    MAX_ROW_ID,
+    REVISIONS,
+    Box,
+    BoxRevision,
+    Game,
+    GameRow,
+    Key,
+    NewGame,
+    Rulings,
+    StoredBox,
+    now,
+)
+from .reads import game_version, token_hash
+
+
+class _Sql:
+    """The statements of recording a box, built once: SQLAlchemy takes longer to build
+    a statement than SQLite takes to run it. Parameters are named ``p_...``."""
+
+    bump = GAMES.update().where(
+        GAMES.c.id == sa.bindparam("p_game"), GAMES.c.version == sa.bindparam("p_expected")
+    ).values(version=sa.bindparam("p_version"), updated_at=sa.bindparam("p_at"),
+             summary=sa.bindparam("p_summary", type_=JSON))
+    append = BOXES.insert().values(
+        game_id=sa.bindparam("p_game"),
+        position=select(sa.func.coalesce(sa.func.max(BOXES.c.position), 0) + 1)
+        .where(BOXES.c.game_id == sa.bindparam("p_game")).scalar_subquery(),
+        entry=sa.bindparam("p_entry", type_=JSON), ruling=sa.bindparam("p_ruling", type_=JSON),
+        revision=1, deleted=False, created_at=sa.bindparam("p_at"),
+        updated_at=sa.bindparam("p_at"),
+    ).returning(BOXES.c.id)
+    set_ruling = BOXES.update().where(
+        BOXES.c.id == sa.bindparam("p_box"), BOXES.c.game_id == sa.bindparam("p_game")
+    ).values(ruling=sa.bindparam("p_ruling", type_=JSON))
+    revision = REVISIONS.insert()
+    key = KEYS.insert()
+    repeated = select(KEYS.c.version, KEYS.c.box_id, KEYS.c.digest).where(
+        KEYS.c.game_id == sa.bindparam("p_game"), KEYS.c.key == sa.bindparam("p_key"))
+    started = select(GAMES.c.id, GAMES.c.start_digest).where(
+        GAMES.c.start_key == sa.bindparam("p_key"))
+
+
+class StoreError(Exception):
+    """A write the store refused."""
+
+
+class GameNotFound(StoreError):
+    pass
+
+
+class BoxNotFound(StoreError):
+    pass
+
+
+class StaleWrite(StoreError):
+    """The game changed since the writer read it (HTTP 409)."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game is now at version {current_version}")
+        self.current_version = current_version
+
+
+class KeyTaken(StoreError):
+    """A new game's start key is already used (by a start at the same moment)."""
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did: the game's new version, the box it touched, and whether it was
+    a repeat of an earlier write with the same idempotency key; ``updated_at`` is the
+    game's new ``updated_at`` (None for a repeat)."""
+
+    version: int
+    box_id: int | None
+    repeated: bool = False
+    updated_at: datetime | None = None
+    digest: str | None = None
+    """For a repeat: the hash of what the first write with the key changed."""
+
+
+def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
+                key: Key | None = None, token: str | None = None) -> tuple[GameRow, str]:
+    """Store a new game (and boxes given with it) with the edit secret ``token`` (a new
+    random one when None), which is stored only as a hash. A start ``key`` already used
+    raises :class:`KeyTaken`."""
+    token = token or secrets.token_urlsafe(24)
+    row = Game(
+        id=secrets.token_urlsafe(12), edit_token_hash=token_hash(token), version=1,
+        rules=game.rules, settings=dict(game.settings), players=list(game.players),
+        dealer=game.dealer, stake=game.stake, summary=dict(game.summary),
+        rematch_of=game.rematch_of, place=game.place, started=game.started,
+        start_key=None if key is None else key.key,
+        start_digest=None if key is None else key.digest,
+    )
+    try:
+        db.add(row)
+        db.flush()
+        stored = [Box(game_id=row.id, position=position, entry=dict(box.entry),
+                      ruling=dict(box.ruling)) for position, box in enumerate(boxes, 1)]
+        db.add_all(stored)
+        db.flush()  # one batch: the boxes get their ids
+        db.add_all([_revision(box, "recorded", 1) for box in stored])
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        if key is None or started_with(db, key.key) is None:
+            raise
+        raise KeyTaken(f"the start key {key.key!r} is already used") from None
+    return GameRow.of(row), token
+
+
+def started_with(db: Session, key: str) -> tuple[str, str | None] | None:
+    """The game a start key started, with the hash of what it started, if any."""
+    row = db.connection().execute(_Sql.started, {"p_key": key}).first()
+    return None if row is None else (row.id, row.start_digest)
+
+
+@dataclass(frozen=True)
+class _Changed:
+    """The box a write changed, as its revision records it."""
+
+    box_id: int
+    revision: int
+    entry: dict[str, Any]
+    ruling: dict[str, Any] | None
+    action: str
+
+
+Change = Callable[[dict[str, Any] | None, datetime], _Changed]
+"""A write's change to its box, given the box's new ruling and the write's time."""
+
+
+def append_box(db: Session, game_id: str, expected_version: int, entry: dict[str, Any], *,
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
+               ) -> WriteResult:
+    """Add a box at the end; its ruling is ``rulings[None]``."""
+
+    def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        box_id = db.connection().execute(_Sql.append, {
+            "p_game": game_id, "p_entry": entry, "p_ruling": ruling or {}, "p_at": at,
+        }).scalar_one()
+        return _Changed(box_id, 1, entry, ruling, "recorded")
+
+    return _write(db, game_id, expected_version, key, None, change, rulings, summary)
+
+
+def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
+                entry: dict[str, Any], *, rulings: Rulings, summary: dict[str, Any],
+                key: Key | None = None) -> WriteResult:
+    """Correct a live box; its new ruling is ``rulings[box_id]``."""
+
+    def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        revision = db.execute(
+            _live_box(game_id, box_id)
+            .values(entry=entry, ruling=ruling or {}, revision=Box.revision + 1, updated_at=at)
+            .returning(Box.revision)).scalar_one_or_none()
+        if revision is None:
+            raise BoxNotFound(f"box {box_id} is not in this game")
+        return _Changed(box_id, revision, entry, ruling, "edited")
+
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+
+
+def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
+               ) -> WriteResult:
+    """Delete a live box (kept in its history)."""
+
+    def change(_ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        row = db.execute(
+            _live_box(game_id, box_id)
+            .values(deleted=True, revision=Box.revision + 1, updated_at=at)
+            .returning(Box.revision, Box.entry, Box.ruling)).one_or_none()
+        if row is None:
+            raise BoxNotFound(f"box {box_id} is not in this game")
+        return _Changed(box_id, row.revision, row.entry, row.ruling or None, "deleted")
+
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+
+
+def _live_box(game_id: str, box_id: int) -> sa.Update:
+    """An update of the game's live box ``box_id`` (no row if there is none)."""
+    return update(Box).where(Box.id == (box_id if 0 < box_id <= MAX_ROW_ID else 0),
+                             Box.game_id == game_id, Box.deleted.is_(False))
+
+
+def _revision(box: Box, action: str, game_version: int) -> BoxRevision:
+    return BoxRevision(box_id=box.id, revision=box.revision, action=action,
+                       entry=dict(box.entry), ruling=dict(box.ruling) or None,
+                       game_version=game_version)
+
+
+def _write(db: Session, game_id: str, expected: int, key: Key | None, box_id: int | None,
+           change: Change, rulings: Rulings, summary: dict[str, Any]) -> WriteResult:
+    """One write, one transaction: version bump, the change to box ``box_id`` (None: a
+    new box), the idempotency key, the other rulings the change altered (a correction
+    early in a game can change every ruling after it) and the box's revision. A key
+    already used fails its insert (the table's primary key): the write is undone and
+    the first write's result returned."""
+    with writing(db, game_id):
+        version, stamp = expected + 1, now()
+        try:
+            sql = db.connection()
+            bumped = sql.execute(_Sql.bump, {
+                "p_game": game_id, "p_expected": expected, "p_version": version,
+                "p_at": stamp, "p_summary": summary,
+            })
+            if getattr(bumped, "rowcount", 0) != 1:
+                db.rollback()
+                return _refused(db, game_id, key)
+            changed = change(rulings.get(box_id), stamp)
+            if key is not None:
+                sql.execute(_Sql.key, {"game_id": game_id, "key": key.key, "digest": key.digest,
+                                       "box_id": changed.box_id, "version": version,
+                                       "at": stamp})
+            for other, ruling in rulings.items():
+                if other is not None and other != changed.box_id:
+                    sql.execute(_Sql.set_ruling, {"p_box": other, "p_game": game_id,
+                                                  "p_ruling": ruling})
+            sql.execute(_Sql.revision, {
+                "box_id": changed.box_id, "revision": changed.revision,
+                "action": changed.action, "entry": changed.entry, "ruling": changed.ruling,
+                "game_version": version, "at": stamp,
+            })
+            db.commit()
+            return WriteResult(version, changed.box_id, updated_at=stamp)
+        except IntegrityError:
+            db.rollback()
+            earlier = repeated(db, game_id, None if key is None else key.key)
+            if earlier is None:
+                raise
+            return earlier
+
+
+def _refused(db: Session, game_id: str, key: Key | None) -> WriteResult:
+    """A write that cannot go ahead: the first write's result if this one repeats it
+    (same key), else :class:`StaleWrite` (or :class:`GameNotFound`)."""
+    earlier = repeated(db, game_id, None if key is None else key.key)
+    if earlier is not None:
+        return earlier
+    current = game_version(db, game_id)
+    db.rollback()
+    if current is None:
+        raise GameNotFound(f"no game {game_id}")
+    raise StaleWrite(current)
+
+
+def repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
+    """The result of an earlier write on this game with this idempotency key, if any."""
+    if key is None:
+        return None
+    row = db.connection().execute(_Sql.repeated, {"p_game": game_id, "p_key": key}).first()
+    if row is None:
+        return None
+    return WriteResult(row.version, row.box_id, repeated=True, digest=row.digest)

@@ -1,0 +1,245 @@
+"""The Flask app factory (Flask's tutorial ``create_app``): configuration from defaults,
+the instance folder and the environment; the session; blueprints, CSRF, headers and
+error pages.
+
+Configuration, later steps winning: the defaults here (``DATABASE_URL`` from the plain
+environment variable of that name, else the instance folder's SQLite file), the
+instance folder's ``config.py``, every ``SCOREKEEPER_*`` environment variable
+(``SCOREKEEPER_SECRET_KEY``, ``SCOREKEEPER_DATABASE_URL``, ... through Flask's
+prefixed-env loader, so several instances share one secret), and last a test's
+``test_config``. Only without a ``SECRET_KEY`` from any of these is the instance's
+``secret_key`` file read or made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Config, Flask, Response, request
+from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+
+from . import cardfaces, compress, database, htmx
+from .session import SessionInterface, instance_secret
+
+_WEB = Path(__file__).resolve().parent
+ENV_PREFIX = "SCOREKEEPER"
+IMPORT_NAME = "scorekeeper"
+"""The app's name: its logger, and where Flask looks for the instance folder."""
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the web app: configuration, database, blueprints (Flask's tutorial factory).
+
+    ``test_config`` replaces the instance configuration; tests pass a temporary
+    ``DATABASE_URL`` and a fixed ``SECRET_KEY``.
+    """
+    app = Flask(
+        IMPORT_NAME,
+        instance_path=str(instance_folder()),
+        instance_relative_config=True,
+        template_folder=str(_folder("templates")),
+        static_folder=str(_folder("static")),
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    configure(app.config, instance, test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret(instance / "secret_key")
+
+    app.session_interface = SessionInterface()
+    proxies = int(app.config["PROXY_FIX"] or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+
+    database.init_app(app)
+    init_app(app)
+    return app
+
+
+def _folder(name: str) -> Path:
+    """``templates`` or ``static``: inside the web package where it is installed (the
+    wheel maps the top-level folders there, see pyproject.toml), else the checkout's
+    top-level folder (an editable install or a plain checkout)."""
+    installed = _WEB / name
+    return installed if installed.is_dir() else _WEB.parent.parent / name
+
+
+def instance_folder() -> Path:
+    """``SCOREKEEPER_INSTANCE_PATH`` when set (several instances on one machine, each with
+    its own folder), else the folder Flask would choose (``instance/`` beside the package
+    in a checkout, ``<prefix>/var/scorekeeper-instance`` when installed)."""
+    from flask.sansio.scaffold import find_package
+
+    chosen = os.environ.get(f"{ENV_PREFIX}_INSTANCE_PATH")
+    if chosen:
+        return Path(chosen).resolve()
+
+    prefix, package_path = find_package(IMPORT_NAME)
+    if prefix is None:
+        return Path(package_path) / "instance"
+    return Path(prefix) / "var" / f"{IMPORT_NAME}-instance"
+
+
+def configure(config: Config, instance: Path,
+              test_config: Mapping[str, Any] | None = None) -> None:
+    """Fill ``config``: defaults, then the instance's ``config.py`` (unless a test gives
+    its own), then ``SCOREKEEPER_*`` from the environment, then ``test_config``.
+
+    A test's configuration comes last so that a shell's ``SCOREKEEPER_DATABASE_URL``
+    never sends a test to a real database.
+    """
+    config.from_mapping(
+        DATABASE_URL=os.environ.get("DATABASE_URL")
+        or f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
+        # A box form with three card grids is a few kilobytes; a 40-box game in the API
+        # a few dozen. Anything far larger is refused with 413 before it is parsed.
+        MAX_CONTENT_LENGTH=256 * 1024,
+        MAX_FORM_MEMORY_SIZE=256 * 1024,
+        MAX_FORM_PARTS=600,
+        # Phones keep a box form open for a whole box: the CSRF token must not expire.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),
+        # The cookie is signed again once a day, not on every request (see SessionInterface).
+        SESSION_REFRESH_EACH_REQUEST=False,
+        # The home page lists the games this browser started or opened; True lists every
+        # game on the server (a club's own machine), which shows every game's read link.
+        RECENT_GAMES_PUBLIC=False,
+        POLL_SECONDS=3,
+        # Behind a reverse proxy that terminates HTTPS, set this to the number of proxies
+        # in front (instance/config.py): X-Forwarded-Proto/-For/-Host are then believed.
+        # Never on by default, or any phone could claim to be on HTTPS.
+        PROXY_FIX=0,
+    )
+    if test_config is None:
+        config.from_pyfile(str(instance / "config.py"), silent=True)
+    config.from_prefixed_env(ENV_PREFIX)
+    for name in TEXT_SETTINGS:
+        # The loader reads values as JSON: a secret of digits would become a number.
+        text = os.environ.get(f"{ENV_PREFIX}_{name}")
+        if text is not None:
+            config[name] = text
+    if test_config is not None:
+        config.from_mapping(test_config)
+
+
+TEXT_SETTINGS = ("DATABASE_URL", "SECRET_KEY")
+"""Settings that are text even when the environment's value reads as a JSON number."""
+
+
+def database_url() -> str:
+    """The database the app would use here, found as :func:`create_app` finds it but
+    without building the app or making a secret key (for the command line)."""
+    instance = instance_folder()
+    instance.mkdir(parents=True, exist_ok=True)
+    config = Config(str(instance))
+    configure(config, instance)
+    return str(config["DATABASE_URL"])
+
+
+csrf = CSRFProtect()
+
+HTMX_CONFIG = {
+    "includeIndicatorStyles": False,
+    "allowEval": False,
+    "allowScriptTags": False,
+    "historyRestoreAsHxRequest": False,
+    "selfRequestsOnly": True,
+    "responseHandling": [
+        {"code": "204", "swap": False},
+        {"code": "[23]..", "swap": True},
+        {"code": "409", "swap": True},
+        {"code": "422", "swap": True},
+        {"code": "[45]..", "swap": False, "error": True},
+    ],
+}
+"""htmx settings, given in a meta tag: no inline styles or eval (CSP), 409/422 swapped."""
+
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+])
+
+
+def init_app(app: Flask) -> None:
+    """Register the blueprints, CSRF, error pages, headers and template helpers."""
+    from . import api, boxes, disputes, games, health, pads, rules
+
+    csrf.init_app(app)
+    compress.init_app(app)
+    for module in (games, boxes, rules, disputes, pads, api, health):
+        app.register_blueprint(module.bp)
+    csrf.exempt(api.bp)
+    csrf.exempt(health.bp)
+
+    app.jinja_env.filters["card"] = cardfaces.face
+    app.jinja_env.filters["cards"] = cardfaces.faces
+    app.jinja_env.filters["suits"] = cardfaces.suits
+    app.jinja_env.globals["card_rows"] = cardfaces.grid
+    app.jinja_env.globals["card_label"] = cardfaces.label
+    app.jinja_env.globals["card_name"] = cardfaces.spoken
+    app.jinja_env.globals["new_key"] = lambda: secrets.token_urlsafe(16)
+    app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))
+    app.after_request(_headers)
+    app.register_error_handler(CSRFError, _csrf_error)
+    # Every HTTP error, and 500 for an exception nothing caught (Flask logs it first):
+    # the API answers CONTRACT.md's error object, never an HTML page.
+    app.register_error_handler(HTTPException, _error_page)
+    app.register_error_handler(InternalServerError, _error_page)
+
+
+def _headers(response: Response) -> Response:
+    """Caches must key on HX-Request; the browser must run only our own static files."""
+    response.vary.add("HX-Request")
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+def _csrf_error(error: CSRFError) -> tuple[str, int]:
+    return htmx.error_page(
+        400, "This form has expired",
+        "The page was open too long or was opened elsewhere. Go back, reload the page and "
+        "enter it again.",
+    )
+
+
+def _error_page(error: HTTPException) -> Response | tuple[str, int]:
+    code = error.code or 500
+    if request.blueprint == "api" or request.path.startswith("/api/"):
+        from .api import error_response
+
+        if code >= 500:
+            return error_response(code, "internal-error", "the server failed to answer this "
+                                  "request; nothing was saved by it, and the error is logged")
+        response = error_response(code, "not-found" if code == 404 else "malformed",
+                                  error.description or error.name)
+        if code == 405 and isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.allow.update(error.valid_methods)
+        return response
+    if code >= 500:
+        return htmx.error_page(code, "Something went wrong", "The server could not answer. "
+                               "Nothing was saved by this request: go back and try again.")
+    titles = {400: "Bad request", 404: "Not found", 405: "Not allowed",
+              413: "Too much data"}
+    return htmx.error_page(code, titles.get(code, error.name), error.description or "")

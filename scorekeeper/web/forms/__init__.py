@@ -1,0 +1,88 @@
+"""One form per screen (Flask-WTF, CSRF on), and the translation between forms and
+CONTRACT.md objects: ``game`` (a new game, its settings, Scarne's cut), ``box`` (the
+box form), ``splits`` (the engine's proposed melds and layoffs the box form shows),
+``disputes`` (check a hand, settle a showdown), and ``errors`` (an engine error put
+back on its field). The names the views use are all here.
+
+The forms only check what a form can know (a name is given, a count is a number);
+every rule of the game is the engine's, and an engine error is put back on the
+field its ``where`` points at, with the engine's own message.
+"""
+
+from __future__ import annotations
+
+from .box import (
+    ENDINGS,
+    BoxForm,
+    DeleteBoxForm,
+    HandForm,
+    box_form,
+    box_form_data,
+    box_from_form,
+    checked_box,
+    declare_hands,
+    prefill_box_form,
+    proposal_signature,
+    proposals,
+)
+from .disputes import CheckForm, ShowdownSetupForm, parse_names, showdown_setup_form
+from .entry import CHECK, Ruled, box_entry
+from .errors import attach_engine_error
+from .fields import MAX_NAME, NUMERIC, CardsField, FlaskForm, add_error, choices
+from .game import (
+    GAME_ORDER,
+    CutResult,
+    NewGameForm,
+    game_from_form,
+    new_game_form_class,
+    presets,
+    scarne_cut,
+    setting_value,
+    settings_from_form,
+)
+from .splits import AUTO, NO_MELDS, Proposal, SplitOption, read_split, split_key, split_options
+
+__all__ = [
+    "AUTO",
+    "CHECK",
+    "ENDINGS",
+    "GAME_ORDER",
+    "MAX_NAME",
+    "NO_MELDS",
+    "NUMERIC",
+    "BoxForm",
+    "CardsField",
+    "CheckForm",
+    "CutResult",
+    "DeleteBoxForm",
+    "FlaskForm",
+    "HandForm",
+    "NewGameForm",
+    "Proposal",
+    "Ruled",
+    "ShowdownSetupForm",
+    "SplitOption",
+    "add_error",
+    "attach_engine_error",
+    "box_entry",
+    "box_form",
+    "box_form_data",
+    "box_from_form",
+    "checked_box",
+    "choices",
+    "declare_hands",
+    "game_from_form",
+    "new_game_form_class",
+    "parse_names",
+    "prefill_box_form",
+    "presets",
+    "proposal_signature",
+    "proposals",
+    "read_split",
+    "scarne_cut",
+    "setting_value",
+    "settings_from_form",
+    "showdown_setup_form",
+    "split_key",
+    "split_options",
+]

@@ -1,0 +1,112 @@
+"""Paper is not wasted, and every page can be printed on an inkjet: page counts, where the
+detail starts, the footer's distance from the edge, and pads ruled for handwriting."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reportlab.lib.units import mm
+
+from scorekeeper import engine
+from scorekeeper.pdf import render_blank_pad, render_sheet
+from scorekeeper.pdf.meta import SheetMeta
+from scorekeeper.pdf.pad import box_pad, hollywood_pad
+
+from . import games
+from .reading import contains_run, lines, page_texts, reader
+
+needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                   reason="needs pdftoppm (poppler-utils)")
+URL = SheetMeta(read_only_url="http://192.168.1.20:8000/g/g7Qx2")
+
+
+def test_a_52_box_game_with_detail_takes_a_few_pages_not_eleven() -> None:
+    game = games.jersey_game(52, ended=False)
+    score = engine.score(game)
+    pdf = render_sheet(game, score, detail=True)
+    assert len(reader(pdf).pages) <= 4
+    texts = page_texts(pdf)
+    # The detail follows the standing on the same page: no page break from a nested block.
+    assert any("Standing after 52 boxes" in t and "Box detail" in t for t in texts)
+
+
+def pixels(pdf: bytes, tmp_path: Path, page: int = 1) -> tuple[int, int, bytes]:
+    """Page ``page`` at 72 dots an inch (a pixel a point), as grey levels."""
+    source = tmp_path / "x.pdf"
+    source.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-gray", "-r", "72", "-f", str(page), "-l", str(page),
+                    str(source), str(tmp_path / "p")], check=True, timeout=60)
+    data = next(tmp_path.glob("p-*.pgm")).read_bytes()
+    _, width, height, _, body = data.split(maxsplit=4)
+    return int(width), int(height), body
+
+
+def inked_rows(width: int, height: int, body: bytes) -> list[int]:
+    return [y for y in range(height) if min(body[y * width:(y + 1) * width]) < 200]
+
+
+@needs_poppler
+@pytest.mark.parametrize("kind", ["sheet", "sheet with QR", "pad"])
+def test_the_footer_stays_10_mm_from_the_edge(kind: str, tmp_path: Path) -> None:
+    game = games.jersey_game(11, ended=False)
+    pdf = (render_blank_pad("jersey-scarne") if kind == "pad" else
+           render_sheet(game, engine.score(game), meta=URL if "QR" in kind else None))
+    width, height, body = pixels(pdf, tmp_path)
+    lowest = max(inked_rows(width, height, body))
+    assert height - lowest >= 10 * mm - 1
+
+
+@needs_poppler
+def test_the_qr_code_is_drawn_only_when_the_address_is_known(tmp_path: Path) -> None:
+    game = games.jersey_game(11, ended=False)
+    score = engine.score(game)
+
+    def dark_corner(pdf: bytes, where: Path) -> int:
+        where.mkdir()
+        width, height, body = pixels(pdf, where)
+        corner = range(height - int(30 * mm), height - int(10 * mm))
+        return sum(1 for y in corner for x in range(width - int(30 * mm), width - int(14 * mm))
+                   if body[y * width + x] < 100)
+
+    assert dark_corner(render_sheet(game, score, meta=URL), tmp_path / "a") > 200
+    assert dark_corner(render_sheet(game, score), tmp_path / "b") == 0
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("jersey-scarne", 3), ("oklahoma", 2),
+                                              ("doubling", 2), ("knock-rummy", 5)])
+def test_pads_are_ruled_for_handwriting(rules: str, seats: int) -> None:
+    preset = engine.find_rules(rules)
+    width = (297 if seats >= 4 else 210) * mm - 37 * mm
+    table: Any = box_pad(preset, seats, width, 200 * mm)  # its measures are internal
+    widths, heights = list(table._colWidths), list(table._rowHeights)
+    fixed = len(widths) - 3 * seats
+    assert all(w >= 14 * mm - 0.01 for w in widths[fixed:])
+    assert all(w <= 11 * mm for w in widths[:fixed])
+    assert all(h >= 8 * mm - 0.01 for h in heights[2:])
+    assert heights[0] >= 10 * mm - 0.01  # the name boxes
+
+
+def test_each_game_gets_its_columns_on_the_pad() -> None:
+    assert contains_run(lines(render_blank_pad("oklahoma")), ["Box", "Dlr", "How", "Won",
+                                                              "Upcard", "seat 1"])
+    assert contains_run(lines(render_blank_pad("doubling")), ["Box", "Dlr", "How", "Won", "×",
+                                                              "seat 1"])
+    jersey = " ".join(page_texts(render_blank_pad("jersey-scarne"))[0].split())
+    assert "Seats 1 and 2: who pays whom Seats 1 and 3: who pays whom" in jersey
+    hollywood = " ".join(page_texts(render_blank_pad("hollywood"))[0].split())
+    assert "Boxes won" in hollywood and "Net: who is up, by how much" in hollywood
+
+
+def test_a_hollywood_pad_of_many_columns_goes_in_bands() -> None:
+    preset = engine.find_rules("hollywood")
+    bands = hollywood_pad(preset, 12, 260 * mm, 150 * mm, 170 * mm)
+    tables = [f for f in bands if hasattr(f, "_colWidths")]
+    assert len(tables) == 2
+    assert all(w >= 14 * mm - 0.01 for t in tables for w in list(t._colWidths)[5:])
+    pdf = render_blank_pad("hollywood", columns=12)
+    texts = page_texts(pdf)
+    assert len(texts) == 2 and "Game 12 · to 100" in texts[1]

@@ -1,0 +1,94 @@
+"""Deploying: migrations as their own step, safe when two deploys start at once; a
+health check that knows the schema; SQLite refused on network storage."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import cli, store
+
+from .liveserver import SECRET_KEY
+
+
+def test_migrations_started_at_once_do_not_collide(tmp_path: Path, request: pytest.FixtureRequest,
+                                                   ) -> None:
+    """Four ``scorekeeper migrate`` on one empty database at the same moment, three times
+    on SQLite and (when installed) on PostgreSQL: every one exits 0 and the schema is
+    current (without the lock one in three crashed creating tables twice)."""
+    urls = [f"sqlite:///{tmp_path / f'race-{n}.sqlite3'}" for n in range(3)]
+    if Path("/usr/lib/postgresql").exists():
+        postgres = request.getfixturevalue("postgres")
+        urls += [postgres.new_database() for _ in range(3)]
+    for url in urls:
+        env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url}
+        racers = [subprocess.Popen([sys.executable, "-m", "scorekeeper", "migrate"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                  for _ in range(4)]
+        for racer in racers:
+            _out, err = racer.communicate(timeout=120)
+            assert racer.returncode == 0, (url, err.decode()[-2000:])
+        assert store.schema_current(url), url
+
+
+def test_health_says_503_until_the_schema_is_current(tmp_path: Path) -> None:
+    """/health checks the schema is at the latest migration, not only that the database
+    answers: an empty database is 503 "behind", a migrated one 200 "current"."""
+    from scorekeeper.web import create_app
+
+    url = f"sqlite:///{tmp_path / 'health.sqlite3'}"
+    client = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY}).test_client()
+    behind = client.get("/health")
+    assert (behind.status_code, behind.json) == (503, {"status": "error", "database": "ok",
+                                                        "schema": "behind"})
+    store.migrate(url)
+    current = client.get("/health")
+    assert (current.status_code, current.json) == (200, {"status": "ok", "database": "ok",
+                                                         "schema": "current"})
+
+
+MOUNTS = """\
+/dev/sda1 / ext4 rw,relatime 0 0
+tmpfs /tmp tmpfs rw 0 0
+fileserver:/export/club /srv/club\\040scores nfs4 rw,vers=4.2 0 0
+//nas/share /mnt/nas cifs rw 0 0
+"""
+
+
+@pytest.mark.parametrize(("path", "refused"), [
+    ("/srv/club scores/scorekeeper.sqlite3", "nfs4"),
+    ("/mnt/nas/deep/down/s.sqlite3", "cifs"),
+    ("/srv/local.sqlite3", None),
+    ("/tmp/s.sqlite3", None),
+])
+def test_sqlite_on_network_storage_is_refused(path: str, refused: str | None) -> None:
+    """A SQLite file under an NFS or SMB mount is refused naming the file, the file
+    system and what to do instead; a local disk is fine; PostgreSQL is never looked at."""
+    url = f"sqlite:///{path}"
+    if refused is None:
+        store.refuse_network_storage(url, MOUNTS)
+        return
+    with pytest.raises(store.NetworkStorage) as raised:
+        store.refuse_network_storage(url, MOUNTS)
+    message = str(raised.value)
+    assert path in message and f"({refused})" in message and "PostgreSQL" in message
+    store.refuse_network_storage("postgresql+psycopg://u@fileserver/club", MOUNTS)
+
+
+def test_the_command_line_refuses_sqlite_on_network_storage(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``scorekeeper migrate`` on a SQLite file under an NFS mount exits 2 with the
+    reason as a JSON error, and creates nothing there."""
+    table = tmp_path / "mounts"
+    table.write_text(MOUNTS + f"fileserver:/x {tmp_path / 'nfs'} nfs rw 0 0\n")
+    (tmp_path / "nfs").mkdir()
+    monkeypatch.setattr("scorekeeper.store.db.MOUNTS_TABLE", table)
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", f"sqlite:///{tmp_path / 'nfs' / 's.sqlite3'}")
+    assert cli.main(["migrate"]) == 2
+    out, err = capsys.readouterr()
+    assert '"code": "network-storage"' in out and "(nfs)" in err
+    assert list((tmp_path / "nfs").iterdir()) == []

@@ -1,0 +1,189 @@
+"""Imports run one way (issue 12, docs LAYOUT.md): the engine and the PDF package load no
+web framework and no database library, the package root loads nothing, the store no
+Flask, and no blueprint imports another.
+
+Each import is checked in a fresh interpreter (``sys.modules`` of this one already
+holds everything the other tests loaded).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import scorekeeper
+
+PACKAGE = Path(scorekeeper.__file__).resolve().parent
+ROOT = PACKAGE.parent
+WEB_STACK = ("flask", "flask_wtf", "werkzeug", "wtforms", "jinja2", "itsdangerous")
+DATABASE = ("sqlalchemy", "alembic", "psycopg")
+
+
+def _loaded_by(*modules: str) -> set[str]:
+    """The top-level packages a fresh interpreter holds after importing ``modules``
+    from this checkout."""
+    code = "\n".join([
+        "import importlib, json, sys",
+        f"sys.path.insert(0, {str(ROOT)!r})",
+        *(f"importlib.import_module({name!r})" for name in modules),
+        "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})))",
+    ])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True, cwd=ROOT)
+    loaded = set(json.loads(done.stdout))
+    imported = {name.partition(".")[0] for name in modules}
+    assert imported <= loaded, "the import did not run"
+    return loaded
+
+
+def test_the_checkout_is_what_a_fresh_interpreter_imports() -> None:
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import scorekeeper; " \
+           "print(scorekeeper.__file__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True, cwd=ROOT)
+    assert Path(done.stdout.strip()).resolve().parent == PACKAGE
+
+
+@pytest.mark.parametrize("module", ["scorekeeper.engine", "scorekeeper.pdf"])
+def test_engine_and_pdf_load_no_framework_and_no_database(module: str) -> None:
+    loaded = _loaded_by(module)
+    assert sorted(loaded & {*WEB_STACK, *DATABASE}) == []
+
+
+def test_the_package_root_loads_nothing_of_ours_or_theirs() -> None:
+    loaded = _loaded_by("scorekeeper")
+    assert sorted(loaded & {*WEB_STACK, *DATABASE, "reportlab"}) == []
+
+
+def test_the_store_loads_no_web_framework() -> None:
+    loaded = _loaded_by("scorekeeper.store")
+    assert "sqlalchemy" in loaded
+    assert sorted(loaded & set(WEB_STACK)) == []
+
+
+def test_the_web_app_does_load_flask() -> None:
+    """The check above can fail: importing the web package does load Flask."""
+    assert "flask" in _loaded_by("scorekeeper.web")
+
+
+def _blueprints() -> dict[str, Path]:
+    """The web modules that define a blueprint (``bp = Blueprint(...)``), by name."""
+    found = {}
+    for path in sorted((PACKAGE / "web").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name)
+                    and node.value.func.id == "Blueprint"):
+                found[path.stem] = path
+    return found
+
+
+def _web_imports(path: Path) -> set[str]:
+    """The ``scorekeeper.web`` modules a web module imports, anywhere in it."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module is None:
+                names.update(alias.name for alias in node.names)
+            elif node.level == 1 and node.module:
+                names.add(node.module.partition(".")[0])
+            elif node.level == 0 and (node.module or "").startswith("scorekeeper.web."):
+                names.add((node.module or "").split(".")[2])
+        elif isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[2] for alias in node.names
+                         if alias.name.startswith("scorekeeper.web."))
+    return names
+
+
+def test_blueprints_do_not_import_each_other() -> None:
+    blueprints = _blueprints()
+    assert {"games", "boxes", "api", "health"} <= set(blueprints)
+    crossings = {name: sorted(_web_imports(path) & (set(blueprints) - {name}))
+                 for name, path in blueprints.items()}
+    assert {name: found for name, found in crossings.items() if found} == {}
+
+
+def test_the_import_check_sees_a_crossing(tmp_path: Path) -> None:
+    """The check above can fail: a module that imports a blueprint is caught."""
+    module = tmp_path / "crossing.py"
+    module.write_text("from . import games\nfrom .boxes import Ruled\n"
+                      "def later():\n    from .api import error_response\n")
+    assert _web_imports(module) == {"games", "boxes", "api"}
+
+
+def _import_graph(package: Path) -> dict[str, set[str]]:
+    """Which modules of ``package`` each of its modules imports when it is loaded (the
+    imports at module level; those inside functions and ``if TYPE_CHECKING`` run later
+    or never). Migrations are Alembic's scripts, not modules of ours."""
+    modules: dict[str, Path] = {}
+    for path in package.rglob("*.py"):
+        if "migrations" in path.parts or "__pycache__" in path.parts:
+            continue
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom):
+                base = here
+                for _ in range(max(node.level - 1, 0)):
+                    base = base.rpartition(".")[0]
+                if node.level:
+                    target = f"{base}.{node.module}" if node.module else base
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules
+                              else target)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[name] = {module for module in found if module in modules and module != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import cycle a depth-first walk meets, each as the chain of modules."""
+    done: set[str] = set()
+    path: list[str] = []
+    cycles: list[list[str]] = []
+
+    def walk(module: str) -> None:
+        path.append(module)
+        for imported in sorted(graph[module]):
+            if imported in path:
+                cycles.append([*path[path.index(imported):], imported])
+            elif imported not in done:
+                walk(imported)
+        path.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        if module not in done:
+            walk(module)
+    return cycles
+
+
+def test_no_import_cycles() -> None:
+    graph = _import_graph(PACKAGE)
+    assert {"scorekeeper.web.forms.box", "scorekeeper.store.models"} <= set(graph)
+    assert "scorekeeper.web.forms.splits" in graph["scorekeeper.web.forms.box"]
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_sees_a_cycle(tmp_path: Path) -> None:
+    package = tmp_path / "house"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "box.py").write_text("from .splits import proposal\n")
+    (package / "splits.py").write_text("from . import box\n")
+    assert _cycles(_import_graph(package)) == [["house.box", "house.splits", "house.box"]]

@@ -1,0 +1,97 @@
+"""Audits of the pages a table uses, at a phone's size (issue 13's Lighthouse targets,
+made through axe and the browser): no axe violations; the SEO and best-practice
+checks a test can make (lang, title, viewport, meta description, one h1, no console
+errors); tap targets of at least 44 px, measured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.browser import MARKS
+from tests.web.table_phone import open_game, phone, shot
+
+pytestmark = MARKS
+
+GAME = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
+        "boxes": [{"ending": "knock", "by": "Bob",
+                   "hands": {"Ann": {"count": 14}, "Bob": {"count": 4},
+                             "Cal": {"count": 13}}},
+                  {"ending": "misdeal"}]}
+
+TARGETS = ("button, a.button, .bar nav a, summary, select, .pill span, .tap span, "
+           ".scores td:first-child a, input:not([type=radio]):not([type=checkbox])"
+           ":not([type=hidden])")
+"""What a thumb taps; links inside sentences are exempt (WCAG 2.5.8's inline links)."""
+
+
+def _pages(page: Any, base: str) -> dict[str, str]:
+    sheet = open_game(page, base, GAME)
+    return {"home": base + "/", "sheet": sheet, "record": sheet + "/boxes/new",
+            "check": base + "/check", "rules": base + "/rules",
+            "preset": base + "/rules/jersey-scarne", "new": base + "/games/new"}
+
+
+@pytest.fixture
+def audited(live_server: str, browser: Any) -> tuple[Any, dict[str, str]]:
+    page = phone(browser)
+    return page, _pages(page, live_server)
+
+
+@pytest.mark.parametrize("name", ["home", "sheet", "record", "check", "rules", "preset",
+                                  "new"])
+def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str) -> None:
+    axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+    page, urls = audited
+    page.goto(urls[name])
+    page.wait_for_load_state("networkidle")
+    results = axe_playwright.Axe().run(page)
+    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3])
+                  for v in results.response["violations"]]
+    assert violations == []
+
+
+@pytest.mark.parametrize("name", ["home", "sheet", "record", "check", "rules", "preset",
+                                  "new"])
+def test_seo_and_best_practice(audited: tuple[Any, dict[str, str]], name: str) -> None:
+    page, urls = audited
+    page.goto(urls[name])
+    page.wait_for_load_state("networkidle")
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.title().strip()
+    assert "width=device-width" in (page.get_attribute("meta[name=viewport]", "content")
+                                    or "")
+    description = page.get_attribute("meta[name=description]", "content") or ""
+    assert len(description) >= 50
+    assert page.locator("h1").count() == 1
+    small = page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44)""", TARGETS)
+    assert small == []
+    shot(page, f"audit-{name}", full_page=True)
+    assert page.script_errors == []
+
+
+def test_times_are_in_the_phones_time_zone(live_server: str, browser: Any) -> None:
+    """The server writes UTC in ``<time datetime>``; the page shows the phone's time."""
+    page = phone(browser, timezone_id="Pacific/Auckland")
+    sheet = open_game(page, live_server, GAME)
+    page.goto(sheet)
+    page.locator("td.what a").first.click()
+    time = page.locator(".history time").first
+    stamp = time.get_attribute("datetime") or ""
+    assert stamp.endswith("Z")
+    local = page.evaluate("""(s) => new Date(s).toLocaleString(undefined, {day: "numeric",
+        month: "short", hour: "2-digit", minute: "2-digit"})""", stamp)
+    assert time.inner_text() == local and "UTC" not in time.inner_text()
+
+
+def test_the_rules_come_before_the_settings(live_server: str, browser: Any) -> None:
+    page = phone(browser)
+    page.goto(live_server + "/rules/jersey-scarne")
+    headings = page.locator("h2").all_inner_texts()
+    assert headings.index("Settings") > 0
+    assert page.locator("article.rule").first.bounding_box()["y"] < page.locator(
+        ".setting-list").bounding_box()["y"]
