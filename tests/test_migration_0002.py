@@ -106,7 +106,7 @@ def test_an_old_hollywood_game_scores_as_before_after_migrating(old_database: st
     store.migrate(old_database)
     with engine.connect() as conn:
         after = stored_game(conn, "hollywood-old")
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     engine.dispose()
     assert after["settings"] == {"redeal_after_draw": "same", "hollywood_entry": "per-win"}
     sheet = score(after)
@@ -137,5 +137,5 @@ def test_a_new_database_migrates_to_the_latest_revision(tmp_path: Path) -> None:
     store.migrate(url)  # twice is harmless
     engine = store.connect(url)
     with engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     engine.dispose()
