@@ -23,6 +23,7 @@ from .credits import Step
 from .errors import MalformedError
 from .rules import Rules, default_rules_for, find_rules
 from .showdown import Showdown
+from .vocabulary import vocabulary_for
 
 
 def adjudicate(data: Any) -> dict[str, Any]:
@@ -160,16 +161,17 @@ def _multiplier(box: Box, points: int) -> tuple[int, list[Step]]:
     """Doubling (V5) and Oklahoma's spade upcard (V2) multiply the box's score; the
     explanation shows the score before and after, so the table can check both."""
     steps = []
+    deal = vocabulary_for(box.rules).deal
     if box.double_refused is not None:
         steps.append(Step("V5", f"{box.double_refused}'s double was refused: it did not take "
                                 f"effect, and {box.double_refused} had to knock at once"))
     multiplier = box.multiplier
     if multiplier > 1:
         times = {2: "doubled", 4: "redoubled"}.get(multiplier, f"doubled to {multiplier}x")
-        steps.append(Step("V5", f"the box was {times}: {points} before doubling, "
+        steps.append(Step("V5", f"the {deal} was {times}: {points} before doubling, "
                                 f"{points} x {multiplier} = {points * multiplier}"))
     if box.rules.spade_doubles and box.upcard is not None and box.upcard.suit.value == "S":
-        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the box counts double, "
+        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the {deal} counts double, "
                                 f"{points * multiplier} x 2 = {points * multiplier * 2}"))
         multiplier *= 2
     return multiplier, steps

@@ -37,7 +37,7 @@ def test_a_multiplier_that_is_not_a_power_of_two_is_an_error(multiplier: object)
 def test_the_explanation_shows_the_score_before_and_after_doubling() -> None:
     ruling = adjudicate(doubling_box(multiplier=4))
     v5 = [step["text"] for step in ruling["explanation"] if step["rule"] == "V5"]
-    assert v5 == ["the box was redoubled: 23 before doubling, 23 x 4 = 92"]
+    assert v5 == ["the hand was redoubled: 23 before doubling, 23 x 4 = 92"]
     assert ruling["explanation"][0] == {"rule": "G4", "text": "Ann knocked with 4; Bob 27: 27-4 = 23"}
 
 

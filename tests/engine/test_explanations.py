@@ -141,7 +141,8 @@ def _two_hand_game(preset: str) -> dict[str, Any]:
         "Ann": {"cards": [*KNOCKER_RUN[:9], "AC"]}, "Bob": {"cards": CAL_CHAIN}}}
     boxes: list[dict[str, Any]] = [
         by_cards,
-        {"ending": "knock", "by": "Bob", "upcard": "QD", "hands": counts(Ann=4, Bob=8)},
+        {"ending": "knock", "by": "Bob", "upcard": "QD", "hands": counts(Ann=4, Bob=8),
+         **({"multiplier": 2, "double_refused": "Bob"} if preset == "doubling" else {})},
         {"ending": "draw"}, {"ending": "misdeal"},
     ]
     game = {"rules": preset, "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": boxes}
