@@ -17,6 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .blocking import blocked_steps
 from .boxes import Box, read_box, read_player, read_players
 from .cards import Card
 from .credits import Step
@@ -84,7 +85,8 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
     points = outcome.points * multiplier
     penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
     counts = {play.player: play.count for play in plays}
-    explanation = [*limit_steps, *showdown.layoff_steps(plays), *showdown.notes,
+    explanation = [*limit_steps, *showdown.layoff_steps(plays),
+                   *blocked_steps(showdown, plays), *showdown.notes,
                    *outcome.steps, *multiplier_steps]
     return {
         "result": outcome.result,

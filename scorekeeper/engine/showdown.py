@@ -64,6 +64,20 @@ class Played:
         }
 
 
+def _laid(play: Played, table: Table) -> str:
+    """A play in words: its melds, its layoffs (on which meld of the table) and its
+    deadwood."""
+    melds = ", ".join(show(meld) for meld in play.melds) or "no melds"
+    onto: dict[tuple[str, int], list[str]] = {}
+    for layoff in play.layoffs:
+        onto.setdefault((layoff.onto, layoff.meld), []).append(str(layoff.card))
+    named = {(m.owner, m.index): str(m) for m in table}
+    laid = "".join(f", laying off {' '.join(cards)} on {owner}'s {named[(owner, index)]}"
+                   for (owner, index), cards in onto.items())
+    deadwood = " ".join(str(card) for card in sorted(play.deadwood, key=by_rank)) or "none"
+    return f"{melds}{laid}; deadwood {deadwood}"
+
+
 def _canonical(melds: Sequence[Sequence[Card]], rules: Rules) -> tuple[tuple[Card, ...], ...]:
     """Melds in the order people read them: each in set or run order, lowest rank first."""
     laid = [TableMeld.lay_down("", 0, meld, rules.around_the_corner).cards for meld in melds]
@@ -191,7 +205,7 @@ class Showdown:
         elif hand.form == "declared":
             if hand.layoffs and not self.break_gin:
                 raise IllegalLayoffError(
-                    f"{player} ended the box and lays out first: he has nothing to lay off on "
+                    f"{player} ended the {self.words.deal} and lays out first: he has nothing to lay off on "
                     f"({self.layoff_rule()})", hand.layoffs[0].where)
             candidates = [self._declared(hand, ())]
         else:
@@ -225,7 +239,8 @@ class Showdown:
         if self.box.ending == "knock" and self.limit is not None and count > self.limit:
             raise OverKnockLimitError(
                 f"{hand.player} knocked with {count} but the knock limit is {self.limit}: a false "
-                "knock does not end the box; the hand is laid face up and play goes on (C12)",
+                f"knock does not end the {self.words.deal}; the hand is laid face up and play "
+                "goes on (C12)",
                 where)
         if self.box.ending == "knock" and count == 0:
             self.notes.append(Step("C6", f"{hand.player} knocked with a count of 0: that is "
@@ -475,6 +490,17 @@ class Showdown:
                                     f"{deadwood or 'none'} = {play.count}", play.player))
         return steps
 
+    def _better(self, hand: Hand, table: Table, position: int) -> Played | None:
+        """The lowest-count legal play of a declared hand (the knocker's own best split;
+        a later player's best melds and layoffs on the table as it stood)."""
+        if position == 0:
+            found = best_arrangements(cards_mask(hand.cards),
+                                      around_the_corner=self.rules.around_the_corner,
+                                      ace_value=self.rules.ace_value)
+            return self._arranged(hand.player, found[0]) if found else None
+        options = self.replies(hand, table, position)
+        return options[0][0] if options else None
+
     def advice(self, plays: Sequence[Played]) -> list[Step]:
         """Better legal plays a declared hand missed (C8: advised, never applied)."""
         found = []
@@ -482,16 +508,12 @@ class Showdown:
         for position, play in enumerate(plays):
             hand = self.box.hands[play.player]
             if hand.form == "declared":
-                if position == 0:
-                    better = best_count(cards_mask(hand.cards),
-                                        around_the_corner=self.rules.around_the_corner,
-                                        ace_value=self.rules.ace_value)
-                else:
-                    better = self.replies(hand, table, position)[0][0].count
-                if better < play.count:
-                    found.append(Step("C8", f"{play.player} could have counted {better} instead "
-                                            f"of {play.count}; what was laid on the table is "
-                                            "what is scored", play.player))
+                better = self._better(hand, table, position)
+                if better is not None and better.count < play.count:
+                    found.append(Step("C8", f"{play.player} could have counted {better.count} "
+                                            f"instead of {play.count}, as {_laid(better, table)}; what "
+                                            "was laid on the table is what is scored",
+                                      play.player))
             for layoff in play.layoffs:
                 table = lay(table, layoff)
             table = self.lay_down(table, play)

@@ -164,3 +164,35 @@ def test_two_hand_games_never_cite_jerseys_rules(preset: str) -> None:
     assert not {rule for rule in cited if rule.startswith(("J", "P"))}, cited
     text = " ".join(step["text"] for step in steps)
     assert " box" not in text and "underknock" not in text
+
+
+SET_OF_FOUR = {"melds": [["7C", "7D", "7H", "7S"], ["8S", "9S", "10S"]],
+               "deadwood": ["AH", "2H", "3C"]}
+HOLDS_6S = ["6S", "KD", "KC", "KH", "QD", "QC", "9D", "4D", "10C", "JD"]
+
+
+@pytest.mark.rule("C8")
+def test_the_knockers_arrangement_blocking_a_layoff_is_said() -> None:
+    ruling = adjudicate(box("gin", ["Bob", "Cal"], "knock", "Bob", {
+        "Bob": SET_OF_FOUR, "Cal": {"cards": HOLDS_6S}}))
+    assert ruling["counts"] == {"Bob": 6, "Cal": 59}  # scored as laid: the 6♠ stays
+    assert lines(ruling, "C8") == [
+        "Bob's arrangement blocked Cal's 6♠: Bob kept 7♠ in 7♣-7♦-7♥-7♠ rather than in "
+        "7♠-8♠-9♠-10♠, which would have taken it (the knocker chooses his melds)"]
+    # Laid as the run, the 6♠ goes on it and nothing is blocked.
+    run = {"melds": [["7C", "7D", "7H"], ["7S", "8S", "9S", "10S"]], "deadwood": ["AH", "2H", "3C"]}
+    open_ruling = adjudicate(box("gin", ["Bob", "Cal"], "knock", "Bob", {
+        "Bob": run, "Cal": {"cards": HOLDS_6S}}))
+    assert open_ruling["counts"]["Cal"] == 53 and not lines(open_ruling, "C8")
+
+
+@pytest.mark.rule("C8")
+def test_advice_says_which_arrangement_was_better_and_by_how_much() -> None:
+    knocker = {"melds": [["7C", "7D", "7H"], ["8S", "9S", "10S"]],
+               "deadwood": ["7S", "AH", "2H", "AC"]}  # the 7♠ fits the run: 4, not 11
+    ruling = adjudicate(box("gin", ["Bob", "Cal"], "knock", "Bob", {
+        "Bob": knocker, "Cal": {"count": 40}}, settings={"knock_limit": 20}))
+    assert ruling["counts"]["Bob"] == 11
+    assert [step["text"] for step in ruling["advice"]] == [
+        "Bob could have counted 4 instead of 11, as 7♣-7♦-7♥-7♠, 8♠-9♠-10♠; deadwood A♣ A♥ 2♥; "
+        "what was laid on the table is what is scored"]
