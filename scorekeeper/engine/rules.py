@@ -68,7 +68,7 @@ SETTINGS: tuple[Setting, ...] = (
             ("break-3", "draw-3", "draw-2", "draw-players"), str),
     Setting("redeal_after_draw", "Who deals after a drawn box", "G7", ("same", "next"), str),
     Setting("gin_layoffs", "Opponents may lay off on a gin hand", "G3", kind=bool),
-    Setting("game_target", "Total that ends the game (empty: the players stop by hand, K5)",
+    Setting("game_target", "Total that ends the game (empty: the players stop)",
             "J14", nullable=True, minimum=1, maximum=100000),
     Setting("game_bonus", "Bonus to the game's winner", "J14", minimum=0, maximum=100000),
     Setting("box_bonus", "Bonus per box won, added at the end", "J14", minimum=0,

@@ -35,6 +35,29 @@ RESULT_NAMES: dict[str, str] = {
 }
 """The name of each ``result`` of a ruling (CONTRACT.md), in words for people."""
 
+RESULT_LETTERS: dict[str, str] = {
+    "knock": "K", "underknock": "U", "undercut": "U", "gin": "G", "break": "B",
+    "break-gin": "BG", "draw": "–", "misdeal": "–",
+}
+"""Each result's letter, for a narrow column of a sheet (the key printed beside it)."""
+
+VOID_RESULTS = frozenset({"draw", "misdeal"})
+"""Results nobody wins (C11, G7, P7, K4)."""
+
+ENDING_VERBS: dict[str, str] = {"knock": "knocked", "gin": "went gin", "break": "broke"}
+"""What the player named by ``by`` did, by the box's ending."""
+
+
+def title_of(result: str) -> str:
+    """A result's name with a capital, for a heading or a table cell (an unknown one as
+    written, its hyphens spaced).
+
+    >>> title_of("break-gin"), title_of("odd-one")
+    ('Gin after the break', 'Odd one')
+    """
+    name = RESULT_NAMES.get(result, result.replace("-", " "))
+    return name[:1].upper() + name[1:]
+
 
 @dataclass(frozen=True)
 class Vocabulary:
@@ -63,8 +86,7 @@ class Vocabulary:
 
     def title(self, result: str) -> str:
         """The result's name with a capital, for a heading or a table cell."""
-        name = self.result_name(result)
-        return name[:1].upper() + name[1:]
+        return title_of(self.result_name(result))
 
 
 _BOX = {"jersey", "parlett"}
@@ -83,4 +105,5 @@ def vocabulary(preset: str) -> Vocabulary:
     return vocabulary_for(find_rules(preset))
 
 
-__all__ = ["RESULT_NAMES", "Vocabulary", "vocabulary", "vocabulary_for"]
+__all__ = ["ENDING_VERBS", "RESULT_LETTERS", "RESULT_NAMES", "VOID_RESULTS", "Vocabulary",
+           "title_of", "vocabulary", "vocabulary_for"]

@@ -1,0 +1,38 @@
+"""One vocabulary (issue 17): the pages and the PDF take their words from the engine's
+vocabulary module, so a two-hand game says hand and undercut everywhere, Jersey box
+and underknock, and "gin after the break" reads the same on the phone and the paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+from scorekeeper.engine.vocabulary import RESULT_LETTERS, RESULT_NAMES, title_of
+from scorekeeper.pdf.vocabulary import RESULTS, legend
+
+from .conftest import start_preset
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_pdf_words_are_the_engines() -> None:
+    assert {key: r.name for key, r in RESULTS.items()} == RESULT_NAMES
+    assert {key: r.letter for key, r in RESULTS.items()} == RESULT_LETTERS
+    assert f"BG {RESULT_NAMES['break-gin']}" in legend(three_hand=True)
+
+
+def test_no_page_keeps_its_own_word_table() -> None:
+    """The result names live in the engine only: no template spells them out again."""
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert '"break-gin":' not in text and "Gin after break" not in text, template
+
+
+def test_a_two_hand_game_says_hand_and_jersey_says_box(client: FlaskClient) -> None:
+    gin = start_preset(client, "gin", ["Ann", "Bob"])
+    page = client.get(f"/games/{gin}/boxes/new").get_data(as_text=True)
+    assert "How did the hand end?" in page and "How did the box end?" not in page
+    jersey = start_preset(client, "jersey-scarne", ["Ann", "Bob", "Cal"])
+    page = client.get(f"/games/{jersey}/boxes/new").get_data(as_text=True)
+    assert "How did the box end?" in page and title_of("break-gin") in page
