@@ -45,6 +45,41 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
 
+    @property
+    def source(self) -> str:
+        """Where the presets' values of this setting come from (RULES.md §7), in short."""
+        return SOURCES[self.name]
+
+
+SOURCES: dict[str, str] = {
+    "knock_limit": "C6: 10 in Scarne, Parlett and Denexa; K2: any count in Knock Rummy",
+    "knock_limit_from": "V2: Parlett's Oklahoma Gin (first upcard; current upcard in 1979)",
+    "ace_upcard": "V2: Parlett, an ace upcard means gin only",
+    "spade_doubles": "V2: Parlett, a spade first upcard doubles (off by default)",
+    "tie_goes_to_defender": "J7: Scarne; G5: Parlett, Denexa; K3: lower than the knocker",
+    "underknock_bonus": "J7: Scarne 10; G5: 25 (Parlett, Wikipedia); V1: 10; K3: 10",
+    "knocker_penalty": "P4: Parlett's Three-hand Gin, 20 (or 25)",
+    "gin_bonus": "J9: Scarne 20 from each; P6: Parlett 50; G6: 25; V1: 20; K3: 25",
+    "break_gin_bonus": "J13: Scarne 0; Denexa's reading gives the usual 40",
+    "layoffs": "J5: Scarne; P5: Parlett; G3: the knocker's melds; K2: none",
+    "stock_end": "J10: Scarne's break; P7: Parlett's draw at 3; G7: draw at 2; K4",
+    "redeal_after_draw": "G7: Parlett 'the deal passes', Denexa 'the deal rotates'; "
+                         "Scarne's Jersey keeps the dealer",
+    "gin_layoffs": "J9, G3: no layoffs on gin (Scarne, Parlett); seed 002's base rule "
+                   "allows them",
+    "game_target": "J14: Scarne 100; P8: Parlett 200; G8: 100; K5: an agreed stop",
+    "game_bonus": "J14: Scarne 100; G8: Parlett 100; K5: none",
+    "box_bonus": "J14: Scarne 25; G8: 25; V1: 20; K5: none",
+    "shutout": "J15: Scarne doubles; G8: Parlett doubles",
+    "settlement": "J16: Scarne, every pair settles",
+    "around_the_corner": "V4: some tables; aces are low in every book (C3)",
+    "ace_value": "V4: 1 in the books, 15 in many clubs",
+    "hand_size": "K1: Parlett, ten for two players, seven for three to five",
+    "hollywood_columns": "V3: Parlett, as many double columns as deals to be played",
+    "hollywood_entry": "V3: Parlett per deal; per win the other common method",
+}
+"""The source of each setting's values, shown beside it in the rules table."""
+
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("knock_limit", "Highest count that may knock (empty: any count)", "C6",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
+from scorekeeper.engine import SETTINGS
 from scorekeeper.engine.vocabulary import RESULT_LETTERS, RESULT_NAMES, title_of
 from scorekeeper.pdf.vocabulary import RESULTS, legend
 
@@ -36,3 +37,12 @@ def test_a_two_hand_game_says_hand_and_jersey_says_box(client: FlaskClient) -> N
     jersey = start_preset(client, "jersey-scarne", ["Ann", "Bob", "Cal"])
     page = client.get(f"/games/{jersey}/boxes/new").get_data(as_text=True)
     assert "How did the box end?" in page and title_of("break-gin") in page
+
+
+def test_the_rules_pages_show_each_setting_with_its_source(client: FlaskClient) -> None:
+    page = client.get("/rules/gin").get_data(as_text=True)
+    assert 'id="setting-gin_layoffs"' in page and 'id="setting-hollywood_entry"' in page
+    assert "Source: G7: Parlett &#39;the deal passes&#39;" in page or (
+        "Source: G7: Parlett 'the deal passes'" in page)
+    everything = client.get("/rules/all").get_data(as_text=True)
+    assert everything.count("Source: ") == len(SETTINGS)
