@@ -56,7 +56,7 @@ def test_twelve_columns_scroll_under_a_sticky_first_column(live_server: str,
     request = urllib.request.Request(
         f"{live_server}/api/v1/games", data=json.dumps(twelve_columns()).encode(),
         headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 (loopback)
+    with urllib.request.urlopen(request, timeout=30) as answer:
         game_id = json.load(answer)["id"]
     context = browser.new_context(viewport={"width": 390, "height": 844},
                                   device_scale_factor=1, is_mobile=True, has_touch=True)
