@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import club, engine, pages, pdf_sheet, record_profile, server
+from . import club, engine, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
@@ -68,6 +68,35 @@ def _engine_section(result: dict[str, Any]) -> list[str]:
                     [[c["target"], f"{c['value']} {c['unit']}", "yes" if c["met"] else "**no**"]
                      for c in result["targets"]])
     return lines
+
+
+SOLVER_CASES = {"random_10": "random 10 cards", "dense_10": "dense 10 cards",
+                "random_11": "random 11 cards (best discard)",
+                "random_10_cold": "random 10, caches emptied",
+                "dense_10_cold": "dense 10, caches emptied"}
+
+
+def solver_section(result: dict[str, Any]) -> list[str]:
+    """The engine's minimum deadwood beside OpenSpiel's C++ (issue 17: at most 3x)."""
+    lines = ["## Solver beside OpenSpiel", "",
+             "`python -m benchmarks.solver_vs_openspiel`: minimum deadwood of the same "
+             "seeded hands, one call timed at a time, both in this process; every answer "
+             "checked equal. The engine is pure Python (`scorekeeper/engine/melds.py`); "
+             "OpenSpiel's `GinRummyUtils.min_deadwood` is C++ behind pybind11 (the `bench` "
+             "extra). Aim: at most 3x OpenSpiel on random and dense 10-card hands.", ""]
+    if not result.get("openspiel"):
+        lines += ["OpenSpiel is not installed here: engine figures only.", ""]
+    rows = []
+    for key, label in SOLVER_CASES.items():
+        case = result[key]
+        theirs = case.get("openspiel", {})
+        rows.append([label, case["hands"], f"{case['engine']['median_us']} µs",
+                     f"{case['engine']['p99_us']} µs",
+                     f"{theirs['median_us']} µs" if theirs else "–",
+                     f"{case['ratio_median']}x" if theirs else "–",
+                     f"{case['ratio_mean']}x" if theirs else "–"])
+    return lines + _table(["hands", "n", "engine median", "engine p99", "OpenSpiel median",
+                           "ratio (median)", "ratio (mean)"], rows)
 
 
 def _server_section(result: dict[str, Any]) -> list[str]:
@@ -243,6 +272,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         "make bench                                   # everything, writes this file",
         "SCOREKEEPER_BENCH_SECONDS=5 make bench       # shorter server runs",
         "python -m benchmarks.engine                  # one benchmark, JSON on stdout",
+        "python -m benchmarks.solver_vs_openspiel     # needs the bench extra for OpenSpiel",
         "python -m benchmarks.club --minutes 1        # the club evening, shorter",
         "python -m benchmarks.server --seconds 5",
         "python -m benchmarks.pages",
@@ -252,6 +282,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         f"This run: {seconds:g} s per server run.", "",
         *_club_section(results["club"], results.get("club_before")),
         *_engine_section(results["engine"]),
+        *solver_section(results["solver"]),
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
         *_pdf_section(results["pdf"]),
@@ -273,8 +304,8 @@ def main() -> None:
     machine = _machine()
     loads = [_load_average()]
     results: dict[str, Any] = {}
-    steps = (("engine", engine.run), ("pdf", pdf_sheet.run), ("profile", record_profile.run),
-             ("pages", pages.run))
+    steps = (("engine", engine.run), ("solver", solver_vs_openspiel.run),
+             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run))
     for name, step in steps:
         started = time.perf_counter()
         results[name] = step()
