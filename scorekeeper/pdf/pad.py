@@ -55,7 +55,8 @@ def render_blank_pad(rules: str, *, players: int | None = None, page_size: str =
         f"{label} {value}" for label, value in words.key_numbers(preset))
     layout = Layout(size, title=f"{preset.title} score pad", margin_note=note,
                     footer=f"scorekeeper · blank {preset.title} pad ({preset.name})",
-                    legend=legend(three_hand=preset.is_three_hand, knocker=False)
+                    legend=legend(three_hand=preset.is_three_hand, knocker=False,
+                                  has_break=vocabulary_for(preset).has_break)
                     + " · write initials in the narrow columns")
     width = size[0] - layout.left_margin - MARGIN
     height = size[1] - MARGIN - 5 * mm - layout.bottom_margin

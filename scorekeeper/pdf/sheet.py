@@ -60,7 +60,9 @@ def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
         meta = dataclasses.replace(meta, created=datetime.datetime.fromisoformat(date))
     layout = Layout(size, title=heading, header=_running_header(players, date),
                     footer=f"scorekeeper · {rules.title} score sheet", meta=meta,
-                    legend=legend(three_hand=rules.is_three_hand) + " · * note under the table")
+                    legend=legend(three_hand=rules.is_three_hand,
+                                  has_break=vocabulary_for(rules).has_break)
+                    + " · * note under the table")
     width = size[0] - layout.left_margin - MARGIN
     story = _title(game, score, rules, heading, custom=title is not None, date=date,
                    meta=meta, width=width)

@@ -45,15 +45,18 @@ def result(box: Mapping[str, Any]) -> Result:
     return RESULTS.get(key) or Result("?", key.replace("-", " "))
 
 
-def legend(*, three_hand: bool, knocker: bool = True) -> str:
-    """The key to the letters, printed on every page that uses them.
+def legend(*, three_hand: bool, knocker: bool = True, has_break: bool = True) -> str:
+    """The key to the letters, printed on every page that uses them (the break's letters
+    only in a game that has the break, J10).
 
-    >>> legend(three_hand=False)
-    'K knock · U undercut · G gin · B break · BG gin after the break · 4ᵏ knocker’s count'
+    >>> legend(three_hand=True)
+    'K knock · U underknock · G gin · B break · BG gin after the break · 4ᵏ knocker’s count'
+    >>> legend(three_hand=False, has_break=False)
+    'K knock · U undercut · G gin · 4ᵏ knocker’s count'
     """
     under = "underknock" if three_hand else "undercut"
-    parts = [f"{RESULT_LETTERS[key]} {RESULT_NAMES[key]}"
-             for key in ("knock", under, "gin", "break", "break-gin")]
+    keys = ("knock", under, "gin", *(("break", "break-gin") if has_break else ()))
+    parts = [f"{RESULT_LETTERS[key]} {RESULT_NAMES[key]}" for key in keys]
     if knocker:
         parts.append(f"4{KNOCKER_MARK} knocker’s count")
     return " · ".join(parts)
