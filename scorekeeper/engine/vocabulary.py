@@ -100,10 +100,32 @@ def vocabulary_for(rules: Rules) -> Vocabulary:
     return Vocabulary(rules.family, "hand", "hands", "undercut", "undercut", False)
 
 
+def deal_word(rules: object, plural: bool = False) -> str:
+    """What a page calls a deal under ``rules`` ("box" where the rules are not known,
+    as on a page that shows no game).
+
+    >>> deal_word(find_rules("gin")), deal_word(None, plural=True)
+    ('hand', 'boxes')
+    """
+    if isinstance(rules, Rules):
+        said = vocabulary_for(rules)
+        return said.deals if plural else said.deal
+    return "boxes" if plural else "box"
+
+
 def vocabulary(preset: str) -> Vocabulary:
     """The words of a preset by its id (for pages that know only the name)."""
     return vocabulary_for(find_rules(preset))
 
 
-__all__ = ["ENDING_VERBS", "RESULT_LETTERS", "RESULT_NAMES", "VOID_RESULTS", "Vocabulary",
-           "title_of", "vocabulary", "vocabulary_for"]
+__all__ = [
+    "ENDING_VERBS",
+    "RESULT_LETTERS",
+    "RESULT_NAMES",
+    "VOID_RESULTS",
+    "Vocabulary",
+    "deal_word",
+    "title_of",
+    "vocabulary",
+    "vocabulary_for",
+]

@@ -200,6 +200,7 @@ def init_app(app: Flask) -> None:
     # One vocabulary for the pages, the PDF and the explanations (engine/vocabulary.py).
     app.jinja_env.globals["result_title"] = vocabulary.title_of
     app.jinja_env.globals["words"] = vocabulary.vocabulary_for
+    app.jinja_env.globals["deal_word"] = vocabulary.deal_word
     app.jinja_env.globals["ending_verbs"] = vocabulary.ENDING_VERBS
     app.jinja_env.globals["new_key"] = lambda: secrets.token_urlsafe(16)
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))

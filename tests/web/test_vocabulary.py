@@ -34,9 +34,12 @@ def test_a_two_hand_game_says_hand_and_jersey_says_box(client: FlaskClient) -> N
     gin = start_preset(client, "gin", ["Ann", "Bob"])
     page = client.get(f"/games/{gin}/boxes/new").get_data(as_text=True)
     assert "How did the hand end?" in page and "How did the box end?" not in page
+    sheet = client.get(f"/games/{gin}").get_data(as_text=True)
+    assert "Record hand 1" in sheet and "Hands won" in sheet and "Record box" not in sheet
     jersey = start_preset(client, "jersey-scarne", ["Ann", "Bob", "Cal"])
     page = client.get(f"/games/{jersey}/boxes/new").get_data(as_text=True)
     assert "How did the box end?" in page and title_of("break-gin") in page
+    assert "Record box 1" in client.get(f"/games/{jersey}").get_data(as_text=True)
 
 
 def test_the_rules_pages_show_each_setting_with_its_source(client: FlaskClient) -> None:
