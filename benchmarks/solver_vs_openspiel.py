@@ -1,152 +1,92 @@
-"""The engine's minimum deadwood beside OpenSpiel's C++ one, in one process (issue 17).
+"""The meld solver side by side with OpenSpiel's C++ (issue 17): the minimum deadwood of
+the same hands, in one process, each call timed alone.
 
-The same seeded hands go to ``scorekeeper.engine.melds.best_count`` (pure Python) and
-to OpenSpiel's ``GinRummyUtils.min_deadwood`` (C++ behind pybind11); every answer is
-checked equal, and each call is timed alone with ``time.perf_counter_ns``. Random
-hands are ten cards from the whole pack; dense hands ten cards from three or four
-consecutive ranks of all four suits (many overlapping melds: the solver's worst
-case); eleven-card hands are the best discard. The engine keeps caches (the melds of
-a set of meldable cards, solved groups of melds): the main figures are its steady
-state on unseen hands, the ``_cold`` ones with every cache emptied before each hand.
+OpenSpiel (``pip install open_spiel``, the ``bench`` extra) is optional: without it the
+engine's figures are reported and OpenSpiel's are marked missing. Its utilities are
+called through their Python binding with the hand already converted to its card
+numbers, so only the solving is timed on both sides (plus one call into Python or
+C++). Hands: random ten- and eleven-card hands, and dense ten-card hands (three or four
+consecutive ranks of all four suits, where most cards can meld several ways); for
+eleven cards, the count after the best discard (what OpenSpiel's ``min_deadwood``
+answers for eleven). The
+warm-up hands are other hands than the measured ones, so the engine's caches are in
+their steady state but hold none of the measured answers. Target: the engine at most
+3× OpenSpiel's median on random and dense ten-card hands.
 
-OpenSpiel is an optional extra (``pip install -e .[bench]``); without it only the
-engine's figures are given. Run it with ``python -m benchmarks.solver_vs_openspiel``.
+``python -m benchmarks.solver_vs_openspiel``
 """
 
 from __future__ import annotations
 
-import gc
 import json
-import math
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.engine import melds
-from scorekeeper.engine.cards import ALL_CARDS, Card
+from benchmarks.engine_arrange import HANDS, WARM_UP, _dense_hands, _measure, _random_hands
+from scorekeeper.engine.cards import Card
 from scorekeeper.engine.melds import best_count, best_discard
 
-HANDS = 1000
-WARM_UP = 500
-ROUNDS = 5
 SEED = 20261124
+TARGET_RATIO = 3.0
+RANKS = "A23456789TJQK"
 
 
-def _random_hands(rng: random.Random, size: int, count: int) -> list[list[Card]]:
-    return [rng.sample(ALL_CARDS, size) for _ in range(count)]
-
-
-def _dense_hands(rng: random.Random, count: int) -> list[list[Card]]:
-    """Ten cards from three or four consecutive ranks of all four suits."""
-    hands = []
-    for _ in range(count):
-        width = rng.choice((3, 4))
-        low = rng.randint(1, 14 - width)
-        source = [card for card in ALL_CARDS if low <= card.rank < low + width]
-        hands.append(rng.sample(source, 10))
-    return hands
-
-
-def _openspiel() -> tuple[Callable[[Sequence[Card]], int], Callable[[Sequence[Card]], int]] | None:
-    """OpenSpiel's min_deadwood for 10 and 11 cards, taking our cards; None without it."""
+def openspiel() -> Any | None:
+    """OpenSpiel's gin rummy utilities for ten-card hands, or None where not installed."""
     try:
-        import pyspiel  # type: ignore[import-not-found]  # optional: the bench extra
+        import pyspiel
     except ImportError:
         return None
-    ten = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-    eleven = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-
-    def ints(hand: Sequence[Card]) -> list[int]:
-        # OpenSpiel numbers a card suit * 13 + rank - 1 (suits are symmetric here).
-        return [card.suit_number * 13 + card.rank - 1 for card in hand]
-
-    return (lambda hand: int(ten.min_deadwood(ints(hand))),
-            lambda hand: int(eleven.min_deadwood(ints(hand))))
+    return pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 
 
-def _forget() -> None:
-    """Empty the engine's solver caches (melds by meldable cards, solved meld groups)."""
-    melds._MEMOS.clear()
-    for cache in (*melds._HAND_MELDS, *melds._SUIT_RUNS):
-        cache.clear()
+def _their_cards(utils: Any, hand: Sequence[Card]) -> list[int]:
+    """A hand in OpenSpiel's card numbers ("As", "Td", ...)."""
+    return list(utils.card_strings_to_card_ints(
+        [RANKS[card.rank - 1] + card.suit.value.lower() for card in hand]))
 
 
-def _timed(call: Callable[[Sequence[Card]], int], hands: list[list[Card]],
-           cold: bool = False) -> list[int]:
-    """Each call timed alone; ``cold``: the engine's caches emptied before each call
-    (outside the timing), its worst case, a process's first hands."""
-    times = []
-    for hand in hands:
-        if cold:
-            _forget()
-        start = time.perf_counter_ns()
-        call(hand)
-        times.append(time.perf_counter_ns() - start)
-    return times
+def _after_discard(hand: Sequence[Card]) -> int:
+    """The lowest count of eleven cards after the best discard (OpenSpiel's
+    ``min_deadwood`` of an eleven-card hand)."""
+    return best_discard(hand)[1].count
 
 
-def _summary(times: list[int]) -> dict[str, float]:
-    times = sorted(times)
-    p99 = times[math.ceil(0.99 * len(times)) - 1]
-    return {"median_us": round(statistics.median(times) / 1000, 2),
-            "mean_us": round(statistics.fmean(times) / 1000, 2),
-            "p99_us": round(p99 / 1000, 2)}
+def _side_by_side(utils: Any | None, warm_up: list[list[Card]],
+                  hands: list[list[Card]]) -> dict[str, Any]:
+    solve = best_count if len(hands[0]) == 10 else _after_discard
+    ours = _measure(solve, warm_up, hands)
+    result: dict[str, Any] = {"engine": ours}
+    if utils is None:
+        result["openspiel"] = None
+        return result
+    converted = {id(hand): _their_cards(utils, hand) for hand in warm_up + hands}
+    agree = all(solve(hand) == utils.min_deadwood(converted[id(hand)]) for hand in hands)
+    def theirs(hand: Sequence[Card]) -> object:
+        return utils.min_deadwood(converted[id(hand)])
 
-
-def compare(make: Callable[[int], list[list[Card]]],
-            ours: Callable[[Sequence[Card]], int],
-            theirs: Callable[[Sequence[Card]], int] | None, cold: bool = False) -> dict[str, Any]:
-    """Both solvers on the same hands, in rounds of fresh hands (the engine's caches are
-    warmed on other hands and never hold a measured hand's answer before it is timed),
-    each round timing one solver then the other so machine load falls on both alike;
-    the answers are checked equal after the timing."""
-    for hand in make(WARM_UP):
-        ours(hand)
-    gc.collect()
-    our_times: list[int] = []
-    their_times: list[int] = []
-    measured: list[list[Card]] = []
-    for _ in range(ROUNDS):
-        hands = make(HANDS)
-        measured += hands
-        our_times += _timed(ours, hands, cold)
-        if theirs is not None:
-            their_times += _timed(theirs, hands)
-    result: dict[str, Any] = {"hands": len(measured), "engine": _summary(our_times)}
-    if theirs is not None:
-        for hand in measured:
-            assert ours(hand) == theirs(hand), [str(c) for c in hand]
-        result["openspiel"] = _summary(their_times)
-        result["ratio_median"] = round(result["engine"]["median_us"]
-                                       / result["openspiel"]["median_us"], 2)
-        result["ratio_mean"] = round(result["engine"]["mean_us"]
-                                     / result["openspiel"]["mean_us"], 2)
+    measured = _measure(theirs, warm_up, hands)
+    result.update(openspiel=measured, agree=agree,
+                  ratio=round(ours["median_us"] / measured["median_us"], 2))
     return result
 
 
 def run() -> dict[str, Any]:
-    """Random and dense ten-card hands, and random eleven-card hands."""
     rng = random.Random(SEED)
-    openspiel = _openspiel()
-    ten, eleven = openspiel if openspiel is not None else (None, None)
-
-    def ours(hand: Sequence[Card]) -> int:
-        return best_count(hand)
-
-    def ours_11(hand: Sequence[Card]) -> int:
-        return best_discard(hand)[1].count
-
-    return {
-        "openspiel": openspiel is not None,
-        "random_10": compare(lambda n: _random_hands(rng, 10, n), ours, ten),
-        "dense_10": compare(lambda n: _dense_hands(rng, n), ours, ten),
-        "random_11": compare(lambda n: _random_hands(rng, 11, n), ours_11, eleven),
-        "random_10_cold": compare(lambda n: _random_hands(rng, 10, n), ours, ten, cold=True),
-        "dense_10_cold": compare(lambda n: _dense_hands(rng, n), ours, ten, cold=True),
+    utils = openspiel()
+    results = {
+        "random_10": _side_by_side(utils, _random_hands(rng, 10, WARM_UP),
+                                   _random_hands(rng, 10, HANDS)),
+        "dense_10": _side_by_side(utils, _dense_hands(rng, WARM_UP), _dense_hands(rng, HANDS)),
+        "random_11": _side_by_side(utils, _random_hands(rng, 11, WARM_UP),
+                                   _random_hands(rng, 11, HANDS)),
     }
+    met = [r["ratio"] <= TARGET_RATIO for name, r in results.items()
+           if name.endswith("_10") and "ratio" in r]
+    return {**results, "target_ratio": TARGET_RATIO,
+            "met": all(met) if met else None}
 
 
 if __name__ == "__main__":

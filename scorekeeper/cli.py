@@ -6,6 +6,9 @@ can read the error and a person sees it. ``arrange -`` reads JSON lines and
 answers one line each; a bad line gets its own ``{"error": ..., "line": n}``
 line and the run goes on, and the exit status is 2 if any line was bad.
 Blank lines are skipped.
+
+One module: each command is a short function beside its parser entry; the parser at
+the bottom is the index of the command line.
 """
 
 from __future__ import annotations

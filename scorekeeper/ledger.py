@@ -16,6 +16,10 @@ records (a box form). When that no longer holds, the write raises a
 A write may carry an idempotency ``key``: a resend (a double tap, a retry after a
 dropped connection) does the write once and answers the first result; the same key
 with other content is :class:`KeyReused`, never a silent drop.
+
+One module: each use case is a short function over the same few helpers (holding the
+game, checking a key, ruling a box), and reading them side by side is how the policy
+above stays the same for all of them.
 """
 
 from __future__ import annotations

@@ -402,7 +402,7 @@ def _hand_mask(cards: Iterable[Card] | int) -> int:
     hand = cards if isinstance(cards, list | tuple) else tuple(cards)
     mask = 0
     for card in hand:
-        mask |= 1 << (card.suit_number * 13 + card.rank - 1)
+        mask |= card.bit
     if mask.bit_count() != len(hand):
         seen: set[Card] = set()
         for card in hand:

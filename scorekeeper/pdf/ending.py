@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from scorekeeper import engine
 
-from ..engine.vocabulary import vocabulary_for
+from ..engine.vocabulary import deal_word, vocabulary_for
 from . import words
 from .blocks import citations, name_cell
 from .boxes import sheet_numbers
@@ -27,8 +27,7 @@ def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence
     sheet = styles()
     if not score.get("game_over"):
         return [KeepTogether([
-            Paragraph(f"Standing after {len(score.get('boxes', ()))} "
-                      f"{vocabulary_for(rules).deals}", sheet.heading),
+            Paragraph(f"Standing after {_played(score, rules)}", sheet.heading),
             totals_table(score, rules, players, width),
             Paragraph(_standing_note(score, rules), sheet.small),
         ])]
@@ -85,6 +84,19 @@ def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequenc
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))
     return table
+
+
+def _played(score: Mapping[str, Any], rules: engine.Rules | None = None) -> str:
+    """How many boxes were played, as the sheet numbers them (a misdeal takes none), in
+    the game's word for a deal.
+
+    >>> _played({"boxes": [{"result": "knock"}, {"result": "misdeal"}]})
+    '1 box'
+    >>> _played({"boxes": [{"result": "knock"}] * 2}, engine.find_rules("gin"))
+    '2 hands'
+    """
+    played = sum(1 for box in score.get("boxes", ()) if box.get("result") != "misdeal")
+    return f"{played} {deal_word(rules, plural=played != 1)}"
 
 
 def _row(label: str, values: Mapping[str, Any] | None, players: Sequence[str]) -> list[str]:

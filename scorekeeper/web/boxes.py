@@ -221,7 +221,7 @@ def edit(game_id: str, box_id: int) -> Response:
     table = _editable_game(game_id)
     box, place = _live_box(table, box_id)
     if request.method == "GET":
-        data = forms.box_form_data(table.game.boxes[place].to_json(), table.players)
+        data = forms.box_form_data(table.game.boxes[place], table.players)
         form = forms.box_form(table.players, data=data)
         forms.prefill_box_form(form, data)
         form.version.data = str(table.version)
