@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from scorekeeper.engine import (
     PRESETS,
+    SETTINGS,
     ScorekeeperError,
     adjudicate,
     arrange,
@@ -237,7 +238,9 @@ def _rules(args: argparse.Namespace) -> int:
         return OK
     rules = find_rules(args.preset, "preset")
     _emit({"id": rules.name, "title": rules.title, "min_players": rules.min_players,
-           "max_players": rules.max_players, "settings": rules.settings()})
+           "max_players": rules.max_players, "settings": rules.settings(),
+           "table": [{"setting": s.name, "value": getattr(rules, s.name), "meaning": s.meaning,
+                      "rule": s.rule, "source": s.source} for s in SETTINGS]})
     return OK
 
 

@@ -25,6 +25,7 @@ from flask import Config, Flask, Response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
+from ..engine import vocabulary
 from . import cardfaces, compress, database, htmx
 from .session import SessionInterface, instance_secret
 
@@ -196,6 +197,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["card_rows"] = cardfaces.grid
     app.jinja_env.globals["card_label"] = cardfaces.label
     app.jinja_env.globals["card_name"] = cardfaces.spoken
+    # One vocabulary for the pages, the PDF and the explanations (engine/vocabulary.py).
+    app.jinja_env.globals["result_title"] = vocabulary.title_of
+    app.jinja_env.globals["words"] = vocabulary.vocabulary_for
+    app.jinja_env.globals["deal_word"] = vocabulary.deal_word
+    app.jinja_env.globals["ending_verbs"] = vocabulary.ENDING_VERBS
     app.jinja_env.globals["new_key"] = lambda: secrets.token_urlsafe(16)
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))
     app.after_request(_headers)

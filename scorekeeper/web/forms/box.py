@@ -27,17 +27,13 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 
 from ...engine.contract import BoxEntry, Hand, Ruling
+from ...engine.vocabulary import ENDING_VERBS, title_of
 from ..cardfaces import ALL_CODES
 from .fields import NUMERIC, CardsField, FlaskForm, add_error, choices, not_huge
 from .splits import AUTO, Proposal, as_option, read_split, signature, split_options
 
-ENDINGS = {
-    "knock": "Knock",
-    "gin": "Gin",
-    "break": "Break",
-    "draw": "Draw",
-    "misdeal": "Misdeal",
-}
+ENDINGS = {ending: title_of(ending) for ending in ("knock", "gin", "break", "draw", "misdeal")}
+"""The endings a box form offers, named as the engine's vocabulary names them."""
 
 
 class HandForm(Form):
@@ -142,7 +138,7 @@ def box_from_form(form: BoxForm) -> dict[str, Any] | None:
     ok = True
     if ending in ("knock", "gin", "break"):
         if form.by.data not in players:
-            role = {"knock": "knocked", "gin": "went gin", "break": "was the breaker"}[ending]
+            role = {**ENDING_VERBS, "break": "was the breaker"}[ending]
             add_error(form.by, f"Tap who {role}.")
             ok = False
         else:
