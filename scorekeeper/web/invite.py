@@ -83,9 +83,12 @@ def invite(table: ledger.Table) -> Invite:
 
 def private(response: Response) -> Response:
     """A page that shows (or takes) a code: never stored by a browser or proxy cache,
-    and its address never sent on as a Referer."""
+    and its address sent as a Referer only to this server. Not ``no-referrer``: over
+    HTTPS the CSRF check wants the Referer of the page's own form (the confirm button
+    would fail), and a code is never in a Referer anyway (fragments are not sent; an
+    old link's path reaches only this server, which had it already)."""
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 
