@@ -266,7 +266,7 @@ def rematch(db: Session, game_id: str, *, key: str | None = None,
 # --- codes: who may keep score -------------------------------------------------------------
 
 JOIN_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-"""The short join code's characters: no 0/O, 1/I/L or U/V look-alikes (30 characters:
+"""The short join code's characters: no 0/O, 1/I/L, nor U beside V (30 characters:
 a code of 6 is one of 729 million)."""
 JOIN_LENGTH = 6
 
