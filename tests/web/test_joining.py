@@ -276,7 +276,8 @@ def test_a_full_cookie_of_rights_fits(app: Flask) -> None:
     for _ in range(gamedata.MAX_EDIT_RIGHTS):
         start_game(phone)
     cookie = phone.get_cookie("session")
-    assert cookie is not None and len(cookie.value) < 4000, len(cookie.value)
+    assert cookie is not None
+    assert len(cookie.value) < 4000, len(cookie.value)
 
 
 def test_a_right_no_longer_valid_is_a_watchers_view(app: Flask, client: FlaskClient,
