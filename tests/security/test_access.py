@@ -363,3 +363,31 @@ def test_a_session_cookie_is_checked_and_its_age_counts_not_the_clocks(
     assert editor.get(form).status_code == 403
 
 
+
+
+def test_a_cross_site_page_cannot_strip_edit_rights(secure_app: Flask, editor: FlaskClient,
+                                                    stored_game: StoredGame) -> None:
+    """What a hostile page can make a victim's browser do: top-level GETs (SameSite=Lax
+    sends the cookie) of 40 other games' join links, old and new, and of 40 sheets:
+    nothing joins, the editor still scores; and POSTs to every form route without the
+    cookie (Lax withholds it): refused, and none answers a cookie that would replace the
+    victim's (a fresh session without its rights)."""
+    creator = secure_app.test_client()
+    others = [creator.post("/api/v1/games", json=GAME).get_json() for _ in range(40)]
+    for other in others:
+        assert editor.get(f"/games/{other['id']}/join/{other['edit_token']}").status_code \
+            == 200
+        assert editor.get(f"/games/{other['id']}/join").status_code == 200
+        assert editor.get(f"/games/{other['id']}").status_code == 200
+    with editor.session_transaction() as session:
+        assert set(session["edit"]) == {stored_game.id}
+    page = editor.get(f"/games/{stored_game.id}").get_data(as_text=True)
+    assert "Record box" in page
+    for rule in _mutating_rules(secure_app):
+        if rule.endpoint.startswith("api."):
+            continue
+        url = _url(rule, stored_game)
+        response = secure_app.test_client().post(url, data={"code": stored_game.token})
+        assert response.status_code == 400, url
+        assert not [c for c in response.headers.getlist("Set-Cookie")
+                    if c.startswith("session=")], url
