@@ -34,6 +34,7 @@ def test_the_chart_follows_the_running_totals(client: FlaskClient) -> None:
     _record(client, game_id, {0: 2, 1: 30, 2: 20}, by="Ann")          # Ann 28+18 = 46
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     section = page[page.index('class="charts"'):]
+    section = section[:section.index("</section>")]
     (svg,) = re.findall(r"<svg.*?</svg>", section, flags=re.S)
     root = ET.fromstring(svg)  # well-formed: the name was escaped
     labels = [t.text for t in root.iter(f"{SVG}text")]
