@@ -72,6 +72,39 @@ def escaped(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def sound(value: Any, where: str, odd: list[str]) -> Any:
+    """JSON data with every text that UTF-8 cannot encode written escaped (``\\udfff``),
+    each such place added to ``odd``: a backup or an export must never fail on what
+    the database already holds."""
+    if isinstance(value, str):
+        clean = escaped(value)
+        if clean != value:
+            odd.append(f"{where}: {clean[:60]}")
+        return clean
+    if isinstance(value, list):
+        return [sound(item, f"{where}[{i}]", odd) for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        return {sound(key, f"{where} (a key)", odd): sound(
+            item, f"{where}.{escaped(str(key))}", odd)
+                for key, item in value.items()}
+    return value
+
+
+def unsound(value: Any, where: str) -> str | None:
+    """Where ``value`` (JSON data) holds text that is not valid Unicode, or None: what a
+    restore refuses."""
+    if isinstance(value, str):
+        return None if escaped(value) == value else where
+    if isinstance(value, list):
+        items = ((f"{where}[{i}]", item) for i, item in enumerate(value))
+    elif isinstance(value, dict):
+        items = (pair for key, item in value.items()
+                 for pair in ((f"{where} (a key)", key), (f"{where}.{escaped(str(key))}", item)))
+    else:
+        return None
+    return next((found for place, item in items if (found := unsound(item, place))), None)
+
+
 def _stored(data: Mapping[str, Json], fields: frozenset[str],
             inner: Mapping[str, typing.Callable[[Any], Json]]) -> dict[str, Json]:
     """Stored JSON kept to ``fields``, its text escaped; ``inner`` reads nested fields."""
@@ -132,8 +165,10 @@ def _flag(data: Mapping[str, Json], name: str, where: str) -> bool:
 
 
 def _name(data: Json, where: str, role: str) -> str:
-    """A player named in a box (by, onto, a hand's key): text of a name's length."""
-    return _text(data, where, f"{role}'s name", MAX_NAME * 4)
+    """A player named in a box (by, onto, a hand's key): text of a name's length, its
+    spaces trimmed and collapsed as the engine compares names, so the stored box names
+    the player as seated (the characters themselves are kept exactly as typed)."""
+    return " ".join(_text(data, where, f"{role}'s name", MAX_NAME * 4).split())
 
 
 def _card(data: Json, where: str) -> str:
@@ -304,11 +339,7 @@ class BoxEntry:
         return cls(
             ending=typing.cast(Ending, ending),
             by=_optional(body, "by", where, lambda v, w: _name(v, w, "player")),
-            hands={
-                _name(name, _at(_at(where, "hands"), name), "player"):
-                    Hand.from_json(hand, _at(_at(where, "hands"), name), name)
-                for name, hand in (hands or {}).items()
-            },
+            hands=_hands(hands or {}, _at(where, "hands")),
             after_break=_flag(body, "after_break", where),
             second_round=_flag(body, "second_round", where),
             breaker=_optional(body, "breaker", where, lambda v, w: _name(v, w, "breaker")),
@@ -357,6 +388,18 @@ class BoxEntry:
     def relabelled(self, box_id: str | int | None = None) -> BoxEntry:
         """The same box under another id (None: as stored, where the row holds the id)."""
         return dataclasses.replace(self, id=box_id)
+
+
+def _hands(hands: Mapping[str, Json], where: str) -> dict[str, Hand]:
+    """Each player's hand, by the player's name as seated; two hands for one player
+    (" Bob" and "Bob") are refused, not one silently dropped."""
+    read: dict[str, Hand] = {}
+    for name, hand in hands.items():
+        player = _name(name, _at(where, name), "player")
+        if player in read:
+            raise MalformedError(f"two hands are given for {player}", _at(where, name))
+        read[player] = Hand.from_json(hand, _at(where, name), name)
+    return read
 
 
 def _label_id(value: Json, where: str) -> str | int:
@@ -714,4 +757,6 @@ __all__ = [
     "check_text",
     "escaped",
     "read_adjudication",
+    "sound",
+    "unsound",
 ]

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ..engine.contract import Sheet
+from ..engine.contract import Sheet, sound
 
 MAX_ROW_ID = 2**31 - 1
 """Row ids are 32-bit in PostgreSQL: a larger id in a URL is no row, not an error."""
@@ -133,8 +133,10 @@ class GameRow:
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
-        """From a result row or a :class:`Game` with these fields."""
-        return cls(**{name: getattr(row, name) for name in GAME_FIELDS})
+        """From a result row or a :class:`Game` with these fields; text an older version
+        stored that is not valid Unicode comes out escaped (pages and exports never fail
+        on it)."""
+        return cls(**{name: sound(getattr(row, name), name, []) for name in GAME_FIELDS})
 
 
 @dataclass(frozen=True)
@@ -187,3 +189,17 @@ class BoxRow:
     entry: dict[str, Any]
     revision: int
     deleted: bool = False
+    ruling: dict[str, Any] | None = None
+    """The stored ruling, where a read gives it (a box's own page)."""
+
+
+@dataclass(frozen=True)
+class RevisionRow:
+    """One step of a box's history as its page shows it: plain data."""
+
+    revision: int
+    action: str
+    entry: dict[str, Any]
+    ruling: dict[str, Any] | None
+    game_version: int
+    at: datetime

@@ -11,8 +11,18 @@ import sqlalchemy as sa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine.contract import BoxEntry, GameEntry
-from .models import BOXES, GAMES, MAX_ROW_ID, Box, BoxRevision, BoxRow, Game, GameRow
+from ..engine.contract import BoxEntry, GameEntry, escaped, sound
+from .models import (
+    BOXES,
+    GAMES,
+    MAX_ROW_ID,
+    Box,
+    BoxRevision,
+    BoxRow,
+    Game,
+    GameRow,
+    RevisionRow,
+)
 
 
 class _Sql:
@@ -90,23 +100,27 @@ def live_boxes(db: Session, game: GameRow) -> list[Box]:
     return list(db.scalars(query))
 
 
-def get_box(db: Session, game: GameRow, box_id: int) -> Box | None:
-    """The game's box with this id (deleted or not), or None; ids out of the database's
-    integer range (a hostile URL) are simply not found."""
+def get_box(db: Session, game: GameRow, box_id: int) -> BoxRow | None:
+    """The game's box with this id (deleted or not) and its ruling, or None; ids out of
+    the database's integer range (a hostile URL) are simply not found. Text an older
+    version stored that is not valid Unicode comes out escaped."""
     if not 0 < box_id <= MAX_ROW_ID:
         return None
     box = db.get(Box, box_id)
     if box is None or box.game_id != game.id:
         return None
-    return box
+    return BoxRow(box.id, sound(box.entry, "entry", []), box.revision, box.deleted,
+                  sound(box.ruling, "ruling", []))
 
 
-def history(db: Session, box: Box) -> list[BoxRevision]:
-    """Every revision of a box, oldest first."""
+def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
+    """Every revision of a box, oldest first (text that is not valid Unicode escaped)."""
     query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(
         BoxRevision.revision
     )
-    return list(db.scalars(query))
+    return [RevisionRow(row.revision, row.action, sound(row.entry, "entry", []),
+                        sound(row.ruling, "ruling", []), row.game_version, row.at)
+            for row in db.scalars(query)]
 
 
 def recent_games(db: Session, limit: int = 20,
@@ -121,11 +135,13 @@ def recent_games(db: Session, limit: int = 20,
 def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
     """The game as CONTRACT.md has it, each box labelled with its row's id. A box is read
     as stored (:meth:`BoxEntry.from_stored`): what an older version kept, fields it did
-    not know or text it did not check, still loads."""
+    not know or text it did not check, still loads; the game's own text that is not
+    valid Unicode is escaped the same way, so an export or a page never fails on it."""
     return GameEntry(
-        rules=game.rules, players=tuple(game.players), dealer=game.dealer,
-        settings=dict(game.settings), stake=game.stake, place=game.place,
-        started=game.started,
+        rules=escaped(game.rules), players=tuple(escaped(p) for p in game.players),
+        dealer=escaped(game.dealer), settings=sound(dict(game.settings), "settings", []),
+        stake=game.stake, place=None if game.place is None else escaped(game.place),
+        started=None if game.started is None else escaped(game.started),
         boxes=tuple(BoxEntry.from_stored(box.entry).relabelled(box.id) for box in boxes),
     )
 

@@ -190,7 +190,7 @@ def show(game_id: str, box_id: int) -> Response:
         abort(404, description="This box is not in this game.")
     place = table.place_of(box.id)
     ruled = table.ruled(box.id)
-    ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling)
+    ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling or {})
     return htmx.render(
         "boxes/show.html", "boxes/_show.html", game=table, box=box,
         number=None if place is None else place + 1, ruling=ruling,

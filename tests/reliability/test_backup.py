@@ -130,7 +130,7 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
-    counts = store.backup(path, database_url)
+    counts = store.backup(path, database_url).rows
     assert counts == {"games": 2, "boxes": 6, "box_revisions": 8, "write_keys": 1}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
