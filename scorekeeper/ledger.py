@@ -68,6 +68,23 @@ class KeyReused(LedgerError):
     """An idempotency key sent again with other content: nothing was stored."""
 
 
+class TooManyBoxes(LedgerError):
+    """A game would hold more boxes than the server keeps in one game (``MAX_BOXES``):
+    ``number`` is the box refused (from 1), ``where`` the contract's path to it."""
+
+    def __init__(self, number: int, most: int) -> None:
+        super().__init__(engine.too_many_boxes(number, most))
+        self.number, self.most = number, most
+        self.where = f"boxes[{number - 1}]"
+
+
+def _check_room(boxes: int, max_boxes: int | None) -> None:
+    """Refuse a game of more than ``max_boxes`` boxes (the engine's own bound at most)."""
+    most = min(max_boxes or engine.MAX_BOXES, engine.MAX_BOXES)
+    if boxes > most:
+        raise TooManyBoxes(most + 1, most)
+
+
 @dataclass(frozen=True)
 class Table:
     """A stored game as the use cases and pages see it: its row, its live boxes, the
@@ -193,14 +210,16 @@ def _current(db: Session, game_id: str) -> Table:
 
 
 def start(db: Session, game: GameEntry, *, key: str | None = None,
-          token: str | None = None, rematch_of: str | None = None) -> Started:
+          token: str | None = None, rematch_of: str | None = None,
+          max_boxes: int | None = None) -> Started:
     """Store a new game, with any boxes it already has (an import): the engine scores
     it first, so nothing is stored of a game it refuses. ``token`` is the edit secret
     to give it (a new random one when None); a ``key`` already used for a start answers
-    that game again."""
+    that game again; more than ``max_boxes`` boxes is :class:`TooManyBoxes`."""
     digest = _digest("start", game.to_json(), rematch_of)
     if key is not None and (earlier := _started_before(db, key, digest)) is not None:
         return earlier
+    _check_room(len(game.boxes), max_boxes)
     sheet = _score(game)
     if game.dealer is None:
         raise MalformedError("say who dealt the first box ('dealer')", "dealer")
@@ -221,12 +240,14 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
     return Started(_current(db, row.id), secret)
 
 
-def import_game(db: Session, data: object) -> tuple[store.GameRow, str]:
+def import_game(db: Session, data: object,
+                max_boxes: int | None = None) -> tuple[store.GameRow, str]:
     """Store a CONTRACT.md game (an export, or any game ``score`` takes) as a new game:
     its row and its new edit secret. Box ids in the input are dropped (the store numbers
     boxes); a game the engine refuses raises its error and nothing is stored."""
     game = GameEntry.from_json(data)
-    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes))
+    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes),
+                    max_boxes=max_boxes)
     assert started.token is not None
     return started.table.row, started.token
 
@@ -261,13 +282,14 @@ def rematch(db: Session, game_id: str, *, key: str | None = None,
 
 def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = None,
            version: int | None = None, key: str | None = None,
-           laid_out: bool = False) -> Written:
+           laid_out: bool = False, max_boxes: int | None = None) -> Written:
     """Record a box at the end of the game.
 
     ``number``: the box this entry is for (from 1); if that box was recorded meanwhile,
     :class:`BoxTaken` shows what stands there. ``version``: the game version the entry
     was made against. ``laid_out``: store hands given as cards as the ruling laid them
-    out (C8), so the stored box is exactly what the preview showed.
+    out (C8), so the stored box is exactly what the preview showed. ``max_boxes``:
+    the most boxes the server keeps in one game (:class:`TooManyBoxes` past it).
     """
     digest = _digest("record", entry.to_json(), number)
     with store.writing(db, game_id):
@@ -282,6 +304,7 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
             raise MalformedError(
                 f"box {number} cannot be recorded: the next box is {table.next_number}",
                 "number")
+        _check_room(table.next_number, max_boxes)
         sheet = table.scored_with(entry)
         if laid_out:
             entry, sheet = _laid_out(entry, sheet, table, None)
@@ -424,6 +447,7 @@ __all__ = [
     "Stale",
     "Started",
     "Table",
+    "TooManyBoxes",
     "Written",
     "correct",
     "delete",

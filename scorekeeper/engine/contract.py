@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from .boxes import ENDINGS, MAX_NAME, Ending
 from .errors import MalformedError
+from .game import MAX_BOXES, too_many_boxes
 from .rules import default_rules_for
 
 MAX_NOTE = 1000
@@ -451,6 +452,9 @@ class GameEntry:
         boxes = body.get("boxes", [])
         if not isinstance(boxes, list):
             raise MalformedError("boxes must be a list of boxes", _at(where, "boxes"))
+        if len(boxes) > MAX_BOXES:  # before reading them: a hostile game is refused cheaply
+            raise MalformedError(too_many_boxes(MAX_BOXES + 1, MAX_BOXES),
+                                 _at(_at(where, "boxes"), MAX_BOXES))
         return cls(
             rules=_text(rules, _at(where, "rules"), "rules", 40),
             players=names,

@@ -35,6 +35,10 @@ from .ruling import rule_box
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000
+MAX_BOXES = 1000
+"""The most boxes one game may hold. A real game is a few dozen boxes (a long Hollywood
+evening perhaps two hundred); draws score nothing, so without a bound one request could
+make a game of ten thousand that never ends and costs minutes to score and print."""
 LABEL = ("id", "note")
 """A box's own fields that come back with its ruling but do not change it."""
 CENT = Decimal("0.01")
@@ -195,6 +199,12 @@ def _read_label(body: Mapping[str, Any], where: str) -> dict[str, Any]:
     return label
 
 
+def too_many_boxes(number: int, most: int) -> str:
+    """Why box ``number`` (from 1) is refused in a game that holds at most ``most``."""
+    return (f"box {number} cannot be added: a game holds at most {most} boxes; start a "
+            "new game (a rematch) to play on")
+
+
 def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, Any]:
     """A box in a game is a box body: the game, not the box, fixes rules and players."""
     if not isinstance(body, Mapping):
@@ -280,6 +290,8 @@ class Scoring:
         """The state after one more box (raises the engine's errors, naming the box)."""
         game, index = self.game, len(self.boxes)
         where = f"boxes[{index}]"
+        if index >= MAX_BOXES:
+            raise MalformedError(too_many_boxes(index + 1, MAX_BOXES), where)
         if all(tally.over for tally in self.tallies):
             raise GameOverError(_over_message(self.tallies), where)
         body = _check_body(raw, game, self.dealer, where)

@@ -183,6 +183,8 @@ def _ledger_errors(run: Callable[[], Response]) -> Response:
         return error_response(422, "key-reused", str(reused))
     except ledger.NotFound as missing:
         return error_response(404, "not-found", str(missing))
+    except ledger.TooManyBoxes as full:
+        return error_response(422, "malformed", str(full), full.where)
 
 
 @bp.post("/games")
@@ -195,7 +197,7 @@ def create_game() -> Response:
     def run() -> Response:
         game = GameEntry.from_json(data)
         started = ledger.start(database.session(), game, key=key,
-                               token=gamedata.start_token(key))
+                               token=gamedata.start_token(key), max_boxes=gamedata.max_boxes())
         token = started.token or gamedata.start_token(key)
         body = {"id": started.table.id, "edit_token": token, "version": started.table.version}
         response = jsonify({**body, "repeated": True} if started.repeated else body)
@@ -294,7 +296,7 @@ def add_box(game_id: str) -> Response:
     _authorize(game_id)
     return _ledger_errors(lambda: _written(ledger.record(
         database.session(), game_id, _box_entry(), version=_if_match(),
-        key=_idempotency_key()), 201))
+        key=_idempotency_key(), max_boxes=gamedata.max_boxes()), 201))
 
 
 @bp.put("/games/<game_id>/boxes/<int:box_id>")

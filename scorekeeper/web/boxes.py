@@ -113,7 +113,9 @@ def new(game_id: str) -> Response:
     try:
         ledger.record(db_session(), table.id, entry, number=number,
                       version=None if number is not None else _version(form),
-                      key=_key(form), laid_out=True)
+                      key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes())
+    except ledger.TooManyBoxes as full:
+        return make_response(htmx.error_page(422, "This game is full", str(full)))
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:

@@ -35,6 +35,11 @@ def find(game_id: str) -> ledger.Table | None:
     return ledger.load(db_session(), game_id)
 
 
+def max_boxes() -> int:
+    """The most boxes one game keeps on this server (``MAX_BOXES``)."""
+    return int(current_app.config["MAX_BOXES"])
+
+
 def start_token(key: str | None) -> str | None:
     """The edit secret of a game started by the form (or request) with this idempotency
     key: derived from the key and the server's secret, so a resent start (a double tap,

@@ -51,6 +51,10 @@ IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "description": "Repeat a write safely: the same key stores it once",
                "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_\-.:]{1,64}$"}}
+BUSY = {"description": "Too many sheets being printed at once: try again after "
+                       "Retry-After seconds",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 WRITE_ERRORS = {
     "401": {"description": "No edit token"},
     "403": {"description": "Wrong edit token"},
@@ -232,7 +236,9 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "PDF", "content": {
                     "application/pdf": {"schema": {"type": "string",
                                                    "format": "binary"}}}},
-                              "404": {"description": "No such game"}}}},
+                              "404": {"description": "No such game"},
+                              "422": ERROR,
+                              "503": BUSY}}},
         },
         "components": {
             "schemas": SCHEMAS,
