@@ -1,5 +1,6 @@
 """The use cases of a score keeper: start a game, record, correct, delete and undo a
-box, rematch, and load a game with its score (LAYOUT.md floor 3).
+box, end a game by agreement, change its house rules, rematch, and load a game with its
+score (LAYOUT.md floor 3).
 
 The HTML views and the JSON API both come here; they only parse, call and render.
 Values in and out are the contract's (:mod:`scorekeeper.engine.contract`); the store
@@ -23,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from . import engine, store
 from .engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
-from .engine.errors import MalformedError
+from .engine.errors import GameOverError, MalformedError
 
 
 class LedgerError(Exception):
@@ -228,6 +229,7 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
             db, store.NewGame(rules=game.rules, settings=dict(game.settings),
                               players=list(game.players), dealer=game.dealer,
                               stake=game.stake, place=game.place, started=game.started,
+                              ended=game.ended,
                               summary=store.summarize(sheet), rematch_of=rematch_of),
             [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
              for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
@@ -352,6 +354,82 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
     return _written(db, game_id, result)
 
 
+# --- the game itself ---------------------------------------------------------------------
+
+
+class RulesRefused(LedgerError):
+    """New house rules under which a stored box is no longer valid: nothing changed.
+    ``number`` is that box (from 1), ``error`` the engine's reason."""
+
+    def __init__(self, number: int, error: engine.ScorekeeperError) -> None:
+        super().__init__(f"box {number} is not valid under these rules: {error.message}")
+        self.number, self.error = number, error
+        self.where = error.where
+
+
+def end(db: Session, game_id: str, *, version: int | None = None,
+        key: str | None = None) -> Written:
+    """End the game by agreement after its last box (K5; a table that breaks up): no game
+    or box bonus, the totals as they stand settled; no box may follow. A game already
+    over (or ended) is refused, naming how it ended."""
+    digest = _digest("end", None, None)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        if table.sheet is None:
+            raise MalformedError(f"this game cannot be scored, so not ended: {table.error}",
+                                 "ended")
+        if table.sheet.game_over:
+            how = ("ended by agreement" if table.game.ended else
+                   f"over: {table.sheet.winner} won")
+            raise GameOverError(f"the game is already {how}", "ended")
+        ended = dataclasses.replace(table.game, ended="agreed")
+        sheet = _score(ended)
+        result = store.amend_game(
+            db, game_id, table.version,
+            store.Amendment("ended", {"after_box": len(table.boxes),
+                                      "totals": dict(sheet.totals)}, ended="agreed"),
+            rulings={}, summary=store.summarize(sheet), key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
+                 version: int | None = None, key: str | None = None) -> Written:
+    """Play on under other house rules: ``settings`` (those that differ from the preset)
+    replace the game's, and the whole game is rescored under them. A stored box the new
+    rules make invalid is :class:`RulesRefused`, naming it; nothing changes then."""
+    new = dict(settings)
+    digest = _digest("rules", new, None)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        engine.find_rules(table.game.rules).with_settings(new)  # the settings alone first
+        try:
+            sheet = _score(dataclasses.replace(table.game, settings=new))
+        except engine.ScorekeeperError as err:
+            raise RulesRefused(_box_number(err.where) or len(table.boxes), err) from None
+        before = dict(table.row.settings)
+        result = store.amend_game(
+            db, game_id, table.version,
+            store.Amendment("rules", {"before": before, "after": new}, settings=new),
+            rulings=_changed_rulings(table, sheet, None),
+            summary=store.summarize(sheet), key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def _box_number(where: str | None) -> int | None:
+    """The box (from 1) an engine error's ``where`` names (``boxes[3]...`` is box 4)."""
+    if where and where.startswith("boxes[") and "]" in where:
+        index = where[len("boxes["):where.index("]")]
+        if index.isdigit():
+            return int(index) + 1
+    return None
+
+
 def _check_version(table: Table, version: int | None) -> None:
     if version is not None and version != table.version:
         raise Stale(table, f"the game has changed: it is now at version {table.version}")
@@ -444,13 +522,16 @@ __all__ = [
     "KeyReused",
     "LedgerError",
     "NotFound",
+    "RulesRefused",
     "Stale",
     "Started",
     "Table",
     "TooManyBoxes",
     "Written",
+    "change_rules",
     "correct",
     "delete",
+    "end",
     "import_game",
     "load",
     "record",

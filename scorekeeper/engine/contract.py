@@ -423,9 +423,12 @@ class GameEntry:
     boxes: tuple[BoxEntry, ...] = ()
     place: str | None = None
     started: str | None = None
+    ended: Literal["agreed"] | None = None
+    """``"agreed"``: the players stopped the game by agreement after its last box (K5)."""
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
-        {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started"})
+        {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started",
+         "ended"})
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> GameEntry:
@@ -465,12 +468,13 @@ class GameEntry:
                         for i, box in enumerate(boxes)),
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
+            ended=_optional(body, "ended", where, _ended),
         )
 
     def to_json(self, boxes: bool = True) -> dict[str, Json]:
         body: dict[str, Json] = {"rules": self.rules, "settings": dict(self.settings),
                                  "players": list(self.players)}
-        for name in ("dealer", "stake", "place", "started"):
+        for name in ("dealer", "stake", "place", "started", "ended"):
             if getattr(self, name) is not None:
                 body[name] = getattr(self, name)
         if boxes:
@@ -479,6 +483,13 @@ class GameEntry:
 
     def with_boxes(self, boxes: typing.Iterable[BoxEntry]) -> GameEntry:
         return dataclasses.replace(self, boxes=tuple(boxes))
+
+
+def _ended(value: Json, where: str) -> Literal["agreed"]:
+    if value != "agreed":
+        raise MalformedError(f"ended is 'agreed' (the players stopped the game by "
+                             f"agreement) or absent, not {_shown(value)}", where)
+    return "agreed"
 
 
 def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:

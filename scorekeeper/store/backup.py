@@ -14,13 +14,13 @@ from sqlalchemy.orm import Session
 
 from ..engine.contract import Sheet, sound, unsound
 from .db import connect, migrate
-from .models import Base, Box, BoxRevision, Game, WriteKey, now, summarize
+from .models import Base, Box, BoxRevision, Game, GameEvent, WriteKey, now, summarize
 from .reads import all_game_ids, game_entry, get_game, live_boxes
 from .writes import GameNotFound, StoreError
 
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
-BACKUP_TABLES = ("games", "boxes", "box_revisions", "write_keys")
+BACKUP_TABLES = ("games", "boxes", "box_revisions", "game_events", "write_keys")
 """Tables in the order a restore inserts them (parents before children)."""
 
 
@@ -80,9 +80,10 @@ def verify_game(db: Session, game_id: str) -> list[str]:
         .join(Box, Box.id == BoxRevision.box_id)
         .where(Box.game_id == game_id, BoxRevision.game_version > 1)
     ))
+    written += db.scalars(select(GameEvent.game_version).where(GameEvent.game_id == game_id))
     if sorted(written) != list(range(2, row.version + 1)):
-        problems.append(f"game {game_id}: version {row.version} but revisions for "
-                        f"versions {sorted(written)}")
+        problems.append(f"game {game_id}: version {row.version} but revisions and events "
+                        f"for versions {sorted(written)}")
     keys = db.scalars(select(WriteKey.version).where(WriteKey.game_id == game_id))
     if any(version > row.version for version in keys):
         problems.append(f"game {game_id}: an idempotency key names a future version")
@@ -214,7 +215,7 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
                 if rows:
                     conn.execute(table.insert(), rows)
             if conn.dialect.name == "postgresql":
-                for name in ("boxes", "box_revisions"):
+                for name in ("boxes", "box_revisions", "game_events"):
                     conn.execute(sa.text(
                         f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                         f"COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"))

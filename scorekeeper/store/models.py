@@ -53,6 +53,8 @@ class Game(Base):
     """The idempotency key of the form (or request) that started the game."""
     start_digest: Mapped[str | None] = mapped_column(String(64))
     join_code_hash: Mapped[str | None] = mapped_column(String(64))
+    ended: Mapped[str | None] = mapped_column(String(16))
+    """``"agreed"`` once the scorers ended the game by agreement (CONTRACT.md ``ended``)."""
 
 
 class Box(Base):
@@ -86,6 +88,21 @@ class BoxRevision(Base):
     at: Mapped[datetime] = mapped_column(default=now)
 
 
+class GameEvent(Base):
+    """A change to the game itself, in its history beside the boxes' revisions: its
+    house rules changed (``rules``: the settings before and after) or the game ended
+    by agreement (``ended``)."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(16))
+    detail: Mapped[dict[str, Any]]
+    game_version: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
 class WriteKey(Base):
     """An idempotency key already used on a game, with the write's result."""
 
@@ -107,6 +124,7 @@ GAME_FIELDS = tuple(column.name for column in GAMES.c)
 BOXES = typing.cast(sa.Table, Box.__table__)
 REVISIONS = typing.cast(sa.Table, BoxRevision.__table__)
 KEYS = typing.cast(sa.Table, WriteKey.__table__)
+EVENTS = typing.cast(sa.Table, GameEvent.__table__)
 
 
 @dataclass(frozen=True)
@@ -130,6 +148,7 @@ class GameRow:
     start_key: str | None = None
     start_digest: str | None = None
     join_code_hash: str | None = None
+    ended: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
@@ -152,6 +171,7 @@ class NewGame:
     place: str | None = None
     started: str | None = None
     rematch_of: str | None = None
+    ended: str | None = None
 
 
 @dataclass(frozen=True)
@@ -201,5 +221,15 @@ class RevisionRow:
     action: str
     entry: dict[str, Any]
     ruling: dict[str, Any] | None
+    game_version: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """A change to the game itself (its rules, its end), as its history shows it."""
+
+    action: str
+    detail: dict[str, Any]
     game_version: int
     at: datetime

@@ -19,7 +19,9 @@ from .models import (
     Box,
     BoxRevision,
     BoxRow,
+    EventRow,
     Game,
+    GameEvent,
     GameRow,
     RevisionRow,
 )
@@ -123,6 +125,13 @@ def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
             for row in db.scalars(query)]
 
 
+def game_events(db: Session, game_id: str) -> list[EventRow]:
+    """The changes to the game itself (house rules, its end), oldest first."""
+    query = select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
+    return [EventRow(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
+            for row in db.scalars(query)]
+
+
 def recent_games(db: Session, limit: int = 20,
                  ids: Sequence[str] | None = None) -> list[GameRow]:
     """Games most recently changed; only ``ids`` when given."""
@@ -142,6 +151,7 @@ def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
         dealer=escaped(game.dealer), settings=sound(dict(game.settings), "settings", []),
         stake=game.stake, place=None if game.place is None else escaped(game.place),
         started=None if game.started is None else escaped(game.started),
+        ended="agreed" if game.ended == "agreed" else None,
         boxes=tuple(BoxEntry.from_stored(box.entry).relabelled(box.id) for box in boxes),
     )
 

@@ -185,6 +185,8 @@ def _ledger_errors(run: Callable[[], Response]) -> Response:
         return error_response(404, "not-found", str(missing))
     except ledger.TooManyBoxes as full:
         return error_response(422, "malformed", str(full), full.where)
+    except ledger.RulesRefused as refused:
+        return error_response(422, refused.error.code, str(refused), refused.where)
 
 
 @bp.post("/games")
@@ -314,6 +316,25 @@ def delete_box(game_id: str, box_id: int) -> Response:
     _authorize(game_id)
     return _ledger_errors(lambda: _written(ledger.delete(
         database.session(), game_id, box_id, version=_if_match(),
+        key=_idempotency_key()), 200))
+
+
+@bp.post("/games/<game_id>/end")
+def end_game(game_id: str) -> Response:
+    """End the game by agreement after its last box (K5): no game or box bonus, the
+    totals as they stand settled; recorded in the game's history."""
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.end(
+        database.session(), game_id, version=_if_match(), key=_idempotency_key()), 200))
+
+
+@bp.put("/games/<game_id>/settings")
+def change_settings(game_id: str) -> Response:
+    """Replace the game's house rules (the settings that differ from its preset) and
+    rescore the whole game; refused, naming the box, if a stored box breaks them."""
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.change_rules(
+        database.session(), game_id, _object_body(), version=_if_match(),
         key=_idempotency_key()), 200))
 
 

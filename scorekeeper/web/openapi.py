@@ -231,6 +231,18 @@ def document() -> dict[str, Any]:
                            "parameters": [GAME_ID, BOX_ID, IF_MATCH, IDEMPOTENCY],
                            "responses": {"200": _json("Written", "Deleted"),
                                          **WRITE_ERRORS}}},
+            "/api/v1/games/{game_id}/end": {"post": {
+                "summary": "End the game by agreement after its last box (K5): no game or "
+                           "box bonus, the totals settled; in the game's history",
+                "security": bearer, "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
+                "responses": {"200": _json("Written", "Ended"), **WRITE_ERRORS}}},
+            "/api/v1/games/{game_id}/settings": {"put": {
+                "summary": "Change the game's house rules and rescore the whole game; "
+                           "422 naming the box a new rule makes invalid",
+                "security": bearer, "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": FIELD_SCHEMAS["settings"]}}},
+                "responses": {"200": _json("Written", "Rescored"), **WRITE_ERRORS}}},
             "/api/v1/games/{game_id}/sheet.pdf": {"get": {
                 "summary": "The score sheet as PDF", "parameters": [GAME_ID],
                 "responses": {"200": {"description": "PDF", "content": {
