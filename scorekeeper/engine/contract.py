@@ -57,7 +57,8 @@ def _at(where: str, name: str | int) -> str:
 
 def check_text(value: str, where: str, what: str = "text") -> str:
     """Text that can be stored and printed: valid Unicode (no lone surrogates, which
-    JSON's ``\\udfff`` escapes can make and UTF-8 cannot encode)."""
+    JSON's ``\\udfff`` escapes can make and UTF-8 cannot encode) without control
+    characters other than tab and line breaks (PostgreSQL cannot store NUL in text)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as err:
@@ -65,6 +66,11 @@ def check_text(value: str, where: str, what: str = "text") -> str:
         raise MalformedError(
             f"the {what} holds a character that is not valid text (U+{ord(bad):04X}): "
             "type it again", where or None) from None
+    control = next((c for c in value if (c < " " and c not in "\t\n\r") or c == "\x7f"), None)
+    if control is not None:
+        raise MalformedError(
+            f"the {what} holds a control character (U+{ord(control):04X}): type it again",
+            where or None)
     return value
 
 

@@ -48,8 +48,8 @@ class _Sql:
 
 def _plausible(game_id: object) -> bool:
     """Whether ``game_id`` could be a game's id at all (a string of at most 32
-    characters), before the database is asked."""
-    return isinstance(game_id, str) and len(game_id) <= 32
+    characters, no NUL, which PostgreSQL refuses in text), before the database is asked."""
+    return isinstance(game_id, str) and len(game_id) <= 32 and "\x00" not in game_id
 
 
 def get_game(db: Session, game_id: str) -> GameRow | None:
@@ -62,6 +62,8 @@ def get_game(db: Session, game_id: str) -> GameRow | None:
 
 def game_version(db: Session, game_id: str) -> int | None:
     """Only the version: what phones poll to see whether the sheet changed."""
+    if not _plausible(game_id):
+        return None
     return db.connection().execute(_Sql.version, {"p_game": game_id}).scalar()
 
 
