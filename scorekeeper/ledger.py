@@ -164,15 +164,18 @@ def _score(game: GameEntry) -> Sheet:
 @dataclass(frozen=True)
 class Written:
     """What a write did: the game after it, the box it touched (None for a deleted
-    box's id on the sheet) and whether it only repeated an earlier write."""
+    box's id on the sheet) and whether it only repeated an earlier write.
+    ``written_version`` is the version this write made (the game read after it may
+    already be further on, when another phone wrote in between)."""
 
     table: Table
     box_id: int | None
     repeated: bool = False
+    written_version: int | None = None
 
     @property
     def version(self) -> int:
-        return self.table.version
+        return self.table.version if self.written_version is None else self.written_version
 
     @property
     def box(self) -> SheetBox | None:
@@ -461,7 +464,7 @@ def _key(key: str | None, digest: str) -> store.Key | None:
 
 
 def _written(db: Session, game_id: str, result: store.WriteResult) -> Written:
-    return Written(_current(db, game_id), result.box_id, result.repeated)
+    return Written(_current(db, game_id), result.box_id, result.repeated, result.version)
 
 
 def _digest(action: str, body: Any, target: Any) -> str:

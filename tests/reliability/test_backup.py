@@ -203,7 +203,7 @@ def test_command_line_export_check_and_restore(tmp_path: Path, monkeypatch: pyte
 
     url, _file, created = imported
     game_id = created["id"]
-    assert cli.main(["export", game_id]) == 0
+    assert cli.main(["export", "--", game_id]) == 0  # an id may start with "-"
     exported = json.loads(capsys.readouterr().out)
     assert exported["players"] == GAME["players"] and len(exported["boxes"]) == len(GAME["boxes"])
     assert cli.main(["export", "nope"]) == 2
@@ -226,5 +226,5 @@ def test_command_line_export_check_and_restore(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(cli, "_database_url", lambda: empty)
     assert cli.main(["restore", str(backup_file)]) == 0
     assert json.loads(capsys.readouterr().out)["rows"]["games"] == 1
-    assert cli.main(["export", game_id]) == 0
+    assert cli.main(["export", "--", game_id]) == 0  # an id may start with "-"
     assert json.loads(capsys.readouterr().out) == exported

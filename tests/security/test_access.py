@@ -20,6 +20,7 @@ SAFE = {"GET", "HEAD", "OPTIONS"}
 GAME_WRITES = {
     "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
     "api.add_box", "api.replace_box", "api.delete_box",
+    "games.end", "games.house_rules", "api.end_game", "api.change_settings",
 }
 """Routes that change (or need the right to change) one stored game."""
 
@@ -81,7 +82,7 @@ def test_read_only_link_cannot_write_through_any_route(
                 else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
-    assert checked == 8
+    assert checked == 12
     after = snapshot(secure_app)
     after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
     assert after == before
@@ -210,6 +211,8 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         (f"/games/{game}/boxes/{stored.box_id}/preview", {"version": "1", "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
         (f"/games/{game}/rematch", {}),
+        (f"/games/{game}/end", {"version": "1", "key": "d"}),
+        (f"/games/{game}/rules", {"version": "1", "key": "e", "setting_gin_bonus": "60"}),
         (f"/games/{game}/join", {"code": stored.token}),
         ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
     ]
@@ -217,14 +220,14 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 10 of them, by the editor, who may do them all) without the
+    """Each form POST (all 12 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 10
+    assert len(posts) == len(form_routes) == 12
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
@@ -245,6 +248,7 @@ def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
                                                             stored_game: StoredGame) -> None:
     """The pages render the token into each of their POST forms."""
     pages = ["/", "/games/new", f"/games/{stored_game.id}", f"/games/{stored_game.id}/share",
+             f"/games/{stored_game.id}/rules",
              f"/games/{stored_game.id}/boxes/new",
              f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
              f"/games/{stored_game.id}/boxes/{stored_game.box_id}/edit",
