@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import datetime
 import multiprocessing
 import os
 import threading
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, request, url_for
 from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger, pdf
+from ..pdf.meta import SheetMeta
 
 RETRY_SECONDS = 10
 
@@ -34,6 +36,26 @@ def pdf_options() -> tuple[bool | None, str]:
     return (None if detail not in ("0", "1") else detail == "1"), size
 
 
+def sheet_meta(table: ledger.Table) -> SheetMeta:
+    """What a printed sheet says about itself (issue 15): the game's id and version, when
+    it was started in the app and when play began (as the table entered it), where,
+    when it was printed, and the read-only page its footer's QR code leads to."""
+    created = table.row.created_at.replace(tzinfo=datetime.UTC)
+    return SheetMeta(
+        game_id=table.id, version=table.version, created=created,
+        started=_started(table.game.started), place=table.game.place or "",
+        printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
+        read_only_url=url_for("games.sheet", game_id=table.id, _external=True))
+
+
+def _started(text: str | None) -> datetime.datetime | None:
+    """The start time as stored (an ISO date and time); anything else is not printed."""
+    try:
+        return datetime.datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
 def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> Response:
     """The PDF of a game's score sheet, sent inline with a sensible file name."""
     assert table.sheet is not None
@@ -42,7 +64,8 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
         raise ServiceUnavailable("The server is busy printing other score sheets: try "
                                  "again in a few seconds.", retry_after=RETRY_SECONDS)
     try:
-        body = _render(table.game.to_json(), table.sheet.to_json(), detail, size)
+        body = _render(table.game.to_json(), table.sheet.to_json(), detail, size,
+                       sheet_meta(table))
     finally:
         gate.release()
     response = Response(body, mimetype="application/pdf")
@@ -51,13 +74,13 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
 
 
 def _render(game: dict[str, Any], sheet: dict[str, Any], detail: bool | None,
-            size: str) -> bytes:
+            size: str, meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
     if current_app.config["PDF_IN_PROCESS"]:
-        return pdf.render_sheet(game, sheet, detail=detail, page_size=size)
+        return pdf.render_sheet(game, sheet, detail=detail, page_size=size, meta=meta)
     printer = _printer(int(current_app.config["PDF_AT_ONCE"]))
     return printer.submit(pdf.render_sheet, game, sheet, detail=detail,
-                          page_size=size).result()
+                          page_size=size, meta=meta).result()
 
 
 _PRINTER: list[concurrent.futures.ProcessPoolExecutor] = []
