@@ -26,6 +26,7 @@ GAME_WRITES = {
     "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
     "boxes.undo",
     "api.add_box", "api.replace_box", "api.delete_box", "joining.renew",
+    "games.end", "games.house_rules", "api.end_game", "api.change_settings",
 }
 """Routes that change (or need the right to change) one stored game."""
 
@@ -88,7 +89,7 @@ def test_read_only_link_cannot_write_through_any_route(
                 else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
-    assert checked == 12  # 10 routes, and HEAD on the two that also show a form
+    assert checked == 17  # 14 routes, and HEAD on the three that also show a form
     after = snapshot(secure_app)
     after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
     assert after == before
@@ -250,6 +251,8 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
         (f"/games/{game}/boxes/{stored.box_id}/undo", {"version": "2", "key": "u"}),
         (f"/games/{game}/rematch", {}),
+        (f"/games/{game}/end", {"version": "1", "key": "d"}),
+        (f"/games/{game}/rules", {"version": "1", "key": "e", "setting_gin_bonus": "60"}),
         (f"/games/{game}/join", {"code": stored.token}),
         ("/join", {"code": "ABCDEF"}),
         (f"/games/{game}/codes", {}),
@@ -259,14 +262,14 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 13 of them, by the editor, who may do them all) without the
+    """Each form POST (all 15 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 13
+    assert len(posts) == len(form_routes) == 15
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
@@ -287,6 +290,7 @@ def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
                                                             stored_game: StoredGame) -> None:
     """The pages render the token into each of their POST forms."""
     pages = ["/", "/games/new", f"/games/{stored_game.id}", f"/games/{stored_game.id}/share",
+             f"/games/{stored_game.id}/rules",
              f"/games/{stored_game.id}/boxes/new",
              f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
              f"/games/{stored_game.id}/boxes/{stored_game.box_id}/edit",
