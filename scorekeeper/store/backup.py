@@ -19,7 +19,7 @@ from .writes import GameNotFound, StoreError
 
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
-BACKUP_TABLES = ("games", "boxes", "box_revisions", "write_keys")
+BACKUP_TABLES = ("games", "boxes", "box_revisions", "write_keys", "player_aliases")
 """Tables in the order a restore inserts them (parents before children)."""
 
 

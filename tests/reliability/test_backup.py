@@ -127,11 +127,13 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
         with Session(engine_, expire_on_commit=False) as db:
             game_id = _game_with_history(db)
             ledger.import_game(db, GAME)
+            store.set_alias(db, "ann", "Ann Smith", game_id)
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
     counts = store.backup(path, database_url)
-    assert counts == {"games": 2, "boxes": 6, "box_revisions": 8, "write_keys": 1}
+    assert counts == {"games": 2, "boxes": 6, "box_revisions": 8, "write_keys": 1,
+                      "player_aliases": 1}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
     assert store.restore(path, restored_url) == counts

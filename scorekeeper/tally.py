@@ -1,0 +1,112 @@
+"""Players' records read from the store (LAYOUT.md floor 3, beside the ledger): the
+games a browser may count as :class:`~scorekeeper.records.Played` values, who is who,
+and the scorers' merges and splits of names.
+
+A game's stored summary holds what the records need (each box's result, winner and
+credit, the shutouts, the settlement: :func:`scorekeeper.store.summarize`), so a
+player's page reads one row per game; a game stored before the summary held it is
+scored by the engine instead (docs/performance.md has both figures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from . import ledger, store
+from .engine.contract import Payment, Sheet, SheetBox
+from .records import Alias, Names, Played, fold
+
+MAX_NAME = 80
+"""A person's name in a merge or split (the store's column)."""
+
+
+def names(db: Session) -> Names:
+    """The scorers' merges and splits."""
+    return Names(tuple(Alias(row.name, row.person, row.game_id)
+                       for row in store.aliases(db)))
+
+
+def played(db: Session, ids: Sequence[str] | None = None) -> list[Played]:
+    """The games that count (``ids``: only those; None: every game), each scored."""
+    who = names(db)
+    games = []
+    for row in store.counted_games(db, ids):
+        sheet = summarised(row.summary)
+        if sheet is None:
+            table = ledger.load(db, row.id)
+            sheet = None if table is None else table.sheet
+        if sheet is None:
+            continue
+        games.append(Played(
+            row.id, day_of(row), row.rules, tuple(row.players),
+            tuple(who.person(name, row.id) for name in row.players), row.stake, sheet))
+    return games
+
+
+def tables(db: Session, games: Sequence[Played]) -> list[ledger.Table]:
+    """Each game read whole and scored by the engine (the exports: every count and
+    credit of every box), in the order given."""
+    found = (ledger.load(db, game.id) for game in games)
+    return [table for table in found if table is not None and table.sheet is not None]
+
+
+def day_of(row: store.GameRow) -> date:
+    """The day a game was played: its start as entered, else the day it was stored."""
+    if row.started:
+        try:
+            return date.fromisoformat(row.started[:10])
+        except ValueError:
+            pass
+    return row.created_at.date()
+
+
+def summarised(summary: Mapping[str, Any]) -> Sheet | None:
+    """The sheet as the stored summary gives it (boxes with result, winner and credit
+    only), or None for a summary written before it held a ``record``."""
+    kept = summary.get("record")
+    if not isinstance(kept, Mapping):
+        return None
+    boxes = tuple(SheetBox(result=result, winner=winner, points=points, credits={})
+                  for result, winner, points in kept.get("boxes", ()))
+    return Sheet(
+        totals=summary.get("totals") or {}, game_over=bool(summary.get("game_over")),
+        winner=summary.get("winner"), final_totals=summary.get("final_totals") or {},
+        shutouts=tuple(kept.get("shutouts", ())),
+        settlement=tuple(Payment.from_json(p) for p in kept.get("settlement", ())),
+        boxes=boxes)
+
+
+class NameRefused(ValueError):
+    """A merge or split that cannot be stored as asked (the message says why)."""
+
+
+def merge(db: Session, name: str, person: str) -> store.AliasRow:
+    """Count ``name`` as ``person`` in every game."""
+    return store.set_alias(db, _folded(name, "name"), _person(person))
+
+
+def split(db: Session, name: str, game_id: str, person: str) -> store.AliasRow:
+    """Count ``name`` as another ``person`` in this game only (two people share a name)."""
+    row = store.get_game(db, game_id)
+    if row is None or fold(name) not in {fold(p) for p in row.players}:
+        raise NameRefused(f"no player named {name!r} in that game")
+    return store.set_alias(db, _folded(name, "name"), _person(person), game_id)
+
+
+def _folded(name: str, what: str) -> str:
+    folded = fold(name)
+    if not folded:
+        raise NameRefused(f"the {what} is empty")
+    if len(folded) > MAX_NAME:
+        raise NameRefused(f"the {what} is too long ({MAX_NAME} characters at most)")
+    return folded
+
+
+def _person(person: str) -> str:
+    """The person's name as typed, spacing tidied (it is shown as the record's name)."""
+    _folded(person, "person's name")
+    return " ".join(person.split())
