@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from .chart import Chart
+from .chart import Line as ChartLine
 from .engine.contract import Payment, Sheet, SheetBox
 
 KINDS: Mapping[str, str] = {
@@ -340,3 +342,18 @@ def running_net(person: str, games: Iterable[Played],
             total += payment.points if payment.payee == name else -payment.points
         points.append((len(points), total))
     return tuple(points)
+
+
+def results_chart(people_: Sequence[str], games: Sequence[Played],
+                  names: Mapping[str, str] | None = None) -> Chart:
+    """Settlement points won or lost so far, finished game by finished game: one line for
+    a player's page, one per person head to head (only what passed between them)."""
+    folded = [fold(p) for p in people_]
+    lines = []
+    for seat, person in enumerate(folded):
+        others = [p for p in folded if p != person]
+        points = running_net(person, games, against=others)
+        lines.append(ChartLine((names or {}).get(person, person), points, seat))
+    title = "Points settled, game by game" if len(folded) == 1 else \
+        "Points settled between them, game by game"
+    return Chart(title, None, tuple(lines), unit="game")

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from . import ledger, store
 from .engine.contract import Payment, Sheet, SheetBox
+from .exports import Exported
 from .records import Alias, Names, Played, fold
 
 MAX_NAME = 80
@@ -47,11 +48,15 @@ def played(db: Session, ids: Sequence[str] | None = None) -> list[Played]:
     return games
 
 
-def tables(db: Session, games: Sequence[Played]) -> list[ledger.Table]:
+def exported(db: Session, games: Sequence[Played]) -> list[Exported]:
     """Each game read whole and scored by the engine (the exports: every count and
     credit of every box), in the order given."""
-    found = (ledger.load(db, game.id) for game in games)
-    return [table for table in found if table is not None and table.sheet is not None]
+    found = []
+    for game in games:
+        table = ledger.load(db, game.id)
+        if table is not None and table.sheet is not None:
+            found.append(Exported(game.id, game.day, table.game, table.sheet))
+    return found
 
 
 def day_of(row: store.GameRow) -> date:

@@ -76,7 +76,7 @@ class ChartDrawing(Flowable):
         canvas.setFont(FONT, 6.5)
         for value in sorted({low, high}):
             canvas.drawRightString(left - 2, y(value) - 2.5, str(value).replace("-", "−"))
-        canvas.drawRightString(left + plot_w, 2, f"box {found.boxes}")
+        canvas.drawRightString(left + plot_w, 2, f"{found.unit} {found.boxes}")
         if found.target and found.target_in_view:
             canvas.setLineWidth(0.4)
             canvas.setDash([1, 1.5])

@@ -176,11 +176,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, pads, rules
+    from . import api, boxes, disputes, games, health, pads, players, rules
 
     csrf.init_app(app)
     compress.init_app(app)
-    for module in (games, boxes, rules, disputes, pads, api, health):
+    for module in (games, boxes, rules, disputes, pads, api, health, players):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
