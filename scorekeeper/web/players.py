@@ -34,7 +34,7 @@ def index() -> Response:
     """Everyone in the counted games, and the head-to-head form."""
     games = counted()
     return htmx.render("players/index.html", "players/_list.html",
-                       people=records.people(games), games=len(games))
+                       people=records.people(games), games=len(games), versus=None)
 
 
 @bp.get("/players/<person>")

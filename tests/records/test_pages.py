@@ -44,6 +44,9 @@ def figure(page: str, name: str) -> str:
 
 def test_a_players_page_shows_the_figures(started: tuple[Flask, list[tuple[str, str]]]) -> None:
     app, _ids = started
+    listed = app.test_client().get("/players/").get_data(as_text=True)
+    assert listed.index(">Ann<") < listed.index(">bob<") < listed.index(">Cal<")
+    assert '<option value="dan">Dan</option>' in listed  # the head-to-head form
     page = app.test_client().get("/players/ann").get_data(as_text=True)
     assert "<h1>Ann</h1>" in page  # the name last played under (game C)
     assert figure(page, "games") == "3" and figure(page, "won") == "1"
