@@ -10,6 +10,8 @@ scored by the engine instead (docs/performance.md has both figures).
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
@@ -31,21 +33,65 @@ def names(db: Session) -> Names:
                        for row in store.aliases(db)))
 
 
-def played(db: Session, ids: Sequence[str] | None = None) -> list[Played]:
-    """The games that count (``ids``: only those; None: every game), each scored."""
+def played(db: Session, ids: Sequence[str] | None = None,
+           kept: Kept | None = None) -> list[Played]:
+    """The games that count (``ids``: only those; None: every game), each scored, oldest
+    first. With ``kept``, a game read before at its current version is not read again."""
     who = names(db)
-    games = []
-    for row in store.counted_games(db, ids):
-        sheet = summarised(row.summary)
-        if sheet is None:
-            table = ledger.load(db, row.id)
-            sheet = None if table is None else table.sheet
-        if sheet is None:
-            continue
-        games.append(Played(
-            row.id, day_of(row), row.rules, tuple(row.players),
-            tuple(who.person(name, row.id) for name in row.players), row.stake, sheet))
-    return games
+    if kept is None:
+        return [game for row in store.counted_games(db, ids)
+                if (game := _played(db, row, who)) is not None]
+    return kept.played(db, ids, who)
+
+
+def _played(db: Session, row: store.GameRow, who: Names) -> Played | None:
+    """One game as records read it: from its summary, else scored by the engine."""
+    sheet = summarised(row.summary)
+    if sheet is None:
+        table = ledger.load(db, row.id)
+        sheet = None if table is None else table.sheet
+    if sheet is None:
+        return None
+    return Played(row.id, day_of(row), row.rules, tuple(row.players),
+                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet)
+
+
+class Kept:
+    """The games read so far, each with the version it was read at (a server keeps
+    one): a player's page over a thousand games reads only the versions, and the
+    games written since (docs/performance.md has the figures that asked for it).
+    A change of the merges and splits only re-matches the names."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, tuple[int, Played]] = {}
+        self._names = Names()
+        self._lock = threading.Lock()
+
+    def played(self, db: Session, ids: Sequence[str] | None, who: Names) -> list[Played]:
+        """As :func:`played` does, from what is kept where it is still current."""
+        current = store.versions(db, ids)
+        with self._lock:
+            if who != self._names:
+                self._games = {game_id: (version, _matched(game, who))
+                               for game_id, (version, game) in self._games.items()}
+                self._names = who
+            stale = [i for i, v in current.items() if self._games.get(i, (None,))[0] != v]
+        fresh = {}
+        for row in store.counted_games(db, stale) if stale else ():
+            game = _played(db, row, who)
+            if game is not None:
+                fresh[row.id] = (row.version, game)
+        with self._lock:
+            self._games.update(fresh)
+            for gone in [i for i in self._games if ids is None and i not in current]:
+                del self._games[gone]
+            found = [self._games[i] for i in current if i in self._games]
+        return [game for version, game in found if current[game.id] == version]
+
+
+def _matched(game: Played, who: Names) -> Played:
+    """The game with its names matched again after a merge or split."""
+    return dataclasses.replace(game, people=tuple(who.person(n, game.id) for n in game.players))
 
 
 def exported(db: Session, games: Sequence[Played]) -> list[Exported]:

@@ -46,7 +46,7 @@ from .models import (
     WriteKey,
     summarize,
 )
-from .players import AliasRow, aliases, counted_games, drop_alias, set_alias
+from .players import AliasRow, aliases, counted_games, drop_alias, set_alias, versions
 from .reads import (
     Stamp,
     all_game_ids,
@@ -136,5 +136,6 @@ __all__ = [
     "summarize",
     "verify",
     "verify_game",
+    "versions",
     "writing",
 ]

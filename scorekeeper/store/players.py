@@ -27,11 +27,20 @@ class AliasRow:
 
 def counted_games(db: Session, ids: Sequence[str] | None = None) -> list[GameRow]:
     """Every game, or only those of ``ids`` (the games a browser started or opened),
-    oldest first: one statement, without their boxes."""
+    oldest first: one statement, without their boxes (their summaries say enough)."""
     query = select(GAMES).order_by(GAMES.c.created_at, GAMES.c.id)
     if ids is not None:
         query = query.where(GAMES.c.id.in_([i for i in ids if isinstance(i, str)]))
     return [GameRow.of(row) for row in db.connection().execute(query)]
+
+
+def versions(db: Session, ids: Sequence[str] | None = None) -> dict[str, int]:
+    """Each counted game's version (every write raises it), oldest game first: what a
+    reader that keeps games it has read compares, without reading the games."""
+    query = select(GAMES.c.id, GAMES.c.version).order_by(GAMES.c.created_at, GAMES.c.id)
+    if ids is not None:
+        query = query.where(GAMES.c.id.in_([i for i in ids if isinstance(i, str)]))
+    return {row.id: row.version for row in db.connection().execute(query)}
 
 
 def aliases(db: Session) -> list[AliasRow]:

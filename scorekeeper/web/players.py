@@ -22,11 +22,13 @@ LAST_GAMES = 10
 
 
 def counted() -> list[records.Played]:
-    """The games this browser may count (the home page's rule), scored."""
+    """The games this browser may count (the home page's rule), scored; the app keeps
+    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change."""
+    kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
     if current_app.config["RECENT_GAMES_PUBLIC"]:
-        return tally.played(database.session())
+        return tally.played(database.session(), kept=kept)
     mine = gamedata.remembered()
-    return tally.played(database.session(), mine) if mine else []
+    return tally.played(database.session(), mine, kept=kept) if mine else []
 
 
 @bp.get("/players/")

@@ -10,7 +10,10 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from scorekeeper import records, store, tally
+from scorekeeper import ledger, records, store, tally
+from scorekeeper.engine.contract import BoxEntry
+
+from .games import box
 
 
 def test_a_player_matched_by_folded_name_across_games(db: Session, ids: list[str]) -> None:
@@ -106,3 +109,22 @@ def test_results_over_time_and_the_list_of_players(db: Session, ids: list[str]) 
     assert records.running_net("ann", games, against=["cal"]) == ((0, 0), (1, 516))
     listed = [(p.person, p.games, p.won) for p in records.people(games)]
     assert listed == [("ann", 3, 1), ("bob", 2, 0), ("cal", 2, 0), ("dan", 1, 0)]
+
+
+def test_kept_games_are_read_again_once_written(db: Session, ids: list[str]) -> None:
+    kept = tally.Kept()
+    assert kept.played(db, None, tally.names(db)) == tally.played(db)
+    first = {g.id: g for g in tally.played(db, kept=kept)}
+    # Game B goes on: Dan knocks with 1 against ANN 11 and bob 21 (J6: 10 + 20 = 30).
+    ledger.record(db, ids[1], BoxEntry.from_json(box("knock", "Dan", Dan=1, ANN=11, bob=21)))
+    again = {g.id: g for g in tally.played(db, kept=kept)}
+    assert again[ids[0]] is first[ids[0]]  # unchanged: not read again
+    assert again[ids[1]].sheet.totals == {"bob": 0, "ANN": 50, "Dan": 67}
+    tally.merge(db, "Dan", "Cal")
+    merged = tally.played(db, kept=kept)
+    assert merged == tally.played(db)
+    assert records.record("cal", merged).overall.games == 3
+    assert [g.id for g in tally.played(db, [ids[2]], kept=kept)] == [ids[2]]
+    db.execute(sa.delete(store.Game).where(store.Game.id == ids[0]))
+    db.commit()
+    assert [g.id for g in tally.played(db, kept=kept)] == ids[1:]
