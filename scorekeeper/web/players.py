@@ -39,7 +39,7 @@ def index() -> Response:
                        people=records.people(games), games=len(games), versus=None)
 
 
-@bp.get("/players/<person>")
+@bp.get("/players/<path:person>")
 def player(person: str) -> Response:
     """A player's page: figures, kinds of boxes won, per preset, the chart, last games."""
     return _player_page(person)
@@ -95,7 +95,7 @@ def _day(field: str) -> date | None:
 # --- exports ------------------------------------------------------------------------------
 
 
-@bp.get("/players/<person>/record.csv")
+@bp.get("/players/<path:person>/record.csv")
 def record_csv(person: str) -> Response:
     """Every box of every counted game of the player, one row each."""
     record = _record(person, counted())
@@ -103,7 +103,7 @@ def record_csv(person: str) -> Response:
     return _download(exports.box_csv(games), "text/csv", f"record-{_slug(record.name)}.csv")
 
 
-@bp.get("/players/<person>/record.json")
+@bp.get("/players/<path:person>/record.json")
 def record_json(person: str) -> Response:
     """The player's figures and every counted game as CONTRACT.md JSON."""
     record = _record(person, counted())
@@ -112,7 +112,7 @@ def record_json(person: str) -> Response:
     return _download(body, "application/json", f"record-{_slug(record.name)}.json")
 
 
-@bp.get("/players/<person>/season.pdf")
+@bp.get("/players/<path:person>/season.pdf")
 def season_pdf(person: str) -> Response | tuple[str, int]:
     """The player's season (``year``, default the latest played) on paper."""
     games = counted()
@@ -120,12 +120,14 @@ def season_pdf(person: str) -> Response | tuple[str, int]:
     year_text = request.args.get("year") or str(record.games[0].day.year)
     if not year_text.isdigit() or len(year_text) != 4:
         return htmx.error_page(422, "Which season?", "year must be four digits, like 2026.")
+    size = request.args.get("size") or "A4"
+    if size.lower() not in ("a4", "letter"):
+        return htmx.error_page(422, "Which paper?", "size must be A4 or letter.")
     year = int(year_text)
     season = [g for g in games if g.day.year == year]
     body = render_season(records.record(person, season), year,
                          records.results_chart([record.person], season,
-                                               {record.person: record.name}),
-                         size=request.args.get("size") or "A4")
+                                               {record.person: record.name}), size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'inline; filename="season-{year}-{_slug(record.name)}.pdf"')
@@ -179,7 +181,7 @@ def _aliases_of(record: records.Record) -> list[store.AliasRow]:
             if records.fold(a.person) == record.person or a.name == record.person]
 
 
-@bp.post("/players/<person>/merge")
+@bp.post("/players/<path:person>/merge")
 def merge(person: str) -> Response:
     """Count another name as this player in every game: the browser must keep score of
     a game where that name played."""
@@ -197,7 +199,7 @@ def merge(person: str) -> Response:
     return htmx.go(url_for("players.player", person=record.person))
 
 
-@bp.post("/players/<person>/split")
+@bp.post("/players/<path:person>/split")
 def split(person: str) -> Response:
     """In one game the browser keeps score of, count this player's name as someone else."""
     record = _record(person, counted())

@@ -138,3 +138,39 @@ def test_a_scorer_merges_and_undoes(started: tuple[Flask, list[tuple[str, str]]]
     assert client.post(f"/players/names/{alias_id.group(1)}/undo").status_code == 303
     assert figure(client.get("/players/cal").get_data(as_text=True), "games") == "2"
     assert app.test_client().post(f"/players/names/{alias_id.group(1)}/undo").status_code == 404
+
+
+def test_the_season_pdf_and_bad_requests(started: tuple[Flask, list[tuple[str, str]]]) -> None:
+    app, _ids = started
+    client = app.test_client()
+    pdf = client.get("/players/ann/season.pdf?year=2026&size=letter")
+    assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
+    assert 'filename="season-2026-ann.pdf"' in pdf.headers["Content-Disposition"]
+    year = client.get("/players/ann/season.pdf?year=twenty")
+    assert year.status_code == 422 and "four digits" in year.get_data(as_text=True)
+    size = client.get("/players/ann/season.pdf?size=A5")
+    assert size.status_code == 422 and "A4 or letter" in size.get_data(as_text=True)
+    long = client.post("/players/ann/split", data={"game": "x" * 40, "person": "Z"})
+    assert long.status_code == 422 and "keep score of" in long.get_data(as_text=True)
+    assert client.get("/games/nosuchgame/boxes.csv").status_code == 404
+
+
+def test_any_name_has_a_page(tmp_path: Path) -> None:
+    """A name is user text: slashes, spaces, ? # % and markup all reach the player."""
+    app = _app(tmp_path, public=True)
+    odd = ["A/B", 'C d?#% <b>"x"</b>']
+    with store.opened(app.config["DATABASE_URL"]) as db:
+        ledger.start(db, GameEntry.from_json({
+            "rules": "gin", "players": odd, "dealer": odd[0], "boxes": [
+                {"ending": "knock", "by": odd[0],
+                 "hands": {odd[0]: {"count": 2}, odd[1]: {"count": 20}}}]}))
+    client = app.test_client()
+    listed = client.get("/players/").get_data(as_text=True)
+    links = re.findall(r'href="(/players/[^"]+)"', listed)
+    assert len(links) == 2 and "<b>" not in listed
+    for link in links:
+        page = client.get(link).get_data(as_text=True)
+        assert figure(page, "games") == "1"
+        rows = list(csv.reader(io.StringIO(client.get(f"{link}/record.csv")
+                                           .get_data(as_text=True))))
+        assert rows[1][10:] == [odd[0], "2", "18", odd[1], "20", "0"]
