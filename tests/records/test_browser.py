@@ -79,6 +79,8 @@ def test_head_to_head_from_the_form_without_javascript(browser: Any,  # noqa: F8
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{club_server}/players/")
+    assert _widest(page) <= 390
+    _shot(page, "players.png")
     page.select_option("#p0", "ann")
     page.select_option("#p1", "bob")
     page.get_by_role("button", name="Compare").click()
