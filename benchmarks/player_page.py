@@ -163,8 +163,10 @@ def section(result: dict[str, Any], load: str) -> str:
               "summary each write stores now holds what records need (each box's result, "
               "winner and credit, shutouts, settlement), and the app keeps the games it has "
               "read (`tally.Kept`) and reads again only those whose version changed, "
-              "which a page finds by reading the games' versions alone. Games stored before "
-              "the summary held a record are scored by the engine once, then kept.", ""]
+              "which a page finds by reading the games' versions alone. A game read reads only "
+              "the columns records need (a whole row cost half as much again). Games "
+              "stored before the summary held a record are scored by the engine once, then "
+              "kept.", ""]
     return "\n".join(lines)
 
 

@@ -44,7 +44,7 @@ def played(db: Session, ids: Sequence[str] | None = None,
     return kept.played(db, ids, who)
 
 
-def _played(db: Session, row: store.GameRow, who: Names) -> Played | None:
+def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
     """One game as records read it: from its summary, else scored by the engine."""
     sheet = summarised(row.summary)
     if sheet is None:
@@ -105,7 +105,7 @@ def exported(db: Session, games: Sequence[Played]) -> list[Exported]:
     return found
 
 
-def day_of(row: store.GameRow) -> date:
+def day_of(row: store.CountedGame | store.GameRow) -> date:
     """The day a game was played: its start as entered, else the day it was stored."""
     if row.started:
         try:

@@ -46,7 +46,15 @@ from .models import (
     WriteKey,
     summarize,
 )
-from .players import AliasRow, aliases, counted_games, drop_alias, set_alias, versions
+from .players import (
+    AliasRow,
+    CountedGame,
+    aliases,
+    counted_games,
+    drop_alias,
+    set_alias,
+    versions,
+)
 from .reads import (
     Stamp,
     all_game_ids,
@@ -90,6 +98,7 @@ __all__ = [
     "BoxNotFound",
     "BoxRevision",
     "BoxRow",
+    "CountedGame",
     "Game",
     "GameNotFound",
     "GameRow",
