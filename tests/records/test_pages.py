@@ -96,6 +96,8 @@ def test_head_to_head_over_a_period(started: tuple[Flask, list[tuple[str, str]]]
 def test_csv_of_a_game_and_of_a_record(started: tuple[Flask, list[tuple[str, str]]]) -> None:
     app, ids = started
     client = app.test_client()
+    sheet = client.get(f"/games/{ids[1][0]}").get_data(as_text=True)
+    assert f'href="/games/{ids[1][0]}/boxes.csv">Export CSV' in sheet
     rows = list(csv.reader(io.StringIO(
         client.get(f"/games/{ids[1][0]}/boxes.csv").get_data(as_text=True))))
     assert rows[0][:10] == ["date", "game", "rules", "box", "dealer", "ending", "result",
