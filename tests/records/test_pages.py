@@ -137,9 +137,18 @@ def test_a_scorer_merges_and_undoes(started: tuple[Flask, list[tuple[str, str]]]
     assert figure(page, "games") == "3" and "counts as Cal in every game" in page
     alias_id = re.search(r"/players/names/(\d+)/undo", page)
     assert alias_id is not None
+    stranger = app.test_client()
+    assert stranger.post(f"/players/names/{alias_id.group(1)}/undo").status_code == 403
+    split = stranger.post("/players/cal/split", data={"game": ids[0][0], "person": "Cal 2"})
+    assert split.status_code == 422 and len(store_aliases(app)) == 1
     assert client.post(f"/players/names/{alias_id.group(1)}/undo").status_code == 303
     assert figure(client.get("/players/cal").get_data(as_text=True), "games") == "2"
     assert app.test_client().post(f"/players/names/{alias_id.group(1)}/undo").status_code == 404
+
+
+def store_aliases(app: Flask) -> list[store.AliasRow]:
+    with store.opened(app.config["DATABASE_URL"]) as db:
+        return store.aliases(db)
 
 
 def test_the_season_pdf_and_bad_requests(started: tuple[Flask, list[tuple[str, str]]]) -> None:

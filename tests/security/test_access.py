@@ -31,6 +31,9 @@ OPEN_POSTS = {
     "disputes.settle": "rules on a showdown, stores nothing",
     "api.adjudicate": "stores nothing", "api.score": "stores nothing",
     "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
+    "players.merge": "needs the edit secret of a game the merged name played in",
+    "players.split": "needs the edit secret of the game the name is split in",
+    "players.undo": "needs the edit secret the merge or split needed (tests/records)",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -212,19 +215,22 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         (f"/games/{game}/rematch", {}),
         (f"/games/{game}/join", {"code": stored.token}),
         ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
+        ("/players/ann/merge", {"name": "Bob"}),
+        ("/players/ann/split", {"game": game, "person": "Ann Two"}),
+        ("/players/names/1/undo", {}),
     ]
 
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 10 of them, by the editor, who may do them all) without the
+    """Each form POST (all 13 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 10
+    assert len(posts) == len(form_routes) == 13
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
