@@ -88,3 +88,27 @@ def test_head_to_head_from_the_form_without_javascript(browser: Any,  # noqa: F8
     assert page.locator("[data-net='ann>bob>516']").inner_text().startswith("bob paid ANN 516")
     assert _widest(page) <= 390
     context.close()
+
+
+@pytest.mark.parametrize("path", ["/players/", "/players/ann", "/head-to-head?p=ann&p=bob"])
+def test_the_players_pages_pass_the_audits(browser: Any, club_server: str,  # noqa: F811
+                                           path: str) -> None:
+    """The audits of tests/web/test_audits.py: no axe violations, one h1, a description,
+    tap targets of 44 px."""
+    axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+    from tests.web.test_audits import TARGETS
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(club_server + path)
+    results = axe_playwright.Axe().run(page)
+    assert [(v["id"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]] == []
+    assert page.locator("h1").count() == 1
+    assert len(page.get_attribute("meta[name=description]", "content") or "") >= 50
+    small = page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44)""", TARGETS)
+    assert small == []
+    context.close()
