@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import club, engine, pages, pdf_sheet, record_profile, server
+from . import club, engine, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
@@ -124,7 +124,7 @@ def _server_section(result: dict[str, Any]) -> list[str]:
 
 def _club_rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
     """The table rows of one club benchmark run (the evening, the ramp, two instances)."""
-    runs = [("one process, SQLite", result["one_process"])]
+    runs = [(result.get("run", "one process, SQLite"), result["one_process"])]
     runs += [("one process, SQLite (ramp)", step) for step in result.get("ramp", [])]
     pg = result.get("two_instances_postgresql", {})
     if "poll" in pg:
@@ -195,6 +195,27 @@ def _pages_section(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _solver_section(result: dict[str, Any]) -> list[str]:
+    rows = []
+    for name in ("random_10", "dense_10", "random_11"):
+        run = result[name]
+        theirs = run.get("openspiel")
+        rows.append([name.replace("_", " ") + " cards", f"{run['engine']['median_us']} µs",
+                     f"{theirs['median_us']} µs" if theirs else "not installed",
+                     f"{run['ratio']}×" if "ratio" in run else "–",
+                     "yes" if run.get("agree") else ("–" if theirs is None else "**no**")])
+    met = result["met"]
+    return ["## The solver beside OpenSpiel", "",
+            "`python -m benchmarks.solver_vs_openspiel`: the minimum deadwood of the same "
+            "2,000 hands by the engine (pure Python) and by OpenSpiel's C++ "
+            "(`pip install .[bench]`), each call timed alone in one process; for eleven "
+            "cards, the count after the best discard. Target: the engine at most "
+            f"{result['target_ratio']:g}× OpenSpiel's median on ten-card hands "
+            f"({'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}).",
+            "", *_table(["hands", "engine median", "OpenSpiel median", "ratio", "same counts"],
+                        rows)]
+
+
 def _pdf_section(result: dict[str, Any]) -> list[str]:
     rows = [[f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]]
             for name, f in result.items()]
@@ -252,6 +273,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         f"This run: {seconds:g} s per server run.", "",
         *_club_section(results["club"], results.get("club_before")),
         *_engine_section(results["engine"]),
+        *_solver_section(results["solver"]),
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
         *_pdf_section(results["pdf"]),
@@ -260,7 +282,21 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
     findings = Path(__file__).resolve().parent / "FINDINGS.md"
     if findings.exists():
         lines += [findings.read_text(encoding="utf-8").strip(), ""]
-    out.write_text("\n".join(lines), encoding="utf-8")
+    text = "\n".join(lines)
+    out.write_text(text + kept_sections(out, text), encoding="utf-8")
+
+
+def kept_sections(out: Path, written: str) -> str:
+    """The sections of the existing document that this run does not write (those that
+    other benchmarks write themselves, such as ``benchmarks.taps``), kept after it."""
+    if not out.exists():
+        return ""
+    ours = {line for line in written.splitlines() if line.startswith("## ")}
+    kept = []
+    for part in out.read_text(encoding="utf-8").split("\n## ")[1:]:
+        if f"## {part.splitlines()[0]}" not in ours:
+            kept.append(f"## {part.strip()}\n")
+    return "".join(f"\n{section}" for section in kept)
 
 
 def main() -> None:
@@ -273,8 +309,8 @@ def main() -> None:
     machine = _machine()
     loads = [_load_average()]
     results: dict[str, Any] = {}
-    steps = (("engine", engine.run), ("pdf", pdf_sheet.run), ("profile", record_profile.run),
-             ("pages", pages.run))
+    steps = (("engine", engine.run), ("solver", solver_vs_openspiel.run),
+             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run))
     for name, step in steps:
         started = time.perf_counter()
         results[name] = step()

@@ -11,6 +11,7 @@ embedded DejaVu fonts are subset by ReportLab to the glyphs used).
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -64,15 +65,32 @@ def _time(render: Callable[[], bytes], runs: int) -> dict[str, float]:
     times = milliseconds(lambda _: render(), range(runs))
     return {**summary(times), "size_kb": round(len(pdf) / 1024, 1), "runs": runs}
 
+
+def long_game(boxes: int) -> dict[str, Any]:
+    """A game of ``boxes`` boxes still in progress (the target out of reach)."""
+    return {"rules": "jersey-scarne", "settings": {"game_target": 100000},
+            "players": list(PLAYERS), "dealer": "Ann", "stake": 0.05,
+            "boxes": [_box(n) for n in range(boxes)]}
+
+
 def run(runs: int = 20) -> dict[str, dict[str, float]]:
-    """Time the 40-box sheet (target: under 100 ms and 100 KB) and a blank pad."""
+    """Time the 40-box sheet (target: under 100 ms and 100 KB), sheets of 11, 52 and 130
+    boxes with and without detail (target: 130 boxes with detail under 300 ms), a blank pad."""
     played = game()
     score = engine.score(played)
     assert score["game_over"] and len(score["boxes"]) == BOXES
-    return {
+    results = {
         "render_sheet_40_boxes": _time(lambda: render_sheet(played, score, created=DATE), runs),
         "render_blank_pad_jersey": _time(lambda: render_blank_pad("jersey-scarne"), runs),
     }
+    for boxes in (11, 52, 130):
+        long = long_game(boxes)
+        scored = engine.score(long)
+        for detail, label in ((False, "no_detail"), (True, "detail")):
+            results[f"render_sheet_{boxes}_boxes_{label}"] = _time(
+                functools.partial(render_sheet, long, scored, detail=detail, created=DATE),
+                max(5, runs // 2))
+    return results
 
 
 if __name__ == "__main__":

@@ -6,11 +6,13 @@ server, no chart library in the browser) and the PDF can draw the same
 label at the end of each line, never by colour, so it reads in greyscale and on
 a 390 px phone. Names are escaped: a name is user text.
 
->>> game = {"rules": "gin", "players": ["Ann", "Bob"]}
->>> score = {"boxes": [{"result": "knock", "totals": {"Ann": 20, "Bob": 0}},
-...                    {"result": "misdeal", "totals": {"Ann": 20, "Bob": 0}},
-...                    {"result": "gin", "totals": {"Ann": 20, "Bob": 45}}]}
->>> (chart,) = charts(game, score, target=100)
+>>> from scorekeeper.engine.contract import Sheet, SheetBox
+>>> def box(result, ann, bob):
+...     return SheetBox(result=result, winner=None, points=0, credits={},
+...                     totals={"Ann": ann, "Bob": bob})
+>>> sheet = Sheet(totals={"Ann": 20, "Bob": 45},
+...               boxes=(box("knock", 20, 0), box("misdeal", 20, 0), box("gin", 20, 45)))
+>>> (chart,) = charts(["Ann", "Bob"], sheet, target=100)
 >>> [(line.player, line.points) for line in chart.lines]
 [('Ann', ((0, 0), (1, 20), (2, 20))), ('Bob', ((0, 0), (1, 0), (2, 45)))]
 >>> svg(chart).startswith('<svg xmlns="http://www.w3.org/2000/svg"')
@@ -21,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from scorekeeper.engine.contract import Sheet
 
 DASHES: tuple[tuple[float, ...], ...] = ((), (6, 3), (1.5, 2.5), (8, 3, 2, 3), (12, 4))
 """One line style per seat: solid, dashed, dotted, dash-dot, long dash (on/off lengths)."""
@@ -85,31 +88,28 @@ class Chart:
         return self.title
 
 
-def charts(game: Mapping[str, Any], score: Mapping[str, Any], *,
+def charts(players: Sequence[str], sheet: Sheet, *,
            target: int | None = None) -> list[Chart]:
-    """The chart of a game (Hollywood: one per game column) from ``engine.score``'s output.
+    """The chart of a game (Hollywood: one per game column) from its score sheet.
 
     A misdeal is no box, so it takes no step on the box axis.
     """
-    players = [str(p) for p in game.get("players", ())]
-    boxes = [b for b in score.get("boxes", ()) if b.get("result") != "misdeal"]
-    games = score.get("games")
-    if not games:
-        return [_chart("Running totals", target, players,
-                       [b.get("totals") or {} for b in boxes])]
+    boxes = [box for box in sheet.boxes if box.result != "misdeal"]
+    if not sheet.games:
+        return [_chart("Running totals", target, players, [box.totals for box in boxes])]
     result = []
-    for column in range(1, len(games) + 1):
-        entered = [(b.get("column_totals") or [])[column - 1] for b in boxes
-                   if column in (b.get("columns") or ()) and column <= len(b.get("column_totals") or [])]
+    for column in range(1, len(sheet.games) + 1):
+        entered = [box.column_totals[column - 1] for box in boxes
+                   if column in box.columns and column <= len(box.column_totals)]
         result.append(_chart(f"Game {column}", target, players, entered))
     return result
 
 
 def _chart(title: str, target: int | None, players: Sequence[str],
-           totals: Sequence[Mapping[str, Any]]) -> Chart:
+           totals: Sequence[Mapping[str, int]]) -> Chart:
     lines = []
     for seat, player in enumerate(players):
-        points = [(0, 0)] + [(n, int(t.get(player) or 0)) for n, t in enumerate(totals, start=1)]
+        points = [(0, 0)] + [(n, t.get(player, 0)) for n, t in enumerate(totals, start=1)]
         lines.append(Line(player, tuple(points), seat))
     return Chart(title, target, tuple(lines))
 

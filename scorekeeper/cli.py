@@ -6,6 +6,9 @@ can read the error and a person sees it. ``arrange -`` reads JSON lines and
 answers one line each; a bad line gets its own ``{"error": ..., "line": n}``
 line and the run goes on, and the exit status is 2 if any line was bad.
 Blank lines are skipped.
+
+One module: each command is a short function beside its parser entry; the parser at
+the bottom is the index of the command line.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any, NoReturn
 
 from scorekeeper.engine import (
     PRESETS,
+    SETTINGS,
     ScorekeeperError,
     adjudicate,
     arrange,
@@ -234,7 +238,9 @@ def _rules(args: argparse.Namespace) -> int:
         return OK
     rules = find_rules(args.preset, "preset")
     _emit({"id": rules.name, "title": rules.title, "min_players": rules.min_players,
-           "max_players": rules.max_players, "settings": rules.settings()})
+           "max_players": rules.max_players, "settings": rules.settings(),
+           "table": [{"setting": s.name, "value": getattr(rules, s.name), "meaning": s.meaning,
+                      "rule": s.rule, "source": s.source} for s in SETTINGS]})
     return OK
 
 

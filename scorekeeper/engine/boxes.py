@@ -34,6 +34,7 @@ from .errors import (
     UnknownPlayerError,
     WrongHandSizeError,
 )
+from .layoffs import ordinal
 from .melds import is_meld
 from .rules import Rules
 
@@ -107,6 +108,10 @@ class Box:
     multiplier: int
     hands: Mapping[str, Hand]
     where: str
+    double_refused: str | None = None
+    """The player whose double was refused, so he had to knock (V5)."""
+    breaker: str | None = None
+    """The breaker (J10): ``by`` on a break; named or None on a gin after the break (J13)."""
 
     def table_order(self) -> tuple[str, ...]:
         """Players from the one who ended the box, to his left (J5), round the table."""
@@ -183,20 +188,68 @@ def read_box(
     upcard = None
     if data.get("upcard") is not None:
         upcard = read_card(data["upcard"], _at(where, "upcard"))
-    multiplier = data.get("multiplier", 1)
-    if not isinstance(multiplier, int) or isinstance(multiplier, bool) or not (
-        1 <= multiplier <= 1024
-    ):
-        raise MalformedError(
-            f"multiplier must be a whole number from 1 to 1024, not {multiplier!r}",
-            _at(where, "multiplier"),
-        )
+    multiplier = _read_multiplier(data.get("multiplier", 1), _at(where, "multiplier"))
+    refused = _read_refused(data, ending, by, rules, players, where)
+    breaker = _read_breaker(data, ending, after_break, by, players, where)
     hands = _read_hands(data.get("hands"), ending, rules, players, where)
     return Box(
         rules=rules, players=players, dealer=dealer, ending=ending, by=by,
         after_break=after_break, second_round=_flag(data, "second_round", where),
         upcard=upcard, multiplier=multiplier, hands=hands, where=where,
+        double_refused=refused, breaker=breaker,
     )
+
+
+def _read_multiplier(value: Any, where: str) -> int:
+    """Doubling's multiplier: 1, 2, 4, ... up to 1024, a power of two (V5).
+
+    >>> _read_multiplier(8, "multiplier")
+    8
+    >>> _read_multiplier(3, "multiplier")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: multiplier must be a power of two ... not 3: ...
+    """
+    if (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024
+            or value & (value - 1)):
+        raise MalformedError(
+            f"multiplier must be a power of two (1, 2, 4, 8, ... up to 1024), not {value!r}: "
+            "each double doubles the box (V5)", where)
+    return value
+
+
+def _read_refused(data: Mapping[str, Any], ending: Ending, by: str | None, rules: Rules,
+                  players: tuple[str, ...], where: str) -> str | None:
+    """Whose refused double forced him to knock (V5): he must be the one who knocked."""
+    named = data.get("double_refused")
+    if named is None:
+        return None
+    field = _at(where, "double_refused")
+    if not rules.doubling:
+        raise MalformedError(f"{rules.title} has no doubling: leave out 'double_refused' (V5)",
+                             field)
+    doubler = read_player(named, players, field, "player whose double was refused")
+    if ending not in ("knock", "gin") or by != doubler:
+        ended = f"{by} ending it" if by else f"a {ending}"
+        raise MalformedError(
+            f"{doubler}'s double was refused, so {doubler} had to knock at once, but the box "
+            f"shows {ended} (V5)", field)
+    return doubler
+
+
+def _read_breaker(data: Mapping[str, Any], ending: Ending, after_break: bool, by: str | None,
+                  players: tuple[str, ...], where: str) -> str | None:
+    """The breaker of a gin after the break (J13), optional; on a break he is ``by``."""
+    if ending == "break":
+        return by
+    named = data.get("breaker")
+    if named is None:
+        return None
+    field = _at(where, "breaker")
+    if not (ending == "gin" and after_break):
+        raise MalformedError("only a gin after the break names a breaker apart from 'by' "
+                             "(J13)", field)
+    return read_player(named, players, field, "breaker")
 
 
 def _flag(data: Mapping[str, Any], name: str, where: str) -> bool:
@@ -275,6 +328,8 @@ def _read_hands(
 def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> Hand:
     if not isinstance(data, Mapping):
         raise MalformedError(f"{player}'s hand must be an object", where)
+    if "cards" in data and "layoffs" in data and not ("melds" in data or "deadwood" in data):
+        return _read_cards_with_layoffs(data, player, size, where)
     if "melds" in data or "deadwood" in data or "layoffs" in data:
         return _read_declared(data, player, size, rules, where)
     if "cards" in data:
@@ -287,6 +342,21 @@ def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> H
     raise MalformedError(
         f"{player}'s hand needs cards, melds and deadwood, or a count", where
     )
+
+
+def _read_cards_with_layoffs(data: Mapping[str, Any], player: str, size: int,
+                             where: str) -> Hand:
+    """All of a player's cards and the layoffs he actually made (not necessarily those
+    the engine would propose): the engine checks the layoffs and arranges the rest."""
+    cards = tuple(parse_cards(_card_list(data["cards"], f"{where}.cards"), f"{where}.cards"))
+    _check_size(player, len(cards), size, f"{where}.cards")
+    layoffs = _read_layoffs(data["layoffs"], player, f"{where}.layoffs")
+    for layoff in layoffs:
+        if layoff.card not in cards:
+            raise DeadwoodMismatchError(
+                f"{player} laid off {layoff.card}, but it is not among his cards",
+                f"{layoff.where}.card")
+    return Hand(player, "cards", where, cards=cards, layoffs=tuple(layoffs))
 
 
 def _read_count(value: Any, player: str, most: int, where: str) -> int:
@@ -317,11 +387,10 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
         meld_where = f"{where}.melds[{i}]"
         meld = tuple(parse_cards(_card_list(meld_data, meld_where), meld_where))
         if not is_meld(meld, rules.around_the_corner):
-            corner = "" if rules.around_the_corner else " (aces are low: no K-A-2, C3)"
+            corner = " (V4)" if rules.around_the_corner else " (C3; aces are low: no K-A-2)"
             raise InvalidMeldError(
-                f"{player}'s {'-'.join(str(c) for c in meld)} is not a set or a run{corner}",
-                meld_where,
-            )
+                f"{player}'s {ordinal(i)} meld, {'-'.join(str(c) for c in meld)}, is not a set "
+                f"or a run{corner}", meld_where)
         melds.append(meld)
     layoffs = _read_layoffs(data.get("layoffs", []), player, f"{where}.layoffs")
     placed = [card for meld in melds for card in meld] + [lay.card for lay in layoffs]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import InvalidCardError, MalformedError
 
@@ -73,10 +73,14 @@ class Card:
 
     suit_number: int
     rank: int
+    bit: int = field(init=False, repr=False, compare=False)
+    """This card's bit in a hand mask (1 << index), kept on the card: building the mask
+    of a hand is the solver's first step for every hand."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13 or not 0 <= self.suit_number <= 3:
             raise InvalidCardError(f"no such card: rank {self.rank}, suit {self.suit_number}")
+        object.__setattr__(self, "bit", 1 << (self.suit_number * 13 + self.rank - 1))
 
     @classmethod
     def of(cls, rank: int, suit: Suit) -> Card:
@@ -118,10 +122,6 @@ class Card:
         return self.suit_number * 13 + self.rank - 1
 
     @property
-    def bit(self) -> int:
-        return 1 << self.index
-
-    @property
     def code(self) -> str:
         """JSON notation: ``7C``, ``10H``, ``QS``."""
         return RANK_NAMES[self.rank - 1] + self.suit.value
@@ -153,6 +153,7 @@ def _fill_pack() -> None:
     for index, card in enumerate(ALL_CARDS):
         object.__setattr__(card, "suit_number", index // 13)
         object.__setattr__(card, "rank", index % 13 + 1)
+        object.__setattr__(card, "bit", 1 << index)
 
 
 _fill_pack()
@@ -207,7 +208,7 @@ def cards_mask(cards: Iterable[Card]) -> int:
     """The 52-bit mask of a collection of cards."""
     mask = 0
     for card in cards:
-        mask |= 1 << card.index
+        mask |= card.bit
     return mask
 
 

@@ -2,6 +2,10 @@
 score sheet. JSON exists only at the edges (the API, the command line, storage):
 everything between them passes these frozen values.
 
+One module although it is long: every type of the contract, in and out, beside the
+others it is built from, so the whole shape of a box reads in one place (as
+CONTRACT.md is one page).
+
 Input (:class:`BoxEntry`, :class:`Hand`, :class:`Layoff`, :class:`GameEntry`) is read
 with ``from_json``, which checks the *shape* (known fields only, the right JSON types,
 text that is valid Unicode) and names the field at fault in CONTRACT.md's error
@@ -506,6 +510,18 @@ class LaidOut:
         return Hand(melds=self.melds, layoffs=self.layoffs, deadwood=self.deadwood)
 
 
+
+def _plain(value: Any, items: bool = False) -> Json:
+    """A field's value as JSON: ``items`` a tuple of contract values (each its own
+    ``to_json``), else mappings and tuples as dicts and lists, the rest as it is."""
+    if items:
+        return [item.to_json() for item in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
 def _lines(data: Json) -> tuple[Line, ...]:
     return tuple(Line.from_json(line) for line in data or ())
 
@@ -558,15 +574,10 @@ class Ruling:
             value = getattr(self, f.name)
             if f.name == "extra":
                 continue
-            if f.name in self.LINES:
-                value = [line.to_json() for line in value]
-            elif f.name == "hands":
-                value = {p: hand.to_json() for p, hand in value.items()}
-            elif isinstance(value, Mapping):
-                value = dict(value)
-            elif isinstance(value, tuple):
-                value = list(value)
-            body[f.name] = value
+            if f.name == "hands":
+                body[f.name] = {p: hand.to_json() for p, hand in value.items()}
+            else:
+                body[f.name] = _plain(value, f.name in self.LINES)
         return {**body, **self.extra}
 
     @property
@@ -663,13 +674,8 @@ class Summary:
             value = getattr(self, f.name)
             if f.name == "extra" or (f.name == "column" and value is None):
                 continue
-            if f.name in ("settlement", "explanation", "boxes", "games"):
-                value = [item.to_json() for item in value]
-            elif isinstance(value, Mapping):
-                value = dict(value)
-            elif isinstance(value, tuple):
-                value = list(value)
-            body[f.name] = value
+            body[f.name] = _plain(value, f.name in ("settlement", "explanation", "boxes",
+                                                    "games"))
         return {**body, **self.extra}
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .rules import Rules
+from .vocabulary import vocabulary_for
 
 _CITES = {
     # family: the rule ids cited for a knock, an underknock and gin
@@ -79,6 +80,9 @@ def knock_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int])
     knock_id, under_id, _ = _CITES[rules.family]
     under = [d for d in defenders
              if counts[d] < k or (rules.tie_goes_to_defender and counts[d] == k)]
+    if rules.family == "knock-rummy":
+        winner = min(under, key=lambda p: (counts[p], order.index(p))) if under else knocker
+        return knock_rummy_outcome(rules, order, counts, winner)
     if not under:
         points, terms = _differences(knocker, order, counts)
         text = f"{knocker} knocked with {k}; {_opponents(knocker, order, counts)}: "
@@ -102,15 +106,13 @@ def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], w
         why = (f"{winner} sits nearer {knocker}'s left" if counts[other] == w
                else f"{winner} has the lower count")
         steps.append(Step(rule, f"{winner} ({w}) and {other} ({counts[other]}) both beat or "
-                                f"tied {knocker}'s {k}: {why} and wins the box"))
+                                f"tied {knocker}'s {k}: {why} and wins the "
+                                f"{vocabulary_for(rules).deal}"))
     elif w == k:
         steps.append(Step(rule, f"{winner} tied {knocker}'s count of {k}: a tie goes to the "
                                 f"defender (tie_goes_to_defender)"))
     points, terms = _differences(winner, order, counts)
     bonus = rules.underknock_bonus
-    if rules.family == "knock-rummy" and w == 0:
-        bonus += rules.gin_bonus
-        steps.append(Step("K3", f"{winner} melded every card: {rules.gin_bonus} more"))
     name = "undercut" if result == "undercut" else "underknocked"
     text = (f"{winner} {name} {knocker}: {w} against {k}; {_opponents(winner, order, counts)}: "
             f"{terms}{f'+{bonus}' if bonus else ''} = {points + bonus}")
@@ -119,16 +121,47 @@ def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], w
     if rules.knocker_penalty:
         penalties[knocker] = rules.knocker_penalty
         steps.append(Step("P4", f"{knocker} was undercut and loses {rules.knocker_penalty}"))
-    if w == 0 and rules.family != "knock-rummy":
+    if w == 0:
         steps.append(Step("C13", f"{winner} held gin but did not declare it: scored as an "
                                  f"ordinary {result}, without the gin bonus"))
     return Outcome(result, winner, points + bonus, penalties, tuple(steps))
+
+
+def knock_rummy_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int],
+                        winner: str) -> Outcome:
+    """Knock Rummy's payment (K3), one line per part so each can be checked: the
+    difference from each other player, 25 more for all cards melded, 10 more from the
+    knocker to a player lower than him; then the sum."""
+    knocker = order[0]
+    points, terms = _differences(winner, order, counts)
+    steps = [Step("K3", f"{winner} has the lowest count, {counts[winner]}; "
+                        f"{_opponents(winner, order, counts)}: the difference {terms} = {points}")]
+    parts = [str(points)]
+    if counts[winner] == 0:
+        steps.append(Step("K3", f"{winner} melded every card: {rules.gin_bonus} more"))
+        parts.append(str(rules.gin_bonus))
+    lower = winner != knocker
+    if lower:
+        steps.append(Step("K3", f"{winner} is lower than the knocker {knocker} "
+                                f"({counts[winner]} against {counts[knocker]}): "
+                                f"{rules.underknock_bonus} more from {knocker}"))
+        parts.append(str(rules.underknock_bonus))
+    total = points + (rules.gin_bonus if counts[winner] == 0 else 0) + (
+        rules.underknock_bonus if lower else 0)
+    if len(parts) > 1:
+        steps.append(Step("K3", f"{winner} is paid {' + '.join(parts)} = {total}"))
+    result = "knock" if not lower else ("undercut" if len(order) == 2 else "underknock")
+    if counts[winner] == 0 and not lower:
+        result = "gin"
+    return Outcome(result, winner, total, {}, tuple(steps))
 
 
 def gin_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int],
                 after_break: bool = False) -> Outcome:
     """Gin (J9, P6, G6, K3) or gin after the break (J13): opponents' counts plus the bonus."""
     winner = order[0]
+    if rules.family == "knock-rummy":
+        return knock_rummy_outcome(rules, order, counts, winner)
     _, _, gin_id = _CITES[rules.family]
     total = sum(counts[p] for p in order[1:])
     terms = "+".join(str(counts[p]) for p in order[1:])

@@ -85,6 +85,12 @@ class OverKnockLimitError(IllegalPlayError):
     code = "over-knock-limit"
 
 
+class GinCountError(IllegalPlayError):
+    """A gin entered with a count above 0: not a knock over the limit (RULES.md §6)."""
+
+    code = "gin-must-count-0"
+
+
 class IllegalLayoffError(IllegalPlayError):
     code = "illegal-layoff"
 
@@ -115,6 +121,7 @@ ERROR_CLASSES: tuple[type[ScorekeeperError], ...] = (
     InvalidMeldError,
     DeadwoodMismatchError,
     OverKnockLimitError,
+    GinCountError,
     IllegalLayoffError,
     LayoffOnGinError,
     KnockAfterBreakError,

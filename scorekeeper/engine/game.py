@@ -32,6 +32,7 @@ from .credits import Step
 from .errors import GameOverError, MalformedError
 from .rules import Rules, default_rules_for, find_rules
 from .ruling import rule_box
+from .vocabulary import vocabulary_for
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000
@@ -48,14 +49,17 @@ class Cites:
     bonus: str
     shutout: str
     settle: str
+    deal: str
+    """The rule the deal follows: the first dealer and the deal passing (J1/J2, G1, K1)."""
+    draw: str
+    """The rule of a drawn (void) box (P7, G7, K4)."""
 
 
 CITES = {
-    "jersey": Cites("J14", "J14", "J15", "J16"),
-    "parlett": Cites("P8", "P8", "P8", "J16"),
-    "gin": Cites("G8", "G8", "G8", "G8"),
-    # RULES.md §5 has no game rule of its own: Jersey Gin's multi-player ones apply.
-    "knock-rummy": Cites("J14", "J14", "J15", "J16"),
+    "jersey": Cites("J14", "J14", "J15", "J16", "J2", "J10"),
+    "parlett": Cites("P8", "P8", "P8", "J16", "J2", "P7"),
+    "gin": Cites("G8", "G8", "G8", "G8", "G1", "G7"),
+    "knock-rummy": Cites("K5", "K5", "K5", "K5", "K1", "K4"),
 }
 
 
@@ -81,7 +85,8 @@ class Tally:
     players: tuple[str, ...]
     totals: tuple[int, ...]
     wins: tuple[int, ...]
-    target: int
+    target: int | None
+    """None: no target, the players end the game by hand (K5)."""
     winner: str | None = None
     ended_with: int | None = None
     """The number (from 1) of the box after which the game was over."""
@@ -89,7 +94,7 @@ class Tally:
     """The numbers of the boxes entered in this game (all but void ones, save in Hollywood)."""
 
     @classmethod
-    def start(cls, players: Sequence[str], target: int) -> Tally:
+    def start(cls, players: Sequence[str], target: int | None) -> Tally:
         zero = tuple(0 for _ in players)
         return cls(tuple(players), zero, zero, target)
 
@@ -113,6 +118,8 @@ class Tally:
 
     def reached(self, box_winner: str | None) -> str | None:
         """Who reached the target: the box winner (only he gained), else the highest total."""
+        if self.target is None:
+            return None
         reached = [p for p, t in zip(self.players, self.totals, strict=True) if t >= self.target]
         if not reached:
             return None
@@ -206,9 +213,11 @@ def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, 
     if body.get("dealer") is not None:
         named = read_player(body["dealer"], game.players, f"{where}.dealer", "dealer")
         if named != dealer:
+            words = vocabulary_for(game.rules)
             raise MalformedError(
-                f"this box was dealt by {dealer}, not {named}: the deal passes to the left "
-                "after every box, and stays after a misdeal (J2, C11, G7)", f"{where}.dealer")
+                f"this {words.deal} was dealt by {dealer}, not {named}: the deal passes to the "
+                f"left after every {words.deal}, and stays after a misdeal "
+                f"({game.cites.deal}, C11, {game.cites.draw})", f"{where}.dealer")
     return body
 
 
@@ -223,9 +232,11 @@ def next_dealer(game: Game, dealer: str, result: str) -> tuple[str, Step]:
         return dealer, Step("C11", f"after the misdeal {dealer} deals again")
     if result == "draw":
         if game.rules.redeal_after_draw == "same":
-            return dealer, Step("G7", f"after the draw {dealer} deals again")
-        return left, Step("G7", f"after the draw the deal passes: {left} deals")
-    return left, Step("J2", f"the deal passes to the left: {left} deals the next box")
+            return dealer, Step(game.cites.draw, f"after the draw {dealer} deals again")
+        return left, Step(game.cites.draw, f"after the draw the deal passes: {left} deals")
+    words = vocabulary_for(game.rules)
+    return left, Step(game.cites.deal, f"the deal passes to the left: {left} deals "
+                                       f"{words.next_deal}")
 
 
 # --- the score sheet ---------------------------------------------------------------------
@@ -271,7 +282,9 @@ class Scoring:
                         for _ in range(columns.count if columns else 1))
         scoring = cls(dataclasses.replace(game, boxes=()), columns, tallies,
                       tuple(0 for _ in game.players), game.dealer,
-                      Step("J1", f"{game.dealer} deals the first box"))
+                      Step(CITES[game.rules.family].deal.replace("J2", "J1"),
+                           f"{game.dealer} deals the first "
+                           f"{vocabulary_for(game.rules).deal}"))
         for raw in game.boxes:
             scoring = scoring.add(raw)
         return scoring
@@ -281,7 +294,8 @@ class Scoring:
         game, index = self.game, len(self.boxes)
         where = f"boxes[{index}]"
         if all(tally.over for tally in self.tallies):
-            raise GameOverError(_over_message(self.tallies), where)
+            raise GameOverError(_over_message(self.tallies, vocabulary_for(game.rules).deal),
+                                where)
         body = _check_body(raw, game, self.dealer, where)
         label = _read_label(body, where)
         # The label is not part of the box: the same box under another id is ruled once.
@@ -324,11 +338,11 @@ def _summary(game: Game, tallies: Sequence[Tally], wins: Mapping[str, int],
     return sheet
 
 
-def _over_message(tallies: Sequence[Tally]) -> str:
+def _over_message(tallies: Sequence[Tally], deal: str) -> str:
     last = max(tallies, key=lambda t: t.ended_with or 0)
     assert last.winner is not None
     games = "all the games are" if len(tallies) > 1 else "the game is"
-    return (f"{games} over: {last.winner} reached {last.total(last.winner)} in box "
+    return (f"{games} over: {last.winner} reached {last.total(last.winner)} in {deal} "
             f"{last.ended_with}; start a new game to go on")
 
 
@@ -369,10 +383,12 @@ def summarise(tally: Tally, game: Game) -> dict[str, Any]:
     shutouts = [p for p in tally.players if tally.won(p) == 0]
     settlement, settle_steps = settle(final, winner, shutouts, game)
     steps = [
-        Step(cites.end, f"{winner} reached {tally.total(winner)} in box {tally.ended_with} "
+        Step(cites.end, f"{winner} reached {tally.total(winner)} in "
+                        f"{vocabulary_for(rules).deal} {tally.ended_with} "
                         f"(target {tally.target}): the game is over"),
         Step(cites.bonus, f"{winner} adds the game bonus of {rules.game_bonus}"),
-        Step(cites.bonus, f"box bonuses at {rules.box_bonus} a box: " + ", ".join(
+        Step(cites.bonus, f"{vocabulary_for(rules).deal} bonuses at {rules.box_bonus} a "
+                          f"{vocabulary_for(rules).deal}: " + ", ".join(
             f"{p} {tally.won(p)} x {rules.box_bonus} = {box_bonuses[p]}" for p in tally.players)),
         *_shutout_steps(shutouts, winner, rules, cites),
         Step(cites.settle, "final totals: " + "; ".join(
@@ -388,13 +404,19 @@ def summarise(tally: Tally, game: Game) -> dict[str, Any]:
 
 
 def _progress(tally: Tally, cites: Cites) -> Step:
-    """Where a game in progress stands against its target."""
+    """Where a game in progress stands against its target (or, without one, K5)."""
+    if tally.target is None:
+        cites, goal = dataclasses.replace(cites, end="K5"), (
+            "there is no target: each box is paid as it falls, and the players end the game "
+            "when they agree")
+    else:
+        goal = f"the game is to {tally.target}"
     if not any(tally.totals):
-        return Step(cites.end, f"nobody has scored yet; the game is to {tally.target}")
+        return Step(cites.end, f"nobody has scored yet; {goal}")
     best = max(tally.totals)
     leaders = [p for p, t in zip(tally.players, tally.totals, strict=True) if t == best]
     return Step(cites.end, f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'}"
-                           f" with {best}; the game is to {tally.target}")
+                           f" with {best}; {goal}")
 
 
 def _final_sum(player: str, tally: Tally, box_bonus: int, game_bonus: int, final: int) -> str:
@@ -410,7 +432,9 @@ def _shutout_steps(shutouts: Sequence[str], winner: str, rules: Rules,
     effect = {"double": f"what he owes {winner} is doubled",
               "none": "this rule set adds nothing for a shutout"}.get(
         str(rules.shutout), f"he owes {winner} {rules.shutout} more")
-    return [Step(cites.shutout, f"{p} won no box and is shut out: {effect}") for p in shutouts]
+    deal = vocabulary_for(rules).deal
+    return [Step(cites.shutout, f"{p} won no {deal} and is shut out: {effect}")
+            for p in shutouts]
 
 
 def settle(final: Mapping[str, int], winner: str, shutouts: Sequence[str],

@@ -4,6 +4,10 @@ Each column is a whole game with its own target, bonuses, shutouts and
 settlement; :mod:`.game` keeps one tally per column. This module decides which
 columns a box is entered in and sums the finished columns into one sheet.
 
+Entry ``per-deal`` (Parlett, the default): deal *n* opens column *n*; each box goes in
+every open column opened so far, and a deal after the last column opens none. A
+misdeal is not a deal (C11); a drawn deal is.
+
 Entry ``per-win`` (Scarne): a player's first box win goes in game 1 only, his
 second in games 1 and 2, his third and later in every open game. Closed games
 take nothing more, and a player shut out of a closed game makes his first entry
@@ -11,11 +15,9 @@ in the next open one (Scarne: "his next score is entered as the first score in
 the next game in progress"). So each win goes in every open column the winner
 has already entered, plus the lowest open column he has not.
 
-Entry ``per-deal`` (Parlett): deal *n* opens column *n*; each box goes in every
-open column opened so far. A misdeal is not a deal (C11); a drawn deal is.
-
 >>> from .rules import find_rules
->>> columns = start(find_rules("hollywood"), ("Ann", "Bob"))
+>>> columns = start(find_rules("hollywood").with_settings({"hollywood_entry": "per-win"}),
+...                 ("Ann", "Bob"))
 >>> assert columns is not None
 >>> for winner in ("Ann", "Bob", "Ann", "Ann"):
 ...     entered, columns = columns.enter("knock", winner, [False, False, False])
@@ -122,7 +124,7 @@ def _column_summary(number: int, game: Mapping[str, Any]) -> dict[str, Any]:
     """One column's summary, its explanation opened by the boxes entered in it (V3)."""
     entered = game.get("entered_boxes", [])
     listed = ", ".join(str(n) for n in entered) if entered else "none yet"
-    first = Step("V3", f"game {number}: boxes entered {listed}").to_json()
+    first = Step("V3", f"game {number}: hands entered {listed}").to_json()
     return {"column": number, **game, "explanation": [first, *game["explanation"]]}
 
 
@@ -152,7 +154,7 @@ def _entry_step(rules: Rules) -> Step:
     """How boxes go into the columns, as this game plays it (V3)."""
     games = f"{rules.hollywood_columns} games are scored at once, each to {rules.game_target}"
     if rules.hollywood_entry == "per-deal":
-        return Step("V3", f"{games}: each deal opens the next game and every box is "
+        return Step("V3", f"{games}: each deal opens the next game and every hand is "
                           "entered in every open game")
     return Step("V3", f"{games}: a player's first win goes in game 1 only, his second in "
                       "games 1 and 2, his third and later in every open game")

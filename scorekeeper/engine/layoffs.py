@@ -95,17 +95,70 @@ class TableMeld:
         return show(self.cards)
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
+
+
+def ordinal(index: int) -> str:
+    """A meld's place among its owner's melds as the table counts it, from 1.
+
+    >>> ordinal(0), ordinal(1), ordinal(11)
+    ('first', 'second', '12th')
+    """
+    return _ORDINALS[index] if 0 <= index < len(_ORDINALS) else f"{index + 1}th"
+
+
+def meld_name(meld: TableMeld) -> str:
+    """A meld as the table sees it, for errors: "second meld (7♣-7♦-7♥)".
+
+    >>> from .cards import parse_cards
+    >>> meld_name(TableMeld.lay_down("Bob", 1, parse_cards("7C 7D 7H")))
+    'second meld (7♣-7♦-7♥)'
+    """
+    return f"{ordinal(meld.index)} meld ({meld})"
+
+
+def extended(meld: TableMeld) -> str:
+    """The meld as it stands now, with the cards laid off on it and by whom, so a
+    chained layoff is shown against what it was actually laid on.
+
+    >>> from .cards import parse_cards
+    >>> run = TableMeld.lay_down("Bob", 0, parse_cards("4H 5H 6H")).add(Card.parse("7H"), "Cal")
+    >>> extended(run)
+    "4♥-5♥-6♥-7♥, extended by Cal's 7♥"
+    """
+    if not meld.added:
+        return str(meld)
+    cards = meld.all_cards()
+    ordered = (tuple(sorted(cards)) if meld.is_set
+               else run_order(cards, meld.around_the_corner))
+    by: dict[str, list[str]] = {}
+    for card, layer in meld.added:
+        by.setdefault(layer, []).append(str(card))
+    added = " and ".join(f"{layer}'s {' '.join(cards)}" for layer, cards in by.items())
+    return f"{show(ordered)}, extended by {added}"
+
+
 @dataclass(frozen=True)
 class Layoff:
-    """One card laid off: by whom, onto whose meld (and its index there)."""
+    """One card laid off: by whom, onto whose meld (and its index there).
+
+    ``later`` marks a layoff made in a later round of the break, when anyone may lay
+    off on any meld (J11).
+    """
 
     card: Card
     by: str
     onto: str
     meld: int
+    later: bool = False
 
-    def to_json(self) -> dict[str, str | int]:
-        return {"card": self.card.code, "onto": self.onto, "meld": self.meld}
+    def to_json(self) -> dict[str, str | int | bool]:
+        body: dict[str, str | int | bool] = {"card": self.card.code, "onto": self.onto,
+                                             "meld": self.meld}
+        if self.later:
+            body["later_round"] = True
+        return body
 
 
 Table = tuple[TableMeld, ...]

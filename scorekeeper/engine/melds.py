@@ -402,7 +402,7 @@ def _hand_mask(cards: Iterable[Card] | int) -> int:
     hand = cards if isinstance(cards, list | tuple) else tuple(cards)
     mask = 0
     for card in hand:
-        mask |= 1 << (card.suit_number * 13 + card.rank - 1)
+        mask |= card.bit
     if mask.bit_count() != len(hand):
         seen: set[Card] = set()
         for card in hand:
@@ -528,17 +528,28 @@ def best_discard(cards: Iterable[Card] | int, *, around_the_corner: bool = False
     memo = _memo(around_the_corner, ace_value)
     total = _value(mask, ace_value)
     kept_melded = _best_melded(union, melds, memo, ace_value)[0] if melds else 0
-    best: tuple[int, int, int] | None = None
+    # Discarding a card melds at most what the whole hand melds, so each discard's key
+    # is at least its bound with ``kept_melded``; exact for a card in no meld. Taken in
+    # order of that bound, the search stops at the first bound above the best found:
+    # only melded cards worth more than the best deadwood discard are solved again.
+    bounds = []
     left = mask
     while left:
         bit = left & -left
         left ^= bit
         card_value = _value(bit, ace_value)
-        melded = kept_melded
+        bounds.append((total - card_value - kept_melded, -card_value, -bit))
+    bounds.sort()
+    best: tuple[int, int, int] | None = None
+    for bound in bounds:
+        if best is not None and bound > best:
+            break
+        bit = -bound[2]
+        key = bound
         if bit & union:
             rest = [meld for meld in melds if not meld & bit]
             melded = _best_melded(_union(rest), rest, memo, ace_value)[0] if rest else 0
-        key = (total - card_value - melded, -card_value, -bit)
+            key = (total + bound[1] - melded, bound[1], bound[2])
         if best is None or key < best:
             best = key
     assert best is not None

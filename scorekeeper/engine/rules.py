@@ -45,6 +45,41 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
 
+    @property
+    def source(self) -> str:
+        """Where the presets' values of this setting come from (RULES.md §7), in short."""
+        return SOURCES[self.name]
+
+
+SOURCES: dict[str, str] = {
+    "knock_limit": "C6: 10 in Scarne, Parlett and Denexa; K2: any count in Knock Rummy",
+    "knock_limit_from": "V2: Parlett's Oklahoma Gin (first upcard; current upcard in 1979)",
+    "ace_upcard": "V2: Parlett, an ace upcard means gin only",
+    "spade_doubles": "V2: Parlett, a spade first upcard doubles (off by default)",
+    "tie_goes_to_defender": "J7: Scarne; G5: Parlett, Denexa; K3: lower than the knocker",
+    "underknock_bonus": "J7: Scarne 10; G5: 25 (Parlett, Wikipedia); V1: 10; K3: 10",
+    "knocker_penalty": "P4: Parlett's Three-hand Gin, 20 (or 25)",
+    "gin_bonus": "J9: Scarne 20 from each; P6: Parlett 50; G6: 25; V1: 20; K3: 25",
+    "break_gin_bonus": "J13: Scarne 0; Denexa's reading gives the usual 40",
+    "layoffs": "J5: Scarne; P5: Parlett; G3: the knocker's melds; K2: none",
+    "stock_end": "J10: Scarne's break; P7: Parlett's draw at 3; G7: draw at 2; K4",
+    "redeal_after_draw": "G7: Parlett 'the deal passes', Denexa 'the deal rotates'; "
+                         "Scarne's Jersey keeps the dealer",
+    "gin_layoffs": "J9, G3: no layoffs on gin (Scarne, Parlett); seed 002's base rule "
+                   "allows them",
+    "game_target": "J14: Scarne 100; P8: Parlett 200; G8: 100; K5: an agreed stop",
+    "game_bonus": "J14: Scarne 100; G8: Parlett 100; K5: none",
+    "box_bonus": "J14: Scarne 25; G8: 25; V1: 20; K5: none",
+    "shutout": "J15: Scarne doubles; G8: Parlett doubles",
+    "settlement": "J16: Scarne, every pair settles",
+    "around_the_corner": "V4: some tables; aces are low in every book (C3)",
+    "ace_value": "V4: 1 in the books, 15 in many clubs",
+    "hand_size": "K1: Parlett, ten for two players, seven for three to five",
+    "hollywood_columns": "V3: Parlett, as many double columns as deals to be played",
+    "hollywood_entry": "V3: Parlett per deal; per win the other common method",
+}
+"""The source of each setting's values, shown beside it in the rules table."""
+
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("knock_limit", "Highest count that may knock (empty: any count)", "C6",
@@ -67,7 +102,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("stock_end", "What happens when the stock runs low", "J10",
             ("break-3", "draw-3", "draw-2", "draw-players"), str),
     Setting("redeal_after_draw", "Who deals after a drawn box", "G7", ("same", "next"), str),
-    Setting("game_target", "Total that ends the game", "J14", minimum=1, maximum=100000),
+    Setting("gin_layoffs", "Opponents may lay off on a gin hand", "G3", kind=bool),
+    Setting("game_target", "Total that ends the game (empty: the players stop)",
+            "J14", nullable=True, minimum=1, maximum=100000),
     Setting("game_bonus", "Bonus to the game's winner", "J14", minimum=0, maximum=100000),
     Setting("box_bonus", "Bonus per box won, added at the end", "J14", minimum=0,
             maximum=100000),
@@ -79,9 +116,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ace_value", "Count of an ace", "V4", minimum=1, maximum=15),
     Setting("hand_size", "Cards in each hand (empty: 10 for two players, 7 for more)", "K1",
             nullable=True, minimum=7, maximum=10),
-    Setting("hollywood_columns", "Hollywood: games scored at once", "V3", minimum=1, maximum=3),
-    Setting("hollywood_entry", "Hollywood: a column opens per win or per deal", "V3",
-            ("per-win", "per-deal"), str),
+    Setting("hollywood_columns", "Hollywood: deals to be played, one column each", "V3",
+            minimum=1, maximum=50),
+    Setting("hollywood_entry", "Hollywood: a column opens per deal or per win", "V3",
+            ("per-deal", "per-win"), str),
 )
 SETTINGS_BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -106,8 +144,9 @@ class Rules:
     break_gin_bonus: int = 0
     layoffs: Layoffs = "knocker-only"
     stock_end: StockEnd = "draw-2"
-    redeal_after_draw: Literal["same", "next"] = "same"
-    game_target: int = 100
+    redeal_after_draw: Literal["same", "next"] = "next"
+    gin_layoffs: bool = False
+    game_target: int | None = 100
     game_bonus: int = 100
     box_bonus: int = 25
     shutout: str | int = "double"
@@ -117,7 +156,7 @@ class Rules:
     hand_size: int | None = 10
     hollywood: bool = False
     hollywood_columns: int = 3
-    hollywood_entry: Literal["per-win", "per-deal"] = "per-win"
+    hollywood_entry: Literal["per-win", "per-deal"] = "per-deal"
     doubling: bool = False
     overrides: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
@@ -129,6 +168,11 @@ class Rules:
             raise MalformedError("settings must be an object of setting names and values", where)
         changes = {name: _check_setting(name, value, f"{where}.{name}")
                    for name, value in settings.items()}
+        if "game_target" in changes and changes["game_target"] is None and (
+                self.family != "knock-rummy"):
+            raise MalformedError(
+                f"{self.title} needs a game target: only Knock Rummy may be played without "
+                "one, until the players stop (K5)", f"{where}.game_target")
         merged = dict(self.overrides)
         merged.update(changes)
         return dataclasses.replace(self, overrides=tuple(sorted(merged.items())), **changes)
@@ -198,12 +242,13 @@ PRESETS: dict[str, Rules] = {
         Rules(
             name="jersey-scarne", title="Jersey Gin (Scarne)", family="jersey", min_players=3, max_players=3,
             underknock_bonus=10, gin_bonus=40, layoffs="sequential", stock_end="break-3",
+            redeal_after_draw="same",
         ),
         Rules(
             name="three-hand-parlett", title="Three-hand Gin (Parlett)", family="parlett",
             min_players=3,
             max_players=3, underknock_bonus=0, knocker_penalty=20, gin_bonus=50,
-            layoffs="knocker-original-only", stock_end="draw-3", redeal_after_draw="next",
+            layoffs="knocker-original-only", stock_end="draw-3",
             game_target=200,
         ),
         _GIN,
@@ -218,7 +263,7 @@ PRESETS: dict[str, Rules] = {
         Rules(
             name="knock-rummy", title="Knock Rummy", family="knock-rummy", min_players=2, max_players=5,
             knock_limit=None, tie_goes_to_defender=False, underknock_bonus=10, gin_bonus=25,
-            layoffs="none", stock_end="draw-players", redeal_after_draw="next", game_bonus=0,
+            layoffs="none", stock_end="draw-players", game_bonus=0,
             box_bonus=0, shutout="none", hand_size=None,
         ),
     )

@@ -17,12 +17,14 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .blocking import blocked_steps
 from .boxes import Box, read_box, read_player, read_players
 from .cards import Card
 from .credits import Step
 from .errors import MalformedError
 from .rules import Rules, default_rules_for, find_rules
 from .showdown import Showdown
+from .vocabulary import vocabulary_for
 
 
 def adjudicate(data: Any) -> dict[str, Any]:
@@ -79,11 +81,12 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
     limit, limit_steps = knock_limit(box)
     showdown = Showdown(box, limit)
     plays, outcome = showdown.play()
-    multiplier, multiplier_steps = _multiplier(box)
+    multiplier, multiplier_steps = _multiplier(box, outcome.points)
     points = outcome.points * multiplier
     penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
     counts = {play.player: play.count for play in plays}
-    explanation = [*limit_steps, *showdown.layoff_steps(plays), *showdown.notes,
+    explanation = [*limit_steps, *showdown.layoff_steps(plays),
+                   *blocked_steps(showdown, plays), *showdown.notes,
                    *outcome.steps, *multiplier_steps]
     return {
         "result": outcome.result,
@@ -101,6 +104,8 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
         "after_break": box.after_break,
         "multiplier": multiplier,
         "knock_limit": limit,
+        **({"double_refused": box.double_refused} if box.double_refused else {}),
+        **({"breaker": box.breaker} if box.after_break and box.breaker else {}),
     }
 
 
@@ -154,15 +159,23 @@ def knock_limit_for(rules: Rules, upcard: Card | None) -> tuple[int | None, list
     return limit, [Step("V2", f"the upcard {upcard} sets the knock limit at {limit}")]
 
 
-def _multiplier(box: Box) -> tuple[int, list[Step]]:
-    """Doubling (V5) and Oklahoma's spade upcard (V2) multiply the box's score."""
+def _multiplier(box: Box, points: int) -> tuple[int, list[Step]]:
+    """Doubling (V5) and Oklahoma's spade upcard (V2) multiply the box's score; the
+    explanation shows the score before and after, so the table can check both."""
     steps = []
+    deal = vocabulary_for(box.rules).deal
+    if box.double_refused is not None:
+        steps.append(Step("V5", f"{box.double_refused}'s double was refused: it did not take "
+                                f"effect, and {box.double_refused} had to knock at once"))
     multiplier = box.multiplier
     if multiplier > 1:
-        steps.append(Step("V5", f"the box was doubled to {multiplier}x"))
+        times = {2: "doubled", 4: "redoubled"}.get(multiplier, f"doubled to {multiplier}x")
+        steps.append(Step("V5", f"the {deal} was {times}: {points} before doubling, "
+                                f"{points} x {multiplier} = {points * multiplier}"))
     if box.rules.spade_doubles and box.upcard is not None and box.upcard.suit.value == "S":
+        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the {deal} counts double, "
+                                f"{points * multiplier} x 2 = {points * multiplier * 2}"))
         multiplier *= 2
-        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the box counts double"))
     return multiplier, steps
 
 

@@ -15,18 +15,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .boxes import Box, Hand
+from .boxes import Box, DeclaredLayoff, Hand
+from .breakplay import break_gin_layoffs, break_order, second_round
 from .cards import Card, by_rank, cards_mask, count_of, mask_cards, meld_order, show
 from .credits import Outcome, Step, break_outcome, gin_outcome, knock_outcome
 from .errors import (
+    GinCountError,
     IllegalLayoffError,
     LayoffOnGinError,
     OverKnockLimitError,
     UnknownPlayerError,
 )
-from .layoffs import Layoff, Table, TableMeld, lay, layoff_plans, place_layoff
+from .layoffs import (
+    Layoff,
+    Table,
+    TableMeld,
+    extended,
+    lay,
+    layoff_plans,
+    meld_name,
+    ordinal,
+    place_layoff,
+)
 from .melds import Arrangement, arrangements, best_arrangements, best_count
 from .rules import Rules
+from .vocabulary import vocabulary_for
 
 _LAYOFF_RULE = {"jersey": "J5", "parlett": "P5", "gin": "G3", "knock-rummy": "K2"}
 
@@ -51,6 +64,20 @@ class Played:
         }
 
 
+def _laid(play: Played, table: Table) -> str:
+    """A play in words: its melds, its layoffs (on which meld of the table) and its
+    deadwood."""
+    melds = ", ".join(show(meld) for meld in play.melds) or "no melds"
+    onto: dict[tuple[str, int], list[str]] = {}
+    for layoff in play.layoffs:
+        onto.setdefault((layoff.onto, layoff.meld), []).append(str(layoff.card))
+    named = {(m.owner, m.index): str(m) for m in table}
+    laid = "".join(f", laying off {' '.join(cards)} on {owner}'s {named[(owner, index)]}"
+                   for (owner, index), cards in onto.items())
+    deadwood = " ".join(str(card) for card in sorted(play.deadwood, key=by_rank)) or "none"
+    return f"{melds}{laid}; deadwood {deadwood}"
+
+
 def _canonical(melds: Sequence[Sequence[Card]], rules: Rules) -> tuple[tuple[Card, ...], ...]:
     """Melds in the order people read them: each in set or run order, lowest rank first."""
     laid = [TableMeld.lay_down("", 0, meld, rules.around_the_corner).cards for meld in melds]
@@ -71,10 +98,14 @@ class Showdown:
         self.limit = limit
         self.notes: list[Step] = []
         self._replies_cache: dict[tuple[str, Table], list[Played]] = {}
+        self.words = vocabulary_for(self.rules)
         self.gin = box.ending == "gin" or (
             box.ending == "knock" and self._own_count(box.hands[self.order[0]]) == 0)
+        self.break_gin = box.ending == "gin" and box.after_break
+        """J13: layoffs made during the break before the gin are checked after the play."""
         policy = "sequential" if box.ending == "break" else self.rules.layoffs
-        self.policy = "none" if self.gin else policy
+        closed = self.break_gin or (self.gin and not self.rules.gin_layoffs)
+        self.policy = "none" if closed else policy
         self.original_only = self.policy == "knocker-original-only"
 
     # --- who may lay off where -------------------------------------------------
@@ -88,9 +119,13 @@ class Showdown:
         return frozenset(self.order[:1])
 
     def layoff_rule(self) -> str:
-        if self.box.ending == "break":
+        if self.box.ending == "break" or self.break_gin:
             return "J11"
         return _LAYOFF_RULE[self.rules.family]
+
+    def gin_rule(self) -> str:
+        """The rule that forbids layoffs on gin in this game (J9, G3)."""
+        return "J9" if self.rules.family in ("jersey", "parlett") else "G3"
 
     # --- the whole showdown ----------------------------------------------------
 
@@ -104,7 +139,7 @@ class Showdown:
         for candidate in self._first_candidates(hand):
             if best is not None and best[0][0] == 1 and bound(candidate.count) <= best[0][1]:
                 break
-            table = self._lay_down((), candidate)
+            table = self.lay_down((), candidate)
             try:
                 plays = self._rest(table, [candidate], 1)
             except IllegalLayoffError as err:
@@ -116,8 +151,10 @@ class Showdown:
                 best = (score, plays, outcome)
         if best is None:
             raise errors[0]
+        if self.break_gin:
+            return break_gin_layoffs(self, best[1]), best[2]
         if self.box.second_round:
-            plays = self._second_round(best[1])
+            plays = second_round(self, best[1])
             return plays, self.outcome(plays)
         return best[1], best[2]
 
@@ -166,9 +203,9 @@ class Showdown:
             assert hand.count is not None
             candidates = [Played(player, hand.count, "count")]
         elif hand.form == "declared":
-            if hand.layoffs:
+            if hand.layoffs and not self.break_gin:
                 raise IllegalLayoffError(
-                    f"{player} ended the box and lays out first: he has nothing to lay off on "
+                    f"{player} ended the {self.words.deal} and lays out first: he has nothing to lay off on "
                     f"({self.layoff_rule()})", hand.layoffs[0].where)
             candidates = [self._declared(hand, ())]
         else:
@@ -195,13 +232,15 @@ class Showdown:
         """The knock limit (C6, V2) and gin's count of 0; over it is a false knock (C12)."""
         where = f"{hand.where}.count" if hand.form == "count" else hand.where
         if self.box.ending == "gin" and count != 0:
-            raise OverKnockLimitError(
-                f"{hand.player} declared gin but counts {count}: gin needs a count of 0 (C6)",
-                where)
+            entered = "was entered as" if hand.form == "count" else "is"
+            raise GinCountError(
+                f"gin must count 0: {hand.player}'s count {entered} {count}; if "
+                f"{hand.player} knocked, record a knock (C6)", where)
         if self.box.ending == "knock" and self.limit is not None and count > self.limit:
             raise OverKnockLimitError(
                 f"{hand.player} knocked with {count} but the knock limit is {self.limit}: a false "
-                "knock does not end the box; the hand is laid face up and play goes on (C12)",
+                f"knock does not end the {self.words.deal}; the hand is laid face up and play "
+                "goes on (C12)",
                 where)
         if self.box.ending == "knock" and count == 0:
             self.notes.append(Step("C6", f"{hand.player} knocked with a count of 0: that is "
@@ -218,7 +257,7 @@ class Showdown:
         if hand.form == "count":
             assert hand.count is not None
             return self._rest(table, [*plays, Played(player, hand.count, "count")], position + 1)
-        if hand.form == "declared":
+        if hand.form == "declared" or hand.layoffs:
             play, table = self._declared_reply(hand, table, position)
             return self._rest(table, [*plays, play], position + 1)
         options = self.replies(hand, table, position)
@@ -250,7 +289,7 @@ class Showdown:
             after = table
             for layoff in play.layoffs:
                 after = lay(after, layoff)
-            options.append((play, self._lay_down(after, play)))
+            options.append((play, self.lay_down(after, play)))
         return options
 
     def _best_plays(self, hand: Hand, table: Table, targets: frozenset[str],
@@ -277,22 +316,41 @@ class Showdown:
         return plays
 
     def _declared_reply(self, hand: Hand, table: Table, position: int) -> tuple[Played, Table]:
-        """A declared hand's layoffs checked against the table as it stands (J5, P5, G3)."""
-        targets = self.targets(position)
+        """A hand's own layoffs checked against the table as it stands (J5, P5, G3).
+
+        A declared hand is scored as laid; a hand given as cards with the layoffs
+        actually made has the rest of its cards arranged by the engine (C9).
+        """
+        if self.break_gin:
+            play = self._declared(hand, ()) if hand.form == "declared" else self._with_layoffs(
+                hand, ())
+            return play, self.lay_down(table, play)
+        self.check_layoffs(hand, position)
         placed: list[Layoff] = []
-        pending = list(hand.layoffs)
-        for layoff in pending:
-            if self.gin:
+        if not self.box.second_round:
+            table, placed = self.place(hand, table, list(hand.layoffs))
+        if hand.form == "declared":
+            play = self._declared(hand, tuple(placed))
+        else:
+            play = self._with_layoffs(hand, tuple(placed))
+        return play, self.lay_down(table, play)
+
+    def check_layoffs(self, hand: Hand, position: int,
+                      targets: frozenset[str] | None = None) -> None:
+        """Each layoff goes onto another player's entered melds, one he may lay off on."""
+        targets = self.targets(position) if targets is None else targets
+        for layoff in hand.layoffs:
+            if self.gin and not self.rules.gin_layoffs and not self.break_gin:
                 raise LayoffOnGinError(
-                    f"no layoffs on a gin hand ({'J9' if self.rules.is_three_hand else 'G3'}): "
-                    f"{hand.player} cannot lay off {layoff.card}", layoff.where)
+                    f"no layoffs on a gin hand ({self.gin_rule()}): {hand.player} cannot lay off "
+                    f"{layoff.card}", layoff.where)
             if layoff.onto not in self.box.players:
                 raise UnknownPlayerError(f"{layoff.onto!r} is not one of the players",
                                          f"{layoff.where}.onto")
             if layoff.onto == hand.player:
                 raise IllegalLayoffError(
                     f"{hand.player} cannot lay off on his own melds: put {layoff.card} in the "
-                    "meld instead", f"{layoff.where}.onto")
+                    f"meld instead (C5)", f"{layoff.where}.onto")
             if self.box.second_round:
                 continue
             if layoff.onto not in targets:
@@ -301,14 +359,19 @@ class Showdown:
             if self.box.hands[layoff.onto].form == "count":
                 raise IllegalLayoffError(
                     f"{layoff.onto}'s melds were not entered, so {hand.player}'s layoff of "
-                    f"{layoff.card} cannot be checked: enter {layoff.onto}'s melds",
-                    f"{layoff.where}.onto")
-        if not self.box.second_round:
-            table, placed = self._place(hand, table, pending)
-        play = self._declared(hand, tuple(placed))
-        return play, self._lay_down(table, play)
+                    f"{layoff.card} cannot be checked: enter {layoff.onto}'s melds "
+                    f"({self.layoff_rule()})", f"{layoff.where}.onto")
 
-    def _place(self, hand: Hand, table: Table, pending: list[Any]) -> tuple[Table, list[Layoff]]:
+    def _with_layoffs(self, hand: Hand, placed: tuple[Layoff, ...]) -> Played:
+        """A hand given as cards, after the layoffs entered for it: the rest arranged (C9)."""
+        rules = self.rules
+        laid = cards_mask(layoff.card for layoff in hand.layoffs)
+        rest = mask_cards(cards_mask(hand.cards) & ~laid)
+        arrangement = best_arrangements(rest, around_the_corner=rules.around_the_corner,
+                                        ace_value=rules.ace_value)[0]
+        return self._arranged(hand.player, arrangement, placed)
+
+    def place(self, hand: Hand, table: Table, pending: list[Any]) -> tuple[Table, list[Layoff]]:
         """Apply declared layoffs in any order that works (a chain may be listed backwards)."""
         placed: list[Layoff] = []
         while pending:
@@ -323,18 +386,32 @@ class Showdown:
                     pending.remove(layoff)
                     progress = True
             if not progress:
-                layoff = pending[0]
-                melds = [str(m) for m in table if m.owner == layoff.onto]
-                where = (f"{layoff.onto}'s meld {layoff.meld}" if layoff.meld is not None
-                         else f"any of {layoff.onto}'s melds ({', '.join(melds) or 'none'})")
-                extra = (" (P5: only the knocker's original melds, not cards laid off by "
-                         "another)" if self.original_only else "")
-                raise IllegalLayoffError(
-                    f"{hand.player}'s {layoff.card} does not fit {where}{extra}",
-                    f"{layoff.where}.card")
+                raise IllegalLayoffError(self.misfit(hand, table, pending[0]),
+                                         f"{pending[0].where}.card")
         return table, placed
 
+    def misfit(self, hand: Hand, table: Table, layoff: DeclaredLayoff) -> str:
+        """Why a layoff does not fit, naming the meld as the table sees it ("Bob's second
+        meld, 7♣-7♦-7♥") and the rule broken."""
+        rule = self.layoff_rule()
+        if layoff.meld is not None:
+            target = [m for m in table if m.owner == layoff.onto and m.index == layoff.meld]
+            if not target:
+                return (f"{layoff.onto} has no {ordinal(layoff.meld)} meld for {hand.player}'s "
+                        f"{layoff.card} ({rule})")
+            where = f"{layoff.onto}'s {meld_name(target[0])}"
+        else:
+            melds = [meld_name(m) for m in table if m.owner == layoff.onto]
+            where = (f"any of {layoff.onto}'s melds ({'; '.join(melds)})" if melds
+                     else f"{layoff.onto}'s melds: there are none")
+        extra = ("; only the knocker's original melds take layoffs, not cards laid off by "
+                 "another" if self.original_only else "")
+        return f"{hand.player}'s {layoff.card} does not fit {where} (C5, {rule}{extra})"
+
     def _not_a_target(self, player: str, onto: str) -> str:
+        if self.break_gin:
+            return (f"{player} plays before {onto} in the break from the breaker "
+                    f"{self.box.breaker}: {onto}'s melds were not yet on the table (J11, J13)")
         if self.policy == "none":
             return f"there is no laying off in {self.rules.title} ({self.layoff_rule()})"
         if self.policy == "sequential":
@@ -342,43 +419,6 @@ class Showdown:
                     f"the table ({self.layoff_rule()})")
         return (f"{player} may lay off only on the knocker's melds, not on {onto}'s "
                 f"({self.layoff_rule()})")
-
-    # --- the second round after the break (J11) ------------------------------------
-
-    def _second_round(self, plays: list[Played]) -> list[Played]:
-        """After the first round any player may lay off on any meld (J11)."""
-        table: Table = ()
-        for play in plays:
-            table = self._lay_down(table, play)
-        for play in plays:
-            for layoff in play.layoffs:
-                table = lay(table, layoff)
-        result = list(plays)
-        changed = True
-        while changed:
-            changed = False
-            for i, play in enumerate(result):
-                hand = self.box.hands[play.player]
-                if hand.form == "count":
-                    continue
-                if hand.form == "declared":
-                    if play.layoffs or not hand.layoffs:
-                        continue
-                    table, placed = self._place(hand, table, list(hand.layoffs))
-                else:
-                    targets = frozenset(self.order) - {play.player}
-                    plans = layoff_plans(play.deadwood, table, play.player, targets, False)
-                    plan = max(plans, key=lambda p: count_of(mask_cards(p.mask)))
-                    if not plan.layoffs:
-                        continue
-                    placed = list(plan.layoffs)
-                    for layoff in placed:
-                        table = lay(table, layoff)
-                deadwood = tuple(c for c in play.deadwood if c not in {x.card for x in placed})
-                result[i] = Played(play.player, count_of(deadwood, self.rules.ace_value),
-                                   play.form, play.melds, deadwood, (*play.layoffs, *placed))
-                changed = True
-        return result
 
     # --- building hands --------------------------------------------------------
 
@@ -393,7 +433,7 @@ class Showdown:
         return Played(hand.player, count_of(hand.deadwood, self.rules.ace_value), "declared",
                       melds, hand.deadwood, layoffs)
 
-    def _lay_down(self, table: Table, play: Played) -> Table:
+    def lay_down(self, table: Table, play: Played) -> Table:
         """The table with this player's melds added (counts-only hands add nothing)."""
         new = tuple(TableMeld.lay_down(play.player, i, meld, self.rules.around_the_corner)
                     for i, meld in enumerate(play.melds))
@@ -402,14 +442,37 @@ class Showdown:
     # --- what the ruling says ---------------------------------------------------
 
     def layoff_steps(self, plays: Sequence[Played]) -> list[Step]:
-        """One step per layoff, naming the meld it went on (J5, J11, P5, G3)."""
-        melds = {(p.player, i): meld for p in plays for i, meld in enumerate(p.melds)}
+        """One step per layoff in table order, naming the meld as it stood when the card
+        went on it (a chained layoff is shown against the meld already extended, where
+        it fits); layoffs of a later round of the break (J11) come last, marked so."""
         rule = self.layoff_rule()
-        return [
-            Step(rule, f"{play.player} laid off {layoff.card} on {layoff.onto}'s "
-                       f"{show(melds[(layoff.onto, layoff.meld)])}")
-            for play in plays for layoff in play.layoffs
-        ]
+        by_player = {play.player: play for play in plays}
+        seats = list(break_order(self)) if self.box.after_break or self.box.ending == "break" else [
+            play.player for play in plays]
+        table: Table = ()
+        steps: list[Step] = []
+        later: list[Layoff] = []
+        for player in seats:
+            play = by_player.get(player)
+            if play is None:
+                continue
+            for layoff in play.layoffs:
+                if layoff.later:
+                    later.append(layoff)
+                    continue
+                steps.append(self._layoff_step(rule, table, layoff, ""))
+                table = lay(table, layoff)
+            table = self.lay_down(table, play)
+        for layoff in later:
+            steps.append(self._layoff_step("J11", table, layoff, " in a later round"))
+            table = lay(table, layoff)
+        return steps
+
+    def _layoff_step(self, rule: str, table: Table, layoff: Layoff, when: str) -> Step:
+        """The layoff told against its meld as the table shows it at that moment."""
+        meld = next(m for m in table if (m.owner, m.index) == (layoff.onto, layoff.meld))
+        return Step(rule, f"{layoff.by} laid off {layoff.card} on {layoff.onto}'s "
+                          f"{extended(meld)}{when}")
 
     def describe(self, plays: Sequence[Played]) -> list[Step]:
         """How each hand came to be arranged: entered (C8), arranged (C9) or a count."""
@@ -427,6 +490,17 @@ class Showdown:
                                     f"{deadwood or 'none'} = {play.count}", play.player))
         return steps
 
+    def _better(self, hand: Hand, table: Table, position: int) -> Played | None:
+        """The lowest-count legal play of a declared hand (the knocker's own best split;
+        a later player's best melds and layoffs on the table as it stood)."""
+        if position == 0:
+            found = best_arrangements(cards_mask(hand.cards),
+                                      around_the_corner=self.rules.around_the_corner,
+                                      ace_value=self.rules.ace_value)
+            return self._arranged(hand.player, found[0]) if found else None
+        options = self.replies(hand, table, position)
+        return options[0][0] if options else None
+
     def advice(self, plays: Sequence[Played]) -> list[Step]:
         """Better legal plays a declared hand missed (C8: advised, never applied)."""
         found = []
@@ -434,17 +508,13 @@ class Showdown:
         for position, play in enumerate(plays):
             hand = self.box.hands[play.player]
             if hand.form == "declared":
-                if position == 0:
-                    better = best_count(cards_mask(hand.cards),
-                                        around_the_corner=self.rules.around_the_corner,
-                                        ace_value=self.rules.ace_value)
-                else:
-                    better = self.replies(hand, table, position)[0][0].count
-                if better < play.count:
-                    found.append(Step("C8", f"{play.player} could have counted {better} instead "
-                                            f"of {play.count}; what was laid on the table is "
-                                            "what is scored", play.player))
+                better = self._better(hand, table, position)
+                if better is not None and better.count < play.count:
+                    found.append(Step("C8", f"{play.player} could have counted {better.count} "
+                                            f"instead of {play.count}, as {_laid(better, table)}; what "
+                                            "was laid on the table is what is scored",
+                                      play.player))
             for layoff in play.layoffs:
                 table = lay(table, layoff)
-            table = self._lay_down(table, play)
+            table = self.lay_down(table, play)
         return found

@@ -18,6 +18,7 @@ from reportlab.platypus import Paragraph, Table, TableStyle
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import name_cell
 from .cards import card
@@ -35,18 +36,21 @@ class Columns:
     """Oklahoma: the first upcard and the knock limit it set."""
     multiplier: bool = False
     """Doubling (or Oklahoma's spade): the box's multiplier."""
+    deal: str = "box"
+    """What the game calls a deal (engine vocabulary): "box" or "hand"."""
 
     @classmethod
     def of(cls, rules: engine.Rules, boxes: Sequence[Mapping[str, Any]] = ()) -> Columns:
         """The columns ``rules`` call for, and a multiplier column whenever a box was doubled."""
         doubled = any((b.get("multiplier") or 1) > 1 for b in boxes)
         return cls(upcard=rules.knock_limit_from != "fixed",
-                   multiplier=rules.doubling or rules.spade_doubles or doubled)
+                   multiplier=rules.doubling or rules.spade_doubles or doubled,
+                   deal=vocabulary_for(rules).deal)
 
     @property
     def headings(self) -> list[str]:
         extra = (["Upcard"] if self.upcard else []) + (["×"] if self.multiplier else [])
-        return ["Box", "Dealer", "How", "Won by", *extra]
+        return [self.deal.capitalize(), "Dealer", "How", "Won by", *extra]
 
     @property
     def fixed(self) -> int:
@@ -57,7 +61,7 @@ class Columns:
 def box_widths(columns: Columns, players: int, width: float) -> list[float]:
     """Widths: box number, dealer, how, winner, extras, then count, box and total per player."""
     name = {2: 28 * mm, 3: 21 * mm}.get(players, 22 * mm)
-    fixed = [8 * mm, name, 9.5 * mm, name]
+    fixed = [10 * mm, name, 9.5 * mm, name]
     fixed += [14 * mm] * columns.upcard + [8 * mm] * columns.multiplier
     group = (width - sum(fixed)) / players
     return fixed + [group * 0.31, group * 0.31, group * 0.38] * players
@@ -137,7 +141,7 @@ def _headings(players: Sequence[str], columns: Columns,
     for seat, name in enumerate(players):
         first = columns.fixed + 3 * seat
         top += [name_cell(name, sum(widths[first:first + 3]), bold=True), "", ""]
-        sub += [Paragraph(h, sheet.head) for h in ("count", "box", "total")]
+        sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
     return [top, sub]
 
 

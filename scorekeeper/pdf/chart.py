@@ -15,6 +15,8 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table
 
 from scorekeeper import chart as data
 from scorekeeper import engine
+from scorekeeper.engine.contract import Sheet
+from scorekeeper.engine.vocabulary import vocabulary_for
 
 from . import fonts
 from .fonts import FONT, FONT_BOLD, shortened
@@ -22,22 +24,23 @@ from .styles import INK, MUTED, ruled, styles
 
 
 def chart_section(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
-                  width: float, game: Mapping[str, Any] | None = None) -> list[Flowable]:
+                  width: float) -> list[Flowable]:
     """The chart(s) under the box table, kept with their heading; nothing before a box."""
     if not score.get("boxes"):
         return []
-    found = data.charts(game or {"players": list(players)}, score, target=rules.game_target)
+    found = data.charts(players, Sheet.from_json(score), target=rules.game_target)
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm
-    drawings = [ChartDrawing(c, each - 2 * mm, height) for c in found]
+    deal = vocabulary_for(rules).deal
+    drawings = [ChartDrawing(c, each - 2 * mm, height, deal) for c in found]
     rows = [drawings[i:i + per_row] for i in range(0, len(drawings), per_row)]
     cells: list[list[Flowable | str]] = [list(row) for row in rows]
     cells[-1] += [""] * (per_row - len(cells[-1]))
     table = Table(cells, colWidths=[each] * per_row, hAlign="LEFT")
     table.setStyle(ruled([("LEFTPADDING", (0, 0), (-1, -1), 0),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
-    heading = Paragraph("The game box by box" if per_row == 1 else "The games box by box",
+    heading = Paragraph(f"The game{'' if per_row == 1 else 's'} {deal} by {deal}",
                         styles().heading)
     return [KeepTogether([heading, table])]
 
@@ -46,9 +49,10 @@ class ChartDrawing(Flowable):
     """One chart drawn straight on the canvas, ``width`` × ``height`` points, in the
     embedded fonts (a ReportLab Drawing would reference unembedded Helvetica)."""
 
-    def __init__(self, found: data.Chart, width: float, height: float) -> None:
+    def __init__(self, found: data.Chart, width: float, height: float,
+                 deal: str = "box") -> None:
         super().__init__()
-        self.found, self.width, self.height = found, width, height
+        self.found, self.width, self.height, self.deal = found, width, height, deal
 
     def wrap(self, aW: float, aH: float) -> tuple[float, float]:
         return self.width, self.height
@@ -76,7 +80,7 @@ class ChartDrawing(Flowable):
         canvas.setFont(FONT, 6.5)
         for value in sorted({low, high}):
             canvas.drawRightString(left - 2, y(value) - 2.5, str(value).replace("-", "−"))
-        canvas.drawRightString(left + plot_w, 2, f"{found.unit} {found.boxes}")
+        canvas.drawRightString(left + plot_w, 2, f"{self.deal} {found.boxes}")
         if found.target and found.target_in_view:
             canvas.setLineWidth(0.4)
             canvas.setDash([1, 1.5])

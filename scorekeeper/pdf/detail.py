@@ -22,6 +22,7 @@ from reportlab.platypus import (
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import citations, name_cell
 from .boxes import box_labels
@@ -52,7 +53,8 @@ def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: S
     notes: list[Flowable] = []
     for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
         source = entered[index] if index < len(entered) else {}
-        name = f"Box {label}" if label else "Misdeal"
+        deal = vocabulary_for(rules).deal if rules is not None else "box"
+        name = f"{deal.capitalize()} {label}" if label else "Misdeal"
         note = box.get("note", source.get("note"))
         if wants_detail(box, detail):
             blocks.append(box_detail(name, source, box, players, width, rules))
@@ -66,7 +68,9 @@ def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: S
         story += [KeepTogether([Paragraph("Notes", sheet.heading), notes[0]]), *notes[1:]]
     if blocks:
         # The heading goes with the first line of the first block, never alone at a page's foot.
-        story += [CondPageBreak(30 * mm), Paragraph("Box detail", sheet.heading), *blocks]
+        deal = vocabulary_for(rules).deal if rules is not None else "box"
+        story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", sheet.heading),
+                  *blocks]
     return story
 
 

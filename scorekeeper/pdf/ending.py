@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import deal_word, vocabulary_for
 from . import words
 from .blocks import citations, name_cell
 from .boxes import sheet_numbers
@@ -26,7 +27,7 @@ def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence
     sheet = styles()
     if not score.get("game_over"):
         return [KeepTogether([
-            Paragraph(f"Standing after {len(score.get('boxes', ()))} boxes", sheet.heading),
+            Paragraph(f"Standing after {_played(score, rules)}", sheet.heading),
             totals_table(score, rules, players, width),
             Paragraph(_standing_note(score, rules), sheet.small),
         ])]
@@ -67,11 +68,13 @@ def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequenc
     column = min((width - LABEL_WIDTH) / max(len(players), 1), 34 * mm)
     header = ["", *[name_cell(p, column, bold=True) for p in players]]
     rows: list[list[Any]] = [header, _row("Credits", score.get("totals"), players),
-                             _row("Boxes won", score.get("boxes_won"), players)]
+                             _row(f"{vocabulary_for(rules).deals.capitalize()} won",
+                                  score.get("boxes_won"), players)]
     if over:
         if rules.box_bonus or score.get("box_bonuses"):
-            rows.append(_row(f"Box bonuses, {rules.box_bonus} a box", score.get("box_bonuses"),
-                             players))
+            deal = vocabulary_for(rules).deal
+            rows.append(_row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}",
+                             score.get("box_bonuses"), players))
         if rules.game_bonus or score.get("game_bonus"):
             rows.append(_row("Game bonus", score.get("game_bonus"), players))
         shut = set(score.get("shutouts") or ())
@@ -81,6 +84,19 @@ def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequenc
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))
     return table
+
+
+def _played(score: Mapping[str, Any], rules: engine.Rules | None = None) -> str:
+    """How many boxes were played, as the sheet numbers them (a misdeal takes none), in
+    the game's word for a deal.
+
+    >>> _played({"boxes": [{"result": "knock"}, {"result": "misdeal"}]})
+    '1 box'
+    >>> _played({"boxes": [{"result": "knock"}] * 2}, engine.find_rules("gin"))
+    '2 hands'
+    """
+    played = sum(1 for box in score.get("boxes", ()) if box.get("result") != "misdeal")
+    return f"{played} {deal_word(rules, plural=played != 1)}"
 
 
 def _row(label: str, values: Mapping[str, Any] | None, players: Sequence[str]) -> list[str]:

@@ -16,6 +16,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import citations, name_cell
 from .boxes import box_labels, sheet_numbers
@@ -37,14 +38,15 @@ def hollywood_section(game: Mapping[str, Any], score: Mapping[str, Any], rules: 
     for band in bands(len(games), width):
         if story:
             story.append(Spacer(1, 4 * mm))
-        story.append(hollywood_table(game, score, players, band, width))
-    story += chart_section(score, rules, players, width, game)
+        story.append(hollywood_table(game, score, players, band, width,
+                                     vocabulary_for(rules).deal))
+    story += chart_section(score, rules, players, width)
     story += hollywood_foot(score, games, rules, players, game.get("stake"), width,
                             meta.currency if meta else "")
     return story
 
 
-FIXED = [8 * mm, 18 * mm, 9.5 * mm, 18 * mm, 11 * mm, 11 * mm, 12 * mm]
+FIXED = [10 * mm, 16 * mm, 9.5 * mm, 18 * mm, 11 * mm, 11 * mm, 12 * mm]
 """Box, dealer, how, won by, the two counts and the points."""
 
 
@@ -65,14 +67,15 @@ def _widths(games: int, width: float) -> list[float]:
 
 
 def hollywood_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
-                    band: list[int], width: float) -> Table:
+                    band: list[int], width: float, deal: str = "hand") -> Table:
     """One row per box; each game's columns get the winner's running total when entered."""
     sheet = styles()
     games = len(band)
     widths = _widths(games, width)
     entered = list(game.get("boxes", ()))
-    top: list[Cell] = [Paragraph(h, sheet.head) for h in ("Box", "Dealer", "How", "Won by")]
-    top += [Paragraph("count", sheet.head), "", Paragraph("box", sheet.head)]
+    top: list[Cell] = [Paragraph(h, sheet.head)
+                       for h in (deal.capitalize(), "Dealer", "How", "Won by")]
+    top += [Paragraph("count", sheet.head), "", Paragraph(deal, sheet.head)]
     sub: list[Cell] = ["", "", "", ""]
     sub += [name_cell(p, widths[4], bold=True, lines=3) for p in players]
     sub.append("")
@@ -164,9 +167,12 @@ def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
     ]
     # Every other box tinted across the deal columns.
     commands += [("BACKGROUND", (0, r), (6, r), BAND) for r in range(3, rows, 2)]
-    # A closed game greys out below the box that closed it.
+    # A closed game greys out below the box that closed it, ruled off by a double line
+    # under that box as on a paper pad (V3).
     commands += [("BACKGROUND", (7 + 2 * g, start), (8 + 2 * g, -1), CLOSED)
                  for g, start in enumerate(closed_from) if start and start < rows]
+    commands += [("LINEBELOW", (7 + 2 * g, start - 1), (8 + 2 * g, start - 1), 0.9, INK,
+                  1, None, 1, 2, 1.6) for g, start in enumerate(closed_from) if start]
     # Each entry of a box win, bold on the winner's colour.
     for _, row, column in marks:
         commands += [("BACKGROUND", (column, row), (column, row), WON),
@@ -189,10 +195,11 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
         head = f"Game {n} · {state}" if n <= len(games) else "All games"
         top += [Paragraph(head, sheet.head), ""]
         sub += [name_cell(p, column, bold=True, lines=3) for p in players]
-    lines = [("Credits", "totals"), ("Boxes won", "boxes_won")]
+    words_ = vocabulary_for(rules)
+    lines = [("Credits", "totals"), (f"{words_.deals.capitalize()} won", "boxes_won")]
     if any(g.get("game_over") for g in games):
         # Bonuses and final totals once a game has closed; open games leave them blank.
-        lines += [(f"Box bonuses × {rules.box_bonus}", "box_bonuses"),
+        lines += [(f"{words_.deal.capitalize()} bonuses × {rules.box_bonus}", "box_bonuses"),
                   ("Game bonus", "game_bonus"), ("Final total", "final_totals")]
     rows: list[list[Cell]] = [top, sub]
     for caption, field in lines:

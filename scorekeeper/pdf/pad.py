@@ -19,6 +19,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, Ta
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import title_block
 from .boxes import Columns
@@ -54,7 +55,8 @@ def render_blank_pad(rules: str, *, players: int | None = None, page_size: str =
         f"{label} {value}" for label, value in words.key_numbers(preset))
     layout = Layout(size, title=f"{preset.title} score pad", margin_note=note,
                     footer=f"scorekeeper · blank {preset.title} pad ({preset.name})",
-                    legend=legend(three_hand=preset.is_three_hand, knocker=False)
+                    legend=legend(three_hand=preset.is_three_hand, knocker=False,
+                                  has_break=vocabulary_for(preset).has_break)
                     + " · write initials in the narrow columns")
     width = size[0] - layout.left_margin - MARGIN
     height = size[1] - MARGIN - 5 * mm - layout.bottom_margin
@@ -141,16 +143,16 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
     """The ruled box table of Jersey Gin, two-hand Gin and Knock Rummy, with its foot."""
     sheet = styles()
     columns = Columns.of(preset)
-    fixed = [NARROW] * 4 + [11 * mm] * columns.upcard + [NARROW] * columns.multiplier
+    fixed = [9 * mm] + [NARROW] * 3 + [11 * mm] * columns.upcard + [NARROW] * columns.multiplier
     group = max((width - sum(fixed)) / seats, 3 * CELL)
     widths = fixed + [group / 3] * 3 * seats
-    heads_text = ["Box", "Dlr", "How", "Won", *(["Upcard"] if columns.upcard else []),
+    heads_text = [columns.deal.capitalize(), "Dlr", "How", "Won", *(["Upcard"] if columns.upcard else []),
                   *(["×"] if columns.multiplier else [])]
     top: list[Any] = list(_narrow_heads(heads_text))
     sub: list[Any] = [""] * len(fixed)
     for seat in range(1, seats + 1):
         top += [_seat_head(seat), "", ""]
-        sub += [Paragraph(h, sheet.head) for h in ("count", "box", "total")]
+        sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
     foot = _foot_labels(preset, seats)
     heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
@@ -164,9 +166,11 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
 def _foot_labels(preset: engine.Rules, seats: int) -> list[str]:
     """The sums at the foot of the pad, with the rule set's numbers filled in; Jersey Gin
     ends with its three pairwise payments (J16)."""
-    labels = ["Credits", "Boxes won"]
+    deals = vocabulary_for(preset).deals
+    labels = ["Credits", f"{deals.capitalize()} won"]
     if preset.box_bonus:
-        labels.append(f"Box bonuses: boxes won × {preset.box_bonus}")
+        labels.append(f"{vocabulary_for(preset).deal.capitalize()} bonuses: {deals} won × "
+                      f"{preset.box_bonus}")
     if preset.game_bonus:
         labels.append(f"Game bonus: {preset.game_bonus} to the winner")
     labels.append("Final total")
@@ -216,7 +220,7 @@ def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float,
                   page: float) -> list[Flowable]:
     """The deal's narrow columns, then each game's two score columns; as many games a band
     as the page holds readably, one band a page; each game's boxes won and net at its foot."""
-    deal = [NARROW] * 4 + [10 * mm]
+    deal = [9 * mm] + [NARROW] * 3 + [10 * mm]
     per_band = max(1, int((width - sum(deal)) // (2 * CELL)))
     bands = [list(range(start, min(games, start + per_band - 1) + 1))
              for start in range(1, games + 1, per_band)]
@@ -233,12 +237,15 @@ def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], wi
     """One band of Hollywood game columns beside the deal's columns."""
     sheet = styles()
     column = (width - sum(deal)) / (2 * len(band))
-    top: list[Any] = list(_narrow_heads(["Box", "Dlr", "How", "Won", "Points"]))
+    words_ = vocabulary_for(preset)
+    top: list[Any] = list(_narrow_heads([words_.deal.capitalize(), "Dlr", "How", "Won",
+                                         "Points"]))
     sub: list[Any] = [""] * len(deal)
     for game in band:
         top += [Paragraph(f"Game {game} · to {preset.game_target}", sheet.head), ""]
         sub += [_seat_head(1), _seat_head(2)]
-    foot = ["Credits", "Boxes won", f"Box bonuses × {preset.box_bonus}",
+    foot = ["Credits", f"{words_.deals.capitalize()} won",
+            f"{words_.deal.capitalize()} bonuses × {preset.box_bonus}",
             f"Game bonus {preset.game_bonus}", "Final total", "Net: who is up, by how much"]
     heads, feet = [HEAD_ROW * 1.4, NAME_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)

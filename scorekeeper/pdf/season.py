@@ -48,7 +48,7 @@ def render_season(record: Record, year: int, found: data.Chart, *, size: str = "
               _heading("By rule set"), _presets(record, width, currency)]
     if len(found.lines[0].points) > 1:
         story.append(KeepTogether([_heading("Results over the season"),
-                                   ChartDrawing(found, width, 50 * mm)]))
+                                   ChartDrawing(found, width, 50 * mm, found.unit)]))
     story += [_heading("Every game"), _games(record, width)]
     return build(story, layout, subject=title)
 

@@ -16,6 +16,7 @@ from reportlab.platypus import Flowable
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import rule_lines, title_block
 from .boxes import Columns, box_labels, box_table
@@ -59,7 +60,9 @@ def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
         meta = dataclasses.replace(meta, created=datetime.datetime.fromisoformat(date))
     layout = Layout(size, title=heading, header=_running_header(players, date),
                     footer=f"scorekeeper · {rules.title} score sheet", meta=meta,
-                    legend=legend(three_hand=rules.is_three_hand) + " · * note under the table")
+                    legend=legend(three_hand=rules.is_three_hand,
+                                  has_break=vocabulary_for(rules).has_break)
+                    + " · * note under the table")
     width = size[0] - layout.left_margin - MARGIN
     story = _title(game, score, rules, heading, custom=title is not None, date=date,
                    meta=meta, width=width)
@@ -93,7 +96,8 @@ def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rule
     if dealer is not None:
         seats[-1] += f"; first dealer {text(dealer)}"
     labels = [label for label in box_labels(score.get("boxes", ())) if label]
-    boxes = f"{len(labels)} box" + ("" if len(labels) == 1 else "es")
+    said = vocabulary_for(rules)
+    boxes = f"{len(labels)} {said.deal if len(labels) == 1 else said.deals}"
     misdeals = len(score.get("boxes", ())) - len(labels)
     if misdeals:
         boxes += f" (and {misdeals} misdeal{'' if misdeals == 1 else 's'})"

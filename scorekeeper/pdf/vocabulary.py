@@ -1,8 +1,8 @@
-"""What the sheets call each way a box can end: one place for the words and the letters.
+"""What the sheets call each way a box can end, from the engine's vocabulary.
 
-The phone, the PDF and the explanations should say the same thing ("gin after
-the break"); when the engine gets its own vocabulary module, :data:`RESULTS`
-is the one table to point at it.
+The phone, the PDF and the explanations say the same thing ("gin after the
+break"): the words and letters are the engine's (``engine/vocabulary.py``);
+this module only shapes them for the printed page.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from ..engine.vocabulary import ENDING_VERBS, RESULT_LETTERS, RESULT_NAMES, VOID_RESULTS
 
 
 @dataclass(frozen=True)
@@ -23,14 +25,8 @@ class Result:
 
 
 RESULTS: Mapping[str, Result] = {
-    "knock": Result("K", "knock"),
-    "underknock": Result("U", "underknock"),
-    "undercut": Result("U", "undercut"),
-    "gin": Result("G", "gin"),
-    "break": Result("B", "break"),
-    "break-gin": Result("BG", "gin after the break"),
-    "draw": Result("–", "draw", scores=False),
-    "misdeal": Result("–", "misdeal", scores=False),
+    key: Result(RESULT_LETTERS[key], name, key not in VOID_RESULTS)
+    for key, name in RESULT_NAMES.items()
 }
 
 KNOCKER_MARK = "ᵏ"
@@ -49,14 +45,18 @@ def result(box: Mapping[str, Any]) -> Result:
     return RESULTS.get(key) or Result("?", key.replace("-", " "))
 
 
-def legend(*, three_hand: bool, knocker: bool = True) -> str:
-    """The key to the letters, printed on every page that uses them.
+def legend(*, three_hand: bool, knocker: bool = True, has_break: bool = True) -> str:
+    """The key to the letters, printed on every page that uses them (the break's letters
+    only in a game that has the break, J10).
 
-    >>> legend(three_hand=False)
-    'K knock · U undercut · G gin · B break · BG gin after the break · 4ᵏ knocker’s count'
+    >>> legend(three_hand=True)
+    'K knock · U underknock · G gin · B break · BG gin after the break · 4ᵏ knocker’s count'
+    >>> legend(three_hand=False, has_break=False)
+    'K knock · U undercut · G gin · 4ᵏ knocker’s count'
     """
     under = "underknock" if three_hand else "undercut"
-    parts = ["K knock", f"U {under}", "G gin", "B break", "BG gin after the break"]
+    keys = ("knock", under, "gin", *(("break", "break-gin") if has_break else ()))
+    parts = [f"{RESULT_LETTERS[key]} {RESULT_NAMES[key]}" for key in keys]
     if knocker:
         parts.append(f"4{KNOCKER_MARK} knocker’s count")
     return " · ".join(parts)
@@ -80,6 +80,6 @@ def headline(box: Mapping[str, Any]) -> str:
         "a " if found.name in ("knock", "break") else "")
     line = f"{winner} won by {article}{found.name}"
     if by is not None and by != winner:
-        verb = "broke" if box.get("result") in ("break", "break-gin") else "knocked"
+        verb = ENDING_VERBS["break" if box.get("result") in ("break", "break-gin") else "knock"]
         line += f" ({by} {verb})"
     return line

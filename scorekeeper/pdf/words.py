@@ -9,6 +9,7 @@ from typing import Any
 
 from scorekeeper import engine
 
+from ..engine.vocabulary import vocabulary_for
 from .vocabulary import result
 
 
@@ -123,13 +124,13 @@ def key_numbers(rules: engine.Rules) -> list[tuple[str, str]]:
     if rules.knock_limit_from != "fixed":
         limit = f"the {rules.knock_limit_from.replace('-', ' ')}"
     pairs = [("Knock", limit), ("Gin bonus", str(rules.gin_bonus))]
+    said = vocabulary_for(rules)
     if rules.underknock_bonus:
-        word = "Underknock" if rules.is_three_hand else "Undercut"
-        pairs.append((f"{word} bonus", str(rules.underknock_bonus)))
+        pairs.append((f"{said.beaten.capitalize()} bonus", str(rules.underknock_bonus)))
     if rules.knocker_penalty:
         pairs.append(("Undercut knocker", f"−{rules.knocker_penalty}"))
     if rules.box_bonus:
-        pairs.append(("Box bonus", str(rules.box_bonus)))
+        pairs.append((f"{said.deal.capitalize()} bonus", str(rules.box_bonus)))
     if rules.game_bonus:
         pairs.append(("Game bonus", str(rules.game_bonus)))
     pairs.append(("Game", f"{rules.game_target} up"))
@@ -144,7 +145,7 @@ _MINUS = re.compile(r"(?<=[\d)\s])-(?=[\s\d(])")
 _TIMES = re.compile(r"(?<=[\d)]) x (?=[\d(])|(?<=\d)x\b")
 _CARD = re.compile(r"\b(10|[2-9AJQKT])([CDHS])\b")
 _SETTING = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
-_ZERO_BONUS = re.compile(r"\bbonus of 0\b|\bat 0 a box\b|: 0 more\b")
+_ZERO_BONUS = re.compile(r"\bbonus of 0\b|\bat 0 a (?:box|hand)\b|: 0 more\b")
 FAMILY_IDS = {"jersey": "J", "parlett": "PJ", "gin": "G", "knock-rummy": "K"}
 """The sections of RULES.md a family's rulings may cite, beside common ground (C, V)."""
 
@@ -163,8 +164,8 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
     'Bob pays Ann (270 − 0) × 2 = 540; A♠-2♠-3♠; 7♠; tie goes to defender'
     """
     if numbers:
-        said = re.sub(r"\bbox (\d+)\b", lambda m: "box " + numbers.get(int(m.group(1)),
-                                                                     m.group(1)), said)
+        said = re.sub(r"\b(box|hand) (\d+)\b", lambda m: m.group(1) + " " + numbers.get(
+            int(m.group(2)), m.group(2)), said)
     said = _MINUS.sub("−", said)
     said = re.sub(r"(?<=[\d)])−(?=[\d(])", " − ", said)
     said = re.sub(r"(?<=[\d)])\+(?=[\d(])", " + ", said)

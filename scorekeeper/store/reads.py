@@ -141,6 +141,19 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def join_code_hash(code: str) -> str:
+    """A short join code as stored: hashed apart from edit codes (its own prefix)."""
+    return hashlib.sha256(b"join:" + code.encode("utf-8")).hexdigest()
+
+
+def games_with_join_code(db: Session, code: str) -> list[GameRow]:
+    """The games whose short join code is ``code`` (normally one; none for a wrong
+    code), most recently changed first."""
+    query = (select(GAMES).where(GAMES.c.join_code_hash == join_code_hash(code))
+             .order_by(GAMES.c.updated_at.desc()).limit(5))
+    return [GameRow.of(row) for row in db.connection().execute(query)]
+
+
 def all_game_ids(db: Session) -> Iterator[str]:
     """Every game's id (for backups and consistency checks)."""
     yield from db.scalars(select(Game.id).order_by(Game.created_at))

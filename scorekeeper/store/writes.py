@@ -33,6 +33,7 @@ from .models import (
     REVISIONS,
     Box,
     BoxRevision,
+    Codes,
     Game,
     GameRow,
     Key,
@@ -41,7 +42,7 @@ from .models import (
     StoredBox,
     now,
 )
-from .reads import game_version, token_hash
+from .reads import game_version, join_code_hash, token_hash
 
 
 class _Sql:
@@ -109,14 +110,22 @@ class WriteResult:
     """For a repeat: the hash of what the first write with the key changed."""
 
 
+def new_game_id() -> str:
+    """A new game's id: 16 URL-safe characters (96 random bits), in no order."""
+    return secrets.token_urlsafe(12)
+
+
 def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
-                key: Key | None = None, token: str | None = None) -> tuple[GameRow, str]:
-    """Store a new game (and boxes given with it) with the edit secret ``token`` (a new
-    random one when None), which is stored only as a hash. A start ``key`` already used
-    raises :class:`KeyTaken`."""
-    token = token or secrets.token_urlsafe(24)
+                key: Key | None = None, token: str | None = None, *,
+                game_id: str | None = None, codes: Codes | None = None) -> tuple[GameRow, str]:
+    """Store a new game (and boxes given with it) with its ``codes`` (made for
+    ``game_id``), else the edit secret ``token`` (a new random one when None); codes
+    are stored only as hashes. A start ``key`` already used raises :class:`KeyTaken`."""
+    token = codes.edit if codes is not None else token or secrets.token_urlsafe(24)
     row = Game(
-        id=secrets.token_urlsafe(12), edit_token_hash=token_hash(token), version=1,
+        id=game_id or new_game_id(), edit_token_hash=token_hash(token), version=1,
+        join_code_hash=None if codes is None else join_code_hash(codes.join),
+        codes_round=None if codes is None else codes.round,
         rules=game.rules, settings=dict(game.settings), players=list(game.players),
         dealer=game.dealer, stake=game.stake, summary=dict(game.summary),
         rematch_of=game.rematch_of, place=game.place, started=game.started,
@@ -138,6 +147,20 @@ def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
             raise
         raise KeyTaken(f"the start key {key.key!r} is already used") from None
     return GameRow.of(row), token
+
+
+def renew_codes(db: Session, game_id: str, seen_round: int | None, codes: Codes) -> bool:
+    """Replace the game's codes by ``codes`` (the old ones stop working at once), if
+    its codes are still of ``seen_round``: False when another phone renewed them first
+    or there is no such game. The game's version is untouched: the sheet is the same."""
+    statement = (update(Game).where(Game.id == game_id)
+                 .where(Game.codes_round.is_(None) if seen_round is None
+                        else Game.codes_round == seen_round)
+                 .values(edit_token_hash=token_hash(codes.edit),
+                         join_code_hash=join_code_hash(codes.join), codes_round=codes.round))
+    changed = getattr(db.execute(statement), "rowcount", 0)
+    db.commit()
+    return bool(changed)
 
 
 def started_with(db: Session, key: str) -> tuple[str, str | None] | None:

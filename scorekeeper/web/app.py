@@ -25,6 +25,7 @@ from flask import Config, Flask, Response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
+from ..engine import vocabulary
 from . import cardfaces, compress, database, htmx
 from .session import SessionInterface, instance_secret
 
@@ -75,9 +76,14 @@ def _folder(name: str) -> Path:
 
 
 def instance_folder() -> Path:
-    """The instance folder Flask would choose (``instance/`` beside the package in a
-    checkout, ``<prefix>/var/scorekeeper-instance`` when installed)."""
+    """``SCOREKEEPER_INSTANCE_PATH`` when set (several instances on one machine, each with
+    its own folder), else the folder Flask would choose (``instance/`` beside the package
+    in a checkout, ``<prefix>/var/scorekeeper-instance`` when installed)."""
     from flask.sansio.scaffold import find_package
+
+    chosen = os.environ.get(f"{ENV_PREFIX}_INSTANCE_PATH")
+    if chosen:
+        return Path(chosen).resolve()
 
     prefix, package_path = find_package(IMPORT_NAME)
     if prefix is None:
@@ -112,6 +118,11 @@ def configure(config: Config, instance: Path,
         # game on the server (a club's own machine), which shows every game's read link.
         RECENT_GAMES_PUBLIC=False,
         POLL_SECONDS=3,
+        # Wrong join codes allowed per client address and per game in the window (in
+        # seconds), counted in each process (see scorekeeper/web/invite.py).
+        JOIN_TRIES_PER_CLIENT=10,
+        JOIN_TRIES_PER_GAME=30,
+        JOIN_TRIES_WINDOW=15 * 60,
         # Behind a reverse proxy that terminates HTTPS, set this to the number of proxies
         # in front (instance/config.py): X-Forwarded-Proto/-For/-Host are then believed.
         # Never on by default, or any phone could claim to be on HTTPS.
@@ -176,11 +187,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, pads, players, rules
+    from . import api, boxes, disputes, games, health, joining, pads, players, rules
 
     csrf.init_app(app)
     compress.init_app(app)
-    for module in (games, boxes, rules, disputes, pads, api, health, players):
+    for module in (games, joining, boxes, rules, disputes, pads, api, health, players):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
@@ -191,6 +202,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["card_rows"] = cardfaces.grid
     app.jinja_env.globals["card_label"] = cardfaces.label
     app.jinja_env.globals["card_name"] = cardfaces.spoken
+    # One vocabulary for the pages, the PDF and the explanations (engine/vocabulary.py).
+    app.jinja_env.globals["result_title"] = vocabulary.title_of
+    app.jinja_env.globals["words"] = vocabulary.vocabulary_for
+    app.jinja_env.globals["deal_word"] = vocabulary.deal_word
+    app.jinja_env.globals["ending_verbs"] = vocabulary.ENDING_VERBS
     app.jinja_env.globals["new_key"] = lambda: secrets.token_urlsafe(16)
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))
     app.after_request(_headers)
@@ -232,6 +248,11 @@ def _error_page(error: HTTPException) -> Response | tuple[str, int]:
         if code == 405 and isinstance(error, MethodNotAllowed) and error.valid_methods:
             response.allow.update(error.valid_methods)
         return response
+    game_id = (request.view_args or {}).get("game_id")
+    if code == 403 and isinstance(game_id, str):
+        from .invite import scorers_only
+
+        return scorers_only(game_id)
     if code >= 500:
         return htmx.error_page(code, "Something went wrong", "The server could not answer. "
                                "Nothing was saved by this request: go back and try again.")

@@ -100,7 +100,7 @@ def _refused(error: ledger.KeyReused) -> Response:
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
     table = _editable_game(game_id)
-    if request.method == "GET":
+    if request.method != "POST":  # GET or HEAD: only a POST writes
         form = forms.box_form(table.players)
         form.version.data = str(table.version)
         form.number.data = str(table.next_number)
@@ -220,8 +220,8 @@ def edit(game_id: str, box_id: int) -> Response:
     """Correct a box; every box after it is rescored."""
     table = _editable_game(game_id)
     box, place = _live_box(table, box_id)
-    if request.method == "GET":
-        data = forms.box_form_data(table.game.boxes[place].to_json(), table.players)
+    if request.method != "POST":  # GET or HEAD: only a POST writes
+        data = forms.box_form_data(table.game.boxes[place], table.players)
         form = forms.box_form(table.players, data=data)
         forms.prefill_box_form(form, data)
         form.version.data = str(table.version)

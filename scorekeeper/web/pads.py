@@ -13,7 +13,8 @@ bp = Blueprint("pads", __name__, url_prefix="/pads")
 def index() -> str:
     """Choose the game, the paper and the number of players."""
     return render_template("pads/index.html", presets=engine.PRESETS.values(),
-                           chosen="jersey-scarne", size="A4", players=None, error=None)
+                           chosen="jersey-scarne", size="A4", players=None, columns=None,
+                           error=None)
 
 
 @bp.get("/pad.pdf")
@@ -24,15 +25,20 @@ def pad() -> Response | tuple[str, int]:
     rules = request.args.get("rules", "jersey-scarne")
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     raw_players = request.args.get("players", "").strip()
+    raw_columns = request.args.get("columns", "").strip()[:6]
     try:
         players = int(raw_players) if raw_players else None
-        body = pdf.render_blank_pad(rules, players=players, page_size=size)
+        columns = int(raw_columns) if raw_columns else None
+        body = pdf.render_blank_pad(rules, players=players, page_size=size, columns=columns)
     except (ValueError, engine.ScorekeeperError) as err:
         message = err.message if isinstance(err, engine.ScorekeeperError) else str(err)
         if raw_players and not raw_players.isdigit():
             message = f"{raw_players!r} is not a number of players"
+        elif raw_columns and not raw_columns.isdigit():
+            message = f"{raw_columns!r} is not a number of Hollywood games"
         page = render_template("pads/index.html", presets=engine.PRESETS.values(),
-                               chosen=rules, size=size, players=raw_players, error=message)
+                               chosen=rules, size=size, players=raw_players,
+                               columns=raw_columns, error=message)
         return page, 422
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="pad-{rules}-{size}.pdf"'

@@ -219,6 +219,13 @@ def test_rules_of_one_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert out["settings"]["game_target"] == 200
     assert out["settings"]["knocker_penalty"] == 20
+    status, out, _ = run(capsys, "rules", "hollywood")
+    table = {row["setting"]: row for row in out["table"]}
+    assert (table["redeal_after_draw"]["value"], table["hollywood_entry"]["value"],
+            table["gin_layoffs"]["value"], table["hollywood_columns"]["value"]) == (
+        "next", "per-deal", False, 3)
+    assert "Parlett 'the deal passes'" in table["redeal_after_draw"]["source"]
+    assert all(row["source"] and row["rule"] for row in out["table"])
     status, out, err = run(capsys, "rules", "canasta")
     assert_bad(status, out, err, "unknown-rules")
 

@@ -164,13 +164,13 @@ def test_three_hand_parlett_game() -> None:
 def test_gin_game() -> None:
     sheet = score(game("gin", ["Ann", "Bob"], "Bob", [
         knock("Ann", Ann=5, Bob=30),  # G4: 25
-        draw(),                       # G7: the same dealer deals again
+        draw(),                       # G7: the deal passes after a draw too
         knock("Ann", Ann=7, Bob=7),   # G5: a tie goes to Bob: 0+25 = 25
         gin("Ann", Bob=45),           # G6: 45+25 = 70: Ann 95
         knock("Ann", Ann=2, Bob=12),  # G4: 10: Ann 105
     ]))
     assert column(sheet, "points") == [25, 0, 25, 70, 10]
-    assert column(sheet, "dealer") == ["Bob", "Ann", "Ann", "Bob", "Ann"]
+    assert column(sheet, "dealer") == ["Bob", "Ann", "Bob", "Ann", "Bob"]
     assert sheet["totals"] == {"Ann": 105, "Bob": 25}
     assert sheet["boxes_won"] == {"Ann": 3, "Bob": 1}
     # Ann 105+75+100 = 280, Bob 25+25 = 50
@@ -272,4 +272,4 @@ def test_knock_rummy_game_for_four() -> None:
     ]
     texts = [step["text"] for step in sheet["explanation"]]
     assert "Bob and Dan are level: nothing to settle" in texts
-    assert "Bob won no box and is shut out: this rule set adds nothing for a shutout" in texts
+    assert "Bob won no hand and is shut out: this rule set adds nothing for a shutout" in texts

@@ -215,17 +215,28 @@ def test_c11_misdeal_keeps_the_dealer() -> None:
     assert sheet["explanation"][-1] == {"rule": "C11", "text": "after the misdeal Bob deals again"}
 
 
-@pytest.mark.rule("G7")
-def test_g7_draw_same_dealer_in_gin_and_next_by_setting() -> None:
+@pytest.mark.rule("G7", "G1")
+@pytest.mark.parametrize("preset", ["gin", "gin-classic", "oklahoma", "hollywood",
+                                    "around-the-corner", "doubling"])
+def test_g7_draw_passes_the_deal_in_two_hand_presets(preset: str) -> None:
     boxes = [draw(), draw(), knock("Ann", Ann=1, Bob=2), draw()]
-    same = score(game("gin", ["Ann", "Bob"], "Ann", boxes))
+    if preset == "oklahoma":
+        boxes = [{**box, "upcard": "KH"} for box in boxes]
+    passing = score(game(preset, ["Ann", "Bob"], "Ann", boxes))
+    assert column(passing, "dealer") == ["Ann", "Bob", "Ann", "Bob"]
+    assert passing["next_dealer"] == "Ann"
+    assert passing["explanation"][-1] == {
+        "rule": "G7", "text": "after the draw the deal passes: Ann deals"}
+
+
+@pytest.mark.rule("G7")
+def test_g7_same_dealer_after_a_draw_is_a_setting() -> None:
+    boxes = [draw(), draw(), knock("Ann", Ann=1, Bob=2), draw()]
+    same = score(with_settings(game("gin", ["Ann", "Bob"], "Ann", boxes),
+                               redeal_after_draw="same"))
     assert column(same, "dealer") == ["Ann", "Ann", "Ann", "Bob"]
     assert same["next_dealer"] == "Bob"
     assert same["explanation"][-1] == {"rule": "G7", "text": "after the draw Bob deals again"}
-    passing = score(with_settings(game("gin", ["Ann", "Bob"], "Ann", boxes),
-                                  redeal_after_draw="next"))
-    assert column(passing, "dealer") == ["Ann", "Bob", "Ann", "Bob"]
-    assert passing["next_dealer"] == "Ann"
 
 
 @pytest.mark.rule("G7", "P7")
@@ -250,8 +261,8 @@ def test_box_id_and_note_come_back() -> None:
 
 def test_a_box_may_name_its_dealer_when_it_is_right() -> None:
     sheet = score(game("gin", ["Ann", "Bob"], "Ann", [{**draw(), "dealer": "Ann"},
-                                                       {**draw(), "dealer": "Ann"}]))
-    assert column(sheet, "dealer") == ["Ann", "Ann"]
+                                                       {**draw(), "dealer": "Bob"}]))
+    assert column(sheet, "dealer") == ["Ann", "Bob"]
 
 
 def test_rules_default_by_the_number_of_players() -> None:

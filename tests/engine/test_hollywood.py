@@ -28,7 +28,7 @@ PER_WIN = game("hollywood", ["Ann", "Bob"], "Ann", [
     win("Ann", 30),  # Ann: the open games 2, 3       G2 A105 (closed), G3 A65
     win("Bob", 40),  # Bob: game 3 is new to him      G3 A65 B40
     win("Bob", 70),  # Bob: game 3                    G3 B110 (closed)
-])
+], settings={"hollywood_entry": "per-win"})
 
 
 @pytest.mark.rule("V3")
@@ -79,9 +79,9 @@ def test_per_win_whole_game() -> None:
     ]
     assert [g["entered_boxes"] for g in games] == [[1, 2, 3, 4], [3, 4, 5, 6], [4, 6, 7, 8]]
     assert [g["explanation"][0] for g in games] == [
-        {"rule": "V3", "text": "game 1: boxes entered 1, 2, 3, 4"},
-        {"rule": "V3", "text": "game 2: boxes entered 3, 4, 5, 6"},
-        {"rule": "V3", "text": "game 3: boxes entered 4, 6, 7, 8"},
+        {"rule": "V3", "text": "game 1: hands entered 1, 2, 3, 4"},
+        {"rule": "V3", "text": "game 2: hands entered 3, 4, 5, 6"},
+        {"rule": "V3", "text": "game 3: hands entered 4, 6, 7, 8"},
     ]
     assert {step["rule"] for g in games for step in g["explanation"][1:]} == {"G8"}
     assert sheet["game_over"] is True
@@ -103,7 +103,7 @@ def test_a_box_after_every_column_closed_is_game_over() -> None:
     with pytest.raises(ScorekeeperError) as caught:
         score(late)
     assert (caught.value.code, caught.value.where) == ("game-over", "boxes[8]")
-    assert caught.value.message.startswith("all the games are over: Bob reached 110 in box 8")
+    assert caught.value.message.startswith("all the games are over: Bob reached 110 in hand 8")
 
 
 PER_DEAL = game("hollywood", ["Ann", "Bob"], "Ann", [
@@ -113,14 +113,14 @@ PER_DEAL = game("hollywood", ["Ann", "Bob"], "Ann", [
     draw(),           # deal 3 opens game 3, no score
     win("Ann", 80),   # deal 4: all                    G1 A110 (closed), G2 A80, G3 A80
     win("Ann", 25),   # open games 2, 3                G2 A105, G3 A105 (both closed)
-], settings={"hollywood_entry": "per-deal"}, stake=0.1)
+], stake=0.1)  # per-deal is the default (Parlett)
 
 
 @pytest.mark.rule("V3")
 def test_per_deal_entry_and_shutout_in_one_column() -> None:
     sheet = score(PER_DEAL)
     assert column(sheet, "columns") == [[1], [], [1, 2], [], [1, 2, 3], [2, 3]]
-    assert column(sheet, "dealer") == ["Ann", "Bob", "Bob", "Ann", "Ann", "Bob"]
+    assert column(sheet, "dealer") == ["Ann", "Bob", "Bob", "Ann", "Bob", "Ann"]  # G7
     first, second, third = sheet["games"]
     assert first["final_totals"] == {"Ann": 260, "Bob": 45}
     assert second["final_totals"] == {"Ann": 255, "Bob": 45}
@@ -140,7 +140,8 @@ def test_per_deal_entry_and_shutout_in_one_column() -> None:
 @pytest.mark.rule("V3")
 def test_hollywood_target_and_columns_are_settings() -> None:
     sheet = score({**PER_WIN, "boxes": PER_WIN["boxes"][:4],
-                   "settings": {"game_target": 150, "hollywood_columns": 2}})
+                   "settings": {"game_target": 150, "hollywood_columns": 2,
+                                "hollywood_entry": "per-win"}})
     assert len(sheet["games"]) == 2
     assert column(sheet, "columns") == [[1], [1], [1, 2], [1, 2]]
     assert not sheet["games"][0]["game_over"]  # Ann 105 of 150
@@ -150,7 +151,8 @@ def test_hollywood_target_and_columns_are_settings() -> None:
 
 @pytest.mark.rule("V3")
 def test_a_player_shut_out_of_a_closed_game_starts_in_the_next() -> None:
-    columns = start(find_rules("hollywood"), ("Ann", "Bob"))
+    columns = start(find_rules("hollywood").with_settings({"hollywood_entry": "per-win"}),
+                    ("Ann", "Bob"))
     assert columns is not None
     for _ in range(3):
         _, columns = columns.enter("knock", "Ann", [False, False, False])

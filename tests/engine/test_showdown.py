@@ -323,7 +323,7 @@ def test_break_layoffs_in_order_and_in_a_second_round() -> None:
     # In a second round anyone may lay off on any meld: Cal's 2H goes below Ann's 3-4-5H.
     second = adjudicate(box("jersey-scarne", JERSEY, "break", "Bob", hands, second_round=True))
     assert second["counts"]["Cal"] == 29 - 2
-    assert {"card": "2H", "onto": "Ann", "meld": 0} in second["hands"]["Cal"]["layoffs"]
+    assert {"card": "2H", "onto": "Ann", "meld": 0, "later_round": True} in second["hands"]["Cal"]["layoffs"]
 
 
 @pytest.mark.rule("J13")

@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from scorekeeper import chart, engine
+from scorekeeper.engine.contract import Sheet
 
 from . import games
 
@@ -16,7 +17,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_the_data_is_every_running_total_box_by_box() -> None:
     game = games.jersey_game(20, ended=False)
     score = engine.score(game)
-    (found,) = chart.charts(game, score, target=100)
+    (found,) = chart.charts(game["players"], Sheet.from_json(score), target=100)
     played = [b for b in score["boxes"] if b["result"] != "misdeal"]
     for line in found.lines:
         assert line.points[0] == (0, 0)
@@ -27,7 +28,7 @@ def test_the_data_is_every_running_total_box_by_box() -> None:
 def test_hollywood_has_one_chart_per_game_column() -> None:
     game = games.hollywood_game()
     score = engine.score(game)
-    found = chart.charts(game, score, target=100)
+    found = chart.charts(game["players"], Sheet.from_json(score), target=100)
     assert [c.title for c in found] == ["Game 1", "Game 2", "Game 3"]
     first = [b for b in score["boxes"] if 1 in b["columns"]]
     assert found[0].boxes == len(first)
@@ -37,7 +38,7 @@ def test_hollywood_has_one_chart_per_game_column() -> None:
 def test_the_svg_is_black_and_white_and_tells_players_apart_by_line_style() -> None:
     players = ["Ann", "<b>Bob</b> & Co", "Cal", "Dee", "Eve"]
     game = games.knock_rummy_game(players)
-    (found,) = chart.charts(game, engine.score(game), target=300)
+    (found,) = chart.charts(game["players"], Sheet.from_json(engine.score(game)), target=300)
     svg = chart.svg(found)
     root = ET.fromstring(svg)  # well-formed, so the hostile name was escaped
     colours = set(re.findall(r'(?:stroke|fill)="([^"]+)"', svg)) - {"none"}
@@ -54,6 +55,6 @@ def test_the_svg_is_black_and_white_and_tells_players_apart_by_line_style() -> N
 
 def test_a_far_target_does_not_flatten_the_lines() -> None:
     game = games.knock_rummy_game(["Ann", "Bob"])
-    (found,) = chart.charts(game, engine.score(game), target=5000)
+    (found,) = chart.charts(game["players"], Sheet.from_json(engine.score(game)), target=5000)
     assert found.high < 5000 and not found.target_in_view
     assert found.caption == "Running totals (game to 5000)"

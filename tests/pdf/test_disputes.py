@@ -123,7 +123,7 @@ def test_oklahoma_prints_the_upcard_and_the_knock_limit_it_set() -> None:
         {**games.knock("Ann", {"Ann": 5, "Bob": 30}), "upcard": "7S"},
         {**games.gin("Bob", {"Ann": 20}), "upcard": "AH"}]}
     cells = lines(render_sheet(game, engine.score(game)))
-    assert contains_run(cells, ["Box", "Dealer", "How", "Won by", "Upcard"])
+    assert contains_run(cells, ["Hand", "Dealer", "How", "Won by", "Upcard"])
     assert contains_run(cells, ["1", "Ann", "K", "Ann", "7♠ ≤7", "5ᵏ"])
     assert contains_run(cells, ["2", "Bob", "G", "Bob", "A♥ gin"])
 

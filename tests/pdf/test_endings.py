@@ -43,7 +43,7 @@ def test_doubling_shows_the_multiplier() -> None:
     game = {"rules": "doubling", "players": ["Ann", "Bob"], "dealer": "Ann",
             "boxes": [{**games.knock("Ann", {"Ann": 3, "Bob": 20}), "multiplier": 2}]}
     score, cells = sheet(game)
-    assert contains_run(cells, ["Box", "Dealer", "How", "Won by", "×"])
+    assert contains_run(cells, ["Hand", "Dealer", "How", "Won by", "×"])
     assert contains_run(cells, ["1", "Ann", "K", "Ann", "×2", "3ᵏ",
                                 str(score["boxes"][0]["points"])])
 
@@ -68,7 +68,7 @@ def test_hollywood_in_progress_has_open_games_and_no_final_totals() -> None:
                                 "All games"])
     assert "Final total" not in cells
     text = " ".join(cells)
-    assert f"3 boxes; in progress, {score['next_dealer']} deals next" in text
+    assert f"3 hands; in progress, {score['next_dealer']} deals next" in text
 
 
 def test_notes_print_with_their_box_even_without_detail() -> None:
@@ -76,6 +76,6 @@ def test_notes_print_with_their_box_even_without_detail() -> None:
         {**games.knock("Ann", {"Ann": 3, "Bob": 20}), "note": "Bob <misdealt> & redealt ♥"}]}
     score = engine.score(game)
     text = flat(render_sheet(game, score, detail=False))
-    assert "Notes Box 1* Bob <misdealt> & redealt ♥" in text
+    assert "Notes Hand 1* Bob <misdealt> & redealt ♥" in text
     assert contains_run(lines(render_sheet(game, score)), ["1*", "Ann", "K", "Ann"])
-    assert "Box 1* Bob <misdealt> & redealt ♥" in flat(render_sheet(game, score, detail=True))
+    assert "Hand 1* Bob <misdealt> & redealt ♥" in flat(render_sheet(game, score, detail=True))

@@ -69,7 +69,7 @@ def test_hollywood_settlement_per_game_and_net(hollywood: Game, hollywood_pdf: b
 
 def test_hollywood_box_with_cards_has_its_detail(hollywood_pdf: bytes) -> None:
     text = flat(hollywood_pdf)
-    assert "Box 5 · Ann dealt · G Bob won by gin" in text
+    assert "Hand 5 · Ann dealt · G Bob won by gin" in text
     assert "A♠ 2♠ 3♠ 4♠" in text
 
 

@@ -59,7 +59,7 @@ def test_a_long_name_is_whole_in_the_player_list_and_shortened_in_cells(five_pdf
 
 def test_five_players_print_on_a_landscape_page(five_pdf: bytes) -> None:
     first = page_texts(five_pdf)[0]
-    assert "Knock Rummy" in first and "10 boxes; in progress" in first
+    assert "Knock Rummy" in first and "10 hands; in progress" in first
     assert page_size_mm(five_pdf) == (297, 210)
 
 

@@ -40,7 +40,7 @@ def test_jersey_pad_is_ruled_for_three_with_its_foot() -> None:
 
 def test_two_hand_pad_uses_its_own_numbers() -> None:
     text = flat(render_blank_pad("gin-classic", page_size="letter"))
-    assert "Gin bonus 20 · Undercut bonus 10 · Box bonus 20" in text
+    assert "Gin bonus 20 · Undercut bonus 10 · Hand bonus 20" in text
     assert "seat 2" in text and "seat 3" not in text
 
 
@@ -48,7 +48,7 @@ def test_hollywood_pad_has_three_games_side_by_side() -> None:
     cells = lines(render_blank_pad("hollywood"))
     assert contains_run(cells, ["Game 1 · to 100", "Game 2 · to 100", "Game 3 · to 100"])
     assert cells.count("seat 1") == 3
-    assert ("Credits Boxes won Box bonuses × 25 Game bonus 100 Final total "
+    assert ("Credits Hands won Hand bonuses × 25 Game bonus 100 Final total "
             "Net: who is up, by how much") in " ".join(cells)
 
 

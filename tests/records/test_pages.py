@@ -130,7 +130,8 @@ def test_a_scorer_merges_and_undoes(started: tuple[Flask, list[tuple[str, str]]]
     client = app.test_client()
     refused = client.post("/players/cal/merge", data={"name": "Dan"})
     assert refused.status_code == 422 and "Only a scorer" in refused.get_data(as_text=True)
-    client.get(f"/games/{ids[1][0]}/join/{ids[1][1]}")  # now a scorer of game B
+    joined = client.post(f"/games/{ids[1][0]}/join", data={"code": ids[1][1]})
+    assert joined.status_code == 303  # now a scorer of game B
     done = client.post("/players/cal/merge", data={"name": "Dan"})
     assert done.status_code == 303
     page = client.get("/players/cal").get_data(as_text=True)

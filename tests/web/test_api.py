@@ -61,7 +61,8 @@ def test_openapi_document(client: FlaskClient) -> None:
 def _create(client: FlaskClient) -> tuple[str, str]:
     response = client.post("/api/v1/games", json=GAME)
     body = response.get_json()
-    assert response.status_code == 201 and set(body) == {"id", "edit_token", "version"}
+    assert response.status_code == 201 and set(body) == {"id", "edit_token", "join_code",
+                                                         "version"}
     return body["id"], body["edit_token"]
 
 
@@ -124,3 +125,33 @@ def test_correct_and_delete_boxes(client: FlaskClient) -> None:
     bad = client.post(f"/api/v1/games/{game_id}/boxes", headers=auth,
                       json={"ending": "knock", "by": "Zed", "hands": {}})
     assert bad.status_code == 422 and bad.get_json()["error"]["code"] == "unknown-player"
+
+
+def test_stored_boxes_keep_round_two_fields(client: FlaskClient) -> None:
+    """A non-knocker's cards with the layoffs he made, a refused double and a gin after
+    the break naming its breaker are stored as sent and ruled by the engine."""
+    from tests.engine.test_explanations import BREAKER, GIN_HAND, LAID_BEFORE_GIN
+    from tests.engine.test_showdown import CAL_CHAIN, KNOCKER_RUN
+
+    created = client.post("/api/v1/games", json={
+        "rules": "doubling", "players": ["Bob", "Cal"], "dealer": "Cal", "boxes": []}).get_json()
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    laid = {"ending": "knock", "by": "Bob", "multiplier": 2, "double_refused": "Bob",
+            "hands": {"Bob": {"cards": KNOCKER_RUN},
+                      "Cal": {"cards": CAL_CHAIN, "layoffs": [{"card": "6S", "onto": "Bob"}]}}}
+    added = client.post(f"/api/v1/games/{created['id']}/boxes", json=laid, headers=auth)
+    assert added.status_code == 201, added.get_json()
+    ruling = added.get_json()["box"]
+    assert ruling["hands"]["Cal"]["layoffs"] == [{"card": "6S", "onto": "Bob", "meld": 0}]
+    assert (ruling["counts"]["Cal"], ruling["points"]) == (36, (36 - 2) * 2)
+    assert ruling["double_refused"] == "Bob"
+    stored = client.get(f"/api/v1/games/{created['id']}").get_json()["game"]["boxes"][0]
+    assert stored["hands"]["Cal"]["layoffs"] == [{"card": "6S", "onto": "Bob"}]
+    assert stored["double_refused"] == "Bob"
+
+    jersey = client.post("/api/v1/adjudicate", json={
+        "rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "ending": "gin", "by": "Ann",
+        "after_break": True, "breaker": "Cal",
+        "hands": {"Ann": {"cards": GIN_HAND}, "Bob": BREAKER, "Cal": LAID_BEFORE_GIN}})
+    assert jersey.status_code == 422
+    assert jersey.get_json()["error"]["code"] == "illegal-layoff"

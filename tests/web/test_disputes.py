@@ -146,7 +146,7 @@ def test_settle_offers_every_ending(client: FlaskClient) -> None:
     assert broke.status_code == 200 and "Break: Ann" in broke.get_data(as_text=True)
     late = client.post(url, data={"ending": "gin", "by": "Bob", "after_break": "y",
                                   "hands-0-count": "10", "hands-2-count": "20"})
-    assert "Gin after break: Bob" in late.get_data(as_text=True)
+    assert "Gin after the break: Bob" in late.get_data(as_text=True)
     parlett = client.get("/settle?rules=three-hand-parlett&players=A,B,C").get_data(True)
     assert 'value="draw"' in parlett
     drawn = client.post("/settle?rules=three-hand-parlett&players=A,B,C",

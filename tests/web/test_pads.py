@@ -30,10 +30,18 @@ def test_pad_pdf_in_letter_for_hollywood(client: FlaskClient) -> None:
     assert "Hollywood" in text and "Game 1" in text
 
 
+def test_a_hollywood_pad_with_twelve_columns(client: FlaskClient) -> None:
+    response = client.get("/pads/pad.pdf?rules=hollywood&columns=12")
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+    assert "Game 12 · to 100" in text and "Game 13" not in text
+
+
 def test_bad_pad_choices_come_back_to_the_form(client: FlaskClient) -> None:
     for query, reason in [("rules=canasta", "not a rule set"),
                           ("rules=gin&players=7", "for 2 players"),
-                          ("rules=knock-rummy&players=lots", "not a number of players")]:
+                          ("rules=knock-rummy&players=lots", "not a number of players"),
+                          ("rules=hollywood&columns=51", "1 to 50 game columns, not 51"),
+                          ("rules=hollywood&columns=six", "not a number of Hollywood games")]:
         response = client.get(f"/pads/pad.pdf?{query}")
         assert response.status_code == 422
         assert reason in response.get_data(as_text=True)

@@ -11,6 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import engine
+from scorekeeper.engine.vocabulary import deal_word
 
 from .conftest import start_preset, version_of
 from .presets_data import GAMES
@@ -72,7 +73,7 @@ def test_a_whole_game(client: FlaskClient, preset: str) -> None:
     for line in score["settlement"]:
         if line.get("amount"):
             assert f"{line['amount']:.2f}" in page
-    assert "Record box" not in page  # the game is over
+    assert f"Record {deal_word(rules)}" not in page  # the game is over
     if rules.hollywood:
         _check_hollywood(page, score)
     for box, ruled in zip(played["boxes"], score["boxes"], strict=True):
@@ -107,7 +108,7 @@ def test_hollywood_columns_close_one_by_one(client: FlaskClient) -> None:
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert [g["game_over"] for g in score["games"]] == [True, False, False]
     assert "Game 1 closed: Ann wins" in page and "Game 2 closed" not in page
-    assert page.count("open") >= 2 and "Record box" in page
+    assert page.count("open") >= 2 and "Record hand" in page
     assert _numbers(page, "data-column-total") == {
         f"{g['column']}-{p}": t for g in score["games"] for p, t in g["totals"].items()}
     fragment = client.get(f"/games/{game_id}/sheet", headers={"HX-Request": "true"})

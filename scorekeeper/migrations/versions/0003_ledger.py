@@ -1,7 +1,7 @@
 """the ledger: a game's place and start, its start key, short join code, write digests
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 Create Date: 2026-11-24 13:40:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0003'
-down_revision: str | None = '0001'
+down_revision: str | None = '0002'
 branch_labels: str | None = None
 depends_on: str | None = None
 

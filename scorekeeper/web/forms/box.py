@@ -26,18 +26,14 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
-from ...engine.contract import Ruling
+from ...engine.contract import BoxEntry, Hand, Ruling
+from ...engine.vocabulary import ENDING_VERBS, title_of
 from ..cardfaces import ALL_CODES
 from .fields import NUMERIC, CardsField, FlaskForm, add_error, choices, not_huge
 from .splits import AUTO, Proposal, as_option, read_split, signature, split_options
 
-ENDINGS = {
-    "knock": "Knock",
-    "gin": "Gin",
-    "break": "Break",
-    "draw": "Draw",
-    "misdeal": "Misdeal",
-}
+ENDINGS = {ending: title_of(ending) for ending in ("knock", "gin", "break", "draw", "misdeal")}
+"""The endings a box form offers, named as the engine's vocabulary names them."""
 
 
 class HandForm(Form):
@@ -142,7 +138,7 @@ def box_from_form(form: BoxForm) -> dict[str, Any] | None:
     ok = True
     if ending in ("knock", "gin", "break"):
         if form.by.data not in players:
-            role = {"knock": "knocked", "gin": "went gin", "break": "was the breaker"}[ending]
+            role = {**ENDING_VERBS, "break": "was the breaker"}[ending]
             add_error(form.by, f"Tap who {role}.")
             ok = False
         else:
@@ -192,59 +188,45 @@ def _declared_or_cards(form: BoxForm, index: int, cards: list[str]) -> dict[str,
     return {"cards": cards}
 
 
-def declare_hands(entry: Mapping[str, Any], ruling: Mapping[str, Any]) -> dict[str, Any]:
-    """The box with every hand given as cards replaced by the engine's layout of it
-    (melds, deadwood, layoffs as the ruling shows them): what is stored."""
-    ruled = ruling.get("hands") or {}
-    hands: dict[str, Any] = {}
-    for player, hand in (entry.get("hands") or {}).items():
-        shown = ruled.get(player)
-        if "cards" in hand and shown is not None:
-            hands[player] = {"melds": [list(m) for m in shown.get("melds", [])],
-                             "deadwood": list(shown.get("deadwood", [])),
-                             "layoffs": [dict(lay) for lay in shown.get("layoffs", [])]}
-        else:
-            hands[player] = hand
-    return {**entry, "hands": hands}
-
-
-def box_form_data(entry: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
-    """Form data that shows a stored box again (to correct it)."""
-    hands = entry.get("hands") or {}
-    rows: list[dict[str, Any]] = []
+def box_form_data(entry: BoxEntry, players: Sequence[str]) -> dict[str, Any]:
+    """Form data that shows a stored box again (to correct it): the way back from
+    :func:`~.entry.box_entry`. A hand laid out as declared comes back as its cards, its
+    layout carried in ``_declared`` for :func:`prefill_box_form`."""
+    rows: list[tuple[list[str], int | None, Hand | None]] = []
     for player in players:
-        hand = hands.get(player) or {}
-        if "cards" in hand:
-            rows.append({"cards": list(hand["cards"]), "count": None})
-        elif "melds" in hand or "deadwood" in hand:
-            cards = ([c for meld in hand.get("melds", []) for c in meld]
-                     + [lay["card"] for lay in hand.get("layoffs", [])]
-                     + list(hand.get("deadwood", [])))
-            rows.append({"cards": cards, "count": None, "declared": hand})
+        hand = entry.hands.get(player)
+        if hand is None:
+            rows.append(([], None, None))
+        elif hand.form == "cards":
+            rows.append((list(hand.cards or ()), None, None))
+        elif hand.form == "declared":
+            cards = ([c for meld in hand.melds or () for c in meld]
+                     + [lay.card for lay in hand.layoffs or ()] + list(hand.deadwood or ()))
+            rows.append((cards, None, hand))
         else:
-            rows.append({"cards": [], "count": hand.get("count")})
+            rows.append(([], hand.count, None))
     return {
-        "ending": entry.get("ending", "knock"),
-        "by": entry.get("by"),
-        "after_break": bool(entry.get("after_break")),
-        "second_round": bool(entry.get("second_round")),
-        "upcard": entry.get("upcard") or "",
-        "multiplier": entry.get("multiplier"),
-        "note": entry.get("note") or "",
-        "hands": [{"cards": row["cards"], "count": row["count"], "split": AUTO}
-                  for row in rows],
-        "_declared": [row.get("declared") for row in rows],
+        "ending": entry.ending,
+        "by": entry.by,
+        "after_break": entry.after_break,
+        "second_round": entry.second_round,
+        "upcard": entry.upcard or "",
+        "multiplier": entry.multiplier,
+        "note": entry.note or "",
+        "hands": [{"cards": cards, "count": count, "split": AUTO} for cards, count, _ in rows],
+        "_declared": [declared for _, _, declared in rows],
     }
 
 
 def prefill_box_form(form: BoxForm, data: Mapping[str, Any]) -> None:
     """Carry declared hands of a stored box into proposals, so they stay as declared."""
+    declared_hands: list[Hand | None] = data.get("_declared", [])
     for index, (hand_entry, declared) in enumerate(
-            zip(form.hands, data.get("_declared", []), strict=False)):
-        if not declared:
+            zip(form.hands, declared_hands, strict=False)):
+        if declared is None:
             continue
-        proposal = Proposal(melds=[list(m) for m in declared.get("melds", [])],
-                            layoffs=[dict(lay) for lay in declared.get("layoffs", [])],
+        proposal = Proposal(melds=[list(m) for m in declared.melds or ()],
+                            layoffs=[lay.to_json() for lay in declared.layoffs or ()],
                             declared=True, signature=proposal_signature(form, index))
         hand_entry.form.proposal.data = proposal.to_json()
         hand_entry.form.keep.data = [Proposal.layoff_id(lay) for lay in proposal.layoffs]

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from wtforms import (
+    DateTimeLocalField,
     DecimalField,
     Field,
     FieldList,
@@ -52,6 +53,12 @@ class NewGameForm(FlaskForm):
                                  validate_choice=False), min_entries=0)
     cut_receives = RadioField("High card takes the discards of", coerce=int,
                               validate_choice=False)
+    place = StringField("Where", validators=[Optional(), Length(max=120), _name_ok],
+                        render_kw={"maxlength": 120, "autocomplete": "off"})
+    """Printed in the score sheet's header, as the table writes it."""
+    started = DateTimeLocalField("Play began", validators=[Optional()],
+                                 format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"])
+    """The table's own clock (the phone's local time), printed in the sheet's header."""
 
     setting_names: tuple[str, ...] = ()
 
@@ -164,6 +171,10 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
                             "dealer": dealer}
     if form.stake.data is not None and form.stake.data > 0:
         game["stake"] = float(form.stake.data)
+    if form.place.data and form.place.data.strip():
+        game["place"] = " ".join(form.place.data.split())
+    if form.started.data is not None:
+        game["started"] = form.started.data.isoformat(timespec="minutes")
     return game
 
 

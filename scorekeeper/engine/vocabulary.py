@@ -1,0 +1,131 @@
+"""The words each game uses for its deals and results: one place for the whole app.
+
+Jersey Gin and Parlett's Three-hand Gin say *box*, *knock*, *underknock* and
+*break*; the two-hand games (Gin Rummy and its variants) say *hand*, *knock* and
+*undercut* (RULES.md §2-§4). The explanations, the web pages and the PDF take
+their words from here, so that the phone, the paper and the ruling agree ("gin
+after the break" everywhere, not "Break gin" on one and "Gin after break" on
+another).
+
+>>> jersey = vocabulary_for(find_rules("jersey-scarne"))
+>>> jersey.deal, jersey.result_name("break-gin"), jersey.result_name("underknock")
+('box', 'gin after the break', 'underknock')
+>>> gin = vocabulary_for(find_rules("hollywood"))
+>>> gin.deal, gin.result_name("undercut"), gin.title("undercut")
+('hand', 'undercut', 'Undercut')
+>>> gin.next_deal
+'the next hand'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Family, Rules, find_rules
+
+RESULT_NAMES: dict[str, str] = {
+    "knock": "knock",
+    "underknock": "underknock",
+    "undercut": "undercut",
+    "gin": "gin",
+    "break": "break",
+    "break-gin": "gin after the break",
+    "draw": "draw",
+    "misdeal": "misdeal",
+}
+"""The name of each ``result`` of a ruling (CONTRACT.md), in words for people."""
+
+RESULT_LETTERS: dict[str, str] = {
+    "knock": "K", "underknock": "U", "undercut": "U", "gin": "G", "break": "B",
+    "break-gin": "BG", "draw": "–", "misdeal": "–",
+}
+"""Each result's letter, for a narrow column of a sheet (the key printed beside it)."""
+
+VOID_RESULTS = frozenset({"draw", "misdeal"})
+"""Results nobody wins (C11, G7, P7, K4)."""
+
+ENDING_VERBS: dict[str, str] = {"knock": "knocked", "gin": "went gin", "break": "broke"}
+"""What the player named by ``by`` did, by the box's ending."""
+
+
+def title_of(result: str) -> str:
+    """A result's name with a capital, for a heading or a table cell (an unknown one as
+    written, its hyphens spaced).
+
+    >>> title_of("break-gin"), title_of("odd-one")
+    ('Gin after the break', 'Odd one')
+    """
+    name = RESULT_NAMES.get(result, result.replace("-", " "))
+    return name[:1].upper() + name[1:]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one game: what a deal is called and what beating a knock is called."""
+
+    family: Family
+    deal: str
+    """One deal from shuffle to score (C7): "box" or "hand"."""
+    deals: str
+    beaten: str
+    """A defender beating the knocker: "underknock" or "undercut"."""
+    beaten_verb: str
+    """The same as a verb in the past: "underknocked" or "undercut"."""
+    has_break: bool
+
+    @property
+    def next_deal(self) -> str:
+        return f"the next {self.deal}"
+
+    def result_name(self, result: str) -> str:
+        """The name of a ruling's result in this game (``underknock`` follows the game;
+        Knock Rummy, for two to five, names it by the number of players as the result does)."""
+        if result in ("underknock", "undercut") and self.family != "knock-rummy":
+            return self.beaten
+        return RESULT_NAMES[result]
+
+    def title(self, result: str) -> str:
+        """The result's name with a capital, for a heading or a table cell."""
+        return title_of(self.result_name(result))
+
+
+_BOX = {"jersey", "parlett"}
+
+
+def vocabulary_for(rules: Rules) -> Vocabulary:
+    """The words of the game these rules play (by RULES.md section: J and P say box)."""
+    if rules.family in _BOX:
+        return Vocabulary(rules.family, "box", "boxes", "underknock", "underknocked",
+                          rules.stock_end == "break-3")
+    return Vocabulary(rules.family, "hand", "hands", "undercut", "undercut", False)
+
+
+def deal_word(rules: object, plural: bool = False) -> str:
+    """What a page calls a deal under ``rules`` ("box" where the rules are not known,
+    as on a page that shows no game).
+
+    >>> deal_word(find_rules("gin")), deal_word(None, plural=True)
+    ('hand', 'boxes')
+    """
+    if isinstance(rules, Rules):
+        said = vocabulary_for(rules)
+        return said.deals if plural else said.deal
+    return "boxes" if plural else "box"
+
+
+def vocabulary(preset: str) -> Vocabulary:
+    """The words of a preset by its id (for pages that know only the name)."""
+    return vocabulary_for(find_rules(preset))
+
+
+__all__ = [
+    "ENDING_VERBS",
+    "RESULT_LETTERS",
+    "RESULT_NAMES",
+    "VOID_RESULTS",
+    "Vocabulary",
+    "deal_word",
+    "title_of",
+    "vocabulary",
+    "vocabulary_for",
+]
