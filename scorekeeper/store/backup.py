@@ -20,7 +20,8 @@ from .writes import GameNotFound, StoreError
 
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
-BACKUP_TABLES = ("games", "boxes", "box_revisions", "game_events", "write_keys")
+BACKUP_TABLES = ("games", "boxes", "box_revisions", "game_events", "write_keys",
+                 "player_aliases")
 """Tables in the order a restore inserts them (parents before children)."""
 
 

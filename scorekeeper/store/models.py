@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ..engine.contract import Sheet, sound
+from ..engine.contract import Payment, Sheet, sound
 
 MAX_ROW_ID = 2**31 - 1
 """Row ids are 32-bit in PostgreSQL: a larger id in a URL is no row, not an error."""
@@ -123,12 +123,29 @@ class WriteKey(Base):
     """What the write changed, hashed: the same key with other content is refused."""
 
 
+class PlayerAlias(Base):
+    """A scorer's decision on who is who across games: the folded ``name`` counts as the
+    person ``person`` in every game (a merge), or only in ``game_id`` (a split of a name
+    two people share)."""
+
+    __tablename__ = "player_aliases"
+    __table_args__ = (sa.UniqueConstraint("name", "game_id", name="uq_player_aliases_name_game"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(80))
+    person: Mapped[str] = mapped_column(String(80))
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
 GAMES = typing.cast(sa.Table, Game.__table__)
 GAME_FIELDS = tuple(column.name for column in GAMES.c)
 BOXES = typing.cast(sa.Table, Box.__table__)
 REVISIONS = typing.cast(sa.Table, BoxRevision.__table__)
 KEYS = typing.cast(sa.Table, WriteKey.__table__)
 EVENTS = typing.cast(sa.Table, GameEvent.__table__)
+ALIASES = typing.cast(sa.Table, PlayerAlias.__table__)
 
 
 @dataclass(frozen=True)
@@ -206,10 +223,23 @@ class Key:
 
 
 def summarize(sheet: Sheet) -> dict[str, Any]:
-    """What a list of games shows without rescoring: totals, boxes, the end."""
+    """What a list of games shows without rescoring: totals, boxes, the end; and what
+    players' records read of it (``record``: each box's result, winner and credit, the
+    shutouts and the settlement), so a player's page over a thousand games reads one
+    row per game instead of scoring them all (docs/performance.md)."""
     return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
             "game_over": sheet.game_over, "winner": sheet.winner,
-            "final_totals": dict(sheet.final_totals)}
+            "final_totals": dict(sheet.final_totals),
+            "record": {"boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
+                       "shutouts": list(sheet.shutouts),
+                       "settlement": [payment.to_json() for payment in _payments(sheet)]}}
+
+
+def _payments(sheet: Sheet) -> tuple[Payment, ...]:
+    """The settlement (Hollywood: the columns' when the sheet nets none)."""
+    if sheet.settlement or not sheet.games:
+        return sheet.settlement
+    return tuple(p for column in sheet.games for p in column.settlement)
 
 
 Rulings = typing.Mapping[int | None, dict[str, Any]]

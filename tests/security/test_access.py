@@ -39,6 +39,9 @@ OPEN_POSTS = {
     "disputes.settle": "rules on a showdown, stores nothing",
     "api.adjudicate": "stores nothing", "api.score": "stores nothing",
     "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
+    "players.merge": "needs the edit secret of a game the merged name played in",
+    "players.split": "needs the edit secret of the game the name is split in",
+    "players.undo": "needs the edit secret the merge or split needed (tests/records)",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -58,7 +61,8 @@ def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
 def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
     return str(rule.rule).replace("<game_id>", game.id).replace(
-        "<int:box_id>", str(values["box_id"]))
+        "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
+        "<int:alias_id>", "1")
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
@@ -257,6 +261,9 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/join", {"code": "ABCDEF"}),
         (f"/games/{game}/codes", {}),
         ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
+        ("/players/ann/merge", {"name": "Bob"}),
+        ("/players/ann/split", {"game": game, "person": "Ann Two"}),
+        ("/players/names/1/undo", {}),
     ]
 
 
