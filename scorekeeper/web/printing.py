@@ -18,6 +18,7 @@ import datetime
 import multiprocessing
 import os
 import threading
+import time
 from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
@@ -108,9 +109,19 @@ def _close_printer() -> None:
 
 
 def _lower_priority() -> None:
-    """In a printing process: yield the CPU to the server's requests (Unix ``nice``)."""
+    """In a printing process: yield the CPU to the server's requests (Unix ``nice``),
+    and end with the server, even one killed with SIGKILL (no exit handler runs then,
+    and an orphaned printer would wait for work for ever)."""
     if hasattr(os, "nice"):
         os.nice(10)
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """Exit once the process that started this one is gone (it is then not the parent)."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def init_app(app: Flask) -> None:
