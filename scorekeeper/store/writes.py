@@ -14,6 +14,7 @@ can be traced.
 from __future__ import annotations
 
 import secrets
+import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -111,9 +112,14 @@ class WriteResult:
     """For a repeat: the hash of what the first write with the key changed."""
 
 
+GAME_ID_ALPHABET = string.ascii_letters + string.digits
+"""Letters and digits: an id never starts with '-' (which a command line would read as an
+option) and reads aloud without punctuation."""
+
+
 def new_game_id() -> str:
-    """A new game's id: 16 URL-safe characters (96 random bits), in no order."""
-    return secrets.token_urlsafe(12)
+    """A new game's id: 16 letters and digits (95 random bits), in no order."""
+    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(16))
 
 
 def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),

@@ -49,7 +49,7 @@ def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
     page.goto(f"{live_server}/games/new")
     page.fill("#players-0", "Ann")
     page.locator("details.house-rules summary").click()
-    page.fill("#setting_game_target", "0")
+    page.fill("#setting_underknock_bonus", "-5")
     page.get_by_role("button", name="Start the game").click()
     errors = page.locator("#form-errors")
     errors.wait_for()
@@ -57,7 +57,7 @@ def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
     box = errors.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
     text = errors.inner_text()
-    assert "Total that ends the game: Number must be between 1 and 100000" in text
+    assert "Bonus for an underknock or undercut: Number must be between 0 and 1000" in text
     shot(page, "new-errors")
 
 
