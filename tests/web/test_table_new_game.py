@@ -57,7 +57,8 @@ def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
     box = errors.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
     text = errors.inner_text()
-    assert "Total that ends the game: Number must be between 1 and 100000" in text
+    assert ("Total that ends the game (empty: the players stop): Number must be between 1 "
+            "and 100000") in text
     shot(page, "new-errors")
 
 
