@@ -42,10 +42,12 @@ lint: $(STAMP)
 test: $(STAMP) system-deps lint
 	$(BIN)/pytest
 
-# The quick loop while editing: lint and every test but the browser, PostgreSQL and
-# packaging ones. CI runs `make test`.
+# The quick loop while editing: lint, then the engine, the ledger and the pages through
+# the test client (no browser, no PostgreSQL, no servers, fuzzers or PDF images), the
+# brute-force comparisons with a tenth of their examples. CI runs `make test`.
 check: $(STAMP) lint
-	$(BIN)/pytest -q -x -m "not browser and not postgres" --ignore=tests/test_packaging.py
+	SCOREKEEPER_QUICK=1 $(BIN)/pytest -q -x -m "not browser and not postgres" \
+		tests/engine tests/test_ledger.py tests/test_layers.py tests/web scorekeeper
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -245,10 +245,17 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
     scorer: Phone | None = phone
     version = 0
     try:
+        join = f"/games/{table.game_id}/join"
+        status, _, page = await phone.request("GET", join)
+        match = re.search(rb'name="csrf_token" value="([^"]+)"', page)
+        if status != 200 or match is None:
+            raise Refused(f"the join link answered {status}")
+        body = urllib.parse.urlencode({"csrf_token": match.group(1).decode(),
+                                       "code": table.token}).encode()
         status, headers, _ = await phone.request(
-            "GET", f"/games/{table.game_id}/join/{table.token}")
+            "POST", join, body, {"Content-Type": "application/x-www-form-urlencoded"})
         if status != 303:
-            raise Refused(f"the edit link answered {status}")
+            raise Refused(f"joining answered {status}")
         _, _, page = await phone.request("GET", urllib.parse.urlsplit(headers["location"]).path)
         version = _version(page)
     except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:

@@ -206,15 +206,23 @@ class Phone:
             self.connection = None
 
     def join(self, table: webgames.Table) -> int:
-        """Open the edit link, as a browser does: the game's edit secret goes into this
-        phone's session, and the redirect shows the game's sheet. The requests sent."""
-        status, headers, _ = self.request("GET", f"/games/{table.game_id}/join/{table.token}")
+        """Open the join link and confirm, as a browser does: the game's edit code goes
+        into this phone's session, and the redirect shows the game's sheet. The requests
+        sent."""
+        path = f"/games/{table.game_id}/join"
+        status, _, page = self.request("GET", path)
+        match = re.search(rb'name="csrf_token" value="([^"]+)"', page)
+        if status != 200 or match is None:
+            raise RuntimeError(f"the join page of {table.game_id} answered {status}")
+        body = urllib.parse.urlencode({"csrf_token": match.group(1).decode(),
+                                       "code": table.token}).encode()
+        status, headers, _ = self.request("POST", path, body, FORM)
         if status != 303:
             raise RuntimeError(f"joining {table.game_id} answered {status}")
         status, _, _ = self.request("GET", urllib.parse.urlsplit(headers["location"]).path)
         if status != 200:
             raise RuntimeError(f"the sheet of {table.game_id} answered {status}")
-        return 2
+        return 3
 
     def record_box(self, game_id: str, version: int, token: str) -> bool:
         """Post :data:`webgames.RECORDED_BOX` from the box form, as htmx does, on the game

@@ -107,7 +107,8 @@ def open_game(page: Any, base: str, game: dict[str, Any] | None = None) -> str:
     created = page.request.post(base + "/api/v1/games", data=game or JERSEY)
     assert created.ok, created.text()
     body = created.json()
-    page.goto(f"{base}/games/{body['id']}/join/{body['edit_token']}")
+    page.goto(f"{base}/games/{body['id']}/join#{body['edit_token']}")
+    page.get_by_role("button", name="Join as scorer").click()
     page.wait_for_url(SHEET_URL)
     return str(page.url)
 

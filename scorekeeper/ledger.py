@@ -1,5 +1,6 @@
 """The use cases of a score keeper: start a game, record, correct, delete and undo a
-box, rematch, and load a game with its score (LAYOUT.md floor 3).
+box, rematch, load a game with its score, and the codes that let a phone keep score
+(LAYOUT.md floor 3).
 
 The HTML views and the JSON API both come here; they only parse, call and render.
 Values in and out are the contract's (:mod:`scorekeeper.engine.contract`); the store
@@ -24,8 +25,10 @@ above stays the same for all of them.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
+import hmac
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -197,32 +200,36 @@ def _current(db: Session, game_id: str) -> Table:
 
 
 def start(db: Session, game: GameEntry, *, key: str | None = None,
-          token: str | None = None, rematch_of: str | None = None) -> Started:
+          token: str | None = None, rematch_of: str | None = None,
+          secret: bytes | None = None) -> Started:
     """Store a new game, with any boxes it already has (an import): the engine scores
-    it first, so nothing is stored of a game it refuses. ``token`` is the edit secret
-    to give it (a new random one when None); a ``key`` already used for a start answers
-    that game again."""
+    it first, so nothing is stored of a game it refuses. With the server's ``secret``
+    the game gets its first round of codes (:func:`make_codes`), else ``token`` is its
+    edit secret (a new random one when None) and it has no short code; a ``key``
+    already used for a start answers that game again."""
     digest = _digest("start", game.to_json(), rematch_of)
     if key is not None and (earlier := _started_before(db, key, digest)) is not None:
         return earlier
     sheet = _score(game)
     if game.dealer is None:
         raise MalformedError("say who dealt the first box ('dealer')", "dealer")
+    game_id = store.new_game_id()
+    codes = None if secret is None else _free_codes(db, secret, game_id, 1)
     try:
-        row, secret = store.create_game(
+        row, edit_code = store.create_game(
             db, store.NewGame(rules=game.rules, settings=dict(game.settings),
                               players=list(game.players), dealer=game.dealer,
                               stake=game.stake, place=game.place, started=game.started,
                               summary=store.summarize(sheet), rematch_of=rematch_of),
             [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
              for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
-            key=_key(key, digest), token=token)
+            key=_key(key, digest), token=token, game_id=game_id, codes=codes)
     except store.KeyTaken:  # a start with this key at the same moment won
         assert key is not None
         earlier = _started_before(db, key, digest)
         assert earlier is not None
         return earlier
-    return Started(_current(db, row.id), secret)
+    return Started(_current(db, row.id), edit_code)
 
 
 def import_game(db: Session, data: object) -> tuple[store.GameRow, str]:
@@ -247,7 +254,7 @@ def _started_before(db: Session, key: str, digest: str) -> Started | None:
 
 
 def rematch(db: Session, game_id: str, *, key: str | None = None,
-            token: str | None = None) -> Started:
+            token: str | None = None, secret: bytes | None = None) -> Started:
     """A new game with the same players, rules and stake; the deal moves on one seat
     from the last box's dealer."""
     table = _current(db, game_id)
@@ -257,7 +264,113 @@ def rematch(db: Session, game_id: str, *, key: str | None = None,
     game = dataclasses.replace(
         table.game, boxes=(), started=None,
         dealer=players[(players.index(dealer) + 1) % len(players)])
-    return start(db, game, key=key, token=token, rematch_of=table.id)
+    return start(db, game, key=key, token=token, rematch_of=table.id, secret=secret)
+
+
+# --- codes: who may keep score -------------------------------------------------------------
+
+JOIN_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""The short join code's characters: no 0/O, 1/I/L, nor U beside V (30 characters:
+a code of 6 is one of 729 million)."""
+JOIN_LENGTH = 6
+
+
+class CodesUnknown(LedgerError):
+    """The game's codes cannot be shown: they were made before codes had rounds (at
+    random), or with another server secret. Renewing them makes new ones."""
+
+
+def make_codes(secret: bytes, game_id: str, round: int) -> store.Codes:
+    """The game's codes of this round, made from the server's secret: the same on every
+    server that shares it, so any phone with edit rights can be shown them while the
+    database keeps only their hashes; a new round gives unrelated codes.
+
+    >>> codes = make_codes(b"k" * 32, "game", 1)
+    >>> len(codes.edit), len(codes.join), codes == make_codes(b"k" * 32, "game", 1)
+    (32, 6, True)
+    >>> make_codes(b"k" * 32, "game", 2).join != codes.join
+    True
+    """
+    edit = hmac.new(secret, f"edit:{game_id}:{round}".encode(), hashlib.sha256).digest()
+    join = hmac.new(secret, f"join:{game_id}:{round}".encode(), hashlib.sha256).digest()
+    number = int.from_bytes(join[:8], "big")
+    letters = []
+    for _ in range(JOIN_LENGTH):
+        number, digit = divmod(number, len(JOIN_ALPHABET))
+        letters.append(JOIN_ALPHABET[digit])
+    return store.Codes(edit=base64.urlsafe_b64encode(edit[:24]).decode("ascii"),
+                       join="".join(letters), round=round)
+
+
+def as_join_code(text: str) -> str | None:
+    """What a phone typed, as a short join code if it can be one: case, spaces and
+    dashes do not matter.
+
+    >>> as_join_code(" k7m-2qx "), as_join_code("K7M2Q0"), as_join_code("abc")
+    ('K7M2QX', None, None)
+    """
+    code = "".join(text.split()).replace("-", "").upper()
+    if len(code) != JOIN_LENGTH or any(c not in JOIN_ALPHABET for c in code):
+        return None
+    return code
+
+
+def codes_of(row: store.GameRow, secret: bytes) -> store.Codes:
+    """The game's current codes, for a phone with edit rights to show and share."""
+    if row.codes_round is None:
+        raise CodesUnknown("this game's codes were made at random: renew them to get a "
+                           "short join code")
+    codes = make_codes(secret, row.id, row.codes_round)
+    if not store.check_edit_token(row, codes.edit):
+        raise CodesUnknown("this game's codes were made with another server key: renew "
+                           "them to see the new ones")
+    return codes
+
+
+def renew_codes(db: Session, game_id: str, secret: bytes) -> store.Codes:
+    """New codes for the game; the old edit link and short code stop working at once.
+    When another phone renewed them at the same moment, its codes stand (both phones
+    are shown the same ones)."""
+    row = store.get_game(db, game_id)
+    if row is None:
+        raise NotFound(f"there is no game {game_id!r}")
+    codes = _free_codes(db, secret, row.id, (row.codes_round or 0) + 1)
+    if store.renew_codes(db, row.id, row.codes_round, codes):
+        return codes
+    now = store.get_game(db, game_id)
+    assert now is not None
+    return codes_of(now, secret)
+
+
+def _free_codes(db: Session, secret: bytes, game_id: str, round: int) -> store.Codes:
+    """The codes of the first round from ``round`` whose short code no other game
+    uses: a short code names one game."""
+    while True:
+        codes = make_codes(secret, game_id, round)
+        if all(g.id == game_id for g in store.games_with_join_code(db, codes.join)):
+            return codes
+        round += 1
+
+
+def joined(db: Session, code: str, secret: bytes,
+           game_id: str | None = None) -> tuple[store.GameRow, str] | None:
+    """The game a typed code unlocks (its edit code from a link, or its short join code
+    in any case), with the edit code a phone then keeps; None for a wrong code. Without
+    ``game_id`` (the home page's form) only a short code can name the game."""
+    short = as_join_code(code)
+    if short is not None:
+        for row in store.games_with_join_code(db, short):
+            if game_id is None or row.id == game_id:
+                try:
+                    return row, codes_of(row, secret).edit
+                except CodesUnknown:
+                    return None
+        return None
+    found = store.get_game(db, game_id) if game_id is not None else None
+    code = code.strip().rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+    if found is None or not store.check_edit_token(found, code):
+        return None
+    return found, code
 
 
 # --- writing boxes --------------------------------------------------------------------------
@@ -331,6 +444,90 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
                                   rulings=_changed_rulings(table, sheet, box_id),
                                   summary=store.summarize(sheet), key=_key(key, digest))
     return _written(db, game_id, result)
+
+
+UNDONE = "undone"
+"""The revision an undo writes in a box's history."""
+
+
+@dataclass(frozen=True)
+class Undone(Written):
+    """What an undo did: ``action`` is the write it took back ("recorded", "edited" or
+    "deleted") and ``number`` where the box stands (or stood) on the sheet, from 1."""
+
+    action: str = ""
+    number: int = 0
+
+
+class NothingToUndo(Conflict):
+    """The write to undo is not the game's last one (another phone wrote since), or the
+    box's last change was itself an undo: ``table`` is the game now."""
+
+
+def undo(db: Session, game_id: str, box_id: int, *, version: int,
+         key: str | None = None) -> Undone:
+    """Take back the last write to a box, made when the game reached ``version``: a
+    recorded box is deleted, a corrected box gets its previous version back, a deleted
+    box returns to its place. The undo is a revision in the box's history like any
+    other change, and only while nothing else was written to the game since."""
+    digest = _digest("undo", version, box_id)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return _undone(db, table, done, box_id)
+        box = store.get_box(db, table.row, box_id)
+        if box is None:
+            raise NotFound(f"box {box_id} is not in this game")
+        revisions = store.history(db, box)
+        last = revisions[-1] if revisions else None
+        if version != table.version or last is None or last.game_version != version:
+            raise NothingToUndo(table, "another phone changed this game since: nothing "
+                                "was undone; look at the sheet and correct the box there")
+        if last.action == UNDONE or (len(revisions) < 2 and last.action != "recorded"):
+            raise NothingToUndo(table, "this change was already undone")
+        result = _take_back(db, table, box, last.action,
+                            revisions[-2].entry if len(revisions) > 1 else {},
+                            _key(key, digest))
+    written = _written(db, game_id, result)
+    return _undone(db, written.table, written, box_id, last.action)
+
+
+def _take_back(db: Session, table: Table, box: store.Box, action: str,
+               before: dict[str, Any], key: store.Key | None) -> store.WriteResult:
+    """The write that undoes ``action`` on ``box`` (``before``: its entry before it)."""
+    if action == "recorded":
+        sheet = table.scored_without(_place(table, box.id))
+        return store.delete_box(db, table.id, box.id, table.version,
+                                rulings=_changed_rulings(table, sheet, box.id),
+                                summary=store.summarize(sheet), key=key, action=UNDONE)
+    if action == "edited":
+        place = _place(table, box.id)
+        entry = BoxEntry.from_stored(before)
+        sheet = table.scored_with(entry, place)
+        return store.replace_box(db, table.id, box.id, table.version, _stored_entry(entry),
+                                 rulings=_changed_rulings(table, sheet, box.id),
+                                 summary=store.summarize(sheet), key=key, action=UNDONE)
+    place = store.live_place(db, box)
+    boxes = list(table.game.boxes)
+    boxes.insert(place, BoxEntry.from_stored(box.entry).relabelled(box.id))
+    sheet = _score(table.game.with_boxes(boxes))
+    return store.restore_box(db, table.id, box.id, table.version,
+                             rulings=_changed_rulings(table, sheet, box.id),
+                             summary=store.summarize(sheet), key=key, action=UNDONE)
+
+
+def _undone(db: Session, table: Table, written: Written, box_id: int,
+            action: str | None = None) -> Undone:
+    """An undo's answer (a repeated undo finds the action it took back in the history)."""
+    if action is None:
+        box = store.get_box(db, table.row, box_id)
+        revisions = store.history(db, box) if box is not None else []
+        action = revisions[-2].action if len(revisions) > 1 else ""
+    place = table.place_of(box_id)
+    if place is None:
+        box = store.get_box(db, table.row, box_id)
+        place = store.live_place(db, box) if box is not None else 0
+    return Undone(written.table, box_id, written.repeated, action=action, number=place + 1)
 
 
 def _check_version(table: Table, version: int | None) -> None:
@@ -420,20 +617,31 @@ def _changed_rulings(table: Table, sheet: Sheet,
 
 
 __all__ = [
+    "JOIN_ALPHABET",
+    "JOIN_LENGTH",
     "BoxTaken",
+    "CodesUnknown",
     "Conflict",
     "KeyReused",
     "LedgerError",
     "NotFound",
+    "NothingToUndo",
     "Stale",
     "Started",
     "Table",
+    "Undone",
     "Written",
+    "as_join_code",
+    "codes_of",
     "correct",
     "delete",
     "import_game",
+    "joined",
     "load",
+    "make_codes",
     "record",
     "rematch",
+    "renew_codes",
     "start",
+    "undo",
 ]

@@ -52,7 +52,11 @@ class Game(Base):
     start_key: Mapped[str | None] = mapped_column(String(64), index=True, unique=True)
     """The idempotency key of the form (or request) that started the game."""
     start_digest: Mapped[str | None] = mapped_column(String(64))
-    join_code_hash: Mapped[str | None] = mapped_column(String(64))
+    join_code_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    """The short join code, hashed: found by the code alone (the home page's form)."""
+    codes_round: Mapped[int | None]
+    """How many times the codes were made (1 at the start, +1 per renewal); None for a
+    game stored before codes had rounds (its edit code was random)."""
 
 
 class Box(Base):
@@ -130,6 +134,7 @@ class GameRow:
     start_key: str | None = None
     start_digest: str | None = None
     join_code_hash: str | None = None
+    codes_round: int | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
@@ -150,6 +155,16 @@ class NewGame:
     place: str | None = None
     started: str | None = None
     rematch_of: str | None = None
+
+
+@dataclass(frozen=True)
+class Codes:
+    """A game's codes to store (only hashed): the edit code of the join link, the short
+    join code typed by hand, and their round."""
+
+    edit: str
+    join: str
+    round: int
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,16 @@ def get_box(db: Session, game: GameRow, box_id: int) -> Box | None:
     return box
 
 
+def live_place(db: Session, box: Box) -> int:
+    """Where ``box`` stands (from 0) among its game's live boxes in play order, were it
+    live: the place a deleted box goes back to when its deletion is undone."""
+    before = sa.or_(Box.position < box.position,
+                    sa.and_(Box.position == box.position, Box.id < box.id))
+    query = select(sa.func.count()).select_from(Box).where(
+        Box.game_id == box.game_id, Box.deleted.is_(False), before)
+    return int(db.scalar(query) or 0)
+
+
 def history(db: Session, box: Box) -> list[BoxRevision]:
     """Every revision of a box, oldest first."""
     query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(
@@ -139,6 +149,19 @@ def check_edit_token(game: GameRow, token: str | None) -> bool:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def join_code_hash(code: str) -> str:
+    """A short join code as stored: hashed apart from edit codes (its own prefix)."""
+    return hashlib.sha256(b"join:" + code.encode("utf-8")).hexdigest()
+
+
+def games_with_join_code(db: Session, code: str) -> list[GameRow]:
+    """The games whose short join code is ``code`` (normally one; none for a wrong
+    code), most recently changed first."""
+    query = (select(GAMES).where(GAMES.c.join_code_hash == join_code_hash(code))
+             .order_by(GAMES.c.updated_at.desc()).limit(5))
+    return [GameRow.of(row) for row in db.connection().execute(query)]
 
 
 def all_game_ids(db: Session) -> Iterator[str]:

@@ -33,6 +33,7 @@ from .models import (
     REVISIONS,
     Box,
     BoxRevision,
+    Codes,
     Game,
     GameRow,
     Key,
@@ -41,7 +42,7 @@ from .models import (
     StoredBox,
     now,
 )
-from .reads import game_version, token_hash
+from .reads import game_version, join_code_hash, token_hash
 
 
 class _Sql:
@@ -109,14 +110,22 @@ class WriteResult:
     """For a repeat: the hash of what the first write with the key changed."""
 
 
+def new_game_id() -> str:
+    """A new game's id: 16 URL-safe characters (96 random bits), in no order."""
+    return secrets.token_urlsafe(12)
+
+
 def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
-                key: Key | None = None, token: str | None = None) -> tuple[GameRow, str]:
-    """Store a new game (and boxes given with it) with the edit secret ``token`` (a new
-    random one when None), which is stored only as a hash. A start ``key`` already used
-    raises :class:`KeyTaken`."""
-    token = token or secrets.token_urlsafe(24)
+                key: Key | None = None, token: str | None = None, *,
+                game_id: str | None = None, codes: Codes | None = None) -> tuple[GameRow, str]:
+    """Store a new game (and boxes given with it) with its ``codes`` (made for
+    ``game_id``), else the edit secret ``token`` (a new random one when None); codes
+    are stored only as hashes. A start ``key`` already used raises :class:`KeyTaken`."""
+    token = codes.edit if codes is not None else token or secrets.token_urlsafe(24)
     row = Game(
-        id=secrets.token_urlsafe(12), edit_token_hash=token_hash(token), version=1,
+        id=game_id or new_game_id(), edit_token_hash=token_hash(token), version=1,
+        join_code_hash=None if codes is None else join_code_hash(codes.join),
+        codes_round=None if codes is None else codes.round,
         rules=game.rules, settings=dict(game.settings), players=list(game.players),
         dealer=game.dealer, stake=game.stake, summary=dict(game.summary),
         rematch_of=game.rematch_of, place=game.place, started=game.started,
@@ -138,6 +147,20 @@ def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
             raise
         raise KeyTaken(f"the start key {key.key!r} is already used") from None
     return GameRow.of(row), token
+
+
+def renew_codes(db: Session, game_id: str, seen_round: int | None, codes: Codes) -> bool:
+    """Replace the game's codes by ``codes`` (the old ones stop working at once), if
+    its codes are still of ``seen_round``: False when another phone renewed them first
+    or there is no such game. The game's version is untouched: the sheet is the same."""
+    statement = (update(Game).where(Game.id == game_id)
+                 .where(Game.codes_round.is_(None) if seen_round is None
+                        else Game.codes_round == seen_round)
+                 .values(edit_token_hash=token_hash(codes.edit),
+                         join_code_hash=join_code_hash(codes.join), codes_round=codes.round))
+    changed = getattr(db.execute(statement), "rowcount", 0)
+    db.commit()
+    return bool(changed)
 
 
 def started_with(db: Session, key: str) -> tuple[str, str | None] | None:
@@ -177,8 +200,9 @@ def append_box(db: Session, game_id: str, expected_version: int, entry: dict[str
 
 def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
                 entry: dict[str, Any], *, rulings: Rulings, summary: dict[str, Any],
-                key: Key | None = None) -> WriteResult:
-    """Correct a live box; its new ruling is ``rulings[box_id]``."""
+                key: Key | None = None, action: str = "edited") -> WriteResult:
+    """Correct a live box; its new ruling is ``rulings[box_id]``. ``action`` names the
+    revision ("undone" when an undo puts back the box's previous version)."""
 
     def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         revision = db.execute(
@@ -187,15 +211,16 @@ def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
             .returning(Box.revision)).scalar_one_or_none()
         if revision is None:
             raise BoxNotFound(f"box {box_id} is not in this game")
-        return _Changed(box_id, revision, entry, ruling, "edited")
+        return _Changed(box_id, revision, entry, ruling, action)
 
     return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
 
 
 def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
-               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
-               ) -> WriteResult:
-    """Delete a live box (kept in its history)."""
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
+               action: str = "deleted") -> WriteResult:
+    """Delete a live box (kept in its history); ``action`` names the revision ("undone"
+    when an undo takes back the box's recording)."""
 
     def change(_ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         row = db.execute(
@@ -204,7 +229,27 @@ def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
             .returning(Box.revision, Box.entry, Box.ruling)).one_or_none()
         if row is None:
             raise BoxNotFound(f"box {box_id} is not in this game")
-        return _Changed(box_id, row.revision, row.entry, row.ruling or None, "deleted")
+        return _Changed(box_id, row.revision, row.entry, row.ruling or None, action)
+
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+
+
+def restore_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
+                rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
+                action: str = "undone") -> WriteResult:
+    """Put a deleted box back at its place in the game (an undone deletion); its new
+    ruling is ``rulings[box_id]``."""
+
+    def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        row = db.execute(
+            update(Box).where(Box.id == (box_id if 0 < box_id <= MAX_ROW_ID else 0),
+                              Box.game_id == game_id, Box.deleted.is_(True))
+            .values(deleted=False, ruling=ruling or {}, revision=Box.revision + 1,
+                    updated_at=at)
+            .returning(Box.revision, Box.entry)).one_or_none()
+        if row is None:
+            raise BoxNotFound(f"box {box_id} is not a deleted box of this game")
+        return _Changed(box_id, row.revision, row.entry, ruling, action)
 
     return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
 

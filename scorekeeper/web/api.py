@@ -187,17 +187,17 @@ def _ledger_errors(run: Callable[[], Response]) -> Response:
 
 @bp.post("/games")
 def create_game() -> Response:
-    """Store a game (with any boxes it already has); answers its id and edit token.
-    The same Idempotency-Key answers the same game and token again."""
+    """Store a game (with any boxes it already has); answers its id, edit token and
+    short join code. The same Idempotency-Key answers the same game and codes again."""
     data = _object_body()
     key = _idempotency_key()
 
     def run() -> Response:
         game = GameEntry.from_json(data)
-        started = ledger.start(database.session(), game, key=key,
-                               token=gamedata.start_token(key))
-        token = started.token or gamedata.start_token(key)
-        body = {"id": started.table.id, "edit_token": token, "version": started.table.version}
+        started = ledger.start(database.session(), game, key=key, secret=gamedata.secret())
+        codes = ledger.codes_of(started.table.row, gamedata.secret())
+        body = {"id": started.table.id, "edit_token": codes.edit, "join_code": codes.join,
+                "version": started.table.version}
         response = jsonify({**body, "repeated": True} if started.repeated else body)
         response.status_code = 200 if started.repeated else 201
         response.headers["Location"] = url_for("api.get_game", game_id=started.table.id)

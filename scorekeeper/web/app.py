@@ -118,6 +118,11 @@ def configure(config: Config, instance: Path,
         # game on the server (a club's own machine), which shows every game's read link.
         RECENT_GAMES_PUBLIC=False,
         POLL_SECONDS=3,
+        # Wrong join codes allowed per client address and per game in the window (in
+        # seconds), counted in each process (see scorekeeper/web/invite.py).
+        JOIN_TRIES_PER_CLIENT=10,
+        JOIN_TRIES_PER_GAME=30,
+        JOIN_TRIES_WINDOW=15 * 60,
         # Behind a reverse proxy that terminates HTTPS, set this to the number of proxies
         # in front (instance/config.py): X-Forwarded-Proto/-For/-Host are then believed.
         # Never on by default, or any phone could claim to be on HTTPS.
@@ -182,11 +187,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, pads, rules
+    from . import api, boxes, disputes, games, health, joining, pads, rules
 
     csrf.init_app(app)
     compress.init_app(app)
-    for module in (games, boxes, rules, disputes, pads, api, health):
+    for module in (games, joining, boxes, rules, disputes, pads, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
@@ -243,6 +248,11 @@ def _error_page(error: HTTPException) -> Response | tuple[str, int]:
         if code == 405 and isinstance(error, MethodNotAllowed) and error.valid_methods:
             response.allow.update(error.valid_methods)
         return response
+    game_id = (request.view_args or {}).get("game_id")
+    if code == 403 and isinstance(game_id, str):
+        from .invite import scorers_only
+
+        return scorers_only(game_id)
     if code >= 500:
         return htmx.error_page(code, "Something went wrong", "The server could not answer. "
                                "Nothing was saved by this request: go back and try again.")

@@ -1,7 +1,10 @@
 """A stored game as the views need it: loaded through the ledger, and who may change it.
 
-Edit rights live in the signed session cookie: the edit secret of each game this
-browser created or joined. The id alone (the share link) only reads.
+Edit rights live in the signed session cookie, apart from the list of recent games
+(looking at games never drops a right): for a game this browser started, its creator's
+pass (made from the server's secret and the game's id: renewing the codes keeps it);
+for a game it joined, the edit code it joined with (renewing the codes revokes it).
+The id alone (the share link) only reads.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import time
+from typing import Any
 
 from flask import abort, current_app, session
 
@@ -35,32 +40,42 @@ def find(game_id: str) -> ledger.Table | None:
     return ledger.load(db_session(), game_id)
 
 
-def start_token(key: str | None) -> str | None:
-    """The edit secret of a game started by the form (or request) with this idempotency
-    key: derived from the key and the server's secret, so a resent start (a double tap,
-    a retry) answers the same secret, which the store keeps only as a hash. None without
-    a key: the store makes a random one."""
-    if key is None:
-        return None
-    secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
-    digest = hmac.new(secret, b"start:" + key.encode("utf-8"), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
+def secret() -> bytes:
+    """The server's secret, from which games' codes and creators' passes are made."""
+    return str(current_app.config["SECRET_KEY"]).encode("utf-8")
+
+
+def creator_pass(game_id: str) -> str:
+    """What the browser that started a game keeps as its right: never shown or shared,
+    so renewing the game's codes (against a leaked code) never locks its creator out."""
+    digest = hmac.new(secret(), b"creator:" + game_id.encode("utf-8"), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
 
 
 def token_of(game_id: str) -> str | None:
-    """The edit secret this browser holds for the game, if any."""
+    """The right this browser holds for the game (a pass or an edit code), if any."""
     token = (session.get("edit") or {}).get(game_id)
     return token if isinstance(token, str) else None
 
 
 def can_edit(game: str | ledger.Table) -> bool:
-    """Whether this browser holds the edit secret of the game (its id, or the game read)."""
+    """Whether this browser holds a right to the game (its id, or the game read): its
+    creator's pass, or its current edit code."""
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
         return False
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game.row
-    return row is not None and store.check_edit_token(row, token)
+    if row is None:
+        return False
+    if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))):
+        return True
+    return store.check_edit_token(row, token)
+
+
+def started(game_id: str) -> None:
+    """Remember a game this browser started, with its creator's pass."""
+    remember(game_id, creator_pass(game_id))
 
 
 def require_edit(game_id: str) -> None:
@@ -83,7 +98,7 @@ def remember(game_id: str, token: str | None = None) -> None:
 
 
 def forget_right(game_id: str) -> None:
-    """Drop a secret that no longer unlocks the game (its codes were renewed)."""
+    """Drop a code that no longer unlocks the game (its codes were renewed)."""
     rights = dict(session.get("edit") or {})
     if rights.pop(game_id, None) is not None:
         session["edit"] = rights
@@ -91,3 +106,29 @@ def forget_right(game_id: str) -> None:
 
 def remembered() -> list[str]:
     return list(session.get("games", []))
+
+
+UNDO_SECONDS = 60
+"""How long the sheet offers to undo the last write made on this phone."""
+
+
+def note_write(game_id: str, box_id: int, version: int, what: str,
+               undoable: bool = True) -> None:
+    """Remember this phone's last write (one at a time), for the sheet to say what was
+    done and offer to undo it: the game version it made, so the offer ends with the
+    next write from any phone."""
+    session["last_write"] = {"game": game_id, "box": box_id, "version": version,
+                             "what": what, "undoable": undoable,
+                             "until": int(time.time()) + UNDO_SECONDS}
+
+
+def last_write(table: ledger.Table) -> dict[str, Any] | None:
+    """This phone's last write to the game, with ``seconds`` left to undo it, while it
+    is still the game's last write and not older than :data:`UNDO_SECONDS`."""
+    noted = session.get("last_write")
+    if not isinstance(noted, dict) or noted.get("game") != table.id:
+        return None
+    left = int(noted.get("until", 0)) - int(time.time())
+    if noted.get("version") != table.version or left <= 0:
+        return None
+    return {**noted, "seconds": left}

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from .. import chart, engine, ledger, store
 from ..engine.contract import GameEntry
-from . import database, forms, gamedata, htmx, printing
+from . import database, forms, gamedata, htmx, invite, printing
 
 bp = Blueprint("games", __name__)
 
@@ -42,7 +42,7 @@ def new() -> Response:
     form = forms.new_game_form_class(preset)()
     form.rules.data = preset
     _seat_choices(form)
-    if request.method == "GET":
+    if request.method != "POST":  # GET or HEAD: only a POST writes
         return _new_page(form)
     if not form.validate():
         return _new_page(form, 422)
@@ -52,13 +52,13 @@ def new() -> Response:
     key = form.key.data or None
     try:
         started = ledger.start(database.session(), GameEntry.from_json(game), key=key,
-                               token=gamedata.start_token(key))
+                               secret=gamedata.secret())
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
     except ledger.KeyReused as reused:
         return make_response(htmx.error_page(422, "This form was already used", str(reused)))
-    gamedata.remember(started.table.id, started.token or gamedata.start_token(key))
+    gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
 
@@ -128,9 +128,24 @@ def sheet_fragment(game_id: str) -> Response:
 
 
 def _sheet_page(table: ledger.Table) -> Response:
-    """The score sheet (the fragment for htmx)."""
-    return htmx.render("games/sheet.html", "games/_sheet.html",
-                       **_sheet_context(table, gamedata.can_edit(table)))
+    """The score sheet (the fragment for htmx). A scorer's full page also invites the
+    others (QR codes, the short code: kept out of caches) and says what this phone just
+    did, offering to undo it; a watcher's offers the code prompt."""
+    editable = gamedata.can_edit(table)
+    if htmx.is_htmx():
+        return htmx.render("games/sheet.html", "games/_sheet.html",
+                           **_sheet_context(table, editable))
+    last = gamedata.last_write(table) if editable else None
+    undo_form = None
+    if last is not None:
+        undo_form = forms.UndoForm(formdata=None)
+        undo_form.version.data = str(table.version)
+    response = htmx.render("games/sheet.html", "games/_sheet.html",
+                           **_sheet_context(table, editable), last_write=last,
+                           undo_form=undo_form,
+                           invite=invite.invite(table) if editable else None,
+                           limit=None if editable else invite.limit(table.id))
+    return invite.private(response) if editable else response
 
 
 def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
@@ -163,36 +178,14 @@ def _charts(table: ledger.Table) -> list[Markup]:
 
 @bp.get("/games/<game_id>/share")
 def share(game_id: str) -> Response:
-    """The read-only link for everyone, and the edit link for those who may edit."""
+    """The watch link for everyone; the join link, short code and QR codes for those
+    who may edit (never cached, never sent on as a Referer)."""
     game = gamedata.load(game_id)
     editable = gamedata.can_edit(game)
-    token = gamedata.token_of(game.id) if editable else None
-    return htmx.render("games/share.html", "games/_share.html", game=game, token=token,
-                       editable=editable)
-
-
-@bp.get("/games/<game_id>/join/<token>")
-def join(game_id: str, token: str) -> Response:
-    """The edit link: remember the secret in this browser and show the sheet."""
-    row = store.get_game(database.session(), game_id)
-    if row is None or not store.check_edit_token(row, token):
-        abort(404, description="This edit link is not valid. Ask for the link again.")
-    gamedata.remember(row.id, token)
-    return htmx.go(url_for("games.sheet", game_id=row.id))
-
-
-@bp.post("/games/<game_id>/join")
-def join_with_code(game_id: str) -> Response | tuple[str, int]:
-    """The edit code typed in (the secret at the end of the edit link)."""
-    row = store.get_game(database.session(), game_id)
-    if row is None:
-        abort(404)
-    code = (request.form.get("code") or "").strip().rsplit("/", 1)[-1]
-    if not store.check_edit_token(row, code):
-        return htmx.error_page(403, "Wrong edit code",
-                               "That code does not unlock this game. Check it and try again.")
-    gamedata.remember(row.id, code)
-    return htmx.go(url_for("games.sheet", game_id=row.id))
+    return invite.private(htmx.render(
+        "games/share.html", "games/_share.html", game=game, editable=editable,
+        invite=invite.invite(game) if editable else None,
+        limit=None if editable else invite.limit(game.id)))
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -203,12 +196,12 @@ def rematch(game_id: str) -> Response:
     key = request.form.get("key") or None
     try:
         started = ledger.rematch(database.session(), game_id, key=key,
-                                 token=gamedata.start_token(key))
+                                 secret=gamedata.secret())
     except ledger.NotFound:
         abort(404)
     except ledger.KeyReused as reused:
         return make_response(htmx.error_page(422, "This form was already used", str(reused)))
-    gamedata.remember(started.table.id, started.token or gamedata.start_token(key))
+    gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
 

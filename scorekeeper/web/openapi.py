@@ -201,11 +201,14 @@ def document() -> dict[str, Any]:
                               "422": ERROR}}},
             "/api/v1/games": {"post": {
                 "summary": "Store a game", "requestBody": _body("Game"),
-                "responses": {"201": {"description": "Stored: id, edit_token, version",
+                "responses": {"201": {"description": "Stored: id, edit_token, join_code, "
+                                                     "version",
                                       "content": {"application/json": {"schema": {
                                           "type": "object", "properties": {
                                               "id": {"type": "string"},
                                               "edit_token": {"type": "string"},
+                                              "join_code": {"type": "string",
+                                                            "pattern": "^[2-9A-HJKMNP-TV-Z]{6}$"},
                                               "version": {"type": "integer"}}}}}},
                               "422": ERROR}}},
             "/api/v1/games/{game_id}": {"get": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -284,6 +285,10 @@ ace_values = st.sampled_from([1, 15])
 
 
 def quick(examples: int) -> settings:
+    """Hypothesis settings for a brute-force comparison: ``examples`` in ``make test``,
+    a tenth of them in ``make check`` (SCOREKEEPER_QUICK), the edit loop."""
+    if os.environ.get("SCOREKEEPER_QUICK"):
+        examples = max(examples // 10, 20)
     return settings(max_examples=examples, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 

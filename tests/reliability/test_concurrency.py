@@ -181,9 +181,13 @@ def test_if_match_serialises_appends_edits_and_deletes(server: LiveServer,
 
 
 def _phone(server: LiveServer, game_id: str, token: str) -> requests.Session:
-    """A browser that opened the edit link."""
+    """A browser that opened the join link and confirmed."""
     phone = requests.Session()
-    joined = phone.get(f"{server.url}/games/{game_id}/join/{token}", timeout=TIMEOUT)
+    page = phone.get(f"{server.url}/games/{game_id}/join", timeout=TIMEOUT).text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert csrf is not None
+    joined = phone.post(f"{server.url}/games/{game_id}/join",
+                        data={"csrf_token": csrf.group(1), "code": token}, timeout=TIMEOUT)
     assert joined.status_code == 200 and f"/games/{game_id}" in joined.url
     return phone
 

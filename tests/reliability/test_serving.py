@@ -197,9 +197,20 @@ def test_the_proxys_headers_are_believed_only_with_proxy_fix(tmp_path: Path,
         created = requests.post(f"{live.url}/api/v1/games", json=GAME, timeout=TIMEOUT).json()
         forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org",
                      "X-Forwarded-For": "203.0.113.9"}
-        joined = requests.get(f"{live.url}/games/{created['id']}/join/{created['edit_token']}",
-                              headers=forwarded, allow_redirects=False, timeout=TIMEOUT)
-        assert joined.status_code == 303
+        join = f"{live.url}/games/{created['id']}/join"
+        page = requests.get(join, headers=forwarded, timeout=TIMEOUT)
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+        assert csrf is not None
+        # Over HTTPS the CSRF check wants the page's own address as Referer (sent by
+        # browsers under the Referrer-Policy: same-origin the page carries).
+        referer = f"{'https://scores.example.org' if proxied else live.url}/games/" \
+                  f"{created['id']}/join"
+        joined = requests.post(join, data={"csrf_token": csrf.group(1),
+                                           "code": created["edit_token"]},
+                               headers={**forwarded, "Referer": referer,
+                                        "Cookie": page.headers["Set-Cookie"].split(";", 1)[0]},
+                               allow_redirects=False, timeout=TIMEOUT)
+        assert joined.status_code == 303, joined.text[:300]
         cookie = joined.headers["Set-Cookie"]
         session = cookie.split(";", 1)[0]
         share = requests.get(f"{live.url}/games/{created['id']}/share",

@@ -3,6 +3,7 @@ a box, its edit token, and browsers with and without edit rights."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,11 +44,25 @@ def stored_game(secure_app: Flask) -> StoredGame:
     return StoredGame(created["id"], created["edit_token"], body["game"]["boxes"][0]["id"])
 
 
+def join(client: FlaskClient, game_id: str, code: str, **options: Any) -> Any:
+    """Join as a browser does: open the join link's confirm page (the code in the
+    fragment, which the server never sees), then confirm with the page's CSRF token."""
+    page = client.get(f"/games/{game_id}/join", **options).get_data(as_text=True)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert match is not None, page[:500]
+    if "base_url" in options:  # over HTTPS the CSRF check wants the page as Referer
+        headers = dict(options.pop("headers", {}))
+        headers["Referer"] = f"{options['base_url']}/games/{game_id}/join"
+        options["headers"] = headers
+    return client.post(f"/games/{game_id}/join",
+                       data={"csrf_token": match.group(1), "code": code}, **options)
+
+
 @pytest.fixture
 def editor(secure_app: Flask, stored_game: StoredGame) -> FlaskClient:
-    """A browser that opened the edit link."""
+    """A browser that opened the join link and confirmed."""
     client = secure_app.test_client()
-    assert client.get(f"/games/{stored_game.id}/join/{stored_game.token}").status_code == 303
+    assert join(client, stored_game.id, stored_game.token).status_code == 303
     return client
 
 

@@ -13,13 +13,19 @@ from flask.testing import FlaskClient
 
 from scorekeeper import store
 
-from .conftest import GAME, StoredGame, snapshot
+from .conftest import GAME, StoredGame, join, snapshot
 
-SAFE = {"GET", "HEAD", "OPTIONS"}
+SAFE = {"GET", "OPTIONS"}
+"""Methods that never write. Not HEAD: Flask answers it on every GET route, and a view
+that tells writes by ``method != "GET"`` would record a HEAD's form body without its
+CSRF token (Flask-WTF checks POST only). test_head_with_a_body_writes_nothing proves
+no route does."""
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 GAME_WRITES = {
     "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
-    "api.add_box", "api.replace_box", "api.delete_box",
+    "boxes.undo",
+    "api.add_box", "api.replace_box", "api.delete_box", "joining.renew",
 }
 """Routes that change (or need the right to change) one stored game."""
 
@@ -27,7 +33,8 @@ OPEN_POSTS = {
     "games.new": "starts a new game of one's own",
     "games.cut": "Scarne's cut on the new-game form: stores nothing",
     "games.rematch": "a new game of one's own with the same players",
-    "games.join_with_code": "needs the edit code itself",
+    "joining.join": "needs the game's edit code or join code itself (wrong ones limited)",
+    "joining.join_by_code": "needs a game's join code itself (wrong ones limited)",
     "disputes.settle": "rules on a showdown, stores nothing",
     "api.adjudicate": "stores nothing", "api.score": "stores nothing",
     "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
@@ -37,7 +44,7 @@ OPEN_POSTS = {
 
 def _mutating_rules(app: Flask) -> list[Any]:
     return [rule for rule in app.url_map.iter_rules()
-            if (rule.methods or set()) - SAFE and rule.endpoint != "static"]
+            if (rule.methods or set()) & WRITE_METHODS and rule.endpoint != "static"]
 
 
 def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
@@ -81,10 +88,39 @@ def test_read_only_link_cannot_write_through_any_route(
                 else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
-    assert checked == 8
+    assert checked == 12  # 10 routes, and HEAD on the two that also show a form
     after = snapshot(secure_app)
     after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
     assert after == before
+
+
+def test_head_with_a_body_writes_nothing(secure_app: Flask, editor: FlaskClient,
+                                        stored_game: StoredGame) -> None:
+    """HEAD on every route that answers it, by the editor (who may write), with a box
+    form or a new game in its body and the code of the game: nothing is stored, not a
+    box, not a game, not a code, not a right (the session is the same after)."""
+    game = stored_game.id
+    form = {"version": "2", "number": "2", "key": "head", "ending": "knock", "by": "Bob",
+            "count-0": "14", "count-1": "4", "count-2": "13", "rules": "jersey-scarne",
+            "players-0": "Ann", "players-1": "Bob", "players-2": "Cal", "dealer": "0",
+            "code": stored_game.token}
+    heads = [rule for rule in secure_app.url_map.iter_rules()
+             if "HEAD" in (rule.methods or set()) and rule.endpoint != "static"]
+    assert {"boxes.new", "boxes.edit", "games.new", "joining.confirm"} <= {
+        rule.endpoint for rule in heads}
+    before = snapshot(secure_app)
+    cookie = editor.get_cookie("session")
+    for rule in heads:
+        url = _url(rule, stored_game).replace("<path:code>", stored_game.token)
+        if "<" in url:  # a route with values of its own (a rules preset, a pad)
+            continue
+        response = editor.open(url, method="HEAD", data=form)
+        assert response.status_code < 500 and not response.get_data(), url
+        assert snapshot(secure_app) == before, (rule.endpoint, response.status_code)
+    after = editor.get_cookie("session")
+    assert cookie is not None and after is not None and after.value == cookie.value
+    recorded = editor.post(f"/games/{game}/boxes/new", data=form)
+    assert recorded.status_code == 400  # the same body as a POST needs its CSRF token
 
 
 def test_the_editor_can_write_the_same_routes(editor: FlaskClient, stored_game: StoredGame,
@@ -136,10 +172,11 @@ def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch,
     secure_app.config["WTF_CSRF_ENABLED"] = False
     client.post(f"/api/v1/games/{stored_game.id}/boxes", json={"ending": "misdeal"},
                 headers={"Authorization": "Bearer guess"})
-    client.get(f"/games/{stored_game.id}/join/guess")
+    client.get(f"/games/{stored_game.id}/join/guess")  # only shows the confirm page
     client.post(f"/games/{stored_game.id}/join", data={"code": "guess"})
-    assert len(calls) == 3
-    assert all(len(a) == len(b) == 64 for a, b in calls)
+    guessed = [call for call in calls if store.token_hash("guess") in call]
+    assert len(guessed) == 2  # the session cookie's signature is checked the same way
+    assert all(len(a) == len(b) == 64 for a, b in guessed)
     assert not any(stored_game.token in (a, b) for a, b in calls)
 
 
@@ -156,7 +193,7 @@ def test_a_games_id_reveals_nothing(viewer: FlaskClient, stored_game: StoredGame
             assert response.status_code == 200, url
             body = response.get_data()
             assert stored_game.token.encode() not in body, url
-            assert b"/join/" not in body, url
+            assert b"/join/" not in body and b"/join#" not in body, url
             assert b"edit_token" not in body, url
 
 
@@ -169,13 +206,14 @@ def _cookie(response: Any) -> str:
 def test_session_cookie_flags(secure_app: Flask, stored_game: StoredGame) -> None:
     """The cookie that carries edit secrets: always HttpOnly and SameSite=Lax; Secure
     when the page came over HTTPS; plain HTTP on the LAN keeps working."""
-    join = f"/games/{stored_game.id}/join/{stored_game.token}"
-    plain = _cookie(secure_app.test_client().get(join))
+    code = stored_game.token
+    plain = _cookie(join(secure_app.test_client(), stored_game.id, code))
     assert "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain
-    https = _cookie(secure_app.test_client().get(join, base_url="https://scores.example"))
+    https = _cookie(join(secure_app.test_client(), stored_game.id, code,
+                         base_url="https://scores.example"))
     assert "HttpOnly" in https and "SameSite=Lax" in https and "Secure" in https
     secure_app.config["SESSION_COOKIE_SECURE"] = True
-    forced = _cookie(secure_app.test_client().get(join))
+    forced = _cookie(join(secure_app.test_client(), stored_game.id, code))
     assert "Secure" in forced
 
 
@@ -190,8 +228,9 @@ def test_forwarded_proto_is_believed_only_behind_a_configured_proxy(tmp_path: An
     for proxies, secure in ((0, False), (1, True)):
         app = create_app({"DATABASE_URL": url, "SECRET_KEY": "p" * 40, "PROXY_FIX": proxies})
         created = app.test_client().post("/api/v1/games", json=GAME).get_json()
-        response = app.test_client().get(f"/games/{created['id']}/join/{created['edit_token']}",
-                                          headers=headers)
+        referer = {"Referer": f"https://localhost/games/{created['id']}/join"}
+        response = join(app.test_client(), created["id"], created["edit_token"],
+                        headers={**headers, **referer})
         assert ("Secure" in _cookie(response)) is secure
 
 
@@ -209,22 +248,25 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
                                                        "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/preview", {"version": "1", "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
+        (f"/games/{game}/boxes/{stored.box_id}/undo", {"version": "2", "key": "u"}),
         (f"/games/{game}/rematch", {}),
         (f"/games/{game}/join", {"code": stored.token}),
+        ("/join", {"code": "ABCDEF"}),
+        (f"/games/{game}/codes", {}),
         ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
     ]
 
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 10 of them, by the editor, who may do them all) without the
+    """Each form POST (all 13 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 10
+    assert len(posts) == len(form_routes) == 13
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
@@ -274,9 +316,9 @@ def test_a_sheet_rendered_once_carries_each_browsers_own_csrf_token(
     browsers = [secure_app.test_client() for _ in range(2)]
     tokens = []
     for browser in browsers:
-        assert browser.get(f"/games/{game}/join/{stored_game.token}").status_code == 303
+        assert join(browser, game, stored_game.token).status_code == 303
         page = browser.get(f"/games/{game}").get_data(as_text=True)
-        (token,) = re.findall(r'name="csrf_token" value="([^"]+)"', page)
+        (token,) = set(re.findall(r'name="csrf_token" value="([^"]+)"', page))
         tokens.append(token)
     assert tokens[0] != tokens[1]
     refused = browsers[0].post(f"/games/{game}/rematch", data={"csrf_token": tokens[1]})
@@ -323,3 +365,31 @@ def test_a_session_cookie_is_checked_and_its_age_counts_not_the_clocks(
     assert editor.get(form).status_code == 403
 
 
+
+
+def test_a_cross_site_page_cannot_strip_edit_rights(secure_app: Flask, editor: FlaskClient,
+                                                    stored_game: StoredGame) -> None:
+    """What a hostile page can make a victim's browser do: top-level GETs (SameSite=Lax
+    sends the cookie) of 40 other games' join links, old and new, and of 40 sheets:
+    nothing joins, the editor still scores; and POSTs to every form route without the
+    cookie (Lax withholds it): refused, and none answers a cookie that would replace the
+    victim's (a fresh session without its rights)."""
+    creator = secure_app.test_client()
+    others = [creator.post("/api/v1/games", json=GAME).get_json() for _ in range(40)]
+    for other in others:
+        assert editor.get(f"/games/{other['id']}/join/{other['edit_token']}").status_code \
+            == 200
+        assert editor.get(f"/games/{other['id']}/join").status_code == 200
+        assert editor.get(f"/games/{other['id']}").status_code == 200
+    with editor.session_transaction() as session:
+        assert set(session["edit"]) == {stored_game.id}
+    page = editor.get(f"/games/{stored_game.id}").get_data(as_text=True)
+    assert "Record box" in page
+    for rule in _mutating_rules(secure_app):
+        if rule.endpoint.startswith("api."):
+            continue
+        url = _url(rule, stored_game)
+        response = secure_app.test_client().post(url, data={"code": stored_game.token})
+        assert response.status_code == 400, url
+        assert not [c for c in response.headers.getlist("Set-Cookie")
+                    if c.startswith("session=")], url

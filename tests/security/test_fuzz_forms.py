@@ -99,7 +99,7 @@ def test_box_form(fuzz_app: Flask, fuzz_game: dict[str, str], ending: str, by: s
     or 422, never a 500, and the game always verifies afterwards."""
     client = fuzz_app.test_client()
     game_id = fuzz_game["id"]
-    client.get(f"/games/{game_id}/join/{fuzz_game['edit_token']}")
+    client.post(f"/games/{game_id}/join", data={"code": fuzz_game["edit_token"]})
     version = client.get(f"/api/v1/games/{game_id}").get_json()["version"]
     form: dict[str, Any] = {"version": str(version - 1 if stale else version),
                             "key": f"k{hash((ending, by, str(counts), str(cards)))}",

@@ -61,7 +61,8 @@ def test_openapi_document(client: FlaskClient) -> None:
 def _create(client: FlaskClient) -> tuple[str, str]:
     response = client.post("/api/v1/games", json=GAME)
     body = response.get_json()
-    assert response.status_code == 201 and set(body) == {"id", "edit_token", "version"}
+    assert response.status_code == 201 and set(body) == {"id", "edit_token", "join_code",
+                                                         "version"}
     return body["id"], body["edit_token"]
 
 

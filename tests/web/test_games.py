@@ -133,29 +133,29 @@ def test_unknown_game_is_404(client: FlaskClient) -> None:
 def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient,
                                                  game_id: str) -> None:
     share = client.get(f"/games/{game_id}/share").get_data(as_text=True)
-    assert "Keep score (edit)" in share and f"/games/{game_id}/join/" in share
-    token = share.split(f"/games/{game_id}/join/")[1].split('"')[0]
+    assert "Score with us" in share and f"/games/{game_id}/join#" in share
+    token = share.split(f"/games/{game_id}/join#")[1].split('"')[0]
     watcher = app.test_client()
     watched = watcher.get(f"/games/{game_id}").get_data(as_text=True)
     assert "You are watching this game" in watched and "Record box" not in watched
-    assert "Have the edit code?" in watcher.get(f"/games/{game_id}/share").get_data(True)
+    assert token not in watched and "Score with us" not in watched
+    assert "Join as scorer" in watcher.get(f"/games/{game_id}/share").get_data(True)
     assert watcher.get(f"/games/{game_id}/boxes/new").status_code == 403
     refused = watcher.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 1}))
     assert refused.status_code == 403
     wrong = watcher.post(f"/games/{game_id}/join", data={"code": "guess"})
-    assert wrong.status_code == 403 and "Wrong edit code" in wrong.get_data(as_text=True)
-    assert watcher.get(f"/games/{game_id}/join/guess").status_code == 404
+    assert wrong.status_code == 403 and "Wrong code" in wrong.get_data(as_text=True)
+    looked = watcher.get(f"/games/{game_id}/join/{token}")
+    assert looked.status_code == 200 and "Record box" not in watcher.get(
+        f"/games/{game_id}").get_data(as_text=True)
     joined = watcher.post(f"/games/{game_id}/join", data={"code": token}, headers=HX)
     assert joined.headers["HX-Redirect"] == f"/games/{game_id}"
     assert "Record box" in watcher.get(f"/games/{game_id}").get_data(as_text=True)
-    other = app.test_client()
-    assert other.get(f"/games/{game_id}/join/{token}").status_code == 303
-    assert "Record box" in other.get(f"/games/{game_id}").get_data(as_text=True)
 
 
 def test_share_fragment(client: FlaskClient, game_id: str) -> None:
     text = client.get(f"/games/{game_id}/share", headers=HX).get_data(as_text=True)
-    assert "<html" not in text and "Watch (read only)" in text
+    assert "<html" not in text and "Watch" in text and "Score with us" in text
 
 
 def _play_to_the_end(client: FlaskClient, game_id: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.web.browser import SHEET_URL
+from tests.web.browser import MARKS, SHEET_URL
 from tests.web.conftest import box_form, start_game, version_of
 from tests.web.test_browser import SHOTS
 from tests.web.test_browser_reliability import Phone, _fill_knock, _new_game
@@ -34,6 +34,7 @@ def test_the_chart_follows_the_running_totals(client: FlaskClient) -> None:
     _record(client, game_id, {0: 2, 1: 30, 2: 20}, by="Ann")          # Ann 28+18 = 46
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     section = page[page.index('class="charts"'):]
+    section = section[:section.index("</section>")]
     (svg,) = re.findall(r"<svg.*?</svg>", section, flags=re.S)
     root = ET.fromstring(svg)  # well-formed: the name was escaped
     labels = [t.text for t in root.iter(f"{SVG}text")]
@@ -46,6 +47,8 @@ def test_the_chart_follows_the_running_totals(client: FlaskClient) -> None:
     assert "<b>Bob</b> 19" not in svg  # the raw markup never reaches the page
 
 
+@MARKS[0]
+@MARKS[1]
 def test_the_chart_reads_on_a_phone(live_server: str, browser: Any) -> None:
     """At 390 px the chart takes the width without scrolling the page, and is tall
     enough to read; the screenshot is kept for a look."""

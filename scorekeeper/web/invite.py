@@ -1,0 +1,210 @@
+"""Bringing phones to the table: a game's codes as scorers see them (links, QR codes,
+the short join code), the pages that show a code kept out of caches and referrers,
+and the limit on wrong codes.
+
+Wrong codes are counted in this process's memory, per client address and per game
+(the home page's form, which names no game, counts as one game): a table needs no
+table of its own for a handful of typos, and a guesser meets the limit long before a
+code falls (30 characters, 6 of them: 729 million codes; 30 wrong tries per game per
+15 minutes is about 1,000 years of guessing on average). With several worker
+processes each counts on its own, so the limit is that many times as loose; a restart
+forgets the counts. Neither changes the arithmetic much; a database table would cost a
+write per wrong try for no measured gain.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+
+import segno
+from flask import Response, current_app, make_response, render_template, request, url_for
+from markupsafe import Markup
+
+from .. import ledger, store
+from . import gamedata, htmx
+
+
+@dataclass(frozen=True)
+class Invite:
+    """What a scorer's phone shows to bring others in: the watch link for everyone,
+    and (when the codes can be shown) the join link, the short code and both QR codes."""
+
+    watch_url: str
+    watch_qr: Markup
+    join_url: str | None = None
+    join_qr: Markup | None = None
+    join_code: str | None = None
+    edit_code: str | None = None
+    problem: str | None = None
+    """Why the codes cannot be shown (made at random, or with another server key)."""
+
+    @property
+    def spaced_code(self) -> str | None:
+        """The short code in two halves, easier to read aloud: ``K7M 2QX``."""
+        code = self.join_code
+        return None if code is None else f"{code[:3]} {code[3:]}"
+
+
+def qr_svg(url: str, title: str) -> Markup:
+    """A QR code of ``url`` as inline SVG (no script, no style attribute: the CSP
+    allows it), drawn on the server; error correction M survives a glare on a screen."""
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True,
+                          title=title)
+    return Markup(svg)  # segno escapes the title; the rest is its own markup
+
+
+def join_url(game_id: str, edit_code: str) -> str:
+    """The join link: the edit code rides in the fragment, which browsers never send to
+    a server nor put in a Referer; the page posts it when the scorer confirms."""
+    return url_for("joining.confirm", game_id=game_id, _external=True) + "#" + edit_code
+
+
+def invite(table: ledger.Table) -> Invite:
+    """The game's invitation as its scorer sees it (call only for a phone with rights)."""
+    watch = url_for("games.sheet", game_id=table.id, _external=True)
+    watch_qr = qr_svg(watch, "QR code to watch this game")
+    try:
+        codes = ledger.codes_of(table.row, gamedata.secret())
+    except ledger.CodesUnknown as unknown:
+        held = gamedata.token_of(table.id)
+        if held is not None and store.check_edit_token(table.row, held):
+            link = join_url(table.id, held)
+            return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
+                          edit_code=held, problem=str(unknown))
+        return Invite(watch, watch_qr, problem=str(unknown))
+    link = join_url(table.id, codes.edit)
+    return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
+                  codes.join, codes.edit)
+
+
+def private(response: Response) -> Response:
+    """A page that shows (or takes) a code: never stored by a browser or proxy cache,
+    and its address sent as a Referer only to this server. Not ``no-referrer``: over
+    HTTPS the CSRF check wants the Referer of the page's own form (the confirm button
+    would fail), and a code is never in a Referer anyway (fragments are not sent; an
+    old link's path reaches only this server, which had it already)."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "same-origin"
+    return response
+
+
+def scorers_only(game_id: str) -> Response:
+    """What a watcher gets on a scorer's page (record, edit, delete, settings): a page
+    (403) that says why and offers the code prompt, never a bare "Forbidden". Once
+    the code works the scorer lands on the page refused (a GET) or the sheet. For
+    htmx, which swaps no 403, the browser is sent to the same prompt."""
+    back = _back(game_id)
+    table = gamedata.find(game_id)
+    if table is None:
+        return make_response(htmx.error_page(404, "Not found", "There is no game at "
+                                             "this address. Check the link."))
+    if htmx.is_htmx():
+        response = make_response("", 403)
+        response.headers["HX-Redirect"] = url_for("joining.confirm", game_id=game_id,
+                                                  next=back)
+        return response
+    body = render_template("games/join.html", game=table, game_id=table.id, code="",
+                           next_url=back, already=False, limit=limit(table.id), wrong="",
+                           refused=True)
+    return private(make_response(body, 403))
+
+
+def _back(game_id: str) -> str:
+    """Where a scorer goes once the code worked: the page that was refused if it was a
+    page (a GET), else the sheet."""
+    if request.method == "GET" and request.path.startswith(f"/games/{game_id}/"):
+        return request.full_path.rstrip("?")
+    return url_for("games.sheet", game_id=game_id)
+
+
+class Tries:
+    """Wrong codes per key (a client's address, a game) in a sliding window: ``limit``
+    tries per ``window`` seconds; at most ``keys`` keys are kept (the oldest go), so a
+    flood of addresses cannot fill the memory."""
+
+    def __init__(self, limit: int, window: float, keys: int = 10_000) -> None:
+        self.limit = limit
+        self.window = window
+        self.keys = keys
+        self._wrong: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        times = self._wrong.get(key, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        return times
+
+    def left(self, key: str, now: float) -> int:
+        """Wrong tries still allowed now."""
+        return max(0, self.limit - len(self._recent(key, now)))
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until one more try is allowed (0 when one is)."""
+        times = self._recent(key, now)
+        if len(times) < self.limit:
+            return 0.0
+        return times[len(times) - self.limit] + self.window - now
+
+    def wrong(self, key: str, now: float) -> None:
+        """Count one wrong code."""
+        times = self._recent(key, now)
+        times.append(now)
+        self._wrong[key] = times
+        self._wrong.move_to_end(key)
+        while len(self._wrong) > self.keys:
+            self._wrong.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Where a client stands before typing a code: tries left (the smaller of its own
+    and the game's) and, when none, the seconds to wait."""
+
+    left: int
+    wait: float
+
+    @property
+    def minutes(self) -> int:
+        return max(1, math.ceil(self.wait / 60))
+
+
+def _counters() -> tuple[Tries, Tries]:
+    """This app's counters, per client and per game (made on first use)."""
+    found = current_app.extensions.get("scorekeeper.tries")
+    if found is None:
+        config = current_app.config
+        window = float(config["JOIN_TRIES_WINDOW"])
+        found = (Tries(int(config["JOIN_TRIES_PER_CLIENT"]), window),
+                 Tries(int(config["JOIN_TRIES_PER_GAME"]), window))
+        current_app.extensions["scorekeeper.tries"] = found
+    return found
+
+
+def _keys(game_id: str | None) -> tuple[str, str]:
+    return f"client:{request.remote_addr}", f"game:{game_id or '*'}"
+
+
+def limit(game_id: str | None) -> Limit:
+    """How many wrong codes this client may still type for this game."""
+    per_client, per_game = _counters()
+    client, game = _keys(game_id)
+    now = _clock()
+    return Limit(min(per_client.left(client, now), per_game.left(game, now)),
+                 max(per_client.wait(client, now), per_game.wait(game, now)))
+
+
+def count_wrong(game_id: str | None) -> Limit:
+    """Count a wrong code against this client and this game; where they stand after."""
+    per_client, per_game = _counters()
+    client, game = _keys(game_id)
+    now = _clock()
+    per_client.wrong(client, now)
+    per_game.wrong(game, now)
+    return limit(game_id)
+
+
+_clock = time.monotonic

@@ -1,0 +1,139 @@
+"""Joining the table: the join link's confirm page, joining with the edit code or the
+short join code (on a game's pages, or on the home page by the code alone), and
+renewing a game's codes.
+
+Looking never changes anything: the join link (``/games/<id>/join#<edit code>``, the
+code in the fragment that no server or Referer sees) shows a "Join as scorer" button,
+and only its POST gives this browser the right. Old links with the code in the path
+still open the same confirm page.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+
+from .. import ledger, store
+from . import database, gamedata, htmx, invite
+
+bp = Blueprint("joining", __name__)
+
+
+@bp.get("/games/<game_id>/join")
+def confirm(game_id: str) -> Response:
+    """The join link's page: the code comes from the link's fragment (static/share.js
+    fills it in) or is typed; nothing changes until the scorer confirms."""
+    return _join_page(game_id, next_url=_next(game_id, request.args.get("next")))
+
+
+@bp.get("/games/<game_id>/join/<path:code>")
+def confirm_old_link(game_id: str, code: str) -> Response:
+    """An edit link from before (the code in the path): the same confirm page, with
+    the code filled in; it changes nothing by itself."""
+    return _join_page(game_id, code=code[:200])
+
+
+def _join_page(game_id: str, code: str = "", next_url: str | None = None) -> Response:
+    table = gamedata.load(game_id)
+    response = make_response(render_template(
+        "games/_join.html" if htmx.is_htmx() else "games/join.html", game=table,
+        game_id=table.id, code=code, next_url=next_url or url_for(
+            "games.sheet", game_id=table.id),
+        already=gamedata.can_edit(table), limit=invite.limit(table.id), wrong="",
+        refused=False))
+    response.vary.add("HX-Request")
+    return invite.private(response)
+
+
+@bp.post("/games/<game_id>/join")
+def join(game_id: str) -> Response:
+    """Join as scorer with the edit code (or a whole join link) or the short join code,
+    in any case; wrong codes count against this client and this game."""
+    row = store.get_game(database.session(), game_id)
+    if row is None:
+        abort(404, description="There is no game at this address. Check the link.")
+    next_url = _next(row.id, request.form.get("next")) or url_for("games.sheet",
+                                                                   game_id=row.id)
+    limit = invite.limit(row.id)
+    if limit.left == 0:
+        return _too_many(row.id, limit, next_url)
+    found = ledger.joined(database.session(), request.form.get("code") or "",
+                          gamedata.secret(), game_id=row.id)
+    if found is None:
+        return _wrong(row.id, invite.count_wrong(row.id), next_url)
+    gamedata.remember(row.id, found[1])
+    return htmx.go(next_url)
+
+
+@bp.post("/join")
+def join_by_code() -> Response:
+    """The home page's "Join a game": the short join code alone names the game."""
+    limit = invite.limit(None)
+    if limit.left == 0:
+        return _too_many(None, limit, None)
+    code = request.form.get("code") or ""
+    found = None
+    if ledger.as_join_code(code) is not None:
+        found = ledger.joined(database.session(), code, gamedata.secret())
+    if found is None:
+        return _wrong(None, invite.count_wrong(None), None)
+    row, edit_code = found
+    gamedata.remember(row.id, edit_code)
+    return htmx.go(url_for("games.sheet", game_id=row.id))
+
+
+@bp.post("/games/<game_id>/codes")
+def renew(game_id: str) -> Response:
+    """New codes for the game (a code went to the wrong person): the old link and short
+    code stop working, and so do the rights of phones that joined with them. This phone
+    keeps its right (the game's creator holds a pass that no renewal touches)."""
+    gamedata.require_edit(game_id)
+    held = gamedata.token_of(game_id)
+    codes = ledger.renew_codes(database.session(), game_id, gamedata.secret())
+    if held is not None and held != gamedata.creator_pass(game_id):
+        gamedata.remember(game_id, codes.edit)
+    return htmx.go(url_for("games.sheet", game_id=game_id) + "#invite")
+
+
+def _wrong(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Response:
+    if limit.left == 0:
+        return _too_many(game_id, limit, next_url)
+    tries = "1 more try" if limit.left == 1 else f"{limit.left} more tries"
+    where = "this game" if game_id else "any game being played here"
+    message = (f"That code does not unlock {where}. Check it with a scorer and try again "
+               f"({tries} before a pause).")
+    return _refusal(game_id, 403, message, next_url, limit)
+
+
+def _too_many(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Response:
+    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
+    message = (f"Too many wrong codes: try again in {minutes}, or scan the scorer's QR "
+               "code, which needs no typing.")
+    response = _refusal(game_id, 429, message, next_url, limit)
+    response.headers["Retry-After"] = str(max(1, round(limit.wait)))
+    return response
+
+
+def _refusal(game_id: str | None, status: int, message: str, next_url: str | None,
+             limit: invite.Limit) -> Response:
+    """The code prompt again, saying what went wrong; htmx gets it in place (422, which
+    htmx swaps) and a browser the page with the true status."""
+    table = gamedata.find(game_id) if game_id else None
+    template = "games/_join.html" if htmx.is_htmx() else "games/join.html"
+    body = render_template(template, game=table, game_id=game_id, code="",
+                           next_url=next_url, already=False, limit=limit, wrong=message,
+                           refused=False)
+    response = make_response(body, 422 if htmx.is_htmx() else status)
+    response.vary.add("HX-Request")
+    return invite.private(response)
+
+
+def _next(game_id: str, wanted: str | None) -> str | None:
+    """Where to go once joined: only a page of this game (never another site)."""
+    if not wanted:
+        return None
+    base = f"/games/{game_id}"
+    path = wanted.split("?", 1)[0]
+    if (path == base or path.startswith(base + "/")) and "//" not in wanted \
+            and "\\" not in wanted and "/join" not in path:
+        return wanted
+    return None
