@@ -178,7 +178,11 @@ def setting_value(setting: Any, raw: Any) -> Any:
             return None
         if not text.isdigit():
             raise ValueError("Give a whole number, or leave it empty.")
-        return int(text)
+        number = int(text)
+        low, high = setting.minimum, setting.maximum
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise ValueError(f"Number must be between {low} and {high}.")
+        return number
     return raw
 
 
