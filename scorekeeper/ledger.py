@@ -446,6 +446,90 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
     return _written(db, game_id, result)
 
 
+UNDONE = "undone"
+"""The revision an undo writes in a box's history."""
+
+
+@dataclass(frozen=True)
+class Undone(Written):
+    """What an undo did: ``action`` is the write it took back ("recorded", "edited" or
+    "deleted") and ``number`` where the box stands (or stood) on the sheet, from 1."""
+
+    action: str = ""
+    number: int = 0
+
+
+class NothingToUndo(Conflict):
+    """The write to undo is not the game's last one (another phone wrote since), or the
+    box's last change was itself an undo: ``table`` is the game now."""
+
+
+def undo(db: Session, game_id: str, box_id: int, *, version: int,
+         key: str | None = None) -> Undone:
+    """Take back the last write to a box, made when the game reached ``version``: a
+    recorded box is deleted, a corrected box gets its previous version back, a deleted
+    box returns to its place. The undo is a revision in the box's history like any
+    other change, and only while nothing else was written to the game since."""
+    digest = _digest("undo", version, box_id)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return _undone(db, table, done, box_id)
+        box = store.get_box(db, table.row, box_id)
+        if box is None:
+            raise NotFound(f"box {box_id} is not in this game")
+        revisions = store.history(db, box)
+        last = revisions[-1] if revisions else None
+        if version != table.version or last is None or last.game_version != version:
+            raise NothingToUndo(table, "another phone changed this game since: nothing "
+                                "was undone; look at the sheet and correct the box there")
+        if last.action == UNDONE or (len(revisions) < 2 and last.action != "recorded"):
+            raise NothingToUndo(table, "this change was already undone")
+        result = _take_back(db, table, box, last.action,
+                            revisions[-2].entry if len(revisions) > 1 else {},
+                            _key(key, digest))
+    written = _written(db, game_id, result)
+    return _undone(db, written.table, written, box_id, last.action)
+
+
+def _take_back(db: Session, table: Table, box: store.Box, action: str,
+               before: dict[str, Any], key: store.Key | None) -> store.WriteResult:
+    """The write that undoes ``action`` on ``box`` (``before``: its entry before it)."""
+    if action == "recorded":
+        sheet = table.scored_without(_place(table, box.id))
+        return store.delete_box(db, table.id, box.id, table.version,
+                                rulings=_changed_rulings(table, sheet, box.id),
+                                summary=store.summarize(sheet), key=key, action=UNDONE)
+    if action == "edited":
+        place = _place(table, box.id)
+        entry = BoxEntry.from_stored(before)
+        sheet = table.scored_with(entry, place)
+        return store.replace_box(db, table.id, box.id, table.version, _stored_entry(entry),
+                                 rulings=_changed_rulings(table, sheet, box.id),
+                                 summary=store.summarize(sheet), key=key, action=UNDONE)
+    place = store.live_place(db, box)
+    boxes = list(table.game.boxes)
+    boxes.insert(place, BoxEntry.from_stored(box.entry).relabelled(box.id))
+    sheet = _score(table.game.with_boxes(boxes))
+    return store.restore_box(db, table.id, box.id, table.version,
+                             rulings=_changed_rulings(table, sheet, box.id),
+                             summary=store.summarize(sheet), key=key, action=UNDONE)
+
+
+def _undone(db: Session, table: Table, written: Written, box_id: int,
+            action: str | None = None) -> Undone:
+    """An undo's answer (a repeated undo finds the action it took back in the history)."""
+    if action is None:
+        box = store.get_box(db, table.row, box_id)
+        revisions = store.history(db, box) if box is not None else []
+        action = revisions[-2].action if len(revisions) > 1 else ""
+    place = table.place_of(box_id)
+    if place is None:
+        box = store.get_box(db, table.row, box_id)
+        place = store.live_place(db, box) if box is not None else 0
+    return Undone(written.table, box_id, written.repeated, action=action, number=place + 1)
+
+
 def _check_version(table: Table, version: int | None) -> None:
     if version is not None and version != table.version:
         raise Stale(table, f"the game has changed: it is now at version {table.version}")
@@ -541,9 +625,11 @@ __all__ = [
     "KeyReused",
     "LedgerError",
     "NotFound",
+    "NothingToUndo",
     "Stale",
     "Started",
     "Table",
+    "Undone",
     "Written",
     "as_join_code",
     "codes_of",
@@ -557,4 +643,5 @@ __all__ = [
     "rematch",
     "renew_codes",
     "start",
+    "undo",
 ]

@@ -6,6 +6,8 @@
    - the live preview marks the fields it names;
    - times are shown in the phone's own time zone;
    - form errors are scrolled into view and focused;
+   - a box the server could not be reached to save stays on the phone until it is sent;
+   - the Undo bar goes after its time;
    - copy buttons on the share page. */
 (function () {
   "use strict";
@@ -181,6 +183,122 @@
     });
   }
 
+  /* --- a save the server never answered stays on the phone ------------------------ */
+
+  /* A form marked data-keep (a box being recorded or corrected) that cannot reach the
+     server is kept in localStorage, with its idempotency key, until the server answers:
+     the form says "not saved yet", and sends it again when the connection returns (the
+     online event, the Retry button, or the page opened again). The same key means the
+     server stores it once even if the first send did arrive. */
+  var PENDING = "scorekeeper:pending:";
+  var KEEP_HOURS = 12;
+
+  function pendingKey(form) { return PENDING + form.getAttribute("action"); }
+
+  function readPending(form) {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(pendingKey(form)) || "null");
+      if (kept && Date.now() - kept.at < KEEP_HOURS * 3600 * 1000) { return kept; }
+    } catch (ignore) { /* storage off or garbage: nothing kept */ }
+    return null;
+  }
+
+  function keep(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string") { fields.push([name, value]); }
+    });
+    try {
+      window.localStorage.setItem(pendingKey(form), JSON.stringify({ at: Date.now(), fields: fields }));
+    } catch (ignore) { /* storage full or off: the form itself still holds the entry */ }
+  }
+
+  function forget(form) {
+    try { window.localStorage.removeItem(pendingKey(form)); } catch (ignore) { /* nothing kept */ }
+    var shown = form.querySelector(".pending");
+    if (shown) { shown.remove(); }
+  }
+
+  function showPending(form) {
+    if (form.querySelector(".pending")) { return; }
+    var box = document.createElement("div");
+    box.className = "pending";
+    box.setAttribute("role", "alert");
+    var text = document.createElement("p");
+    text.textContent = "Not saved yet: the server cannot be reached. This entry is kept on " +
+      "this phone and is sent once the connection is back.";
+    var retry = document.createElement("button");
+    retry.type = "button";
+    retry.className = "primary retry";
+    retry.textContent = "Retry now";
+    box.appendChild(text);
+    box.appendChild(retry);
+    form.insertBefore(box, form.firstChild);
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  /* Put a kept entry back into the form (a reload shows a fresh one): every field,
+     the idempotency key, version and box number included; the CSRF token stays fresh. */
+  function restore(form, fields) {
+    form.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (box) { box.checked = false; });
+    form.querySelectorAll("select[multiple] option").forEach(function (option) { option.selected = false; });
+    fields.forEach(function (pair) {
+      if (pair[0] === "csrf_token") { return; }
+      form.querySelectorAll('[name="' + pair[0].replace(/["\\]/g, "") + '"]').forEach(function (field) {
+        if (field.type === "checkbox" || field.type === "radio") {
+          if (field.value === pair[1]) { field.checked = true; }
+        } else if (field.tagName === "SELECT" && field.multiple) {
+          Array.prototype.forEach.call(field.options, function (option) {
+            if (option.value === pair[1]) { option.selected = true; }
+          });
+        } else {
+          field.value = pair[1];
+        }
+      });
+    });
+    syncGrids(form);
+  }
+
+  function resend(form) {
+    if (!readPending(form) || form.classList.contains("htmx-request")) { return; }
+    var save = form.querySelector("#save-box");
+    if (form.requestSubmit) { form.requestSubmit(save || undefined); }
+  }
+
+  /* The Undo bar goes after its seconds; once another phone wrote (the polled sheet
+     has a newer version) it says the undo is no longer possible. */
+  function setUpUndo(root) {
+    var bar = root.querySelector ? root.querySelector(".undo-bar[data-seconds]") : null;
+    if (!bar || bar.dataset.timer) { return; }
+    bar.dataset.timer = "1";
+    window.setTimeout(function () { bar.remove(); }, parseInt(bar.dataset.seconds, 10) * 1000);
+  }
+
+  function undoOutdated() {
+    var bar = document.querySelector(".undo-bar[data-version]");
+    var sheet = document.getElementById("sheet");
+    if (!bar || !sheet || sheet.dataset.version === bar.dataset.version) { return; }
+    var form = bar.querySelector("form");
+    if (form) { form.remove(); }
+    bar.querySelector("p").textContent = "Another phone has changed the game since: " +
+      "this can no longer be undone here. Correct the box on the sheet if need be.";
+  }
+
+  function setUpPending(root) {
+    root.querySelectorAll("form[data-keep]").forEach(function (form) {
+      var kept = readPending(form);
+      if (!kept) { return; }
+      restore(form, kept.fields);
+      showPending(form);
+      if (navigator.onLine) { resend(form); }
+    });
+  }
+
+  function keptForm(event) {
+    var elt = event.detail && event.detail.elt;
+    return elt && elt.matches && elt.matches("form[data-keep]") ? elt : null;
+  }
+
   /* --- times, errors, copy buttons ------------------------------------------------- */
 
   function localTimes(root) {
@@ -209,6 +327,8 @@
       toggle.hidden = false;
     });
     localTimes(root);
+    setUpUndo(root);
+    undoOutdated();
     root.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
       if (!navigator.clipboard) { return; }
       button.hidden = false;
@@ -227,7 +347,21 @@
       onGridChange(target);
     }
   });
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = keptForm(event);
+    if (form) { keep(form); showPending(form); }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = keptForm(event);
+    var xhr = event.detail.xhr;
+    if (form && xhr && xhr.status > 0) { forget(form); }  // the server answered
+  });
+  window.addEventListener("online", function () {
+    document.querySelectorAll("form[data-keep]").forEach(resend);
+  });
   document.addEventListener("click", function (event) {
+    var retry = event.target.closest && event.target.closest(".pending .retry");
+    if (retry) { resend(retry.closest("form")); return; }
     var toggle = event.target.closest && event.target.closest(".meld-toggle");
     if (!toggle) { return; }
     var on = toggle.getAttribute("aria-pressed") !== "true";
@@ -247,6 +381,7 @@
   });
   document.addEventListener("DOMContentLoaded", function () {
     setUp(document);
+    setUpPending(document);  // only as a page opens: a swapped-in form is the server's answer
     showErrors(document);
   });
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -335,7 +335,10 @@ def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> H
     if "cards" in data:
         cards = tuple(parse_cards(_card_list(data["cards"], f"{where}.cards"), f"{where}.cards"))
         _check_size(player, len(cards), size, f"{where}.cards")
-        return Hand(player, "cards", where, cards=cards)
+        count = None
+        if data.get("count") is not None:  # a count typed as well: the ruling checks it
+            count = _read_count(data["count"], player, max_count(rules, size), where)
+        return Hand(player, "cards", where, cards=cards, count=count)
     if "count" in data:
         count = _read_count(data["count"], player, max_count(rules, size), where)
         return Hand(player, "count", where, count=count)

@@ -21,9 +21,9 @@ from .blocking import blocked_steps
 from .boxes import Box, read_box, read_player, read_players
 from .cards import Card
 from .credits import Step
-from .errors import MalformedError
+from .errors import DeadwoodMismatchError, MalformedError
 from .rules import Rules, default_rules_for, find_rules
-from .showdown import Showdown
+from .showdown import Played, Showdown
 from .vocabulary import vocabulary_for
 
 
@@ -81,6 +81,7 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
     limit, limit_steps = knock_limit(box)
     showdown = Showdown(box, limit)
     plays, outcome = showdown.play()
+    _check_typed_counts(box, plays)
     multiplier, multiplier_steps = _multiplier(box, outcome.points)
     points = outcome.points * multiplier
     penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
@@ -179,3 +180,14 @@ def _multiplier(box: Box, points: int) -> tuple[int, list[Step]]:
     return multiplier, steps
 
 
+def _check_typed_counts(box: Box, plays: Sequence[Played]) -> None:
+    """A hand given both as cards and as a typed count: the two must agree (C4), or
+    the scorer is told both numbers; the engine never silently picks one of them."""
+    counts = {play.player: play.count for play in plays}
+    for player, hand in box.hands.items():
+        if hand.form != "cards" or hand.count is None or counts.get(player) == hand.count:
+            continue
+        raise DeadwoodMismatchError(
+            f"{player}'s count was entered as {hand.count}, but {player}'s cards count "
+            f"{counts[player]} (C4): correct the count or the cards",
+            f"{hand.where}.count")

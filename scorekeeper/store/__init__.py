@@ -60,6 +60,7 @@ from .reads import (
     history,
     join_code_hash,
     live_boxes,
+    live_place,
     load_game,
     recent_games,
     token_hash,
@@ -78,6 +79,7 @@ from .writes import (
     renew_codes,
     repeated,
     replace_box,
+    restore_box,
     started_with,
 )
 
@@ -126,6 +128,7 @@ __all__ = [
     "history",
     "join_code_hash",
     "live_boxes",
+    "live_place",
     "load_game",
     "migrate",
     "new_game_id",
@@ -136,6 +139,7 @@ __all__ = [
     "repeated",
     "replace_box",
     "restore",
+    "restore_box",
     "schema_current",
     "started_with",
     "summarize",

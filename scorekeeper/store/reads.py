@@ -101,6 +101,16 @@ def get_box(db: Session, game: GameRow, box_id: int) -> Box | None:
     return box
 
 
+def live_place(db: Session, box: Box) -> int:
+    """Where ``box`` stands (from 0) among its game's live boxes in play order, were it
+    live: the place a deleted box goes back to when its deletion is undone."""
+    before = sa.or_(Box.position < box.position,
+                    sa.and_(Box.position == box.position, Box.id < box.id))
+    query = select(sa.func.count()).select_from(Box).where(
+        Box.game_id == box.game_id, Box.deleted.is_(False), before)
+    return int(db.scalar(query) or 0)
+
+
 def history(db: Session, box: Box) -> list[BoxRevision]:
     """Every revision of a box, oldest first."""
     query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(

@@ -200,8 +200,9 @@ def append_box(db: Session, game_id: str, expected_version: int, entry: dict[str
 
 def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
                 entry: dict[str, Any], *, rulings: Rulings, summary: dict[str, Any],
-                key: Key | None = None) -> WriteResult:
-    """Correct a live box; its new ruling is ``rulings[box_id]``."""
+                key: Key | None = None, action: str = "edited") -> WriteResult:
+    """Correct a live box; its new ruling is ``rulings[box_id]``. ``action`` names the
+    revision ("undone" when an undo puts back the box's previous version)."""
 
     def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         revision = db.execute(
@@ -210,15 +211,16 @@ def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
             .returning(Box.revision)).scalar_one_or_none()
         if revision is None:
             raise BoxNotFound(f"box {box_id} is not in this game")
-        return _Changed(box_id, revision, entry, ruling, "edited")
+        return _Changed(box_id, revision, entry, ruling, action)
 
     return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
 
 
 def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
-               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
-               ) -> WriteResult:
-    """Delete a live box (kept in its history)."""
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
+               action: str = "deleted") -> WriteResult:
+    """Delete a live box (kept in its history); ``action`` names the revision ("undone"
+    when an undo takes back the box's recording)."""
 
     def change(_ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         row = db.execute(
@@ -227,7 +229,27 @@ def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
             .returning(Box.revision, Box.entry, Box.ruling)).one_or_none()
         if row is None:
             raise BoxNotFound(f"box {box_id} is not in this game")
-        return _Changed(box_id, row.revision, row.entry, row.ruling or None, "deleted")
+        return _Changed(box_id, row.revision, row.entry, row.ruling or None, action)
+
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+
+
+def restore_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
+                rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
+                action: str = "undone") -> WriteResult:
+    """Put a deleted box back at its place in the game (an undone deletion); its new
+    ruling is ``rulings[box_id]``."""
+
+    def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
+        row = db.execute(
+            update(Box).where(Box.id == (box_id if 0 < box_id <= MAX_ROW_ID else 0),
+                              Box.game_id == game_id, Box.deleted.is_(True))
+            .values(deleted=False, ruling=ruling or {}, revision=Box.revision + 1,
+                    updated_at=at)
+            .returning(Box.revision, Box.entry)).one_or_none()
+        if row is None:
+            raise BoxNotFound(f"box {box_id} is not a deleted box of this game")
+        return _Changed(box_id, row.revision, row.entry, ruling, action)
 
     return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
 

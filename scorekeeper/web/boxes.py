@@ -88,7 +88,7 @@ def _version(form: forms.BoxForm | forms.DeleteBoxForm) -> int:
     return -1 if version is None else version
 
 
-def _key(form: forms.BoxForm | forms.DeleteBoxForm) -> str | None:
+def _key(form: forms.BoxForm | forms.DeleteBoxForm | forms.UndoForm) -> str | None:
     return form.key.data or None
 
 
@@ -111,9 +111,9 @@ def new(game_id: str) -> Response:
         return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422)
     number = _int(form.number.data)
     try:
-        ledger.record(db_session(), table.id, entry, number=number,
-                      version=None if number is not None else _version(form),
-                      key=_key(form), laid_out=True)
+        written = ledger.record(db_session(), table.id, entry, number=number,
+                                version=None if number is not None else _version(form),
+                                key=_key(form), laid_out=True)
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
@@ -122,6 +122,17 @@ def new(game_id: str) -> Response:
         return _refused(reused)
     except engine.ScorekeeperError:
         return _form_page(table, form, rule_box(table, form), 422)
+    return _saved(written, "saved")
+
+
+def _saved(written: ledger.Written, done: str, number: int | None = None) -> Response:
+    """The sheet after a write, which says what this phone did and offers to undo it."""
+    table = written.table
+    if written.box_id is not None:
+        place = table.place_of(written.box_id)
+        number = number if place is None else place + 1
+        gamedata.note_write(table.id, written.box_id, table.version,
+                            f"Box {number or ''} {done}.")
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
@@ -231,15 +242,15 @@ def edit(game_id: str, box_id: int) -> Response:
     if entry is None:
         return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422, box=box)
     try:
-        ledger.correct(db_session(), table.id, box.id, entry, version=_version(form),
-                       key=_key(form), laid_out=True)
+        written = ledger.correct(db_session(), table.id, box.id, entry,
+                                 version=_version(form), key=_key(form), laid_out=True)
     except ledger.Stale as stale:
         return _conflict(stale.table, form, box.id)
     except ledger.KeyReused as reused:
         return _refused(reused)
     except engine.ScorekeeperError:
         return _form_page(table, form, rule_box(table, form, place), 422, box=box)
-    return htmx.go(url_for("games.sheet", game_id=table.id))
+    return _saved(written, "corrected")
 
 
 @bp.post("/<int:box_id>/preview")
@@ -258,8 +269,8 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     if not form.validate():
         abort(400)
     try:
-        ledger.delete(db_session(), table.id, box_id, version=_version(form),
-                      key=_key(form))
+        written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
+                                key=_key(form))
     except ledger.NotFound as gone:
         abort(404, description=str(gone))
     except ledger.Stale:
@@ -270,4 +281,41 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
         return _refused(reused)
     except engine.ScorekeeperError as err:
         return htmx.error_page(422, "This box cannot be deleted", err.message)
+    place = table.place_of(box_id)
+    return _saved(written, "deleted", None if place is None else place + 1)
+
+
+UNDONE = {"recorded": "Undone: box {} is off the sheet.",
+          "edited": "Undone: box {} is back as it was.",
+          "deleted": "Undone: box {} is back on the sheet."}
+
+
+@bp.post("/<int:box_id>/undo")
+def undo(game_id: str, box_id: int) -> Response:
+    """Undo this phone's last write to a box, while no phone has written since."""
+    table = _editable_game(game_id)
+    form = forms.UndoForm(request.form)
+    if not form.validate():
+        abort(400)
+    try:
+        undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
+                             or -1, key=_key(form))
+    except ledger.NotFound as gone:
+        abort(404, description=str(gone))
+    except ledger.NothingToUndo as refused:
+        return _undo_refused(refused.table, str(refused))
+    except ledger.KeyReused as reused:
+        return _refused(reused)
+    except engine.ScorekeeperError as err:
+        return _undo_refused(table, err.message)
+    gamedata.note_write(table.id, box_id, undone.version,
+                        UNDONE.get(undone.action, "Undone.").format(undone.number),
+                        undoable=False)
     return htmx.go(url_for("games.sheet", game_id=table.id))
+
+
+def _undo_refused(table: ledger.Table, why: str) -> Response:
+    """409: the undo cannot be done; say why, where the undo banner was."""
+    message = why[:1].upper() + why[1:] + "."
+    return htmx.render("boxes/undo.html", "boxes/_undo.html", 409, game=table,
+                       last={"what": "Not undone.", "refused": message, "undoable": False})

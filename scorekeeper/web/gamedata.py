@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import time
+from typing import Any
 
 from flask import abort, current_app, session
 
@@ -104,3 +106,29 @@ def forget_right(game_id: str) -> None:
 
 def remembered() -> list[str]:
     return list(session.get("games", []))
+
+
+UNDO_SECONDS = 60
+"""How long the sheet offers to undo the last write made on this phone."""
+
+
+def note_write(game_id: str, box_id: int, version: int, what: str,
+               undoable: bool = True) -> None:
+    """Remember this phone's last write (one at a time), for the sheet to say what was
+    done and offer to undo it: the game version it made, so the offer ends with the
+    next write from any phone."""
+    session["last_write"] = {"game": game_id, "box": box_id, "version": version,
+                             "what": what, "undoable": undoable,
+                             "until": int(time.time()) + UNDO_SECONDS}
+
+
+def last_write(table: ledger.Table) -> dict[str, Any] | None:
+    """This phone's last write to the game, with ``seconds`` left to undo it, while it
+    is still the game's last write and not older than :data:`UNDO_SECONDS`."""
+    noted = session.get("last_write")
+    if not isinstance(noted, dict) or noted.get("game") != table.id:
+        return None
+    left = int(noted.get("until", 0)) - int(time.time())
+    if noted.get("version") != table.version or left <= 0:
+        return None
+    return {**noted, "seconds": left}

@@ -129,14 +129,20 @@ def sheet_fragment(game_id: str) -> Response:
 
 def _sheet_page(table: ledger.Table) -> Response:
     """The score sheet (the fragment for htmx). A scorer's full page also invites the
-    others (QR codes, the short code: kept out of caches); a watcher's offers the code
-    prompt."""
+    others (QR codes, the short code: kept out of caches) and says what this phone just
+    did, offering to undo it; a watcher's offers the code prompt."""
     editable = gamedata.can_edit(table)
     if htmx.is_htmx():
         return htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable))
+    last = gamedata.last_write(table) if editable else None
+    undo_form = None
+    if last is not None:
+        undo_form = forms.UndoForm(formdata=None)
+        undo_form.version.data = str(table.version)
     response = htmx.render("games/sheet.html", "games/_sheet.html",
-                           **_sheet_context(table, editable),
+                           **_sheet_context(table, editable), last_write=last,
+                           undo_form=undo_form,
                            invite=invite.invite(table) if editable else None,
                            limit=None if editable else invite.limit(table.id))
     return invite.private(response) if editable else response

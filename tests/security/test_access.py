@@ -24,6 +24,7 @@ WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 GAME_WRITES = {
     "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
+    "boxes.undo",
     "api.add_box", "api.replace_box", "api.delete_box", "joining.renew",
 }
 """Routes that change (or need the right to change) one stored game."""
@@ -87,7 +88,7 @@ def test_read_only_link_cannot_write_through_any_route(
                 else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
-    assert checked == 11  # 9 routes, and HEAD on the two that also show a form
+    assert checked == 12  # 10 routes, and HEAD on the two that also show a form
     after = snapshot(secure_app)
     after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
     assert after == before
@@ -247,6 +248,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
                                                        "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/preview", {"version": "1", "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
+        (f"/games/{game}/boxes/{stored.box_id}/undo", {"version": "2", "key": "u"}),
         (f"/games/{game}/rematch", {}),
         (f"/games/{game}/join", {"code": stored.token}),
         ("/join", {"code": "ABCDEF"}),
@@ -257,14 +259,14 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 12 of them, by the editor, who may do them all) without the
+    """Each form POST (all 13 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 12
+    assert len(posts) == len(form_routes) == 13
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}

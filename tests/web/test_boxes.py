@@ -177,7 +177,7 @@ def test_double_submit_stores_one_box(client: FlaskClient, game_id: str) -> None
 
 def _first_box(client: FlaskClient, game_id: str) -> int:
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    match = re.search(rf"/games/{game_id}/boxes/(\d+)", page)
+    match = re.search(rf'<td><a href="/games/{game_id}/boxes/(\d+)"', page)  # the sheet's row
     assert match is not None
     return int(match.group(1))
 

@@ -119,7 +119,7 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     page.get_by_role("button", name="Save the correction").click()
     page.wait_for_url(SHEET_URL)
     assert _totals(page) == {"Ann": "9", "Bob": "59", "Cal": "85"}
-    assert "edited" in page.locator("tbody tr").first.inner_text()
+    assert "changed 1×" in page.locator("tbody tr").first.inner_text()
 
     # 5. Cal knocks with 5 (cards tapped for Cal and Bob); Bob 15, Ann 20: 10 + 15 = 25.
     cal = ["AH", "2H", "3H", "7C", "7D", "7S", "QC", "QD", "QS", "5C"]

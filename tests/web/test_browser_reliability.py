@@ -140,7 +140,7 @@ def test_two_phones_save_the_same_box(live_server: str, browser: Any, choice: st
                 "Replace box 1 with mine": ({"Ann": "0", "Bob": "0", "Cal": "35"}, 1)}[choice]
     bob.page.get_by_role("button" if choice != "Keep theirs" else "link", name=choice).click()
     bob.page.wait_for_url(SHEET_URL)
-    assert bob.page.locator("td.what a").count() == expected[1]
+    assert bob.page.locator("tbody td.what").count() == expected[1]
     assert _totals(bob.page) == expected[0]
     assert ann.errors == [] and bob.errors == []
 

@@ -161,6 +161,8 @@ def box_from_form(form: BoxForm) -> dict[str, Any] | None:
         cards = _hand_cards(hand)
         if cards:
             hands[player] = _declared_or_cards(form, index, cards)
+            if hand.count.data is not None:  # both given: the engine holds them equal
+                hands[player]["count"] = hand.count.data
         elif hand.count.data is not None:
             hands[player] = {"count": hand.count.data}
         elif ending == "gin" and player == entry.get("by"):
@@ -278,6 +280,14 @@ def _split_limit(form: BoxForm, player: str, ruling: Ruling | None,
 
 class DeleteBoxForm(FlaskForm):
     """Delete a box: only the version seen and the idempotency key."""
+
+    version = HiddenField()
+    key = HiddenField(default=lambda: secrets.token_urlsafe(16))
+
+
+class UndoForm(FlaskForm):
+    """Undo this phone's last write to a box: the game version that write made (the
+    undo is refused once the game moved on) and the idempotency key."""
 
     version = HiddenField()
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
