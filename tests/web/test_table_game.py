@@ -113,7 +113,7 @@ def start_by_double_tap(page: Any, base: str) -> str:
 
 def edit_link(page: Any, sheet: str) -> str:
     page.goto(sheet + "/share")
-    link = page.locator("input[value*='/join/']").first.get_attribute("value")
+    link = page.locator("input[value*='/join#']").first.get_attribute("value")
     assert link
     page.goto(sheet)
     return str(link)
@@ -147,6 +147,7 @@ def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any,
     sheet = start_by_double_tap(ann, live_server)
     assert games_stored(tmp_path / "browser.sqlite3") == 1
     bob.goto(edit_link(ann, sheet))
+    bob.get_by_role("button", name="Join as scorer").click()  # the join link asks first
     on_sheet(bob)
     watcher.goto(sheet)
 
