@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import club, engine, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
+from . import club, engine, hostile, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
@@ -269,6 +269,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         "python -m benchmarks.pages",
         "python -m benchmarks.pdf_sheet",
         "python -m benchmarks.record_profile",
+        "python -m benchmarks.hostile --seconds 10",
         "```", "",
         f"This run: {seconds:g} s per server run.", "",
         *_club_section(results["club"], results.get("club_before")),
@@ -277,6 +278,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
         *_pdf_section(results["pdf"]),
+        *hostile.section(results["hostile"]),
         *_profile_section(results["profile"]),
     ]
     findings = Path(__file__).resolve().parent / "FINDINGS.md"
@@ -319,6 +321,9 @@ def main() -> None:
     started = time.perf_counter()
     results["server"] = server.run(args.seconds)
     sys.stderr.write(f"server: {time.perf_counter() - started:.0f} s\n")
+    started = time.perf_counter()
+    results["hostile"] = hostile.run()
+    sys.stderr.write(f"hostile: {time.perf_counter() - started:.0f} s\n")
     started = time.perf_counter()
     results["club"] = club.run(args.club_minutes, club.RAMP)
     if club.BEFORE.exists():

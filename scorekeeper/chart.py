@@ -57,6 +57,8 @@ class Chart:
     title: str
     target: int | None
     lines: tuple[Line, ...]
+    unit: str = "box"
+    """What the horizontal axis counts (a player's record counts games)."""
 
     @property
     def boxes(self) -> int:
@@ -163,7 +165,8 @@ def svg(chart: Chart, *, width: int = 360, height: int = 180) -> str:
            'stroke="#000" stroke-width="1"/>',
            f'<text x="{left - 4}" y="{y(high) + 4}" text-anchor="end">{high}</text>',
            f'<text x="{left - 4}" y="{y(low) + 4}" text-anchor="end">{low}</text>',
-           f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">box {chart.boxes}</text>']
+           f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">'
+           f'{escape(chart.unit)} {chart.boxes}</text>']
     if chart.target and chart.target_in_view:
         out.append(f'<path d="M{left} {y(chart.target)}H{left + plot_w}" stroke="#000" '
                    'stroke-width="0.6" stroke-dasharray="2 2" fill="none"/>')
@@ -189,4 +192,5 @@ def _summary(chart: Chart) -> str:
     """What the chart shows, in words, for a screen reader."""
     ends = ", ".join(f"{line.player} {line.points[-1][1]}" for line in chart.lines)
     target = f" against the target {chart.target}" if chart.target else ""
-    return f"{chart.title}{target} after {chart.boxes} boxes: {ends}"
+    plural = "boxes" if chart.unit == "box" else f"{chart.unit}s"
+    return f"{chart.title}{target} after {chart.boxes} {plural}: {ends}"

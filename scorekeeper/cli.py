@@ -60,9 +60,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _emit(data: Any, *, compact: bool = False) -> None:
-    """One JSON document on stdout (people read ♣, so no ASCII escapes)."""
+    """One JSON document on stdout (people read ♣, so no ASCII escapes). Text that is
+    not valid Unicode (stored by an older version) is written escaped, and said on
+    stderr, rather than crashing with nothing written."""
     indent = None if compact else 2
+    odd: list[str] = []
+    data = contract.sound(data, "output", odd)
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    _warn_odd(odd)
+
+
+def _warn_odd(odd: Sequence[str]) -> None:
+    """Say on stderr where text was not valid Unicode and was written escaped."""
+    for place in odd:
+        sys.stderr.write(f"scorekeeper: not valid Unicode, written escaped: {place}\n")
 
 
 def _fail(error: ScorekeeperError | InputError) -> int:
@@ -288,11 +299,13 @@ def _backup(args: argparse.Namespace) -> int:
     from scorekeeper import store
 
     try:
-        rows = store.backup(args.output, _database_url())
+        written = store.backup(args.output, _database_url())
     except OSError as err:
         raise InputError("unwritable-file", f"cannot write {args.output}: "
                          f"{err.strerror or err}", args.output) from None
-    _emit({"backup": args.output, "rows": rows})
+    _warn_odd(written.odd)
+    _emit({"backup": args.output, "rows": written.rows,
+           **({"odd_text": written.odd} if written.odd else {})})
     return OK
 
 
@@ -327,6 +340,7 @@ def _export(args: argparse.Namespace) -> int:
             _emit(store.export_game(db, args.game))
         except store.GameNotFound:
             raise InputError("not-found", f"there is no game {args.game!r}", "game") from None
+        _warn_odd(store.odd_text(db, args.game))
     return OK
 
 

@@ -1,6 +1,6 @@
 """The use cases of a score keeper: start a game, record, correct, delete and undo a
-box, rematch, load a game with its score, and the codes that let a phone keep score
-(LAYOUT.md floor 3).
+box, end a game by agreement, change its house rules, rematch, load a game with its
+score, and the codes that let a phone keep score (LAYOUT.md floor 3).
 
 The HTML views and the JSON API both come here; they only parse, call and render.
 Values in and out are the contract's (:mod:`scorekeeper.engine.contract`); the store
@@ -30,7 +30,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from . import engine, store
 from .engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
-from .engine.errors import MalformedError
+from .engine.errors import GameOverError, MalformedError
 
 
 class LedgerError(Exception):
@@ -73,6 +73,23 @@ class BoxTaken(Conflict):
 
 class KeyReused(LedgerError):
     """An idempotency key sent again with other content: nothing was stored."""
+
+
+class TooManyBoxes(LedgerError):
+    """A game would hold more boxes than the server keeps in one game (``MAX_BOXES``):
+    ``number`` is the box refused (from 1), ``where`` the contract's path to it."""
+
+    def __init__(self, number: int, most: int) -> None:
+        super().__init__(engine.too_many_boxes(number, most))
+        self.number, self.most = number, most
+        self.where = f"boxes[{number - 1}]"
+
+
+def _check_room(boxes: int, max_boxes: int | None) -> None:
+    """Refuse a game of more than ``max_boxes`` boxes (the engine's own bound at most)."""
+    most = min(max_boxes or engine.MAX_BOXES, engine.MAX_BOXES)
+    if boxes > most:
+        raise TooManyBoxes(most + 1, most)
 
 
 @dataclass(frozen=True)
@@ -153,15 +170,18 @@ def _score(game: GameEntry) -> Sheet:
 @dataclass(frozen=True)
 class Written:
     """What a write did: the game after it, the box it touched (None for a deleted
-    box's id on the sheet) and whether it only repeated an earlier write."""
+    box's id on the sheet) and whether it only repeated an earlier write.
+    ``written_version`` is the version this write made (the game read after it may
+    already be further on, when another phone wrote in between)."""
 
     table: Table
     box_id: int | None
     repeated: bool = False
+    written_version: int | None = None
 
     @property
     def version(self) -> int:
-        return self.table.version
+        return self.table.version if self.written_version is None else self.written_version
 
     @property
     def box(self) -> SheetBox | None:
@@ -201,15 +221,17 @@ def _current(db: Session, game_id: str) -> Table:
 
 def start(db: Session, game: GameEntry, *, key: str | None = None,
           token: str | None = None, rematch_of: str | None = None,
-          secret: bytes | None = None) -> Started:
+          secret: bytes | None = None, max_boxes: int | None = None) -> Started:
     """Store a new game, with any boxes it already has (an import): the engine scores
     it first, so nothing is stored of a game it refuses. With the server's ``secret``
     the game gets its first round of codes (:func:`make_codes`), else ``token`` is its
     edit secret (a new random one when None) and it has no short code; a ``key``
-    already used for a start answers that game again."""
+    already used for a start answers that game again; more than ``max_boxes`` boxes is
+    :class:`TooManyBoxes`."""
     digest = _digest("start", game.to_json(), rematch_of)
     if key is not None and (earlier := _started_before(db, key, digest)) is not None:
         return earlier
+    _check_room(len(game.boxes), max_boxes)
     sheet = _score(game)
     if game.dealer is None:
         raise MalformedError("say who dealt the first box ('dealer')", "dealer")
@@ -220,6 +242,7 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
             db, store.NewGame(rules=game.rules, settings=dict(game.settings),
                               players=list(game.players), dealer=game.dealer,
                               stake=game.stake, place=game.place, started=game.started,
+                              ended=game.ended,
                               summary=store.summarize(sheet), rematch_of=rematch_of),
             [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
              for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
@@ -232,12 +255,14 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
     return Started(_current(db, row.id), edit_code)
 
 
-def import_game(db: Session, data: object) -> tuple[store.GameRow, str]:
+def import_game(db: Session, data: object,
+                max_boxes: int | None = None) -> tuple[store.GameRow, str]:
     """Store a CONTRACT.md game (an export, or any game ``score`` takes) as a new game:
     its row and its new edit secret. Box ids in the input are dropped (the store numbers
     boxes); a game the engine refuses raises its error and nothing is stored."""
     game = GameEntry.from_json(data)
-    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes))
+    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes),
+                    max_boxes=max_boxes)
     assert started.token is not None
     return started.table.row, started.token
 
@@ -378,13 +403,14 @@ def joined(db: Session, code: str, secret: bytes,
 
 def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = None,
            version: int | None = None, key: str | None = None,
-           laid_out: bool = False) -> Written:
+           laid_out: bool = False, max_boxes: int | None = None) -> Written:
     """Record a box at the end of the game.
 
     ``number``: the box this entry is for (from 1); if that box was recorded meanwhile,
     :class:`BoxTaken` shows what stands there. ``version``: the game version the entry
     was made against. ``laid_out``: store hands given as cards as the ruling laid them
-    out (C8), so the stored box is exactly what the preview showed.
+    out (C8), so the stored box is exactly what the preview showed. ``max_boxes``:
+    the most boxes the server keeps in one game (:class:`TooManyBoxes` past it).
     """
     digest = _digest("record", entry.to_json(), number)
     with store.writing(db, game_id):
@@ -399,6 +425,7 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
             raise MalformedError(
                 f"box {number} cannot be recorded: the next box is {table.next_number}",
                 "number")
+        _check_room(table.next_number, max_boxes)
         sheet = table.scored_with(entry)
         if laid_out:
             entry, sheet = _laid_out(entry, sheet, table, None)
@@ -492,7 +519,7 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
     return _undone(db, written.table, written, box_id, last.action)
 
 
-def _take_back(db: Session, table: Table, box: store.Box, action: str,
+def _take_back(db: Session, table: Table, box: store.BoxRow, action: str,
                before: dict[str, Any], key: store.Key | None) -> store.WriteResult:
     """The write that undoes ``action`` on ``box`` (``before``: its entry before it)."""
     if action == "recorded":
@@ -507,7 +534,7 @@ def _take_back(db: Session, table: Table, box: store.Box, action: str,
         return store.replace_box(db, table.id, box.id, table.version, _stored_entry(entry),
                                  rulings=_changed_rulings(table, sheet, box.id),
                                  summary=store.summarize(sheet), key=key, action=UNDONE)
-    place = store.live_place(db, box)
+    place = store.live_place(db, box.id)
     boxes = list(table.game.boxes)
     boxes.insert(place, BoxEntry.from_stored(box.entry).relabelled(box.id))
     sheet = _score(table.game.with_boxes(boxes))
@@ -526,8 +553,84 @@ def _undone(db: Session, table: Table, written: Written, box_id: int,
     place = table.place_of(box_id)
     if place is None:
         box = store.get_box(db, table.row, box_id)
-        place = store.live_place(db, box) if box is not None else 0
+        place = store.live_place(db, box.id) if box is not None else 0
     return Undone(written.table, box_id, written.repeated, action=action, number=place + 1)
+
+
+# --- the game itself ---------------------------------------------------------------------
+
+
+class RulesRefused(LedgerError):
+    """New house rules under which a stored box is no longer valid: nothing changed.
+    ``number`` is that box (from 1), ``error`` the engine's reason."""
+
+    def __init__(self, number: int, error: engine.ScorekeeperError) -> None:
+        super().__init__(f"box {number} is not valid under these rules: {error.message}")
+        self.number, self.error = number, error
+        self.where = error.where
+
+
+def end(db: Session, game_id: str, *, version: int | None = None,
+        key: str | None = None) -> Written:
+    """End the game by agreement after its last box (K5; a table that breaks up): no game
+    or box bonus, the totals as they stand settled; no box may follow. A game already
+    over (or ended) is refused, naming how it ended."""
+    digest = _digest("end", None, None)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        if table.sheet is None:
+            raise MalformedError(f"this game cannot be scored, so not ended: {table.error}",
+                                 "ended")
+        if table.sheet.game_over:
+            how = ("ended by agreement" if table.game.ended else
+                   f"over: {table.sheet.winner} won")
+            raise GameOverError(f"the game is already {how}", "ended")
+        ended = dataclasses.replace(table.game, ended="agreed")
+        sheet = _score(ended)
+        result = store.amend_game(
+            db, game_id, table.version,
+            store.Amendment("ended", {"after_box": len(table.boxes),
+                                      "totals": dict(sheet.totals)}, ended="agreed"),
+            rulings={}, summary=store.summarize(sheet), key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
+                 version: int | None = None, key: str | None = None) -> Written:
+    """Play on under other house rules: ``settings`` (those that differ from the preset)
+    replace the game's, and the whole game is rescored under them. A stored box the new
+    rules make invalid is :class:`RulesRefused`, naming it; nothing changes then."""
+    new = dict(settings)
+    digest = _digest("rules", new, None)
+    with store.writing(db, game_id):
+        table = _current(db, game_id)
+        if (done := _repeat(db, table, key, digest)) is not None:
+            return done
+        _check_version(table, version)
+        engine.find_rules(table.game.rules).with_settings(new)  # the settings alone first
+        try:
+            sheet = _score(dataclasses.replace(table.game, settings=new))
+        except engine.ScorekeeperError as err:
+            raise RulesRefused(_box_number(err.where) or len(table.boxes), err) from None
+        before = dict(table.row.settings)
+        result = store.amend_game(
+            db, game_id, table.version,
+            store.Amendment("rules", {"before": before, "after": new}, settings=new),
+            rulings=_changed_rulings(table, sheet, None),
+            summary=store.summarize(sheet), key=_key(key, digest))
+    return _written(db, game_id, result)
+
+
+def _box_number(where: str | None) -> int | None:
+    """The box (from 1) an engine error's ``where`` names (``boxes[3]...`` is box 4)."""
+    if where and where.startswith("boxes[") and "]" in where:
+        index = where[len("boxes["):where.index("]")]
+        if index.isdigit():
+            return int(index) + 1
+    return None
 
 
 def _check_version(table: Table, version: int | None) -> None:
@@ -561,7 +664,7 @@ def _key(key: str | None, digest: str) -> store.Key | None:
 
 
 def _written(db: Session, game_id: str, result: store.WriteResult) -> Written:
-    return Written(_current(db, game_id), result.box_id, result.repeated)
+    return Written(_current(db, game_id), result.box_id, result.repeated, result.version)
 
 
 def _digest(action: str, body: Any, target: Any) -> str:
@@ -626,15 +729,19 @@ __all__ = [
     "LedgerError",
     "NotFound",
     "NothingToUndo",
+    "RulesRefused",
     "Stale",
     "Started",
     "Table",
+    "TooManyBoxes",
     "Undone",
     "Written",
     "as_join_code",
+    "change_rules",
     "codes_of",
     "correct",
     "delete",
+    "end",
     "import_game",
     "joined",
     "load",

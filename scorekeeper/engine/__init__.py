@@ -11,7 +11,7 @@ from .arrange import arrange
 from .boxes import MAX_NAME, player_name, read_players
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
-from .game import Scoring, score
+from .game import MAX_BOXES, Scoring, score, too_many_boxes
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
 from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
 from .ruletext import (
@@ -29,6 +29,7 @@ from .seating import Cut, cut_for_deal, eldest
 
 __all__ = [
     "ERROR_CLASSES",
+    "MAX_BOXES",
     "MAX_NAME",
     "PRESETS",
     "RULE_TEXTS",
@@ -64,4 +65,5 @@ __all__ = [
     "score",
     "sections",
     "settings_table",
+    "too_many_boxes",
 ]

@@ -128,9 +128,14 @@ def _at(where: str, name: str) -> str:
 
 
 def player_name(text: str) -> str:
-    """A name as the engine compares it: trimmed, and in one Unicode form (NFC), so that
-    "Çal" typed on two phones is one player however each keyboard composed the Ç."""
-    return unicodedata.normalize("NFC", text.strip())
+    """A name as the engine compares it: trimmed, runs of spaces made one, and in one
+    Unicode form (NFC), so that "Çal" typed on two phones is one player however each
+    keyboard composed the Ç, and " Bob " or "Ann  Lee" is the player seated.
+
+    >>> player_name("  Ann \u00a0 Lee ")
+    'Ann Lee'
+    """
+    return unicodedata.normalize("NFC", " ".join(text.split()))
 
 
 def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, ...]:
@@ -151,8 +156,12 @@ def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, 
                 f"the name {name[:20]!r}... is too long ({MAX_NAME} characters at most)",
                 f"{where}[{i}]",
             )
-        if name in names[:i]:
-            raise MalformedError(f"two players are called {name!r}", f"{where}[{i}]")
+        same = next((other for other in names[:i] if other.casefold() == name.casefold()), None)
+        if same is not None:
+            raise MalformedError(
+                f"two players are called {name!r}" if same == name else
+                f"{same!r} and {name!r} differ only in capitals: give them names a table "
+                "can tell apart", f"{where}[{i}]")
     if not rules.min_players <= len(names) <= rules.max_players:
         wanted = (str(rules.min_players) if rules.min_players == rules.max_players
                   else f"{rules.min_players} to {rules.max_players}")

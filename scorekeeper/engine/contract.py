@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from .boxes import ENDINGS, MAX_NAME, Ending
 from .errors import MalformedError
+from .game import MAX_BOXES, too_many_boxes
 from .rules import default_rules_for
 
 MAX_NOTE = 1000
@@ -60,7 +61,8 @@ def _at(where: str, name: str | int) -> str:
 
 def check_text(value: str, where: str, what: str = "text") -> str:
     """Text that can be stored and printed: valid Unicode (no lone surrogates, which
-    JSON's ``\\udfff`` escapes can make and UTF-8 cannot encode)."""
+    JSON's ``\\udfff`` escapes can make and UTF-8 cannot encode) without control
+    characters other than tab and line breaks (PostgreSQL cannot store NUL in text)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as err:
@@ -68,12 +70,50 @@ def check_text(value: str, where: str, what: str = "text") -> str:
         raise MalformedError(
             f"the {what} holds a character that is not valid text (U+{ord(bad):04X}): "
             "type it again", where or None) from None
+    control = next((c for c in value if (c < " " and c not in "\t\n\r") or c == "\x7f"), None)
+    if control is not None:
+        raise MalformedError(
+            f"the {what} holds a control character (U+{ord(control):04X}): type it again",
+            where or None)
     return value
 
 
 def escaped(text: str) -> str:
     """Text with anything that is not valid Unicode written as its escape."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def sound(value: Any, where: str, odd: list[str]) -> Any:
+    """JSON data with every text that UTF-8 cannot encode written escaped (``\\udfff``),
+    each such place added to ``odd``: a backup or an export must never fail on what
+    the database already holds."""
+    if isinstance(value, str):
+        clean = escaped(value)
+        if clean != value:
+            odd.append(f"{where}: {clean[:60]}")
+        return clean
+    if isinstance(value, list):
+        return [sound(item, f"{where}[{i}]", odd) for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        return {sound(key, f"{where} (a key)", odd): sound(
+            item, f"{where}.{escaped(str(key))}", odd)
+                for key, item in value.items()}
+    return value
+
+
+def unsound(value: Any, where: str) -> str | None:
+    """Where ``value`` (JSON data) holds text that is not valid Unicode, or None: what a
+    restore refuses."""
+    if isinstance(value, str):
+        return None if escaped(value) == value else where
+    if isinstance(value, list):
+        items = ((f"{where}[{i}]", item) for i, item in enumerate(value))
+    elif isinstance(value, dict):
+        items = (pair for key, item in value.items()
+                 for pair in ((f"{where} (a key)", key), (f"{where}.{escaped(str(key))}", item)))
+    else:
+        return None
+    return next((found for place, item in items if (found := unsound(item, place))), None)
 
 
 def _stored(data: Mapping[str, Json], fields: frozenset[str],
@@ -136,8 +176,10 @@ def _flag(data: Mapping[str, Json], name: str, where: str) -> bool:
 
 
 def _name(data: Json, where: str, role: str) -> str:
-    """A player named in a box (by, onto, a hand's key): text of a name's length."""
-    return _text(data, where, f"{role}'s name", MAX_NAME * 4)
+    """A player named in a box (by, onto, a hand's key): text of a name's length, its
+    spaces trimmed and collapsed as the engine compares names, so the stored box names
+    the player as seated (the characters themselves are kept exactly as typed)."""
+    return " ".join(_text(data, where, f"{role}'s name", MAX_NAME * 4).split())
 
 
 def _card(data: Json, where: str) -> str:
@@ -308,11 +350,7 @@ class BoxEntry:
         return cls(
             ending=typing.cast(Ending, ending),
             by=_optional(body, "by", where, lambda v, w: _name(v, w, "player")),
-            hands={
-                _name(name, _at(_at(where, "hands"), name), "player"):
-                    Hand.from_json(hand, _at(_at(where, "hands"), name), name)
-                for name, hand in (hands or {}).items()
-            },
+            hands=_hands(hands or {}, _at(where, "hands")),
             after_break=_flag(body, "after_break", where),
             second_round=_flag(body, "second_round", where),
             breaker=_optional(body, "breaker", where, lambda v, w: _name(v, w, "breaker")),
@@ -363,6 +401,18 @@ class BoxEntry:
         return dataclasses.replace(self, id=box_id)
 
 
+def _hands(hands: Mapping[str, Json], where: str) -> dict[str, Hand]:
+    """Each player's hand, by the player's name as seated; two hands for one player
+    (" Bob" and "Bob") are refused, not one silently dropped."""
+    read: dict[str, Hand] = {}
+    for name, hand in hands.items():
+        player = _name(name, _at(where, name), "player")
+        if player in read:
+            raise MalformedError(f"two hands are given for {player}", _at(where, name))
+        read[player] = Hand.from_json(hand, _at(where, name), name)
+    return read
+
+
 def _label_id(value: Json, where: str) -> str | int:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise MalformedError("a box's id must be a string or a whole number", where)
@@ -383,9 +433,12 @@ class GameEntry:
     boxes: tuple[BoxEntry, ...] = ()
     place: str | None = None
     started: str | None = None
+    ended: Literal["agreed"] | None = None
+    """``"agreed"``: the players stopped the game by agreement after its last box (K5)."""
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
-        {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started"})
+        {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started",
+         "ended"})
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> GameEntry:
@@ -412,6 +465,9 @@ class GameEntry:
         boxes = body.get("boxes", [])
         if not isinstance(boxes, list):
             raise MalformedError("boxes must be a list of boxes", _at(where, "boxes"))
+        if len(boxes) > MAX_BOXES:  # before reading them: a hostile game is refused cheaply
+            raise MalformedError(too_many_boxes(MAX_BOXES + 1, MAX_BOXES),
+                                 _at(_at(where, "boxes"), MAX_BOXES))
         return cls(
             rules=_text(rules, _at(where, "rules"), "rules", 40),
             players=names,
@@ -422,12 +478,13 @@ class GameEntry:
                         for i, box in enumerate(boxes)),
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
+            ended=_optional(body, "ended", where, _ended),
         )
 
     def to_json(self, boxes: bool = True) -> dict[str, Json]:
         body: dict[str, Json] = {"rules": self.rules, "settings": dict(self.settings),
                                  "players": list(self.players)}
-        for name in ("dealer", "stake", "place", "started"):
+        for name in ("dealer", "stake", "place", "started", "ended"):
             if getattr(self, name) is not None:
                 body[name] = getattr(self, name)
         if boxes:
@@ -436,6 +493,13 @@ class GameEntry:
 
     def with_boxes(self, boxes: typing.Iterable[BoxEntry]) -> GameEntry:
         return dataclasses.replace(self, boxes=tuple(boxes))
+
+
+def _ended(value: Json, where: str) -> Literal["agreed"]:
+    if value != "agreed":
+        raise MalformedError(f"ended is 'agreed' (the players stopped the game by "
+                             f"agreement) or absent, not {_shown(value)}", where)
+    return "agreed"
 
 
 def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:
@@ -720,4 +784,6 @@ __all__ = [
     "check_text",
     "escaped",
     "read_adjudication",
+    "sound",
+    "unsound",
 ]

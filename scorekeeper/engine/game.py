@@ -36,9 +36,15 @@ from .vocabulary import vocabulary_for
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000
+MAX_BOXES = 1000
+"""The most boxes one game may hold. A real game is a few dozen boxes (a long Hollywood
+evening perhaps two hundred); draws score nothing, so without a bound one request could
+make a game of ten thousand that never ends and costs minutes to score and print."""
 LABEL = ("id", "note")
 """A box's own fields that come back with its ruling but do not change it."""
 CENT = Decimal("0.01")
+ENDED = ("agreed",)
+"""How a game may end other than by its target: by agreement (K5; a table that breaks up)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,8 @@ class Game:
     dealer: str
     stake: Decimal | None
     boxes: tuple[Any, ...]
+    ended: str | None = None
+    """``"agreed"``: the players stopped the game by agreement after its last box (K5)."""
 
     @property
     def cites(self) -> Cites:
@@ -156,7 +164,11 @@ def read_game(data: Any) -> Game:
     boxes = data.get("boxes", [])
     if not isinstance(boxes, list):
         raise MalformedError("boxes must be a list of boxes", "boxes")
-    return Game(rules, players, dealer, _read_stake(data.get("stake")), tuple(boxes))
+    ended = data.get("ended")
+    if ended not in (None, *ENDED):
+        raise MalformedError(f"ended is {' or '.join(map(repr, ENDED))} (the players stopped "
+                             "the game by agreement) or absent", "ended")
+    return Game(rules, players, dealer, _read_stake(data.get("stake")), tuple(boxes), ended)
 
 
 def _read_rules(data: Mapping[str, Any]) -> Rules:
@@ -200,6 +212,12 @@ def _read_label(body: Mapping[str, Any], where: str) -> dict[str, Any]:
                                  f"{where}.note")
         label["note"] = note
     return label
+
+
+def too_many_boxes(number: int, most: int) -> str:
+    """Why box ``number`` (from 1) is refused in a game that holds at most ``most``."""
+    return (f"box {number} cannot be added: a game holds at most {most} boxes; start a "
+            "new game (a rematch) to play on")
 
 
 def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, Any]:
@@ -280,22 +298,30 @@ class Scoring:
         columns = hollywood.start(game.rules, game.players)
         tallies = tuple(Tally.start(game.players, game.rules.game_target)
                         for _ in range(columns.count if columns else 1))
-        scoring = cls(dataclasses.replace(game, boxes=()), columns, tallies,
+        scoring = cls(dataclasses.replace(game, boxes=(), ended=None), columns, tallies,
                       tuple(0 for _ in game.players), game.dealer,
                       Step(CITES[game.rules.family].deal.replace("J2", "J1"),
                            f"{game.dealer} deals the first "
                            f"{vocabulary_for(game.rules).deal}"))
         for raw in game.boxes:
             scoring = scoring.add(raw)
+        if game.ended is not None:  # stopped after its last box: no box may follow
+            scoring = dataclasses.replace(
+                scoring, game=dataclasses.replace(scoring.game, ended=game.ended))
         return scoring
 
     def add(self, raw: Any) -> Scoring:
         """The state after one more box (raises the engine's errors, naming the box)."""
         game, index = self.game, len(self.boxes)
         where = f"boxes[{index}]"
+        if index >= MAX_BOXES:
+            raise MalformedError(too_many_boxes(index + 1, MAX_BOXES), where)
         if all(tally.over for tally in self.tallies):
             raise GameOverError(_over_message(self.tallies, vocabulary_for(game.rules).deal),
                                 where)
+        if game.ended is not None:
+            raise GameOverError(f"the players ended the game by agreement after box {index}; "
+                                "start a new game to go on", where)
         body = _check_body(raw, game, self.dealer, where)
         label = _read_label(body, where)
         # The label is not part of the box: the same box under another id is ruled once.
@@ -318,7 +344,8 @@ class Scoring:
     def sheet(self) -> dict[str, Any]:
         """The score sheet (CONTRACT.md "A game" out) of the boxes added so far."""
         wins = dict(zip(self.game.players, self.wins, strict=True))
-        sheet = _summary(self.game, self.tallies, wins, hollywood_game=self.columns is not None)
+        sheet = _summary(self.game, self.tallies, wins, hollywood_game=self.columns is not None,
+                         played=len(self.boxes))
         over = sheet["game_over"]
         if not over:
             sheet["explanation"].append(self.why.to_json())
@@ -326,9 +353,9 @@ class Scoring:
 
 
 def _summary(game: Game, tallies: Sequence[Tally], wins: Mapping[str, int],
-             hollywood_game: bool) -> dict[str, Any]:
+             hollywood_game: bool, played: int = 0) -> dict[str, Any]:
     """The sheet's summary: the one game's, or Hollywood's columns combined (V3)."""
-    summaries = [summarise(tally, game) for tally in tallies]
+    summaries = [summarise(tally, game, played) for tally in tallies]
     if not hollywood_game:
         return summaries[0]
     for summary, tally in zip(summaries, tallies, strict=True):
@@ -364,8 +391,9 @@ def _box_entry(label: Mapping[str, Any], ruling: Mapping[str, Any], dealer: str,
     return entry
 
 
-def summarise(tally: Tally, game: Game) -> dict[str, Any]:
-    """One game's summary: totals, and once it is over bonuses, shutouts and settlement."""
+def summarise(tally: Tally, game: Game, played: int = 0) -> dict[str, Any]:
+    """One game's summary: totals, and once it is over bonuses, shutouts and settlement
+    (or, stopped by agreement after box ``played``, the totals as they stand)."""
     cites, rules = game.cites, game.rules
     summary: dict[str, Any] = {
         "totals": tally.totals_dict(), "boxes_won": tally.wins_dict(),
@@ -373,6 +401,8 @@ def summarise(tally: Tally, game: Game) -> dict[str, Any]:
         "box_bonuses": {}, "shutouts": [], "final_totals": {}, "settlement": [],
         "explanation": [],
     }
+    if tally.winner is None and game.ended == "agreed":
+        return _agreed_stop(summary, tally, game, played)
     if tally.winner is None:
         summary["explanation"] = [_progress(tally, cites).to_json()]
         return summary
@@ -399,6 +429,35 @@ def summarise(tally: Tally, game: Game) -> dict[str, Any]:
     summary.update(game_bonus={winner: rules.game_bonus}, box_bonuses=box_bonuses,
                    shutouts=shutouts, final_totals=final, settlement=settlement,
                    explanation=[step.to_json() for step in steps])
+    _price(summary, game.stake)
+    return summary
+
+
+def _agreed_stop(summary: dict[str, Any], tally: Tally, game: Game,
+                 played: int) -> dict[str, Any]:
+    """A game the players ended by agreement before anyone reached the target (K5; a
+    table that breaks up): no game bonus, no box bonuses, nobody shut out; the running
+    totals are the final totals, settled as the rule set settles (J16), the leader (if
+    one) as the winner."""
+    final = tally.totals_dict()
+    best = max(final.values())
+    leaders = [p for p in tally.players if final[p] == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    settlement, settle_steps = settle(final, winner or "", [], game)
+    cite = "K5" if game.rules.family == "knock-rummy" else game.cites.end
+    lead = (f"{winner} leads and wins" if winner else
+            f"{' and '.join(leaders)} are level at the top: nobody wins")
+    steps = [
+        Step(cite, f"the players ended the game by agreement "
+                   f"{f'after box {played}' if played else 'before the first box'}"
+                   f"{'' if tally.target is None else f', before anyone reached {tally.target}'}"
+                   f": no game bonus, no box bonuses, nobody is shut out; {lead}"),
+        Step(game.cites.settle, "final totals are the totals: " + "; ".join(
+            f"{p} {final[p]}" for p in tally.players)),
+        *settle_steps,
+    ]
+    summary.update(game_over=True, winner=winner, final_totals=final, settlement=settlement,
+                   ended="agreed", explanation=[step.to_json() for step in steps])
     _price(summary, game.stake)
     return summary
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -11,15 +12,16 @@ import sqlalchemy as sa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine.contract import Sheet
+from ..engine.contract import Sheet, sound, unsound
 from .db import connect, migrate
-from .models import Base, Box, BoxRevision, Game, WriteKey, now, summarize
+from .models import Base, Box, BoxRevision, Game, GameEvent, WriteKey, now, summarize
 from .reads import all_game_ids, game_entry, get_game, live_boxes
 from .writes import GameNotFound, StoreError
 
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
-BACKUP_TABLES = ("games", "boxes", "box_revisions", "write_keys")
+BACKUP_TABLES = ("games", "boxes", "box_revisions", "game_events", "write_keys",
+                 "player_aliases")
 """Tables in the order a restore inserts them (parents before children)."""
 
 
@@ -30,6 +32,22 @@ def export_game(db: Session, game_id: str) -> dict[str, Any]:
     if row is None:
         raise GameNotFound(f"no game {game_id}")
     return game_entry(row, live_boxes(db, row)).to_json()
+
+
+def odd_text(db: Session, game_id: str) -> list[str]:
+    """Where the stored game (its row and live boxes, as stored) holds text that is not
+    valid Unicode, which its export writes escaped: for the command line to say so."""
+    odd: list[str] = []
+    game = db.execute(select(Game).where(Game.id == game_id)).scalar_one_or_none()
+    if game is None:
+        return odd
+    for name in ("rules", "players", "dealer", "settings", "place", "started"):
+        sound(getattr(game, name), f"game {name}", odd)
+    boxes = db.scalars(select(Box).where(Box.game_id == game_id, Box.deleted.is_(False))
+                       .order_by(Box.position, Box.id))
+    for number, box in enumerate(boxes, start=1):
+        sound(box.entry, f"box {number}", odd)
+    return odd
 
 
 def verify_game(db: Session, game_id: str) -> list[str]:
@@ -63,9 +81,10 @@ def verify_game(db: Session, game_id: str) -> list[str]:
         .join(Box, Box.id == BoxRevision.box_id)
         .where(Box.game_id == game_id, BoxRevision.game_version > 1)
     ))
+    written += db.scalars(select(GameEvent.game_version).where(GameEvent.game_id == game_id))
     if sorted(written) != list(range(2, row.version + 1)):
-        problems.append(f"game {game_id}: version {row.version} but revisions for "
-                        f"versions {sorted(written)}")
+        problems.append(f"game {game_id}: version {row.version} but revisions and events "
+                        f"for versions {sorted(written)}")
     keys = db.scalars(select(WriteKey.version).where(WriteKey.game_id == game_id))
     if any(version > row.version for version in keys):
         problems.append(f"game {game_id}: an idempotency key names a future version")
@@ -88,8 +107,18 @@ def _normal(value: Any, drop: str | None = None) -> Any:
     return data
 
 
-def backup(path: str | Path, database_url: str) -> dict[str, int]:
-    """Write the whole database to ``path`` as one JSON document; rows per table back.
+@dataclass(frozen=True)
+class Backup:
+    """What a backup wrote: rows per table, and where it found text that was not valid
+    Unicode (a lone surrogate an older version let in), which it wrote escaped."""
+
+    rows: dict[str, int]
+    odd: list[str] = field(default_factory=list)
+
+
+def backup(path: str | Path, database_url: str) -> Backup:
+    """Write the whole database to ``path`` as one JSON document; rows per table back,
+    with any text that was not valid Unicode (written escaped, never a crash).
 
     The copy is one consistent moment even while phones keep writing: SQLite is first
     copied with its online backup API, PostgreSQL read in one REPEATABLE READ
@@ -101,6 +130,7 @@ def backup(path: str | Path, database_url: str) -> dict[str, int]:
     import sqlite3
     import tempfile
 
+    odd: list[str] = []
     source = connect(database_url)
     try:
         if source.dialect.name == "sqlite":
@@ -116,14 +146,14 @@ def backup(path: str | Path, database_url: str) -> dict[str, int]:
                 snapshot = sa.create_engine(f"sqlite:///{copy}")
                 try:
                     with snapshot.connect() as conn:
-                        tables = _dump_tables(conn)
+                        tables = _dump_tables(conn, odd)
                 finally:
                     snapshot.dispose()
         else:
             with source.connect() as conn:
                 conn = conn.execution_options(isolation_level="REPEATABLE READ")
                 with conn.begin():
-                    tables = _dump_tables(conn)
+                    tables = _dump_tables(conn, odd)
     finally:
         source.dispose()
     document = {"format": BACKUP_FORMAT, "format_version": BACKUP_VERSION,
@@ -140,17 +170,21 @@ def backup(path: str | Path, database_url: str) -> dict[str, int]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return {name: len(rows) for name, rows in tables.items()}
+    return Backup({name: len(rows) for name, rows in tables.items()}, odd)
 
 
-def _dump_tables(conn: sa.Connection) -> dict[str, list[dict[str, Any]]]:
+def _dump_tables(conn: sa.Connection, odd: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Every row of every table, datetimes as ISO text, odd text escaped (see :func:`sound`)."""
     tables: dict[str, list[dict[str, Any]]] = {}
     for name in BACKUP_TABLES:
         table = Base.metadata.tables[name]
-        ordered = select(table).order_by(*table.primary_key.columns)
-        tables[name] = [{key: value.isoformat() if isinstance(value, datetime) else value
-                         for key, value in row.items()}
-                        for row in conn.execute(ordered).mappings()]
+        key = table.primary_key.columns
+        ordered = select(table).order_by(*key)
+        tables[name] = [
+            {column: value.isoformat() if isinstance(value, datetime) else sound(
+                value, f"{name} {'/'.join(str(row[k.name]) for k in key)} {column}", odd)
+             for column, value in row.items()}
+            for row in conn.execute(ordered).mappings()]
     return tables
 
 
@@ -164,6 +198,12 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
     if document.get("format_version") != BACKUP_VERSION:
         raise StoreError(f"{path} is a backup of format {document.get('format_version')}; "
                          f"this version reads format {BACKUP_VERSION}")
+    tables = document.get("tables")
+    if not isinstance(tables, dict):
+        raise StoreError(f"{path} has no tables")
+    if (bad := unsound(tables, "tables")) is not None:
+        raise StoreError(f"{path} holds text that is not valid Unicode at {bad}: nothing "
+                         "was restored")
     migrate(database_url)
     target = connect(database_url)
     try:
@@ -176,7 +216,7 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
                 if rows:
                     conn.execute(table.insert(), rows)
             if conn.dialect.name == "postgresql":
-                for name in ("boxes", "box_revisions"):
+                for name in ("boxes", "box_revisions", "game_events"):
                     conn.execute(sa.text(
                         f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                         f"COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"))

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ..engine.contract import Sheet
+from ..engine.contract import Payment, Sheet, sound
 
 MAX_ROW_ID = 2**31 - 1
 """Row ids are 32-bit in PostgreSQL: a larger id in a URL is no row, not an error."""
@@ -57,6 +57,8 @@ class Game(Base):
     codes_round: Mapped[int | None]
     """How many times the codes were made (1 at the start, +1 per renewal); None for a
     game stored before codes had rounds (its edit code was random)."""
+    ended: Mapped[str | None] = mapped_column(String(16))
+    """``"agreed"`` once the scorers ended the game by agreement (CONTRACT.md ``ended``)."""
 
 
 class Box(Base):
@@ -90,6 +92,21 @@ class BoxRevision(Base):
     at: Mapped[datetime] = mapped_column(default=now)
 
 
+class GameEvent(Base):
+    """A change to the game itself, in its history beside the boxes' revisions: its
+    house rules changed (``rules``: the settings before and after) or the game ended
+    by agreement (``ended``)."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(16))
+    detail: Mapped[dict[str, Any]]
+    game_version: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
 class WriteKey(Base):
     """An idempotency key already used on a game, with the write's result."""
 
@@ -106,11 +123,29 @@ class WriteKey(Base):
     """What the write changed, hashed: the same key with other content is refused."""
 
 
+class PlayerAlias(Base):
+    """A scorer's decision on who is who across games: the folded ``name`` counts as the
+    person ``person`` in every game (a merge), or only in ``game_id`` (a split of a name
+    two people share)."""
+
+    __tablename__ = "player_aliases"
+    __table_args__ = (sa.UniqueConstraint("name", "game_id", name="uq_player_aliases_name_game"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(80))
+    person: Mapped[str] = mapped_column(String(80))
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
 GAMES = typing.cast(sa.Table, Game.__table__)
 GAME_FIELDS = tuple(column.name for column in GAMES.c)
 BOXES = typing.cast(sa.Table, Box.__table__)
 REVISIONS = typing.cast(sa.Table, BoxRevision.__table__)
 KEYS = typing.cast(sa.Table, WriteKey.__table__)
+EVENTS = typing.cast(sa.Table, GameEvent.__table__)
+ALIASES = typing.cast(sa.Table, PlayerAlias.__table__)
 
 
 @dataclass(frozen=True)
@@ -135,11 +170,14 @@ class GameRow:
     start_digest: str | None = None
     join_code_hash: str | None = None
     codes_round: int | None = None
+    ended: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
-        """From a result row or a :class:`Game` with these fields."""
-        return cls(**{name: getattr(row, name) for name in GAME_FIELDS})
+        """From a result row or a :class:`Game` with these fields; text an older version
+        stored that is not valid Unicode comes out escaped (pages and exports never fail
+        on it)."""
+        return cls(**{name: sound(getattr(row, name), name, []) for name in GAME_FIELDS})
 
 
 @dataclass(frozen=True)
@@ -155,6 +193,7 @@ class NewGame:
     place: str | None = None
     started: str | None = None
     rematch_of: str | None = None
+    ended: str | None = None
 
 
 @dataclass(frozen=True)
@@ -184,10 +223,23 @@ class Key:
 
 
 def summarize(sheet: Sheet) -> dict[str, Any]:
-    """What a list of games shows without rescoring: totals, boxes, the end."""
+    """What a list of games shows without rescoring: totals, boxes, the end; and what
+    players' records read of it (``record``: each box's result, winner and credit, the
+    shutouts and the settlement), so a player's page over a thousand games reads one
+    row per game instead of scoring them all (docs/performance.md)."""
     return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
             "game_over": sheet.game_over, "winner": sheet.winner,
-            "final_totals": dict(sheet.final_totals)}
+            "final_totals": dict(sheet.final_totals),
+            "record": {"boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
+                       "shutouts": list(sheet.shutouts),
+                       "settlement": [payment.to_json() for payment in _payments(sheet)]}}
+
+
+def _payments(sheet: Sheet) -> tuple[Payment, ...]:
+    """The settlement (Hollywood: the columns' when the sheet nets none)."""
+    if sheet.settlement or not sheet.games:
+        return sheet.settlement
+    return tuple(p for column in sheet.games for p in column.settlement)
 
 
 Rulings = typing.Mapping[int | None, dict[str, Any]]
@@ -202,3 +254,27 @@ class BoxRow:
     entry: dict[str, Any]
     revision: int
     deleted: bool = False
+    ruling: dict[str, Any] | None = None
+    """The stored ruling, where a read gives it (a box's own page)."""
+
+
+@dataclass(frozen=True)
+class RevisionRow:
+    """One step of a box's history as its page shows it: plain data."""
+
+    revision: int
+    action: str
+    entry: dict[str, Any]
+    ruling: dict[str, Any] | None
+    game_version: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """A change to the game itself (its rules, its end), as its history shows it."""
+
+    action: str
+    detail: dict[str, Any]
+    game_version: int
+    at: datetime

@@ -11,8 +11,20 @@ import sqlalchemy as sa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine.contract import BoxEntry, GameEntry
-from .models import BOXES, GAMES, MAX_ROW_ID, Box, BoxRevision, BoxRow, Game, GameRow
+from ..engine.contract import BoxEntry, GameEntry, escaped, sound
+from .models import (
+    BOXES,
+    GAMES,
+    MAX_ROW_ID,
+    Box,
+    BoxRevision,
+    BoxRow,
+    EventRow,
+    Game,
+    GameEvent,
+    GameRow,
+    RevisionRow,
+)
 
 
 class _Sql:
@@ -36,8 +48,8 @@ class _Sql:
 
 def _plausible(game_id: object) -> bool:
     """Whether ``game_id`` could be a game's id at all (a string of at most 32
-    characters), before the database is asked."""
-    return isinstance(game_id, str) and len(game_id) <= 32
+    characters, no NUL, which PostgreSQL refuses in text), before the database is asked."""
+    return isinstance(game_id, str) and len(game_id) <= 32 and "\x00" not in game_id
 
 
 def get_game(db: Session, game_id: str) -> GameRow | None:
@@ -50,6 +62,8 @@ def get_game(db: Session, game_id: str) -> GameRow | None:
 
 def game_version(db: Session, game_id: str) -> int | None:
     """Only the version: what phones poll to see whether the sheet changed."""
+    if not _plausible(game_id):
+        return None
     return db.connection().execute(_Sql.version, {"p_game": game_id}).scalar()
 
 
@@ -90,20 +104,25 @@ def live_boxes(db: Session, game: GameRow) -> list[Box]:
     return list(db.scalars(query))
 
 
-def get_box(db: Session, game: GameRow, box_id: int) -> Box | None:
-    """The game's box with this id (deleted or not), or None; ids out of the database's
-    integer range (a hostile URL) are simply not found."""
+def get_box(db: Session, game: GameRow, box_id: int) -> BoxRow | None:
+    """The game's box with this id (deleted or not) and its ruling, or None; ids out of
+    the database's integer range (a hostile URL) are simply not found. Text an older
+    version stored that is not valid Unicode comes out escaped."""
     if not 0 < box_id <= MAX_ROW_ID:
         return None
     box = db.get(Box, box_id)
     if box is None or box.game_id != game.id:
         return None
-    return box
+    return BoxRow(box.id, sound(box.entry, "entry", []), box.revision, box.deleted,
+                  sound(box.ruling, "ruling", []))
 
 
-def live_place(db: Session, box: Box) -> int:
-    """Where ``box`` stands (from 0) among its game's live boxes in play order, were it
+def live_place(db: Session, box_id: int) -> int:
+    """Where the box stands (from 0) among its game's live boxes in play order, were it
     live: the place a deleted box goes back to when its deletion is undone."""
+    box = db.get(Box, box_id)
+    if box is None:
+        return 0
     before = sa.or_(Box.position < box.position,
                     sa.and_(Box.position == box.position, Box.id < box.id))
     query = select(sa.func.count()).select_from(Box).where(
@@ -111,12 +130,21 @@ def live_place(db: Session, box: Box) -> int:
     return int(db.scalar(query) or 0)
 
 
-def history(db: Session, box: Box) -> list[BoxRevision]:
-    """Every revision of a box, oldest first."""
+def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
+    """Every revision of a box, oldest first (text that is not valid Unicode escaped)."""
     query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(
         BoxRevision.revision
     )
-    return list(db.scalars(query))
+    return [RevisionRow(row.revision, row.action, sound(row.entry, "entry", []),
+                        sound(row.ruling, "ruling", []), row.game_version, row.at)
+            for row in db.scalars(query)]
+
+
+def game_events(db: Session, game_id: str) -> list[EventRow]:
+    """The changes to the game itself (house rules, its end), oldest first."""
+    query = select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
+    return [EventRow(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
+            for row in db.scalars(query)]
 
 
 def recent_games(db: Session, limit: int = 20,
@@ -131,11 +159,14 @@ def recent_games(db: Session, limit: int = 20,
 def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
     """The game as CONTRACT.md has it, each box labelled with its row's id. A box is read
     as stored (:meth:`BoxEntry.from_stored`): what an older version kept, fields it did
-    not know or text it did not check, still loads."""
+    not know or text it did not check, still loads; the game's own text that is not
+    valid Unicode is escaped the same way, so an export or a page never fails on it."""
     return GameEntry(
-        rules=game.rules, players=tuple(game.players), dealer=game.dealer,
-        settings=dict(game.settings), stake=game.stake, place=game.place,
-        started=game.started,
+        rules=escaped(game.rules), players=tuple(escaped(p) for p in game.players),
+        dealer=escaped(game.dealer), settings=sound(dict(game.settings), "settings", []),
+        stake=game.stake, place=None if game.place is None else escaped(game.place),
+        started=None if game.started is None else escaped(game.started),
+        ended="agreed" if game.ended == "agreed" else None,
         boxes=tuple(BoxEntry.from_stored(box.entry).relabelled(box.id) for box in boxes),
     )
 

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from .locks import writing
 from .models import (
     BOXES,
+    EVENTS,
     GAMES,
     KEYS,
     MAX_ROW_ID,
@@ -128,7 +129,7 @@ def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
         codes_round=None if codes is None else codes.round,
         rules=game.rules, settings=dict(game.settings), players=list(game.players),
         dealer=game.dealer, stake=game.stake, summary=dict(game.summary),
-        rematch_of=game.rematch_of, place=game.place, started=game.started,
+        rematch_of=game.rematch_of, place=game.place, started=game.started, ended=game.ended,
         start_key=None if key is None else key.key,
         start_digest=None if key is None else key.digest,
     )
@@ -329,3 +330,54 @@ def repeated(db: Session, game_id: str, key: str | None) -> WriteResult | None:
     if row is None:
         return None
     return WriteResult(row.version, row.box_id, repeated=True, digest=row.digest)
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """A change to the game itself: its new settings and/or its end, and the event its
+    history records (``action``: ``rules`` or ``ended``; ``detail``: what changed)."""
+
+    action: str
+    detail: dict[str, Any]
+    settings: dict[str, Any] | None = None
+    ended: str | None = None
+
+
+def amend_game(db: Session, game_id: str, expected_version: int, amendment: Amendment, *,
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
+               ) -> WriteResult:
+    """Change the game's house rules or end it, in one transaction with the version bump,
+    the rulings that changed (new rules can change every box's), the idempotency key and
+    the event in its history."""
+    with writing(db, game_id):
+        version, stamp = expected_version + 1, now()
+        values: dict[str, Any] = {"version": version, "updated_at": stamp, "summary": summary}
+        if amendment.settings is not None:
+            values["settings"] = amendment.settings
+        if amendment.ended is not None:
+            values["ended"] = amendment.ended
+        try:
+            sql = db.connection()
+            bumped = sql.execute(GAMES.update().where(
+                GAMES.c.id == game_id, GAMES.c.version == expected_version).values(**values))
+            if getattr(bumped, "rowcount", 0) != 1:
+                db.rollback()
+                return _refused(db, game_id, key)
+            if key is not None:
+                sql.execute(_Sql.key, {"game_id": game_id, "key": key.key, "digest": key.digest,
+                                       "box_id": None, "version": version, "at": stamp})
+            for box_id, ruling in rulings.items():
+                if box_id is not None:
+                    sql.execute(_Sql.set_ruling, {"p_box": box_id, "p_game": game_id,
+                                                  "p_ruling": ruling})
+            sql.execute(EVENTS.insert().values(
+                game_id=game_id, action=amendment.action, detail=amendment.detail,
+                game_version=version, at=stamp))
+            db.commit()
+            return WriteResult(version, None, updated_at=stamp)
+        except IntegrityError:
+            db.rollback()
+            earlier = repeated(db, game_id, None if key is None else key.key)
+            if earlier is None:
+                raise
+            return earlier

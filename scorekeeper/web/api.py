@@ -183,6 +183,10 @@ def _ledger_errors(run: Callable[[], Response]) -> Response:
         return error_response(422, "key-reused", str(reused))
     except ledger.NotFound as missing:
         return error_response(404, "not-found", str(missing))
+    except ledger.TooManyBoxes as full:
+        return error_response(422, "malformed", str(full), full.where)
+    except ledger.RulesRefused as refused:
+        return error_response(422, refused.error.code, str(refused), refused.where)
 
 
 @bp.post("/games")
@@ -194,7 +198,8 @@ def create_game() -> Response:
 
     def run() -> Response:
         game = GameEntry.from_json(data)
-        started = ledger.start(database.session(), game, key=key, secret=gamedata.secret())
+        started = ledger.start(database.session(), game, key=key, secret=gamedata.secret(),
+                               max_boxes=gamedata.max_boxes())
         codes = ledger.codes_of(started.table.row, gamedata.secret())
         body = {"id": started.table.id, "edit_token": codes.edit, "join_code": codes.join,
                 "version": started.table.version}
@@ -294,7 +299,7 @@ def add_box(game_id: str) -> Response:
     _authorize(game_id)
     return _ledger_errors(lambda: _written(ledger.record(
         database.session(), game_id, _box_entry(), version=_if_match(),
-        key=_idempotency_key()), 201))
+        key=_idempotency_key(), max_boxes=gamedata.max_boxes()), 201))
 
 
 @bp.put("/games/<game_id>/boxes/<int:box_id>")
@@ -312,6 +317,25 @@ def delete_box(game_id: str, box_id: int) -> Response:
     _authorize(game_id)
     return _ledger_errors(lambda: _written(ledger.delete(
         database.session(), game_id, box_id, version=_if_match(),
+        key=_idempotency_key()), 200))
+
+
+@bp.post("/games/<game_id>/end")
+def end_game(game_id: str) -> Response:
+    """End the game by agreement after its last box (K5): no game or box bonus, the
+    totals as they stand settled; recorded in the game's history."""
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.end(
+        database.session(), game_id, version=_if_match(), key=_idempotency_key()), 200))
+
+
+@bp.put("/games/<game_id>/settings")
+def change_settings(game_id: str) -> Response:
+    """Replace the game's house rules (the settings that differ from its preset) and
+    rescore the whole game; refused, naming the box, if a stored box breaks them."""
+    _authorize(game_id)
+    return _ledger_errors(lambda: _written(ledger.change_rules(
+        database.session(), game_id, _object_body(), version=_if_match(),
         key=_idempotency_key()), 200))
 
 

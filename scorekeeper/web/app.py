@@ -26,7 +26,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from ..engine import vocabulary
-from . import cardfaces, compress, database, htmx
+from . import cardfaces, compress, database, htmx, printing
 from .session import SessionInterface, instance_secret
 
 _WEB = Path(__file__).resolve().parent
@@ -118,6 +118,18 @@ def configure(config: Config, instance: Path,
         # game on the server (a club's own machine), which shows every game's read link.
         RECENT_GAMES_PUBLIC=False,
         POLL_SECONDS=3,
+        # The most boxes one game keeps (the engine's own bound, 1000, is the ceiling): a
+        # long evening is a few dozen; a hostile client's 10,000 draws would cost minutes
+        # of CPU for every rescore and PDF (docs/performance.md, "A hostile client").
+        MAX_BOXES=300,
+        # PDFs rendered at once in this process; a request that waits longer than
+        # PDF_WAIT_SECONDS for its turn gets 503 with Retry-After, so printing can never
+        # take every thread from the tables recording boxes.
+        PDF_AT_ONCE=1,
+        PDF_WAIT_SECONDS=5,
+        # True renders in the request's own thread (no printing process): it then holds
+        # the interpreter lock and slows every other request of the process.
+        PDF_IN_PROCESS=False,
         # Wrong join codes allowed per client address and per game in the window (in
         # seconds), counted in each process (see scorekeeper/web/invite.py).
         JOIN_TRIES_PER_CLIENT=10,
@@ -187,11 +199,12 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, joining, pads, rules
+    from . import api, boxes, disputes, games, health, joining, pads, players, rules
 
     csrf.init_app(app)
     compress.init_app(app)
-    for module in (games, joining, boxes, rules, disputes, pads, api, health):
+    printing.init_app(app)
+    for module in (games, joining, boxes, rules, disputes, pads, api, health, players):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
@@ -227,6 +240,21 @@ def _headers(response: Response) -> Response:
     return response
 
 
+def _busy(error: HTTPException) -> Response:
+    """503 (too many PDFs at once): the reason and when to retry, as JSON for the API
+    and a page for browsers."""
+    from .api import error_response
+
+    retry = dict(error.get_headers()).get("Retry-After", str(printing.RETRY_SECONDS))
+    message = error.description or "The server is busy: try again in a few seconds."
+    if request.blueprint == "api" or request.path.startswith("/api/"):
+        return error_response(503, "busy", message, headers={"Retry-After": retry})
+    page, status = htmx.error_page(503, "Busy printing", message)
+    response = Response(page, status=status, mimetype="text/html")
+    response.headers["Retry-After"] = retry
+    return response
+
+
 def _csrf_error(error: CSRFError) -> tuple[str, int]:
     return htmx.error_page(
         400, "This form has expired",
@@ -237,6 +265,8 @@ def _csrf_error(error: CSRFError) -> tuple[str, int]:
 
 def _error_page(error: HTTPException) -> Response | tuple[str, int]:
     code = error.code or 500
+    if code == 503:
+        return _busy(error)
     if request.blueprint == "api" or request.path.startswith("/api/"):
         from .api import error_response
 

@@ -113,7 +113,9 @@ def new(game_id: str) -> Response:
     try:
         written = ledger.record(db_session(), table.id, entry, number=number,
                                 version=None if number is not None else _version(form),
-                                key=_key(form), laid_out=True)
+                                key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes())
+    except ledger.TooManyBoxes as full:
+        return make_response(htmx.error_page(422, "This game is full", str(full)))
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
@@ -201,7 +203,7 @@ def show(game_id: str, box_id: int) -> Response:
         abort(404, description="This box is not in this game.")
     place = table.place_of(box.id)
     ruled = table.ruled(box.id)
-    ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling)
+    ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling or {})
     return htmx.render(
         "boxes/show.html", "boxes/_show.html", game=table, box=box,
         number=None if place is None else place + 1, ruling=ruling,

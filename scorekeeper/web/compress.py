@@ -51,13 +51,23 @@ def _gzip_static(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
+def _cache_static(response: Response) -> None:
+    """One Cache-Control for a static file: a year, immutable, when its URL carries the
+    hash of the content served; else ``no-cache`` (revalidate by ETag). Flask's own
+    ``no-cache`` is replaced, never combined with ``max-age``."""
+    filename = str((request.view_args or {}).get("filename", ""))
+    path = Path(current_app.static_folder or "") / filename
+    current = path.is_file() and request.args.get("v") == _content_hash(
+        path, path.stat().st_mtime_ns)
+    response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if current
+                                         else "no-cache")
+
+
 def _compress(response: Response) -> Response:
     """gzip a text response for a browser that accepts it; cache versioned static files."""
     static = request.endpoint == "static"
-    if static and request.args.get("v"):
-        response.cache_control.public = True
-        response.cache_control.max_age = YEAR
-        response.cache_control.immutable = True
+    if static and response.status_code in (200, 304):
+        _cache_static(response)
     if (response.status_code != 200 or response.mimetype not in COMPRESSIBLE
             or "gzip" not in request.headers.get("Accept-Encoding", "").lower()
             or "Content-Encoding" in response.headers):

@@ -40,6 +40,11 @@ def find(game_id: str) -> ledger.Table | None:
     return ledger.load(db_session(), game_id)
 
 
+def max_boxes() -> int:
+    """The most boxes one game keeps on this server (``MAX_BOXES``)."""
+    return int(current_app.config["MAX_BOXES"])
+
+
 def secret() -> bytes:
     """The server's secret, from which games' codes and creators' passes are made."""
     return str(current_app.config["SECRET_KEY"]).encode("utf-8")

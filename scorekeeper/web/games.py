@@ -162,6 +162,8 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "events": store.game_events(database.session(), table.id),
+        "ended": (sheet.extra.get("ended") if sheet else None) or table.game.ended,
         "charts": _charts(table),
     }
 
@@ -203,6 +205,75 @@ def rematch(game_id: str) -> Response:
         return make_response(htmx.error_page(422, "This form was already used", str(reused)))
     gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
+
+
+@bp.post("/games/<game_id>/end")
+def end(game_id: str) -> Response:
+    """End the game by agreement after its last box (K5; a table that breaks up): the
+    sheet then shows the totals settled, with no game or box bonus. Scorers only."""
+    gamedata.require_edit(game_id)
+    try:
+        ledger.end(database.session(), game_id, version=request.form.get("version", type=int),
+                   key=request.form.get("key") or None)
+    except ledger.NotFound:
+        abort(404)
+    except ledger.Stale:
+        return make_response(htmx.error_page(
+            409, "The game has changed", "Another phone changed this game meanwhile. Look "
+            "at the sheet again before ending it."))
+    except ledger.KeyReused as reused:
+        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
+    except engine.ScorekeeperError as err:
+        return make_response(htmx.error_page(422, "This game cannot be ended", err.message))
+    return htmx.go(url_for("games.sheet", game_id=game_id))
+
+
+@bp.route("/games/<game_id>/rules", methods=["GET", "POST"])
+def house_rules(game_id: str) -> Response:
+    """Change the game's house rules; the whole game is rescored under them, and a box
+    the new rules make invalid is named. Scorers only."""
+    gamedata.require_edit(game_id)
+    table = gamedata.load(game_id)
+    form_class = forms.house_rules_form_class(table.row.rules)
+    preset = engine.find_rules(table.row.rules)
+    if request.method == "GET":
+        form = form_class(data=forms.setting_form_data(table.rules()))
+        form.version.data = str(table.version)
+        return _rules_page(table, form)
+    form = form_class()
+    if not form.validate():
+        return _rules_page(table, form, 422)
+    settings = forms.settings_from_form(form, preset)
+    if settings is None:
+        return _rules_page(table, form, 422)
+    try:
+        ledger.change_rules(database.session(), game_id, settings,
+                            version=_int(form.version.data), key=form.key.data or None)
+    except ledger.Stale:
+        forms.add_error(form.version, "Another phone changed this game meanwhile: the "
+                                      "sheet has moved on. Check the rules and save again.")
+        form.version.data = str(gamedata.load(game_id).version)
+        return _rules_page(table, form, 409)
+    except ledger.RulesRefused as refused:
+        return _rules_page(table, form, 422, refused=str(refused))
+    except ledger.KeyReused as reused:
+        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
+    except engine.ScorekeeperError as err:
+        forms.attach_engine_error(form, err)
+        return _rules_page(table, form, 422)
+    return htmx.go(url_for("games.sheet", game_id=game_id))
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() and len(text) < 12 else None
+
+
+def _rules_page(table: ledger.Table, form: forms.HouseRulesForm, status: int = 200,
+                refused: str = "") -> Response:
+    rules = engine.find_rules(table.row.rules)
+    return htmx.render("games/rules.html", "games/_rules_form.html", status, game=table,
+                       form=form, rules=rules, refused=refused,
+                       main_settings=main_settings(rules))
 
 
 @bp.get("/games/<game_id>/export.json")

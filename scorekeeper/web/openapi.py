@@ -51,6 +51,10 @@ IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "description": "Repeat a write safely: the same key stores it once",
                "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_\-.:]{1,64}$"}}
+BUSY = {"description": "Too many sheets being printed at once: try again after "
+                       "Retry-After seconds",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 WRITE_ERRORS = {
     "401": {"description": "No edit token"},
     "403": {"description": "Wrong edit token"},
@@ -230,12 +234,26 @@ def document() -> dict[str, Any]:
                            "parameters": [GAME_ID, BOX_ID, IF_MATCH, IDEMPOTENCY],
                            "responses": {"200": _json("Written", "Deleted"),
                                          **WRITE_ERRORS}}},
+            "/api/v1/games/{game_id}/end": {"post": {
+                "summary": "End the game by agreement after its last box (K5): no game or "
+                           "box bonus, the totals settled; in the game's history",
+                "security": bearer, "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
+                "responses": {"200": _json("Written", "Ended"), **WRITE_ERRORS}}},
+            "/api/v1/games/{game_id}/settings": {"put": {
+                "summary": "Change the game's house rules and rescore the whole game; "
+                           "422 naming the box a new rule makes invalid",
+                "security": bearer, "parameters": [GAME_ID, IF_MATCH, IDEMPOTENCY],
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": FIELD_SCHEMAS["settings"]}}},
+                "responses": {"200": _json("Written", "Rescored"), **WRITE_ERRORS}}},
             "/api/v1/games/{game_id}/sheet.pdf": {"get": {
                 "summary": "The score sheet as PDF", "parameters": [GAME_ID],
                 "responses": {"200": {"description": "PDF", "content": {
                     "application/pdf": {"schema": {"type": "string",
                                                    "format": "binary"}}}},
-                              "404": {"description": "No such game"}}}},
+                              "404": {"description": "No such game"},
+                              "422": ERROR,
+                              "503": BUSY}}},
         },
         "components": {
             "schemas": SCHEMAS,

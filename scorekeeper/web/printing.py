@@ -1,13 +1,33 @@
-"""The printed score sheet of a stored game, for the pages and the API alike."""
+"""The printed score sheet of a stored game, for the pages and the API alike.
+
+A sheet is the costliest answer the server gives (about a second of CPU for a game at
+the box limit, against milliseconds for a box). So it is rendered in a separate
+process at a lower priority (``PDF_IN_PROCESS`` off): a render holding the interpreter
+lock would otherwise make every other request of the process wait its turn. At most
+``PDF_AT_ONCE`` are rendered at once, and a request that cannot start within
+``PDF_WAIT_SECONDS`` gets 503 with ``Retry-After``. A client asking for many large
+PDFs at once then holds a few threads, not all of them, and the tables keep recording
+(docs/performance.md, "A hostile client").
+"""
 
 from __future__ import annotations
 
+import atexit
+import concurrent.futures
 import datetime
+import multiprocessing
+import os
+import threading
+import time
+from typing import Any
 
-from flask import Response, request, url_for
+from flask import Flask, Response, current_app, request, url_for
+from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger, pdf
 from ..pdf.meta import SheetMeta
+
+RETRY_SECONDS = 10
 
 
 def pdf_options() -> tuple[bool | None, str]:
@@ -40,8 +60,77 @@ def _started(text: str | None) -> datetime.datetime | None:
 def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> Response:
     """The PDF of a game's score sheet, sent inline with a sensible file name."""
     assert table.sheet is not None
-    body = pdf.render_sheet(table.game.to_json(), table.sheet.to_json(), detail=detail,
-                            page_size=size, meta=sheet_meta(table))
+    gate = _gate(current_app)
+    if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
+        raise ServiceUnavailable("The server is busy printing other score sheets: try "
+                                 "again in a few seconds.", retry_after=RETRY_SECONDS)
+    try:
+        body = _render(table.game.to_json(), table.sheet.to_json(), detail, size,
+                       sheet_meta(table))
+    finally:
+        gate.release()
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="score-sheet-{table.id}.pdf"'
     return response
+
+
+def _render(game: dict[str, Any], sheet: dict[str, Any], detail: bool | None,
+            size: str, meta: SheetMeta) -> bytes:
+    """The PDF's bytes, from the printing process (or this one, by configuration)."""
+    if current_app.config["PDF_IN_PROCESS"]:
+        return pdf.render_sheet(game, sheet, detail=detail, page_size=size, meta=meta)
+    printer = _printer(int(current_app.config["PDF_AT_ONCE"]))
+    return printer.submit(pdf.render_sheet, game, sheet, detail=detail,
+                          page_size=size, meta=meta).result()
+
+
+_PRINTER: list[concurrent.futures.ProcessPoolExecutor] = []
+_PRINTER_LOCK = threading.Lock()
+
+
+def _printer(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """The process's printing processes, started at the first PDF (never at import,
+    nor for an app that prints nothing), shared by every app of the process. Spawned,
+    not forked: a fork of a threaded server copies locks other threads hold."""
+    with _PRINTER_LOCK:
+        if not _PRINTER:
+            _PRINTER.append(concurrent.futures.ProcessPoolExecutor(
+                max_workers=max(workers, 1), mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority))
+            atexit.register(_close_printer)
+        return _PRINTER[0]
+
+
+def _close_printer() -> None:
+    """At exit: stop the printing processes while the interpreter is still whole."""
+    with _PRINTER_LOCK:
+        while _PRINTER:
+            _PRINTER.pop().shutdown(wait=True, cancel_futures=True)
+
+
+def _lower_priority() -> None:
+    """In a printing process: yield the CPU to the server's requests (Unix ``nice``),
+    and end with the server, even one killed with SIGKILL (no exit handler runs then,
+    and an orphaned printer would wait for work for ever)."""
+    if hasattr(os, "nice"):
+        os.nice(10)
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """Exit once the process that started this one is gone (it is then not the parent)."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its turnstile for PDFs (``PDF_AT_ONCE`` renders at a time)."""
+    app.extensions["scorekeeper.pdf_gate"] = threading.BoundedSemaphore(
+        int(app.config["PDF_AT_ONCE"]))
+
+
+def _gate(app: Flask) -> threading.BoundedSemaphore:
+    gate = app.extensions["scorekeeper.pdf_gate"]
+    assert isinstance(gate, threading.BoundedSemaphore)
+    return gate

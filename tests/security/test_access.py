@@ -26,6 +26,7 @@ GAME_WRITES = {
     "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
     "boxes.undo",
     "api.add_box", "api.replace_box", "api.delete_box", "joining.renew",
+    "games.end", "games.house_rules", "api.end_game", "api.change_settings",
 }
 """Routes that change (or need the right to change) one stored game."""
 
@@ -38,6 +39,9 @@ OPEN_POSTS = {
     "disputes.settle": "rules on a showdown, stores nothing",
     "api.adjudicate": "stores nothing", "api.score": "stores nothing",
     "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
+    "players.merge": "needs the edit secret of a game the merged name played in",
+    "players.split": "needs the edit secret of the game the name is split in",
+    "players.undo": "needs the edit secret the merge or split needed (tests/records)",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -57,7 +61,8 @@ def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
 def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
     return str(rule.rule).replace("<game_id>", game.id).replace(
-        "<int:box_id>", str(values["box_id"]))
+        "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
+        "<int:alias_id>", "1")
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
@@ -88,7 +93,7 @@ def test_read_only_link_cannot_write_through_any_route(
                 else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
-    assert checked == 12  # 10 routes, and HEAD on the two that also show a form
+    assert checked == 17  # 14 routes, and HEAD on the three that also show a form
     after = snapshot(secure_app)
     after["games"] = [g for g in after["games"] if g["id"] in {x["id"] for x in before["games"]}]
     assert after == before
@@ -250,23 +255,28 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
         (f"/games/{game}/boxes/{stored.box_id}/undo", {"version": "2", "key": "u"}),
         (f"/games/{game}/rematch", {}),
+        (f"/games/{game}/end", {"version": "1", "key": "d"}),
+        (f"/games/{game}/rules", {"version": "1", "key": "e", "setting_gin_bonus": "60"}),
         (f"/games/{game}/join", {"code": stored.token}),
         ("/join", {"code": "ABCDEF"}),
         (f"/games/{game}/codes", {}),
         ("/settle?rules=jersey-scarne&players=Ann,Bob,Cal", {"ending": "misdeal"}),
+        ("/players/ann/merge", {"name": "Bob"}),
+        ("/players/ann/split", {"game": game, "person": "Ann Two"}),
+        ("/players/names/1/undo", {}),
     ]
 
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 13 of them, by the editor, who may do them all) without the
+    """Each form POST (all 18 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 13
+    assert len(posts) == len(form_routes) == 18
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
@@ -287,6 +297,7 @@ def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
                                                             stored_game: StoredGame) -> None:
     """The pages render the token into each of their POST forms."""
     pages = ["/", "/games/new", f"/games/{stored_game.id}", f"/games/{stored_game.id}/share",
+             f"/games/{stored_game.id}/rules",
              f"/games/{stored_game.id}/boxes/new",
              f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
              f"/games/{stored_game.id}/boxes/{stored_game.box_id}/edit",

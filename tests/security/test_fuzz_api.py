@@ -48,7 +48,8 @@ OPERATIONS = [
     ("/api/v1/games", "POST"), ("/api/v1/games/{game_id}", "GET"),
     ("/api/v1/games/{game_id}/boxes", "POST"), ("/api/v1/games/{game_id}/boxes/{box_id}", "PUT"),
     ("/api/v1/games/{game_id}/boxes/{box_id}", "DELETE"),
-    ("/api/v1/games/{game_id}/sheet.pdf", "GET"),
+    ("/api/v1/games/{game_id}/sheet.pdf", "GET"), ("/api/v1/games/{game_id}/end", "POST"),
+    ("/api/v1/games/{game_id}/settings", "PUT"),
 ]
 
 

@@ -171,3 +171,45 @@ def test_engine_raises_only_its_own_errors(field: str, value: Any) -> None:
     except engine.ScorekeeperError as err:
         body = err.to_json()["error"]
         assert body["code"] and body["message"]
+
+
+def _started(client: Any) -> str:
+    """A Jersey Gin game started through the form by this browser (a scorer of it)."""
+    from tests.web.conftest import new_game_form
+
+    response = client.post("/games/new?rules=jersey-scarne", data=new_game_form())
+    assert response.status_code == 303
+    return str(response.headers["Location"]).rsplit("/", 1)[1]
+
+
+@given(setting_values=st.dictionaries(st.sampled_from(SETTING_FIELDS), VALUE, max_size=5),
+       version=st.one_of(st.none(), VALUE), end_version=st.one_of(st.none(), VALUE),
+       end=st.booleans())
+@settings(max_examples=60, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+def test_house_rules_and_end_forms(fuzz_app: Flask, setting_values: dict[str, str],
+                                   version: str | None, end_version: str | None,
+                                   end: bool) -> None:
+    """60 house-rules changes (and ends) on a game with a box: 303, 409 or 422, never a
+    500, and the game verifies afterwards (a refused change left nothing behind)."""
+    from tests.web.conftest import JERSEY_DEFAULTS, box_form
+
+    client = fuzz_app.test_client()
+    game_id = _started(client)
+    assert client.post(f"/games/{game_id}/boxes/new", data=box_form(
+        1, counts={0: 14, 1: 4, 2: 13})).status_code == 303
+    form = {**JERSEY_DEFAULTS, **setting_values, "key": f"r{hash(str(setting_values))}"}
+    if version is not None:
+        form["version"] = version
+    response = client.post(f"/games/{game_id}/rules", data=form)
+    assert response.status_code in (303, 409, 422), response.status_code
+    if end:
+        data = {"key": "e"} if end_version is None else {"key": "e", "version": end_version}
+        ended = client.post(f"/games/{game_id}/end", data=data)
+        assert ended.status_code in (303, 409, 422), ended.status_code
+    db_engine = store.connect(str(fuzz_app.config["DATABASE_URL"]))
+    try:
+        with Session(db_engine) as db:
+            assert store.verify_game(db, game_id) == []
+    finally:
+        db_engine.dispose()

@@ -101,6 +101,44 @@ def new_game_form_class(preset: str) -> type[NewGameForm]:
     return type(f"NewGameForm_{preset.replace('-', '_')}", (NewGameForm,), attributes)
 
 
+class HouseRulesForm(FlaskForm):
+    """Change a game's house rules after it started (scorers only): a field per
+    setting, filled with the game's own values, and the version the change is based on."""
+
+    version = HiddenField()
+    key = HiddenField(default=lambda: secrets.token_urlsafe(16))
+    setting_names: tuple[str, ...] = ()
+
+    def setting_fields(self) -> list[tuple[Any, Field]]:
+        """``(Setting, field)`` for every setting, in the engine's order."""
+        by_name = {s.name: s for s in engine.SETTINGS}
+        return [(by_name[name], self[f"setting_{name}"]) for name in self.setting_names]
+
+
+@functools.cache
+def house_rules_form_class(preset: str) -> type[HouseRulesForm]:
+    """The house-rules form of a preset's games (the fields of its new-game form)."""
+    rules = engine.find_rules(preset)
+    attributes: dict[str, Any] = {"setting_names": tuple(s.name for s in engine.SETTINGS)}
+    for setting in engine.SETTINGS:
+        attributes[f"setting_{setting.name}"] = setting_field(setting,
+                                                               getattr(rules, setting.name))
+    return type(f"HouseRulesForm_{preset.replace('-', '_')}", (HouseRulesForm,), attributes)
+
+
+def setting_form_data(rules: engine.Rules) -> dict[str, str]:
+    """A rule set's values as the setting fields show them (to fill the form)."""
+    data: dict[str, str] = {}
+    for setting in engine.SETTINGS:
+        value = getattr(rules, setting.name)
+        key = f"setting_{setting.name}"
+        if setting.kind is bool:
+            data[key] = "true" if value else "false"
+        else:
+            data[key] = "" if value is None else str(value)
+    return data
+
+
 def setting_field(setting: Any, value: Any) -> Field:
     """The input that suits a setting: yes/no, a choice, a number or a blank-able number."""
     label = setting.name.replace("_", " ")

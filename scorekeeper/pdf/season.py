@@ -1,0 +1,123 @@
+"""A player's season on paper: the figures, boxes won by kind, each rule set, the
+points settled game by game, and every game with its final totals.
+
+:func:`render_season` takes the :class:`~scorekeeper.records.Record` of the season's
+games and gives the PDF's bytes (records in, bytes out: no Flask, no database); the
+page frame, fonts and styles are the score sheet's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
+
+from scorekeeper import chart as data
+from scorekeeper.records import KIND_ORDER, Figures, Played, Record
+
+from . import words
+from .blocks import name_cell
+from .chart import ChartDrawing
+from .document import Layout, build
+from .styles import FRAMED_GRID, HEAD, MARGIN, paper_size, ruled, styles, text
+
+HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
+"""A small table whose first row is its heading."""
+
+
+def render_season(record: Record, year: int, found: data.Chart, *, size: str = "A4",
+                  currency: str = "") -> bytes:
+    """The season ``year`` of ``record`` (its games already those of the season), with
+    ``found``, the chart of points settled game by game, as PDF bytes."""
+    page = paper_size(size)
+    width = page[0] - 2 * MARGIN
+    title = f"{record.name}: season {year}"
+    layout = Layout(page, title=title, header=f"{record.name} · {year}",
+                    footer=f"scorekeeper · season summary of {record.name}")
+    sheet = styles()
+    story: list[Flowable] = [Paragraph(text(title), sheet.title),
+                             Paragraph(text(_span(record.games)), sheet.subtitle),
+                             Spacer(1, 3 * mm)]
+    if not record.games:
+        story.append(Paragraph("No game counted in this season.", sheet.body))
+        return build(story, layout, subject=title)
+    figures = record.overall
+    story += [_heading("The season in figures"), _figures(figures, width, currency),
+              _heading("Boxes won, by kind"), _kinds(figures, width),
+              _heading("By rule set"), _presets(record, width, currency)]
+    if len(found.lines[0].points) > 1:
+        story.append(KeepTogether([_heading("Results over the season"),
+                                   ChartDrawing(found, width, 50 * mm, found.unit)]))
+    story += [_heading("Every game"), _games(record, width)]
+    return build(story, layout, subject=title)
+
+
+def _heading(words_: str) -> Paragraph:
+    return Paragraph(words_, styles().heading)
+
+
+def _span(games: Sequence[Played]) -> str:
+    if not games:
+        return ""
+    first, last = min(g.day for g in games), max(g.day for g in games)
+    count = f"{len(games)} game" + ("" if len(games) == 1 else "s")
+    return f"{count}, {first.isoformat()} to {last.isoformat()}"
+
+
+def _table(rows: list[list[object]], widths: Sequence[float]) -> Table:
+    table = Table(rows, colWidths=list(widths), hAlign="LEFT", repeatRows=1)
+    table.setStyle(ruled([*HEADED, ("ALIGN", (1, 1), (-1, -1), "RIGHT")]))
+    return table
+
+
+def _figures(figures: Figures, width: float, currency: str) -> Table:
+    """Label and value, one figure a row."""
+    average = "–" if figures.average_credit is None else f"{figures.average_credit:.1f}"
+    biggest = "–" if figures.biggest is None else (
+        f"{figures.biggest.points} ({figures.biggest.kind}, box {figures.biggest.number})")
+    rows: list[list[object]] = [
+        ["Figure", "Season"],
+        ["Games played", figures.games], ["Games won", figures.won],
+        ["Boxes won (of boxes played)", f"{figures.boxes_won} of {figures.boxes}"],
+        ["Average credit per box won", average], ["Biggest box", biggest],
+        ["Longest run of boxes won", figures.longest_run],
+        ["Shutouts given", figures.shutouts_given], ["Shutouts taken", figures.shutouts_taken],
+        ["Points settled (won less lost)", words.number(figures.points, signed=True)],
+    ]
+    if figures.money is not None:
+        rows.append(["Money won or lost", words.money(figures.money, currency)])
+    return _table(rows, [width * 0.6, width * 0.4])
+
+
+def _kinds(figures: Figures, width: float) -> Table:
+    rows: list[list[object]] = [list(KIND_ORDER), [figures.kinds.get(k, 0) for k in KIND_ORDER]]
+    table = Table(rows, colWidths=[width / len(KIND_ORDER)] * len(KIND_ORDER), hAlign="LEFT")
+    table.setStyle(ruled([*HEADED, ("ALIGN", (0, 0), (-1, -1), "CENTER")]))
+    return table
+
+
+def _presets(record: Record, width: float, currency: str) -> Table:
+    rows: list[list[object]] = [["Rule set", "Games", "Won", "Boxes won", "Avg credit", "Money"]]
+    for name, figures in sorted(record.presets.items()):
+        average = "–" if figures.average_credit is None else f"{figures.average_credit:.1f}"
+        rows.append([name, figures.games, figures.won, figures.boxes_won, average,
+                     words.money(figures.money, currency) or "–"])
+    return _table(rows, [width * 0.3] + [width * 0.14] * 5)
+
+
+def _games(record: Record, width: float) -> Table:
+    """Date, rule set, every player's final total (the winner first), who won."""
+    column = width * 0.52
+    rows: list[list[object]] = [["Date", "Rule set", "Players and totals", "Winner"]]
+    for game in record.games:
+        final = game.final
+        shown = " · ".join(f"{p} {final.get(p, 0)}" for p in
+                           sorted(game.players, key=lambda p: -final.get(p, 0)))
+        winner = game.sheet.winner or ("in progress" if not game.sheet.game_over else "–")
+        rows.append([game.day.isoformat(), game.rules, name_cell(shown, column, lines=3),
+                     name_cell(winner, width * 0.16)])
+    table = Table(rows, colWidths=[width * 0.14, width * 0.18, column, width * 0.16],
+                  hAlign="LEFT", repeatRows=1)
+    table.setStyle(ruled(HEADED))
+    return table
