@@ -108,6 +108,8 @@ def open_game(page: Any, base: str, game: dict[str, Any] | None = None) -> str:
     assert created.ok, created.text()
     body = created.json()
     page.goto(f"{base}/games/{body['id']}/join#{body['edit_token']}")
+    # Without JavaScript nothing reads the fragment: the code is typed, as a phone would.
+    page.fill("input[name=code]", body["edit_token"])
     page.get_by_role("button", name="Join as scorer").click()
     page.wait_for_url(SHEET_URL)
     return str(page.url)

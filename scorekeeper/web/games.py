@@ -236,7 +236,7 @@ def house_rules(game_id: str) -> Response:
     table = gamedata.load(game_id)
     form_class = forms.house_rules_form_class(table.row.rules)
     preset = engine.find_rules(table.row.rules)
-    if request.method == "GET":
+    if request.method != "POST":  # GET or HEAD: only a POST writes
         form = form_class(data=forms.setting_form_data(table.rules()))
         form.version.data = str(table.version)
         return _rules_page(table, form)

@@ -147,7 +147,7 @@ def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any,
     sheet = start_by_double_tap(ann, live_server)
     assert games_stored(tmp_path / "browser.sqlite3") == 1
     bob.goto(edit_link(ann, sheet))
-    bob.get_by_role("button", name="Join as scorer").click()
+    bob.get_by_role("button", name="Join as scorer").click()  # the join link asks first
     on_sheet(bob)
     watcher.goto(sheet)
 
