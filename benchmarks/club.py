@@ -428,6 +428,7 @@ def postgres_cluster(folder: Path) -> Iterator[str]:
     run_as = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
     if run_as:
         os.chown(folder, 65534, 65534)
+        os.chmod(folder.parent, 0o711)  # nobody must pass through the private temp folder
     env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
     subprocess.run([*run_as, str(binaries / "initdb"), "-D", str(data), "-U", "scorekeeper",
                     "-A", "trust", "-E", "UTF8", "--no-instructions"], check=True,
