@@ -1,5 +1,8 @@
 """Reading a box (CONTRACT.md "A box") into checked values.
 
+One module past 400 lines: every input check of RULES.md §6 in one place, in the
+order the errors are reported.
+
 Everything RULES.md §6 asks about the *input* is checked here, before any
 scoring: the cards exist and appear once, each hand has the right size, declared
 melds are melds, declared deadwood and counts match, the players and the ending

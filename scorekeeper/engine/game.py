@@ -1,5 +1,8 @@
 """Scoring a whole game (CONTRACT.md "A game"): totals, dealer, end, bonuses, settlement.
 
+One module past 400 lines: the game's totals, its end and its settlement are one
+pass over the boxes, and each step cites the rule of the family being played.
+
 Each box is ruled by the showdown, then its credits (less Parlett's penalties,
 P4) are added to the running totals. The game ends after the box in which a
 player's total reaches the target (J14, P8, G8); the winner adds the game

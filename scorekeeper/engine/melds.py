@@ -1,5 +1,8 @@
 """Melds, and the best way to arrange a hand into melds and deadwood (C3, C4, V4).
 
+One module past 400 lines: the solver's steps share the mask helpers and caches
+below, and reading them together is how the brute-force comparisons stay checkable.
+
 A hand is held as a 52-bit mask (bit ``suit*13 + rank-1``, see :mod:`.cards`),
 and so is each meld. The solver is split into small steps, as in OpenSpiel's
 gin rummy: the melds of a hand (:func:`hand_melds`), the ways to choose disjoint

@@ -1,5 +1,8 @@
 """The showdown: every hand laid out in table order, with its melds and layoffs.
 
+One module past 400 lines: the lay-out in table order is one search (the
+knocker's choice against the others' best replies), kept whole to be read as one.
+
 Players lay out in table order from the one who ended the box (J5, J11). A
 hand given as cards is arranged by the engine (C9): the knocker picks, among
 his arrangements within the knock limit, the one that serves him best against
