@@ -12,23 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .breakplay import table_of
 from .cards import Card, cards_mask, show
 from .credits import Step
-from .layoffs import Table, lay
 from .melds import Arrangement, arrangements, is_meld
 
 if TYPE_CHECKING:
     from .showdown import Played, Showdown
-
-
-def _final_table(showdown: Showdown, plays: Sequence[Played]) -> Table:
-    table: Table = ()
-    for play in plays:
-        table = showdown.lay_down(table, play)
-    for play in plays:
-        for layoff in play.layoffs:
-            table = lay(table, layoff)
-    return table
 
 
 def _where_kept(card: Card, knocker: Played) -> str:
@@ -50,7 +40,7 @@ def blocked_steps(showdown: Showdown, plays: Sequence[Played]) -> list[Step]:
     limit = showdown.limit if showdown.limit is not None else knocker.count
     others = arrangements(cards_mask(hand.cards), around_the_corner=rules.around_the_corner,
                           ace_value=rules.ace_value, max_count=max(limit, knocker.count))
-    table = _final_table(showdown, plays)
+    table = table_of(showdown, plays)
     own = [meld for meld in table if meld.owner == knocker.player]
     steps = []
     for play in plays[1:]:

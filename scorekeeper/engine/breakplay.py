@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .showdown import Played, Showdown
 
 
-def _table_of(showdown: Showdown, plays: Sequence[Played]) -> Table:
+def table_of(showdown: Showdown, plays: Sequence[Played]) -> Table:
     """Every meld laid down, with the layoffs already made on them."""
     table: Table = ()
     for play in plays:
@@ -36,7 +36,7 @@ def _table_of(showdown: Showdown, plays: Sequence[Played]) -> Table:
 def second_round(showdown: Showdown, plays: list[Played]) -> list[Played]:
     """After the first round any player may lay off on any meld (J11): each such
     layoff is marked as made in a later round."""
-    table = _table_of(showdown, plays)
+    table = table_of(showdown, plays)
     rules = showdown.rules
     result = list(plays)
     changed = True
