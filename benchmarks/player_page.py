@@ -34,7 +34,7 @@ from scorekeeper import engine, records, store, tally
 from scorekeeper.engine.contract import Sheet
 from scorekeeper.web import create_app
 
-from .timing import milliseconds, summary
+from .timing import milliseconds, summary, write_section
 
 REGULARS = ("Marge", "Sal", "Ann", "Bob", "Cal", "Dot", "Eve", "Flo")
 TARGET_MS = 100
@@ -172,14 +172,7 @@ def section(result: dict[str, Any], load: str) -> str:
 
 def write(text: str, doc: Path = DOC) -> None:
     """Replace (or append) the section in docs/performance.md."""
-    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
-    if HEAD in old:
-        before, rest = old.split(HEAD, 1)
-        after = rest[rest.find("\n## "):] if "\n## " in rest else ""
-        new = before + text + after.lstrip("\n")
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    doc.write_text(new, encoding="utf-8")
+    write_section(doc, HEAD, text)
 
 
 def main() -> None:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.timing import write_section
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -205,15 +207,7 @@ def section(results: dict[str, Tapper]) -> str:
 
 def write(text: str, doc: Path = DOC) -> None:
     """Replace (or append) the section in docs/performance.md."""
-    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
-    head = "## Taps to record a box (issue 13)"
-    if head in old:
-        before, rest = old.split(head, 1)
-        after = rest[rest.find("\n## "):] if "\n## " in rest else ""
-        new = before + text + after.lstrip("\n")
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    doc.write_text(new, encoding="utf-8")
+    write_section(doc, "## Taps to record a box (issue 13)", text)
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -27,3 +28,17 @@ def summary(times: list[float]) -> dict[str, float]:
         "p99_ms": round(times[max(int(len(times) * 0.99) - 1, 0)], 3),
         "max_ms": round(times[-1], 3),
     }
+
+
+def write_section(doc: Path, head: str, text: str) -> None:
+    """Put ``text`` (a section starting with ``head``) into ``doc`` in place of the section
+    with that heading, or at the end: for benchmarks that write their own section of
+    docs/performance.md beside ``make bench``."""
+    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    if head in old:
+        before, rest = old.split(head, 1)
+        after = rest[rest.find("\n## "):] if "\n## " in rest else ""
+        new = before + text + after.lstrip("\n")
+    else:
+        new = old.rstrip("\n") + "\n\n" + text
+    doc.write_text(new, encoding="utf-8")
