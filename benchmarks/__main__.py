@@ -216,13 +216,6 @@ def _solver_section(result: dict[str, Any]) -> list[str]:
                         rows)]
 
 
-def _pdf_section(result: dict[str, Any]) -> list[str]:
-    rows = [[f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]]
-            for name, f in result.items()]
-    return ["## PDF", "", "`python -m benchmarks.pdf_sheet`: ReportLab, into memory.", "",
-            *_table(["document", "median ms", "p99 ms", "worst ms", "size KB"], rows)]
-
-
 def _profile_section(result: dict[str, Any]) -> list[str]:
     timing = result["record_box_test_client"]
     parts = [[label.replace("  of which", "… of which"), ms]
@@ -277,7 +270,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         *_solver_section(results["solver"]),
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
-        *_pdf_section(results["pdf"]),
+        pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]), "",
         *hostile.section(results["hostile"]),
         *_profile_section(results["profile"]),
     ]

@@ -27,7 +27,8 @@ from . import words
 from .blocks import citations, name_cell
 from .boxes import box_labels
 from .cards import CardLine, cards, layoff, melds, suited
-from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
+from .runon import Piece, RunOnLine, markup
+from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
 from .vocabulary import NOTE_MARK, headline, result
 
 
@@ -59,8 +60,7 @@ def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: S
         if wants_detail(box, detail):
             blocks.append(box_detail(name, source, box, players, width, rules))
         elif detail:
-            blocks.append(Paragraph(_summary(name, source, box) + _steps(box, rules),
-                                    sheet.small))
+            blocks.append(RunOnLine(_summary(name, source, box) + _steps(box, rules)))
         if note:
             notes.append(Paragraph(f"<b>{name}</b>{NOTE_MARK} {suited(note)}", sheet.small))
     story: list[Flowable] = []
@@ -74,18 +74,18 @@ def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: S
     return story
 
 
-def _steps(box: Mapping[str, Any], rules: engine.Rules | None) -> str:
+def _steps(box: Mapping[str, Any], rules: engine.Rules | None) -> list[Piece]:
     """A box of counts only: its explanation run on after its summary line."""
     said = [words.typeset(str(s.get("text", ""))) for s in box.get("explanation") or []
             if words.belongs(str(s.get("rule", "")), str(s.get("text", "")), rules)]
-    return (": " + text("; ".join(said))) if said else ""
+    return [(": ", False), ("; ".join(said), False)] if said else []
 
 
 def box_detail(name: str, source: Mapping[str, Any], box: Mapping[str, Any],
                players: Sequence[str], width: float, rules: engine.Rules | None = None) -> Flowable:
     """One box: a heading line, the hands on the table, the explanation, advice and note."""
     sheet = styles()
-    parts: list[Flowable] = [Paragraph(_summary(name, source, box), sheet.body)]
+    parts: list[Flowable] = [Paragraph(markup(_summary(name, source, box)), sheet.body)]
     hands = hands_table(box, players, width)
     if hands is not None:
         parts += [Spacer(1, 1 * mm), hands]
@@ -106,22 +106,25 @@ def box_detail(name: str, source: Mapping[str, Any], box: Mapping[str, Any],
     return KeepTogether(parts)
 
 
-def _summary(name: str, source: Mapping[str, Any], box: Mapping[str, Any]) -> str:
-    """"Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20" as markup."""
+def _summary(name: str, source: Mapping[str, Any], box: Mapping[str, Any]) -> list[Piece]:
+    """"Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20", the box,
+    the letter and the winner's credit in bold."""
     found = result(box)
-    line = f"<b>{name}</b> · {text(box.get('dealer', ''))} dealt"
+    line: list[Piece] = [(name, True), (" · ", False), (str(box.get("dealer", "")), False),
+                         (" dealt", False)]
     if found.scores:
-        line += (f" · <b>{found.letter}</b> "
-                 f"{text(headline({**box, 'by': box.get('by', source.get('by'))}))}")
+        line += [(" · ", False), (found.letter, True), (" ", False),
+                 (headline({**box, "by": box.get("by", source.get("by"))}), False)]
     multiplier = box.get("multiplier") or 1
     if multiplier > 1:
-        line += f" ×{multiplier}"
+        line.append((f" ×{multiplier}", False))
     winner = box.get("winner")
     if winner is not None:
-        line += f" · <b>{text(winner)} {words.number(box.get('points'), signed=True)}</b>"
+        line += [(" · ", False), (str(winner), True),
+                 (f" {words.number(box.get('points'), signed=True)}", True)]
     for player, penalty in (box.get("penalties") or {}).items():
         if penalty:
-            line += f" · {text(player)} {words.number(-penalty)}"
+            line += [(" · ", False), (str(player), False), (f" {words.number(-penalty)}", False)]
     return line
 
 

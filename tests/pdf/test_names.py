@@ -71,3 +71,16 @@ def test_the_embedded_fonts_have_every_glyph_printed(font: str) -> None:
     needed = set("♣♦♥♠−×·’") | set("".join([*FIVE, games.ACCENTED]))
     missing = [c for c in needed if not c.isspace() and ord(c) not in face.face.charToGlyph]
     assert missing == []
+
+
+def test_a_box_of_counts_only_prints_its_names_as_typed_on_its_run_on_line() -> None:
+    players = [games.HOSTILE, "日本語 名", "Ann"]
+    game = {"rules": "jersey-scarne", "players": players, "dealer": "Ann",
+            "boxes": [games.knock(games.HOSTILE, {games.HOSTILE: 3, "日本語 名": 20, "Ann": 9})]}
+    pdf = render_sheet(game, engine.score(game), detail=True)
+    text = flat(pdf)
+    # The line is drawn without markup: the name's tags print as typed, the CJK name whole.
+    assert (f"Box 1 · Ann dealt · K {games.HOSTILE} won by a knock · {games.HOSTILE} +"
+            in text)
+    assert f": {games.HOSTILE} knocked with 3; 日本語 名 20" in text
+    assert "&amp;" not in text and "&lt;" not in text
