@@ -22,6 +22,7 @@ from typing import Any
 
 from benchmarks.timing import milliseconds, summary, write_section
 from scorekeeper import engine
+from scorekeeper.engine.contract import GameEntry, Sheet
 from scorekeeper.pdf import render_blank_pad, render_sheet
 
 PLAYERS = ("Ann", "Bob", "Cal")
@@ -83,16 +84,16 @@ def long_game(boxes: int) -> dict[str, Any]:
 def run(runs: int = 20) -> dict[str, dict[str, float]]:
     """Time the 40-box sheet (target: under 100 ms and 100 KB), sheets of 11, 52 and 130
     boxes with and without detail (target: 130 boxes with detail under 300 ms), a blank pad."""
-    played = game()
-    score = engine.score(played)
-    assert score["game_over"] and len(score["boxes"]) == BOXES
+    played = GameEntry.from_json(game())
+    score = Sheet.from_json(engine.score(played.to_json()))
+    assert score.game_over and len(score.boxes) == BOXES
     results = {
         "render_sheet_40_boxes": _time(lambda: render_sheet(played, score, created=DATE), runs),
         "render_blank_pad_jersey": _time(lambda: render_blank_pad("jersey-scarne"), runs),
     }
     for boxes in (11, 52, 130):
-        long = long_game(boxes)
-        scored = engine.score(long)
+        long = GameEntry.from_json(long_game(boxes))
+        scored = Sheet.from_json(engine.score(long.to_json()))
         for detail, label in ((False, "no_detail"), (True, "detail")):
             results[f"render_sheet_{boxes}_boxes_{label}"] = _time(
                 functools.partial(render_sheet, long, scored, detail=detail, created=DATE),

@@ -194,11 +194,12 @@ def _sheet(args: argparse.Namespace) -> int:
     from scorekeeper.pdf import render_sheet  # ReportLab is loaded only for this command
     from scorekeeper.pdf.meta import SheetMeta
 
-    game = _load(args.file)
+    game = contract.GameEntry.from_json(_load(args.file))
+    sheet = contract.Sheet.from_json(score(game.to_json()))
     meta = SheetMeta(game_id=args.game_id, place=args.place or "", started=args.started,
                      currency=args.currency or "", read_only_url=args.url,
                      printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0))
-    return _write_pdf(render_sheet(game, score(game), detail=args.detail,
+    return _write_pdf(render_sheet(game, sheet, detail=args.detail,
                                    page_size=args.page_size, meta=meta), args.output, "sheet")
 
 

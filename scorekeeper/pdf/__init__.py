@@ -1,7 +1,8 @@
 """PDF score sheets and blank score pads, drawn with ReportLab.
 
-Plain records in, bytes out: :func:`render_sheet` prints a game and its score
-(CONTRACT.md), :func:`render_blank_pad` a pad to keep score on paper,
+Typed values in, bytes out: :func:`render_sheet` prints a game and its score sheet
+(the engine's :class:`~scorekeeper.engine.contract.GameEntry` and
+:class:`~scorekeeper.engine.contract.Sheet`), :func:`render_blank_pad` a pad to keep score on paper,
 :func:`render_season` a player's season (:mod:`scorekeeper.records`). No Flask
 and no database here; the web view and the CLI only send the bytes on.
 """

@@ -13,6 +13,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
 from scorekeeper import engine
 
+from ..engine.contract import Line
 from . import words
 from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
 
@@ -99,7 +100,7 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     return [f"{line}; changed from the preset:"] + [f"• {text(c)}" for c in changed]
 
 
-def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
+def citations(items: Sequence[Line | str], width: float,
               rules: engine.Rules | None = None,
               numbers: Mapping[int, str] | None = None) -> Table | None:
     """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
@@ -113,8 +114,8 @@ def citations(items: Sequence[Mapping[str, Any]] | Sequence[Any], width: float,
     column = width - 10 * mm
     rows: list[list[Any]] = []
     for item in items:
-        if isinstance(item, Mapping):
-            rule, said = str(item.get("rule", "")), str(item.get("text", ""))
+        if isinstance(item, Line):
+            rule, said = item.rule, item.text
         else:
             rule, said = "", str(item)
         if not words.belongs(rule, said, rules):

@@ -18,6 +18,7 @@ from reportlab.platypus import Paragraph, Table, TableStyle
 
 from scorekeeper import engine
 
+from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import name_cell
@@ -40,9 +41,9 @@ class Columns:
     """What the game calls a deal (engine vocabulary): "box" or "hand"."""
 
     @classmethod
-    def of(cls, rules: engine.Rules, boxes: Sequence[Mapping[str, Any]] = ()) -> Columns:
+    def of(cls, rules: engine.Rules, boxes: Sequence[SheetBox] = ()) -> Columns:
         """The columns ``rules`` call for, and a multiplier column whenever a box was doubled."""
-        doubled = any((b.get("multiplier") or 1) > 1 for b in boxes)
+        doubled = any(b.multiplier > 1 for b in boxes)
         return cls(upcard=rules.knock_limit_from != "fixed",
                    multiplier=rules.doubling or rules.spade_doubles or doubled,
                    deal=vocabulary_for(rules).deal)
@@ -67,15 +68,15 @@ def box_widths(columns: Columns, players: int, width: float) -> list[float]:
     return fixed + [group * 0.31, group * 0.31, group * 0.38] * players
 
 
-def box_labels(boxes: Sequence[Mapping[str, Any]]) -> list[str]:
+def box_labels(boxes: Sequence[SheetBox]) -> list[str]:
     """Each box's number as printed: a misdeal is no box, so it takes no number.
 
-    >>> box_labels([{"result": "knock"}, {"result": "misdeal"}, {"result": "gin"}])
+    >>> box_labels([ruled_as("knock"), ruled_as("misdeal"), ruled_as("gin")])
     ['1', '', '2']
     """
     labels, played = [], 0
     for box in boxes:
-        if box.get("result") == "misdeal":
+        if box.result == "misdeal":
             labels.append("")
         else:
             played += 1
@@ -83,35 +84,52 @@ def box_labels(boxes: Sequence[Mapping[str, Any]]) -> list[str]:
     return labels
 
 
-def sheet_numbers(boxes: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+def ruled_as(result_key: str) -> SheetBox:
+    """A box the engine ruled ``result_key`` with nothing else said (for the examples)."""
+    return SheetBox(result=result_key, winner=None, points=0, credits={})
+
+
+def sheet_numbers(boxes: Sequence[SheetBox]) -> dict[int, str]:
     """The engine's box numbers (every entry counted) to the sheet's (misdeals take none).
 
-    >>> sheet_numbers([{"result": "misdeal"}, {"result": "gin"}])
+    >>> sheet_numbers([ruled_as("misdeal"), ruled_as("gin")])
     {2: '1'}
     """
     return {n: label for n, label in enumerate(box_labels(boxes), start=1) if label}
 
 
-def box_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
+def entered(game: GameEntry, index: int) -> BoxEntry | None:
+    """The box as it was entered, beside the engine's ruling on it (its by, note, upcard)."""
+    return game.boxes[index] if index < len(game.boxes) else None
+
+
+def knocker(box: SheetBox, source: BoxEntry | None) -> str | None:
+    """Who knocked or broke: as ruled, else as entered."""
+    return box.by if box.by is not None or source is None else source.by
+
+
+def note_of(box: SheetBox, source: BoxEntry | None) -> str | None:
+    """The box's note: as the ruling carries it, else as entered."""
+    return box.note if box.note is not None or source is None else source.note
+
+
+def box_table(game: GameEntry, sheet: Sheet, players: Sequence[str],
               columns: Columns, width: float) -> Table:
     """One row per box; the headings repeat on every page."""
     widths = box_widths(columns, len(players), width)
-    entered = list(game.get("boxes", ()))
-    scored = list(score.get("boxes", ()))
     rows: list[list[Cell]] = _headings(players, columns, widths)
     marks = Marks()
-    before: Mapping[str, Any] = {p: 0 for p in players}
-    for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
-        source = entered[index] if index < len(entered) else {}
+    before: Mapping[str, int] = {p: 0 for p in players}
+    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
+                                             strict=True)):
         row = len(rows)
-        rows.append(_row(label, source, box, players, columns, widths))
-        totals = box.get("totals") or {}
+        rows.append(_row(label, entered(game, index), box, players, columns, widths))
         marks.changed += [(row, seat) for seat, p in enumerate(players)
-                          if totals.get(p) != before.get(p)]
-        before = totals
-        if box.get("winner") in players:
-            marks.winners.append((row, players.index(box["winner"])))
-        if not result(box).scores:
+                          if box.totals.get(p) != before.get(p)]
+        before = box.totals
+        if box.winner in players:
+            marks.winners.append((row, players.index(box.winner)))
+        if not result(box.result).scores:
             marks.voids.append(row)
     if len(rows) == 2:
         rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
@@ -145,49 +163,47 @@ def _headings(players: Sequence[str], columns: Columns,
     return [top, sub]
 
 
-def _row(label: str, source: Mapping[str, Any], box: Mapping[str, Any], players: Sequence[str],
+def _row(label: str, source: BoxEntry | None, box: SheetBox, players: Sequence[str],
          columns: Columns, widths: Sequence[float]) -> list[Cell]:
     """A box as a pad records it: who dealt, how it ended and who won, the numbers."""
-    counts = box.get("counts") or {}
-    credits = box.get("credits") or {}
-    penalties = box.get("penalties") or {}
-    totals = box.get("totals") or {}
-    how = result(box)
-    winner = box.get("winner")
-    note = box.get("note", source.get("note"))
+    how = result(box.result)
+    winner = box.winner
     row: list[Cell] = [
-        label + (NOTE_MARK if note else ""),
-        name_cell(box.get("dealer", ""), widths[1]),
+        label + (NOTE_MARK if note_of(box, source) else ""),
+        name_cell(box.dealer or "", widths[1]),
         how.letter,
         name_cell(winner, widths[3]) if winner is not None else how.name,
     ]
     if columns.upcard:
         row.append(upcard(box, source))
     if columns.multiplier:
-        multiplier = box.get("multiplier") or 1
-        row.append(f"×{multiplier}" if multiplier > 1 else "")
-    knocker = box.get("by", source.get("by"))
+        row.append(f"×{box.multiplier}" if box.multiplier > 1 else "")
+    by = knocker(box, source)
     for player in players:
-        credit = (credits.get(player) or 0) - (penalties.get(player) or 0)
-        count = words.number(counts.get(player))
-        if player == knocker and count:
+        credit = (box.credits.get(player) or 0) - (box.penalties.get(player) or 0)
+        count = words.number(box.counts.get(player))
+        if player == by and count:
             count += KNOCKER_MARK
-        row += [count, words.number(credit) if credit else "", words.number(totals.get(player))]
+        row += [count, words.number(credit) if credit else "",
+                words.number(box.totals.get(player))]
     return row
 
 
-def upcard(box: Mapping[str, Any], source: Mapping[str, Any]) -> str:
+def upcard(box: SheetBox, source: BoxEntry | None) -> str:
     """Oklahoma's first upcard and the knock limit it set ("7♠ ≤7"; an ace may mean gin only).
 
-    >>> upcard({"knock_limit": 7}, {"upcard": "7S"}), upcard({"knock_limit": 0}, {"upcard": "AH"})
+    >>> from dataclasses import replace
+    >>> seven, ace = BoxEntry("knock", upcard="7S"), BoxEntry("gin", upcard="AH")
+    >>> upcard(replace(ruled_as("knock"), knock_limit=7), seven), upcard(
+    ...     replace(ruled_as("gin"), knock_limit=0), ace)
     ('7♠ ≤7', 'A♥ gin')
-    >>> upcard({"result": "misdeal"}, {})
+    >>> upcard(ruled_as("misdeal"), None)
     ''
     """
-    code = box.get("upcard", source.get("upcard"))
+    code = source.upcard if source is not None else None
     if not code:
         return ""
-    limit = box.get("knock_limit")
+    limit = box.knock_limit
     shown = card(code)[0]
     if limit == 0:
         return f"{shown} gin"

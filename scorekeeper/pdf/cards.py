@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable
 
+from ..engine.contract import LaidOut, Layoff
 from .styles import FONT, INK, MUTED, RED, text
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -58,13 +58,13 @@ def melds(groups: Sequence[Sequence[object]]) -> list[Word]:
     return words
 
 
-def layoff(item: Mapping[str, Any], hands: Mapping[str, Any]) -> list[Word]:
+def layoff(item: Layoff, hands: Mapping[str, LaidOut]) -> list[Word]:
     """A layoff as "4♠ on Bob’s A♠ 2♠ 3♠" (or "on Bob" when the meld is unknown)."""
-    onto = str(item.get("onto", ""))
-    words = [card(item.get("card", "")), ("on", MUTED)]
-    meld = item.get("meld")
-    groups = (hands.get(onto) or {}).get("melds") or []
-    if isinstance(meld, int) and 0 <= meld < len(groups):
+    onto = item.onto
+    words = [card(item.card), ("on", MUTED)]
+    meld = item.meld
+    groups = hands[onto].melds if onto in hands else ()
+    if meld is not None and 0 <= meld < len(groups):
         return words + _name(onto + "’s") + cards(groups[meld])
     return words + _name(onto)
 

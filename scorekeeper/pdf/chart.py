@@ -7,7 +7,7 @@ Hollywood gets one small chart per game column, side by side.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -23,12 +23,12 @@ from .fonts import FONT, FONT_BOLD, shortened
 from .styles import INK, MUTED, ruled, styles
 
 
-def chart_section(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
+def chart_section(score: Sheet, rules: engine.Rules, players: Sequence[str],
                   width: float) -> list[Flowable]:
     """The chart(s) under the box table, kept with their heading; nothing before a box."""
-    if not score.get("boxes"):
+    if not score.boxes:
         return []
-    found = data.charts(players, Sheet.from_json(score), target=rules.game_target)
+    found = data.charts(players, score, target=rules.game_target)
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm

@@ -22,66 +22,69 @@ from reportlab.platypus import (
 
 from scorekeeper import engine
 
+from ..engine.contract import BoxEntry, GameEntry, LaidOut, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import citations, name_cell
-from .boxes import box_labels
+from .boxes import box_labels, entered, knocker, note_of
 from .cards import CardLine, cards, layoff, melds, suited
 from .runon import Piece, RunOnLine, markup
 from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
 from .vocabulary import NOTE_MARK, headline, result
 
 
-def wants_detail(box: Mapping[str, Any], detail: bool | None) -> bool:
+def wants_detail(box: SheetBox, detail: bool | None) -> bool:
     """Whether a box gets a full detail block: only when its cards were entered, unless
     ``detail`` is False (a box of counts only gets one line under ``detail=True``).
 
-    >>> wants_detail({"hands": {"Ann": {"melds": []}}}, None), wants_detail({}, True)
+    >>> from dataclasses import replace
+    >>> laid = LaidOut(melds=(), deadwood=("AS",), layoffs=(), count=1)
+    >>> counted = SheetBox(result="knock", winner="Ann", points=9, credits={})
+    >>> wants_detail(replace(counted, hands={"Ann": laid}), None), wants_detail(counted, True)
     (True, False)
     """
-    return bool(box.get("hands")) and detail is not False
+    return bool(box.hands) and detail is not False
 
 
-def detail_section(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
+def detail_section(game: GameEntry, sheet: Sheet, players: Sequence[str],
                    width: float, *, detail: bool | None,
                    rules: engine.Rules | None = None) -> list[Flowable]:
     """Every box that wants detail under one heading (a box of counts only: one line
     under ``detail=True``), then the notes; nothing when there is neither."""
-    sheet = styles()
-    entered = list(game.get("boxes", ()))
-    scored = list(score.get("boxes", ()))
+    look = styles()
     blocks: list[Flowable] = []
     notes: list[Flowable] = []
-    for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
-        source = entered[index] if index < len(entered) else {}
+    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
+                                             strict=True)):
+        source = entered(game, index)
         deal = vocabulary_for(rules).deal if rules is not None else "box"
         name = f"{deal.capitalize()} {label}" if label else "Misdeal"
-        note = box.get("note", source.get("note"))
+        note = note_of(box, source)
         if wants_detail(box, detail):
             blocks.append(box_detail(name, source, box, players, width, rules))
         elif detail:
             blocks.append(RunOnLine(_summary(name, source, box) + _steps(box, rules)))
         if note:
-            notes.append(Paragraph(f"<b>{name}</b>{NOTE_MARK} {suited(note)}", sheet.small))
+            notes.append(Paragraph(f"<b>{name}</b>{NOTE_MARK} {suited(note)}", look.small))
     story: list[Flowable] = []
     if notes:
-        story += [KeepTogether([Paragraph("Notes", sheet.heading), notes[0]]), *notes[1:]]
+        story += [KeepTogether([Paragraph("Notes", look.heading), notes[0]]), *notes[1:]]
     if blocks:
         # The heading goes with the first line of the first block, never alone at a page's foot.
         deal = vocabulary_for(rules).deal if rules is not None else "box"
-        story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", sheet.heading),
+        story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", look.heading),
                   *blocks]
     return story
 
 
-def _steps(box: Mapping[str, Any], rules: engine.Rules | None) -> list[Piece]:
+def _steps(box: SheetBox, rules: engine.Rules | None) -> list[Piece]:
     """A box of counts only: its explanation run on after its summary line."""
-    said = [words.typeset(str(s.get("text", ""))) for s in box.get("explanation") or []
-            if words.belongs(str(s.get("rule", "")), str(s.get("text", "")), rules)]
+    said = [words.typeset(step.text) for step in box.explanation
+            if words.belongs(step.rule, step.text, rules)]
     return [(": ", False), ("; ".join(said), False)] if said else []
 
 
-def box_detail(name: str, source: Mapping[str, Any], box: Mapping[str, Any],
+def box_detail(name: str, source: BoxEntry | None, box: SheetBox,
                players: Sequence[str], width: float, rules: engine.Rules | None = None) -> Flowable:
     """One box: a heading line, the hands on the table, the explanation, advice and note."""
     sheet = styles()
@@ -89,50 +92,45 @@ def box_detail(name: str, source: Mapping[str, Any], box: Mapping[str, Any],
     hands = hands_table(box, players, width)
     if hands is not None:
         parts += [Spacer(1, 1 * mm), hands]
-    steps = citations([*(box.get("showdown") or []), *(box.get("explanation") or [])], width,
-                      rules)
+    steps = citations([*box.showdown, *box.explanation], width, rules)
     if steps is not None:
         parts += [Spacer(1, 1 * mm), steps]
-    advice = box.get("advice") or []
-    if advice:
+    if box.advice:
         parts.append(Paragraph("<b>Advice</b> (not scored: C8)", sheet.small))
-        table = citations(advice, width, rules)
+        table = citations(box.advice, width, rules)
         if table is not None:
             parts.append(table)
-    note = box.get("note", source.get("note"))
+    note = note_of(box, source)
     if note:
         parts.append(Paragraph(f"<b>Note:</b> {suited(note)}", sheet.small))
     parts.append(Spacer(1, 4 * mm))
     return KeepTogether(parts)
 
 
-def _summary(name: str, source: Mapping[str, Any], box: Mapping[str, Any]) -> list[Piece]:
+def _summary(name: str, source: BoxEntry | None, box: SheetBox) -> list[Piece]:
     """"Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20", the box,
     the letter and the winner's credit in bold."""
-    found = result(box)
-    line: list[Piece] = [(name, True), (" · ", False), (str(box.get("dealer", "")), False),
+    found = result(box.result)
+    line: list[Piece] = [(name, True), (" · ", False), (box.dealer or "", False),
                          (" dealt", False)]
     if found.scores:
         line += [(" · ", False), (found.letter, True), (" ", False),
-                 (headline({**box, "by": box.get("by", source.get("by"))}), False)]
-    multiplier = box.get("multiplier") or 1
-    if multiplier > 1:
-        line.append((f" ×{multiplier}", False))
-    winner = box.get("winner")
-    if winner is not None:
-        line += [(" · ", False), (str(winner), True),
-                 (f" {words.number(box.get('points'), signed=True)}", True)]
-    for player, penalty in (box.get("penalties") or {}).items():
+                 (headline(box.result, box.winner, knocker(box, source)), False)]
+    if box.multiplier > 1:
+        line.append((f" ×{box.multiplier}", False))
+    if box.winner is not None:
+        line += [(" · ", False), (box.winner, True),
+                 (f" {words.number(box.points, signed=True)}", True)]
+    for player, penalty in box.penalties.items():
         if penalty:
             line += [(" · ", False), (str(player), False), (f" {words.number(-penalty)}", False)]
     return line
 
 
-def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) -> Table | None:
+def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | None:
     """Melds, layoffs, deadwood and count of each hand, in seat order."""
     sheet = styles()
-    hands = box.get("hands") or {}
-    counts = box.get("counts") or {}
+    hands, counts = box.hands, box.counts
     if not hands and not counts:
         return None
     widths = [28 * mm, 0.0, 0.0, 0.0, 14 * mm]
@@ -146,7 +144,7 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
         if player not in hands and player not in counts:
             continue
         hand = hands.get(player)
-        if player == box.get("winner"):
+        if player == box.winner:
             winner_row = len(rows)
         if hand is None:
             count_only.append(len(rows))
@@ -175,17 +173,17 @@ def hands_table(box: Mapping[str, Any], players: Sequence[str], width: float) ->
     return table
 
 
-def _hand_row(player: str, hand: Mapping[str, Any] | None, count: object,
-              hands: Mapping[str, Any], widths: Sequence[float]) -> list[Any]:
+def _hand_row(player: str, hand: LaidOut | None, count: object,
+              hands: Mapping[str, LaidOut], widths: Sequence[float]) -> list[Any]:
     """One hand's row; a hand entered as a count only says so."""
     name = name_cell(player, widths[0])
     if hand is None:
         return [name, "count only", "", "", words.number(count)]
-    laid = [CardLine(layoff(item, hands)) for item in hand.get("layoffs") or []]
+    laid = [CardLine(layoff(item, hands)) for item in hand.layoffs]
     return [
         name,
-        CardLine(melds(hand.get("melds") or [])),
+        CardLine(melds(hand.melds)),
         laid or CardLine([]),
-        CardLine(cards(hand.get("deadwood") or [])),
-        words.number(hand.get("count", count)),
+        CardLine(cards(hand.deadwood)),
+        words.number(hand.count),
     ]

@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from scorekeeper import engine
 
+from ..engine.contract import Payment, Sheet, Summary
 from ..engine.vocabulary import deal_word, vocabulary_for
 from . import words
 from .blocks import citations, name_cell
@@ -20,12 +21,12 @@ from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, ruled, styles
 LABEL_WIDTH = 44 * mm
 
 
-def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
+def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
                 stake: object, width: float, *, heading: str = "End of game",
                 meta: SheetMeta | None = None) -> list[Flowable]:
     """The block under the box table: how the game ended, or where it stands."""
     sheet = styles()
-    if not score.get("game_over"):
+    if not score.game_over:
         return [KeepTogether([
             Paragraph(f"Standing after {_played(score, rules)}", sheet.heading),
             totals_table(score, rules, players, width),
@@ -37,71 +38,69 @@ def end_of_game(score: Mapping[str, Any], rules: engine.Rules, players: Sequence
         Spacer(1, 3 * mm),
     ]
     currency = meta.currency if meta else ""
-    doubled = set(score.get("shutouts") or ()) if rules.shutout == "double" else set()
-    payments = settlement_table(score.get("settlement") or [], stake, width, currency=currency,
+    doubled = set(score.shutouts) if rules.shutout == "double" else set()
+    payments = settlement_table(score.settlement, stake, width, currency=currency,
                                 doubled=doubled)
     if payments is not None:
         block += [Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5,
                                                                spaceBefore=0)), payments,
-                  Spacer(1, 2 * mm), net_table(score.get("settlement") or [], players, stake,
-                                               currency)]
+                  Spacer(1, 2 * mm), net_table(score.settlement, players, stake, currency)]
     story: list[Flowable] = [KeepTogether(block)]
-    steps = citations(score.get("explanation") or [], width, rules,
-                      sheet_numbers(score.get("boxes") or ()))
+    steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes))
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
 
 
-def _standing_note(score: Mapping[str, Any], rules: engine.Rules) -> str:
+def _standing_note(score: Sheet, rules: engine.Rules) -> str:
     """Target and next dealer of a game still going."""
     note = f"Game to {rules.game_target}."
-    if score.get("next_dealer") is not None:
-        note += f" Next dealer: {text(score['next_dealer'])}."
+    if score.next_dealer is not None:
+        note += f" Next dealer: {text(score.next_dealer)}."
     return note
 
 
-def totals_table(score: Mapping[str, Any], rules: engine.Rules, players: Sequence[str],
+def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
                  width: float) -> Table:
     """Credits, boxes won, bonuses and final totals per player, summed like a pad's foot."""
-    over = bool(score.get("game_over"))
+    over = score.game_over
     column = min((width - LABEL_WIDTH) / max(len(players), 1), 34 * mm)
     header = ["", *[name_cell(p, column, bold=True) for p in players]]
-    rows: list[list[Any]] = [header, _row("Credits", score.get("totals"), players),
+    rows: list[list[Any]] = [header, _row("Credits", score.totals, players),
                              _row(f"{vocabulary_for(rules).deals.capitalize()} won",
-                                  score.get("boxes_won"), players)]
+                                  score.boxes_won, players)]
     if over:
-        if rules.box_bonus or score.get("box_bonuses"):
+        if rules.box_bonus or score.box_bonuses:
             deal = vocabulary_for(rules).deal
             rows.append(_row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}",
-                             score.get("box_bonuses"), players))
-        if rules.game_bonus or score.get("game_bonus"):
-            rows.append(_row("Game bonus", score.get("game_bonus"), players))
-        shut = set(score.get("shutouts") or ())
+                             score.box_bonuses, players))
+        if rules.game_bonus or score.game_bonus:
+            rows.append(_row("Game bonus", score.game_bonus, players))
+        shut = set(score.shutouts)
         if shut:
             rows.append(["Shut out", *["shut out" if p in shut else "" for p in players]])
-        rows.append(_row("Final total", score.get("final_totals"), players))
+        rows.append(_row("Final total", score.final_totals, players))
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))
     return table
 
 
-def _played(score: Mapping[str, Any], rules: engine.Rules | None = None) -> str:
+def _played(score: Sheet, rules: engine.Rules | None = None) -> str:
     """How many boxes were played, as the sheet numbers them (a misdeal takes none), in
     the game's word for a deal.
 
-    >>> _played({"boxes": [{"result": "knock"}, {"result": "misdeal"}]})
+    >>> from scorekeeper.pdf.boxes import ruled_as
+    >>> _played(Sheet(totals={}, boxes=(ruled_as("knock"), ruled_as("misdeal"))))
     '1 box'
-    >>> _played({"boxes": [{"result": "knock"}] * 2}, engine.find_rules("gin"))
+    >>> _played(Sheet(totals={}, boxes=(ruled_as("knock"),) * 2), engine.find_rules("gin"))
     '2 hands'
     """
-    played = sum(1 for box in score.get("boxes", ()) if box.get("result") != "misdeal")
+    played = sum(1 for box in score.boxes if box.result != "misdeal")
     return f"{played} {deal_word(rules, plural=played != 1)}"
 
 
-def _row(label: str, values: Mapping[str, Any] | None, players: Sequence[str]) -> list[str]:
+def _row(label: str, values: Mapping[str, int], players: Sequence[str]) -> list[str]:
     """A labelled row of numbers by player; a player missing from ``values`` gets nothing."""
-    values = values or {}
     return [label, *[words.number(values.get(p)) for p in players]]
 
 
@@ -126,7 +125,7 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
     return ruled(commands)
 
 
-def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width: float, *,
+def settlement_table(payments: Sequence[Payment], stake: object, width: float, *,
                      currency: str = "", doubled: set[str] | frozenset[str] = frozenset()
                      ) -> Table | None:
     """Who pays whom, in points and, when there is a stake, in money (J16); a payment the
@@ -134,19 +133,18 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width
     if not payments:
         return None
     sheet = styles()
-    money = any(p.get("amount") not in (None, 0) for p in payments) or words.stake(stake) != "none"
+    money = any(p.amount not in (None, 0) for p in payments) or words.stake(stake) != "none"
     name_width = 40 * mm
-    shutout = any(p.get("from") in doubled for p in payments)
+    shutout = any(p.payer in doubled for p in payments)
     head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     for payment in payments:
-        row = [name_cell(payment.get("from", ""), name_width),
-               name_cell(payment.get("to", ""), name_width),
-               words.number(payment.get("points"))]
+        row = [name_cell(payment.payer, name_width), name_cell(payment.payee, name_width),
+               words.number(payment.points)]
         if money:
-            row.append(words.money(payment.get("amount"), currency))
+            row.append(words.money(payment.amount, currency))
         if shutout:
-            row.append("×2 shut out" if payment.get("from") in doubled else "")
+            row.append("×2 shut out" if payment.payer in doubled else "")
         rows.append(row)
     widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")
@@ -162,17 +160,17 @@ def settlement_table(payments: Sequence[Mapping[str, Any]], stake: object, width
     return table
 
 
-def net_table(payments: Sequence[Mapping[str, Any]], players: Sequence[str], stake: object,
+def net_table(payments: Sequence[Payment], players: Sequence[str], stake: object,
               currency: str) -> Table:
     """Each player's net result: what he takes home (+) or pays out (−) over all payments."""
     sheet = styles()
     points = {p: 0.0 for p in players}
     amounts = {p: 0.0 for p in players}
     for payment in payments:
-        for who, sign in ((payment.get("from"), -1), (payment.get("to"), 1)):
+        for who, sign in ((payment.payer, -1), (payment.payee, 1)):
             if who in points:
-                points[who] += sign * float(payment.get("points") or 0)
-                amounts[who] += sign * float(payment.get("amount") or 0)
+                points[who] += sign * float(payment.points or 0)
+                amounts[who] += sign * float(payment.amount or 0)
     money = words.stake(stake) != "none" or any(amounts.values())
     column = 30 * mm
     rows: list[list[Any]] = [["Net result", *[name_cell(p, column, bold=True) for p in players]],

@@ -16,10 +16,11 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from scorekeeper import engine
 
+from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox, Summary
 from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import citations, name_cell
-from .boxes import box_labels, sheet_numbers
+from .boxes import box_labels, entered, knocker, note_of, sheet_numbers
 from .chart import chart_section
 from .meta import SheetMeta
 from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, ruled, styles
@@ -28,12 +29,12 @@ from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 Cell = Paragraph | str
 
 
-def hollywood_section(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rules,
+def hollywood_section(game: GameEntry, score: Sheet, rules: engine.Rules,
                       players: Sequence[str], width: float,
                       meta: SheetMeta | None = None) -> list[Flowable]:
     """The box table with the games side by side (in bands of as many game columns as the
     page holds readably), a chart per game, then the games' foot and settlement."""
-    games = list(score.get("games") or [])
+    games = score.games
     story: list[Flowable] = []
     for band in bands(len(games), width):
         if story:
@@ -41,7 +42,7 @@ def hollywood_section(game: Mapping[str, Any], score: Mapping[str, Any], rules: 
         story.append(hollywood_table(game, score, players, band, width,
                                      vocabulary_for(rules).deal))
     story += chart_section(score, rules, players, width)
-    story += hollywood_foot(score, games, rules, players, game.get("stake"), width,
+    story += hollywood_foot(score, games, rules, players, game.stake, width,
                             meta.currency if meta else "")
     return story
 
@@ -66,13 +67,12 @@ def _widths(games: int, width: float) -> list[float]:
     return FIXED + [column] * (2 * games)
 
 
-def hollywood_table(game: Mapping[str, Any], score: Mapping[str, Any], players: Sequence[str],
+def hollywood_table(game: GameEntry, score: Sheet, players: Sequence[str],
                     band: list[int], width: float, deal: str = "hand") -> Table:
     """One row per box; each game's columns get the winner's running total when entered."""
     sheet = styles()
     games = len(band)
     widths = _widths(games, width)
-    entered = list(game.get("boxes", ()))
     top: list[Cell] = [Paragraph(h, sheet.head)
                        for h in (deal.capitalize(), "Dealer", "How", "Won by")]
     top += [Paragraph("count", sheet.head), "", Paragraph(deal, sheet.head)]
@@ -85,54 +85,53 @@ def hollywood_table(game: Mapping[str, Any], score: Mapping[str, Any], players: 
     rows: list[list[Cell]] = [top, sub]
     marks: list[tuple[str, int, int]] = []
     closed_from = [0] * games
-    scored = list(score.get("boxes", ()))
-    summaries = list(score.get("games") or [])
-    for index, (label, box) in enumerate(zip(box_labels(scored), scored, strict=True)):
-        source = entered[index] if index < len(entered) else {}
+    summaries = score.games
+    for index, (label, box) in enumerate(zip(box_labels(score.boxes), score.boxes,
+                                             strict=True)):
         row = len(rows)
-        rows.append(_row(label, source, box, players, band, widths))
-        for column in box.get("columns") or []:
-            if box.get("winner") in players and column in band:
+        rows.append(_row(label, entered(game, index), box, players, band, widths))
+        for column in box.columns:
+            if box.winner in players and column in band:
                 marks.append(("won", row, 7 + 2 * band.index(column)
-                              + players.index(box["winner"])))
+                              + players.index(box.winner)))
         for n, column in enumerate(band):
-            summary = summaries[column - 1] if column <= len(summaries) else {}
-            if summary.get("game_over") and not closed_from[n] and _reached(box, column - 1,
-                                                                             summary):
+            if column > len(summaries):
+                continue
+            summary = summaries[column - 1]
+            if summary.game_over and not closed_from[n] and _reached(box, column - 1, summary):
                 closed_from[n] = row + 1
     table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
     table.setStyle(_table_style(len(rows), games, marks, closed_from))
     return table
 
 
-def _reached(box: Mapping[str, Any], column: int, summary: Mapping[str, Any]) -> bool:
+def _reached(box: SheetBox, column: int, summary: Summary) -> bool:
     """Whether the game in ``column`` closed with this box (its totals are now final)."""
-    totals = (box.get("column_totals") or [{}] * (column + 1))[column]
-    return bool(totals) and totals == summary.get("totals")
+    totals = box.column_totals[column] if column < len(box.column_totals) else {}
+    return bool(totals) and totals == summary.totals
 
 
-def _row(label: str, source: Mapping[str, Any], box: Mapping[str, Any],
+def _row(label: str, source: BoxEntry | None, box: SheetBox,
          players: Sequence[str], band: list[int], widths: Sequence[float]) -> list[Cell]:
     """A box: the deal, both counts, the points, and the new totals where it was entered."""
-    counts = box.get("counts") or {}
-    by = box.get("by", source.get("by"))
-    winner = box.get("winner")
-    how = result(box)
-    note = box.get("note", source.get("note"))
+    counts = box.counts
+    by = knocker(box, source)
+    winner = box.winner
+    how = result(box.result)
     row: list[Cell] = [
-        label + (NOTE_MARK if note else ""),
-        name_cell(box.get("dealer", ""), widths[1]),
+        label + (NOTE_MARK if note_of(box, source) else ""),
+        name_cell(box.dealer or "", widths[1]),
         how.letter,
         name_cell(winner, widths[3]) if winner is not None else how.name,
         *[words.number(counts.get(p)) + (KNOCKER_MARK if p == by and counts.get(p) is not None
                                          else "") for p in players],
-        words.number(box.get("points")) if winner is not None else "",
+        words.number(box.points) if winner is not None else "",
     ]
-    column_totals = box.get("column_totals") or []
-    entered = set(box.get("columns") or [])
+    column_totals = box.column_totals
+    into = set(box.columns)
     for column in band:
         totals = column_totals[column - 1] if column - 1 < len(column_totals) else {}
-        row += [words.number(totals.get(p)) if column in entered and p == winner else ""
+        row += [words.number(totals.get(p)) if column in into and p == winner else ""
                 for p in players]
     return row
 
@@ -180,24 +179,24 @@ def _table_style(rows: int, games: int, marks: Sequence[tuple[str, int, int]],
     return ruled(commands)
 
 
-def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
+def hollywood_foot(score: Sheet, games: Sequence[Summary],
                    rules: engine.Rules, players: Sequence[str], stake: object,
                    width: float, currency: str = "") -> list[Flowable]:
     """Each game summed in its own pair of columns, all games summed at the right."""
     sheet = styles()
     label = 36 * mm
     column = (width - label) / (2 * (len(games) + 1))
-    summaries = [*games, score]
+    summaries: list[Summary] = [*games, score]
     top: list[Cell] = [""]
     sub: list[Cell] = [""]
     for n, summary in enumerate(summaries, start=1):
-        state = "closed" if summary.get("game_over") else "open"
+        state = "closed" if summary.game_over else "open"
         head = f"Game {n} · {state}" if n <= len(games) else "All games"
         top += [Paragraph(head, sheet.head), ""]
         sub += [name_cell(p, column, bold=True, lines=3) for p in players]
     words_ = vocabulary_for(rules)
     lines = [("Credits", "totals"), (f"{words_.deals.capitalize()} won", "boxes_won")]
-    if any(g.get("game_over") for g in games):
+    if any(g.game_over for g in games):
         # Bonuses and final totals once a game has closed; open games leave them blank.
         lines += [(f"{words_.deal.capitalize()} bonuses × {rules.box_bonus}", "box_bonuses"),
                   ("Game bonus", "game_bonus"), ("Final total", "final_totals")]
@@ -205,12 +204,12 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
     for caption, field in lines:
         row: list[Cell] = [caption]
         for summary in summaries:
-            values = summary.get(field) or {}
+            values: Mapping[str, int] = getattr(summary, field)
             row += [words.number(values.get(p)) for p in players]
         rows.append(row)
     final_row = len(rows) - 1 if len(lines) > 2 else 0
-    if any(s.get("shutouts") for s in summaries):
-        rows.append(["Shut out", *[("shut out" if p in (s.get("shutouts") or ()) else "")
+    if any(s.shutouts for s in summaries):
+        rows.append(["Shut out", *[("shut out" if p in s.shutouts else "")
                                    for s in summaries for p in players]])
     table = Table(rows, colWidths=[label] + [column] * (2 * len(summaries)), hAlign="LEFT")
     table.setStyle(_foot_style(final_row, len(summaries)))
@@ -220,13 +219,13 @@ def hollywood_foot(score: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
         block += [Spacer(1, 3 * mm), Paragraph("Settlement", sheet.heading.clone(
             "sub", fontSize=9.5, spaceBefore=0)), payments]
     story: list[Flowable] = [KeepTogether(block)]
-    numbers = sheet_numbers(score.get("boxes") or ())
-    steps = citations(score.get("explanation") or [], width, rules, numbers)
+    numbers = sheet_numbers(score.boxes)
+    steps = citations(score.explanation, width, rules, numbers)
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     for n, summary in enumerate(games, start=1):
-        steps = citations(summary.get("explanation") or [], width, rules, numbers)
-        if steps is not None and summary.get("game_over"):
+        steps = citations(summary.explanation, width, rules, numbers)
+        if steps is not None and summary.game_over:
             story += [Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD,
                                                                spaceBefore=2 * mm)), steps]
     return story
@@ -254,24 +253,22 @@ def _foot_style(final: int, groups: int) -> TableStyle:
     return ruled(commands)
 
 
-def settlement_rows(games: Sequence[Mapping[str, Any]], score: Mapping[str, Any],
+def settlement_rows(games: Sequence[Summary], score: Sheet,
                     stake: object, currency: str = "") -> Table | None:
     """Each closed game's payments, then the net over all games: what changes hands."""
     sheet = styles()
-    lines = [(f"Game {n}", p) for n, g in enumerate(games, start=1)
-             for p in g.get("settlement") or []]
-    net = [("Net", p) for p in score.get("settlement") or []]
+    lines = [(f"Game {n}", p) for n, g in enumerate(games, start=1) for p in g.settlement]
+    net = [("Net", p) for p in score.settlement]
     if not lines and not net:
         return None
     money = words.stake(stake) != "none"
     head = ["", "Pays", "To", "Points"] + (["Amount"] if money else [])
     rows: list[list[Cell]] = [[Paragraph(h, sheet.head) for h in head]]
     for caption, payment in [*lines, *net]:
-        row: list[Cell] = [caption, name_cell(payment.get("from", ""), 40 * mm),
-                           name_cell(payment.get("to", ""), 40 * mm),
-                           words.number(payment.get("points"))]
+        row: list[Cell] = [caption, name_cell(payment.payer, 40 * mm),
+                           name_cell(payment.payee, 40 * mm), words.number(payment.points)]
         if money:
-            row.append(words.money(payment.get("amount"), currency))
+            row.append(words.money(payment.amount, currency))
         rows.append(row)
     widths = [18 * mm, 40 * mm, 40 * mm, 18 * mm] + ([22 * mm] if money else [])
     table = Table(rows, colWidths=widths, hAlign="LEFT")

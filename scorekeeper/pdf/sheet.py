@@ -1,7 +1,7 @@
 """A game's score sheet: title block, one row per box, the end of the game, box detail.
 
-:func:`render_sheet` takes the game as ``engine.score`` takes it and the score
-it returned (CONTRACT.md), and gives the PDF's bytes. Nothing here computes a
+:func:`render_sheet` takes the game and its score sheet as the engine's typed
+values (:class:`GameEntry`, :class:`Sheet`), and gives the PDF's bytes. Nothing here computes a
 score: every number printed is one the engine gave.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from reportlab.platypus import Flowable
 
 from scorekeeper import engine
 
+from ..engine.contract import GameEntry, Sheet
 from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import rule_lines, title_block
@@ -31,25 +31,25 @@ from .styles import MARGIN, paper_size, text
 from .vocabulary import legend
 
 
-def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
+def render_sheet(game: GameEntry, score: Sheet, *,
                  detail: bool | None = None, page_size: str = "A4",
                  title: str | None = None, created: datetime.date | None = None,
                  meta: SheetMeta | None = None) -> bytes:
     """The score sheet of ``game`` as PDF bytes.
 
-    ``score`` is ``engine.score(game)``. ``detail`` prints each box's melds,
-    layoffs, deadwood and explanation: ``None`` does so for the boxes entered
-    with cards, ``True`` for every box, ``False`` for none. ``title`` replaces
-    the rule set's title at the top; ``created`` is the date printed (else the
-    game's ``date``, else a blank line to write it on). ``meta`` says where the
-    sheet came from (:class:`SheetMeta`): the footer, the place and start time in
-    the header, the currency of the money, the PDF's dates and the QR code.
+    ``score`` is the game's :class:`Sheet` (``engine.score(game)``, typed).
+    ``detail`` prints each box's melds, layoffs, deadwood and explanation: ``None``
+    does so for the boxes entered with cards, ``True`` for every box, ``False`` for
+    none. ``title`` replaces the rule set's title at the top; ``created`` is the date
+    printed (else the day the game ``started``, else a blank line to write it on).
+    ``meta`` says where the sheet came from (:class:`SheetMeta`): the footer, the
+    place and start time in the header, the currency of the money, the PDF's dates
+    and the QR code.
     """
     meta = meta or SheetMeta()
     rules = words.rules_of(game)
-    players = [str(p) for p in game.get("players", ())]
-    scored = list(score.get("boxes", ()))
-    columns = Columns.of(rules, scored)
+    players = list(game.players)
+    columns = Columns.of(rules, score.boxes)
     wide = (len(players) >= 4 or (len(players) == 3 and columns.fixed > 4)) and not rules.hollywood
     # Four or five players get a landscape page, so their columns stay readable.
     size = paper_size(page_size, landscape=wide or _hollywood_wide(rules, score))
@@ -71,14 +71,14 @@ def render_sheet(game: Mapping[str, Any], score: Mapping[str, Any], *,
     else:
         story.append(box_table(game, score, players, columns, width))
         story += chart_section(score, rules, players, width)
-        story += end_of_game(score, rules, players, game.get("stake"), width, meta=meta)
+        story += end_of_game(score, rules, players, game.stake, width, meta=meta)
     story += detail_section(game, score, players, width, detail=detail, rules=rules)
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
 
 
-def _hollywood_wide(rules: engine.Rules, score: Mapping[str, Any]) -> bool:
+def _hollywood_wide(rules: engine.Rules, score: Sheet) -> bool:
     """Whether a Hollywood game has more columns than a portrait page holds readably."""
-    return rules.hollywood and len(score.get("games") or ()) > 3
+    return rules.hollywood and len(score.games) > 3
 
 
 def _running_header(players: Sequence[str], date: str) -> str:
@@ -87,26 +87,25 @@ def _running_header(players: Sequence[str], date: str) -> str:
     return f"{shown} · {date}" if date else shown
 
 
-def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rules, heading: str, *,
+def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
            custom: bool, date: str, meta: SheetMeta, width: float) -> list[Flowable]:
     """Title, rules and changed settings, then date, place, players (every name whole),
     stake and where the game stands."""
-    seats = [f"<b>{n}</b>&nbsp;{text(p)}" for n, p in enumerate(game.get("players", ()), start=1)]
-    dealer = game.get("dealer")
-    if dealer is not None:
-        seats[-1] += f"; first dealer {text(dealer)}"
-    labels = [label for label in box_labels(score.get("boxes", ())) if label]
+    seats = [f"<b>{n}</b>&nbsp;{text(p)}" for n, p in enumerate(game.players, start=1)]
+    if game.dealer is not None:
+        seats[-1] += f"; first dealer {text(game.dealer)}"
+    labels = [label for label in box_labels(score.boxes) if label]
     said = vocabulary_for(rules)
     boxes = f"{len(labels)} {said.deal if len(labels) == 1 else said.deals}"
-    misdeals = len(score.get("boxes", ())) - len(labels)
+    misdeals = len(score.boxes) - len(labels)
     if misdeals:
         boxes += f" (and {misdeals} misdeal{'' if misdeals == 1 else 's'})"
-    if score.get("game_over"):
-        status = f"{boxes}; won by <b>{text(score.get('winner', ''))}</b>"
+    if score.game_over:
+        status = f"{boxes}; won by <b>{text(score.winner or '')}</b>"
     else:
         status = f"{boxes}; in progress"
-        if score.get("next_dealer") is not None:
-            status += f", {text(score['next_dealer'])} deals next"
+        if score.next_dealer is not None:
+            status += f", {text(score.next_dealer)} deals next"
     when = text(date)
     if meta.started is not None:
         when = text(stamp(meta.started))
@@ -114,6 +113,6 @@ def _title(game: Mapping[str, Any], score: Mapping[str, Any], rules: engine.Rule
     if meta.place:
         fields.append(("Place", text(meta.place)))
     fields += [("Players in seat order", " &nbsp; ".join(seats)),
-               ("Stake", text(words.stake(game.get("stake"), meta.currency))), ("Game", status)]
+               ("Stake", text(words.stake(game.stake, meta.currency))), ("Game", status)]
     lines = rule_lines(rules, custom)
     return title_block(heading, lines, fields, width)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine.vocabulary import ENDING_VERBS, RESULT_LETTERS, RESULT_NAMES, VOID_RESULTS
 
@@ -35,13 +34,13 @@ NOTE_MARK = "*"
 """After a box number: the box has a note, printed under the table."""
 
 
-def result(box: Mapping[str, Any]) -> Result:
-    """The :class:`Result` of a scored box (an unknown one is named as the engine wrote it).
+def result(key: str) -> Result:
+    """The :class:`Result` of a scored box's ``result`` (an unknown one is named as the
+    engine wrote it).
 
-    >>> result({"result": "break-gin"}).name, result({"result": "odd-one"}).letter
+    >>> result("break-gin").name, result("odd-one").letter
     ('gin after the break', '?')
     """
-    key = str(box.get("result", ""))
     return RESULTS.get(key) or Result("?", key.replace("-", " "))
 
 
@@ -62,24 +61,22 @@ def legend(*, three_hand: bool, knocker: bool = True, has_break: bool = True) ->
     return " · ".join(parts)
 
 
-def headline(box: Mapping[str, Any]) -> str:
-    """Who won the box and how, in words, never naming the loser as its subject.
+def headline(key: str, winner: str | None, by: str | None = None) -> str:
+    """Who won the box and how (its ``result``, ``winner`` and the player who knocked or
+    broke), in words, never naming the loser as its subject.
 
-    >>> headline({"result": "underknock", "winner": "Sal", "by": "Marge"})
+    >>> headline("underknock", "Sal", "Marge")
     'Sal won by an underknock (Marge knocked)'
-    >>> headline({"result": "gin", "winner": "Ann", "by": "Ann"})
-    'Ann won by gin'
-    >>> headline({"result": "misdeal", "winner": None})
-    'misdeal'
+    >>> headline("gin", "Ann", "Ann"), headline("misdeal", None)
+    ('Ann won by gin', 'misdeal')
     """
-    found = result(box)
-    winner, by = box.get("winner"), box.get("by")
+    found = result(key)
     if not found.scores or winner is None:
         return found.name
     article = "an " if found.name[0] in "aeiou" and found.name != "gin" else (
         "a " if found.name in ("knock", "break") else "")
     line = f"{winner} won by {article}{found.name}"
     if by is not None and by != winner:
-        verb = ENDING_VERBS["break" if box.get("result") in ("break", "break-gin") else "knock"]
+        verb = ENDING_VERBS["break" if key in ("break", "break-gin") else "knock"]
         line += f" ({by} {verb})"
     return line

@@ -5,24 +5,26 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from scorekeeper import engine
 
+from ..engine.contract import GameEntry, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from .vocabulary import result
 
 
-def ending(box: Mapping[str, Any]) -> str:
+def ending(box: SheetBox) -> str:
     """The ending of a scored box in words (:mod:`.vocabulary`), with its doubling.
 
-    >>> ending({"result": "break-gin"}), ending({"result": "knock", "multiplier": 2})
-    ('Gin after the break', 'Knock ×2')
+    >>> ending(SheetBox(result="break-gin", winner="Ann", points=40, credits={}))
+    'Gin after the break'
+    >>> ending(SheetBox(result="knock", winner="Ann", points=9, credits={}, multiplier=2))
+    'Knock ×2'
     """
-    name = result(box).name
+    name = result(box.result).name
     label = name[:1].upper() + name[1:]
-    multiplier = box.get("multiplier", 1)
-    if isinstance(multiplier, int) and multiplier > 1:
+    multiplier = box.multiplier
+    if multiplier > 1:
         label += f" ×{multiplier}"
     return label
 
@@ -78,21 +80,17 @@ def stake(value: object, currency: str = "") -> str:
     return f"{with_currency(shown, currency)} a point"
 
 
-def date(created: datetime.date | None, game: Mapping[str, Any]) -> str:
-    """The date printed on the sheet: ``created``, else the game's own, else blank to fill in."""
+def date(created: datetime.date | None, game: GameEntry) -> str:
+    """The date printed on the sheet: ``created``, else the day the game started, else
+    blank to fill in."""
     if created is not None:
         return created.isoformat()
-    for key in ("date", "created"):
-        value = game.get(key)
-        if isinstance(value, str) and value:
-            return value[:10]
-    return ""
+    return (game.started or "")[:10]
 
 
-def rules_of(game: Mapping[str, Any]) -> engine.Rules:
-    """The game's rule set with its settings applied (Jersey Gin for three, else Gin)."""
-    name = game.get("rules") or ("jersey-scarne" if len(game.get("players", ())) == 3 else "gin")
-    return engine.find_rules(str(name)).with_settings(game.get("settings") or None)
+def rules_of(game: GameEntry) -> engine.Rules:
+    """The game's rule set with its settings applied."""
+    return engine.find_rules(game.rules).with_settings(dict(game.settings) or None)
 
 
 def setting_value(value: object) -> str:

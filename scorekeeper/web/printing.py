@@ -19,12 +19,12 @@ import multiprocessing
 import os
 import threading
 import time
-from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
 from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger, pdf
+from ..engine.contract import GameEntry, Sheet
 from ..pdf.meta import SheetMeta
 
 RETRY_SECONDS = 10
@@ -65,8 +65,7 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
         raise ServiceUnavailable("The server is busy printing other score sheets: try "
                                  "again in a few seconds.", retry_after=RETRY_SECONDS)
     try:
-        body = _render(table.game.to_json(), table.sheet.to_json(), detail, size,
-                       sheet_meta(table))
+        body = _render(table.game, table.sheet, detail, size, sheet_meta(table))
     finally:
         gate.release()
     response = Response(body, mimetype="application/pdf")
@@ -74,8 +73,8 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
     return response
 
 
-def _render(game: dict[str, Any], sheet: dict[str, Any], detail: bool | None,
-            size: str, meta: SheetMeta) -> bytes:
+def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str,
+            meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
     if current_app.config["PDF_IN_PROCESS"]:
         return pdf.render_sheet(game, sheet, detail=detail, page_size=size, meta=meta)

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
 
 from . import games
 
@@ -25,4 +24,4 @@ def jersey() -> tuple[dict[str, Any], dict[str, Any]]:
 @pytest.fixture(scope="session")
 def jersey_pdf(jersey: tuple[dict[str, Any], dict[str, Any]]) -> bytes:
     game, score = jersey
-    return render_sheet(game, score, created=DATE)
+    return games.sheet_pdf(game, score, created=DATE)

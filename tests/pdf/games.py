@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.engine.contract import GameEntry, Sheet
+from scorekeeper.pdf import render_sheet
 
 JERSEY = ["Ann", "Bob", "Cal"]
 HOSTILE = '<b>Dan</b> & "Eve" <font size=40>'
@@ -13,6 +16,19 @@ CYRILLIC = "Бори́с Пастерна́к"
 GREEK = "Ζωή Παπαδοπούλου"
 ACCENTED = "Zoë Ångström-Šťastná"
 LONG = "Maximiliano Hohenzollern-Sigmaringen III"
+
+
+def typed(game: Mapping[str, Any], score: Mapping[str, Any] | None = None
+          ) -> tuple[GameEntry, Sheet]:
+    """A game written as CONTRACT.md writes it, and its score (the engine's unless given),
+    as the typed values the PDF package takes."""
+    return GameEntry.from_json(game), Sheet.from_json(score or engine.score(game))
+
+
+def sheet_pdf(game: Mapping[str, Any], score: Mapping[str, Any] | None = None,
+              **options: Any) -> bytes:
+    """``render_sheet`` of a game written as JSON (:func:`typed`)."""
+    return render_sheet(*typed(game, score), **options)
 
 
 def counts(**hands: int) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
 from scorekeeper.pdf.boxes import Columns, box_table
 from scorekeeper.pdf.fonts import FONT_BOLD
 from scorekeeper.pdf.meta import SheetMeta
@@ -37,9 +36,9 @@ def test_the_winner_is_named_not_the_knocker_and_the_knockers_count_is_marked() 
     game = underknock_game()
     score = engine.score(game)
     assert score["boxes"][0]["winner"] == "Sal"
-    cells = lines(render_sheet(game, score, detail=True))
+    cells = lines(games.sheet_pdf(game, score, detail=True))
     assert contains_run(cells, ["1", "Marge", "U", "Sal", "8ᵏ"])
-    text = flat(render_sheet(game, score, detail=True))
+    text = flat(games.sheet_pdf(game, score, detail=True))
     assert "Box 1 · Marge dealt · U Sal won by an underknock (Marge knocked) · Sal +" in text
     assert "Underknock by Marge" not in text
 
@@ -47,7 +46,7 @@ def test_the_winner_is_named_not_the_knocker_and_the_knockers_count_is_marked() 
 def test_a_misdeal_takes_no_box_number_and_a_note_is_marked() -> None:
     game = underknock_game()
     score = engine.score(game)
-    pdf = render_sheet(game, score)
+    pdf = games.sheet_pdf(game, score)
     cells = lines(pdf)
     # The misdeal's row starts with its dealer (no number, marked for its note); the next box is 2.
     assert contains_run(cells, ["*", "Sal", "–", "misdeal"])
@@ -59,7 +58,7 @@ def test_a_misdeal_takes_no_box_number_and_a_note_is_marked() -> None:
 
 def test_the_legend_and_the_trace_are_on_every_page() -> None:
     game = games.jersey_game(60, ended=False)
-    pdf = render_sheet(game, engine.score(game), meta=META)
+    pdf = games.sheet_pdf(game, meta=META)
     texts = [" ".join(t.split()) for t in page_texts(pdf)]
     assert len(texts) >= 2
     for number, text in enumerate(texts, start=1):
@@ -72,27 +71,27 @@ def test_the_legend_and_the_trace_are_on_every_page() -> None:
 
 def test_the_metadata_carries_the_games_dates() -> None:
     game = underknock_game()
-    info = reader(render_sheet(game, engine.score(game), meta=META)).metadata
+    info = reader(games.sheet_pdf(game, meta=META)).metadata
     assert info is not None
     assert str(info["/CreationDate"]) == "D:20260501193000+00'00'"
     assert str(info["/ModDate"]) == "D:20260502093000+00'00'"
-    dated = reader(render_sheet(game, engine.score(game),
+    dated = reader(games.sheet_pdf(game,
                                 created=datetime.date(2025, 3, 14))).metadata
     assert dated is not None and str(dated["/CreationDate"]).startswith("D:20250314")
-    undated = reader(render_sheet(game, engine.score(game))).metadata
+    undated = reader(games.sheet_pdf(game)).metadata
     assert undated is not None and "/CreationDate" not in undated  # never 2000-01-01
 
 
 def test_the_same_game_and_meta_give_the_same_bytes() -> None:
     game = underknock_game()
     score = engine.score(game)
-    assert render_sheet(game, score, meta=META) == render_sheet(game, score, meta=META)
+    assert games.sheet_pdf(game, score, meta=META) == games.sheet_pdf(game, score, meta=META)
 
 
 def test_only_the_running_totals_that_changed_are_bold() -> None:
     game = underknock_game()
     score = engine.score(game)
-    table: Any = box_table(game, score, SEATS, Columns(), 500)  # its cell styles are internal
+    table: Any = box_table(*games.typed(game, score), SEATS, Columns(), 500)  # its cell styles are internal
     totals = {seat: 4 + 3 * seat + 2 for seat in range(3)}
     bold = {(row, seat) for row in range(2, 5) for seat, column in totals.items()
             if table._cellStyles[row][column].fontname == FONT_BOLD}
@@ -106,14 +105,14 @@ def test_only_the_running_totals_that_changed_are_bold() -> None:
 def test_only_the_rule_ids_of_the_game_played(rules: str) -> None:
     game = (games.knock_rummy_game(["Ann", "Bob", "Cal"]) if rules == "knock-rummy"
             else games.hollywood_game())
-    text = flat(render_sheet(game, engine.score(game), detail=True))
+    text = flat(games.sheet_pdf(game, detail=True))
     assert not any(f" J{n} " in text for n in range(1, 20))
     assert "bonus of 0" not in text
 
 
 def test_explanations_use_the_tables_typography() -> None:
     game = games.gin_shutout_game("Ann", "Bob")
-    text = flat(render_sheet(game, engine.score(game), detail=True))
+    text = flat(games.sheet_pdf(game, detail=True))
     assert "(270 − 0) × 2 = 540" in text
     assert " x 2" not in text and "270 - 0" not in text
 
@@ -122,7 +121,7 @@ def test_oklahoma_prints_the_upcard_and_the_knock_limit_it_set() -> None:
     game = {"rules": "oklahoma", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
         {**games.knock("Ann", {"Ann": 5, "Bob": 30}), "upcard": "7S"},
         {**games.gin("Bob", {"Ann": 20}), "upcard": "AH"}]}
-    cells = lines(render_sheet(game, engine.score(game)))
+    cells = lines(games.sheet_pdf(game))
     assert contains_run(cells, ["Hand", "Dealer", "How", "Won by", "Upcard"])
     assert contains_run(cells, ["1", "Ann", "K", "Ann", "7♠ ≤7", "5ᵏ"])
     assert contains_run(cells, ["2", "Bob", "G", "Bob", "A♥ gin"])
@@ -131,7 +130,7 @@ def test_oklahoma_prints_the_upcard_and_the_knock_limit_it_set() -> None:
 def test_settlement_nets_money_in_its_currency_and_marks_the_shutout() -> None:
     game = games.gin_shutout_game("Ann", "Bob")
     score = engine.score(game)
-    cells = lines(render_sheet(game, score, meta=META))
+    cells = lines(games.sheet_pdf(game, score, meta=META))
     assert contains_run(cells, ["Bob", "Ann", "540", "135.00 EUR", "×2 shut out"])
     assert contains_run(cells, ["Points", "+540", "−540"])
     assert contains_run(cells, ["Money", "+135.00 EUR", "−135.00 EUR"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
 
 from . import games
 from .reading import contains_run, flat, lines
@@ -15,7 +14,7 @@ SEATS = ["Ann", "Bob", "Cal"]
 
 def sheet(game: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     score = engine.score(game)
-    return score, lines(render_sheet(game, score))
+    return score, lines(games.sheet_pdf(game, score))
 
 
 def test_a_game_without_boxes_is_a_ruled_empty_sheet() -> None:
@@ -75,7 +74,7 @@ def test_notes_print_with_their_box_even_without_detail() -> None:
     game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
         {**games.knock("Ann", {"Ann": 3, "Bob": 20}), "note": "Bob <misdealt> & redealt ♥"}]}
     score = engine.score(game)
-    text = flat(render_sheet(game, score, detail=False))
+    text = flat(games.sheet_pdf(game, score, detail=False))
     assert "Notes Hand 1* Bob <misdealt> & redealt ♥" in text
-    assert contains_run(lines(render_sheet(game, score)), ["1*", "Ann", "K", "Ann"])
-    assert "Hand 1* Bob <misdealt> & redealt ♥" in flat(render_sheet(game, score, detail=True))
+    assert contains_run(lines(games.sheet_pdf(game, score)), ["1*", "Ann", "K", "Ann"])
+    assert "Hand 1* Bob <misdealt> & redealt ♥" in flat(games.sheet_pdf(game, score, detail=True))

@@ -10,10 +10,11 @@ import pytest
 from reportlab.lib.units import mm
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_blank_pad, render_sheet
+from scorekeeper.pdf import render_blank_pad
 from scorekeeper.pdf.hollywood import bands, hollywood_table
 from tests.web.test_hollywood_columns import COLUMNS, twelve_columns
 
+from . import games
 from .reading import flat, lines, page_size_mm
 
 
@@ -21,7 +22,7 @@ from .reading import flat, lines, page_size_mm
 def test_every_column_prints_with_its_bonuses() -> None:
     game = twelve_columns()
     score = engine.score(game)
-    pdf = render_sheet(game, score)
+    pdf = games.sheet_pdf(game, score)
     width, height = page_size_mm(pdf)
     assert width > height  # landscape for more than three columns
     cells = lines(pdf)
@@ -45,7 +46,7 @@ def test_a_closed_column_is_ruled_off_under_the_hand_that_closed_it() -> None:
     game = twelve_columns()
     score = engine.score(game)
     band = bands(COLUMNS, 270 * mm)[0]
-    table = hollywood_table(game, score, game["players"], band, 270 * mm)
+    table = hollywood_table(*games.typed(game, score), game["players"], band, 270 * mm)
     ruled = _double_rules(table)
     closed = {g["column"]: g["entered_boxes"][-1] for g in score["games"] if g["game_over"]}
     expected = {(7 + 2 * band.index(c), 1 + hand) for c, hand in closed.items() if c in band}

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
 
 from . import games
 from .conftest import DATE
@@ -25,7 +24,7 @@ def hollywood() -> Game:
 @pytest.fixture(scope="module")
 def hollywood_pdf(hollywood: Game) -> bytes:
     game, score = hollywood
-    return render_sheet(game, score, created=DATE)
+    return games.sheet_pdf(game, score, created=DATE)
 
 
 def test_hollywood_entries_go_in_the_games_they_were_entered_in(hollywood: Game,
@@ -76,7 +75,7 @@ def test_hollywood_box_with_cards_has_its_detail(hollywood_pdf: bytes) -> None:
 def test_two_hand_shutout_doubles_the_debt() -> None:
     game = games.gin_shutout_game("Ann", "Bob")
     score = engine.score(game)
-    cells = lines(render_sheet(game, score))
+    cells = lines(games.sheet_pdf(game, score))
     assert score["shutouts"] == ["Bob"]
     assert contains_run(cells, ["Shut out", "shut out"])
     assert contains_run(cells, ["Final total", str(score["final_totals"]["Ann"]), "0"])

@@ -7,7 +7,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
 from scorekeeper.pdf.styles import FONT, FONT_BOLD, register_fonts
 
 from . import games
@@ -20,7 +19,7 @@ FIVE = ["Ann", games.CYRILLIC, games.GREEK, games.HOSTILE, games.LONG]
 @pytest.fixture(scope="module")
 def five_pdf() -> bytes:
     game = games.knock_rummy_game(FIVE)
-    return render_sheet(game, engine.score(game), created=DATE)
+    return games.sheet_pdf(game, created=DATE)
 
 
 def test_a_name_that_is_markup_prints_as_typed(five_pdf: bytes) -> None:
@@ -32,7 +31,7 @@ def test_a_name_that_is_markup_prints_as_typed(five_pdf: bytes) -> None:
 def test_a_hostile_name_in_a_two_hand_game_and_in_the_title() -> None:
     game = games.gin_shutout_game(games.ACCENTED, games.HOSTILE)
     score = engine.score(game)
-    pdf = render_sheet(game, score, title=games.HOSTILE)
+    pdf = games.sheet_pdf(game, score, title=games.HOSTILE)
     text = flat(pdf)
     assert page_texts(pdf)[0].startswith(games.HOSTILE)
     assert f"{games.HOSTILE} pays {games.ACCENTED} (270 − 0) × 2 = 540" in text
@@ -77,7 +76,7 @@ def test_a_box_of_counts_only_prints_its_names_as_typed_on_its_run_on_line() -> 
     players = [games.HOSTILE, "日本語 名", "Ann"]
     game = {"rules": "jersey-scarne", "players": players, "dealer": "Ann",
             "boxes": [games.knock(games.HOSTILE, {games.HOSTILE: 3, "日本語 名": 20, "Ann": 9})]}
-    pdf = render_sheet(game, engine.score(game), detail=True)
+    pdf = games.sheet_pdf(game, detail=True)
     text = flat(pdf)
     # The line is drawn without markup: the name's tags print as typed, the CJK name whole.
     assert (f"Box 1 · Ann dealt · K {games.HOSTILE} won by a knock · {games.HOSTILE} +"

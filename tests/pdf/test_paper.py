@@ -12,7 +12,7 @@ import pytest
 from reportlab.lib.units import mm
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_blank_pad, render_sheet
+from scorekeeper.pdf import render_blank_pad
 from scorekeeper.pdf.meta import SheetMeta
 from scorekeeper.pdf.pad import box_pad, hollywood_pad
 
@@ -27,7 +27,7 @@ URL = SheetMeta(read_only_url="http://192.168.1.20:8000/g/g7Qx2")
 def test_a_52_box_game_with_detail_takes_a_few_pages_not_eleven() -> None:
     game = games.jersey_game(52, ended=False)
     score = engine.score(game)
-    pdf = render_sheet(game, score, detail=True)
+    pdf = games.sheet_pdf(game, score, detail=True)
     assert len(reader(pdf).pages) <= 4
     texts = page_texts(pdf)
     # The detail follows the standing on the same page: no page break from a nested block.
@@ -55,7 +55,7 @@ def inked_rows(width: int, height: int, body: bytes) -> list[int]:
 def test_the_footer_stays_10_mm_from_the_edge(kind: str, tmp_path: Path) -> None:
     game = games.jersey_game(11, ended=False)
     pdf = (render_blank_pad("jersey-scarne") if kind == "pad" else
-           render_sheet(game, engine.score(game), meta=URL if "QR" in kind else None))
+           games.sheet_pdf(game, meta=URL if "QR" in kind else None))
     width, height, body = pixels(pdf, tmp_path)
     lowest = max(inked_rows(width, height, body))
     assert height - lowest >= 10 * mm - 1
@@ -73,8 +73,8 @@ def test_the_qr_code_is_drawn_only_when_the_address_is_known(tmp_path: Path) -> 
         return sum(1 for y in corner for x in range(width - int(30 * mm), width - int(14 * mm))
                    if body[y * width + x] < 100)
 
-    assert dark_corner(render_sheet(game, score, meta=URL), tmp_path / "a") > 200
-    assert dark_corner(render_sheet(game, score), tmp_path / "b") == 0
+    assert dark_corner(games.sheet_pdf(game, score, meta=URL), tmp_path / "a") > 200
+    assert dark_corner(games.sheet_pdf(game, score), tmp_path / "b") == 0
 
 
 @pytest.mark.parametrize(("rules", "seats"), [("jersey-scarne", 3), ("oklahoma", 2),

@@ -20,7 +20,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_blank_pad, render_sheet
+from scorekeeper.pdf import render_blank_pad
 from scorekeeper.pdf.meta import SheetMeta
 
 from . import games
@@ -45,7 +45,7 @@ def render(kind: str, preset: str, size: str) -> bytes:
     if kind == "pad":
         return render_blank_pad(preset, page_size=size)
     game = games.preset_game(preset)
-    return render_sheet(game, engine.score(game), page_size=size, meta=META)
+    return games.sheet_pdf(game, page_size=size, meta=META)
 
 
 def pages(pdf: bytes, where: Path) -> list[Image.Image]:

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
 from scorekeeper.pdf.fonts import FONT, _glyphs, runs, visual
 
 from . import games
@@ -32,7 +30,7 @@ def sheets() -> list[bytes]:
     pdfs = []
     for players in (NAMES[:5], NAMES[5:]):
         game = games.knock_rummy_game(players)
-        pdfs.append(render_sheet(game, engine.score(game), detail=True))
+        pdfs.append(games.sheet_pdf(game, detail=True))
     return pdfs
 
 

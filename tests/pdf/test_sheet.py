@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.pdf import render_sheet
+from scorekeeper.engine.contract import Sheet
 from scorekeeper.pdf.boxes import box_labels, sheet_numbers
 from scorekeeper.pdf.words import typeset
 
@@ -45,7 +45,7 @@ def test_every_box_row_with_its_counts_credits_and_running_totals(jersey: Game,
                                                                   jersey_pdf: bytes) -> None:
     game, score = jersey
     cells = lines(jersey_pdf)
-    labels = box_labels(score["boxes"])
+    labels = box_labels(Sheet.from_json(score).boxes)
     assert labels[:8] == ["1", "2", "3", "4", "5", "6", "", "7"]
     for label, box in zip(labels, score["boxes"], strict=True):
         assert contains_run(cells, row_of(label, box, game["players"])), label
@@ -89,7 +89,7 @@ def test_settlement_in_points_and_money(jersey: Game, jersey_pdf: bytes) -> None
 def test_game_explanation_with_rule_ids(jersey: Game, jersey_pdf: bytes) -> None:
     _, score = jersey
     text = flat(jersey_pdf)
-    numbers = sheet_numbers(score["boxes"])
+    numbers = sheet_numbers(Sheet.from_json(score).boxes)
     for step in score["explanation"]:
         assert f"{step['rule']} {typeset(step['text'], numbers)}" in text
     # The engine counts the misdeals among its boxes; the sheet numbers only boxes played.
@@ -112,7 +112,7 @@ def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game,
                                                          jersey_pdf: bytes) -> None:
     _, score = jersey
     text = flat(jersey_pdf)
-    labels = box_labels(score["boxes"])
+    labels = box_labels(Sheet.from_json(score).boxes)
     with_cards = [int(labels[n]) for n, box in enumerate(score["boxes"]) if box["hands"]]
     assert with_cards == [6, 12, 18, 24, 30]
     for number in range(1, 36):
@@ -128,9 +128,9 @@ def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game,
 
 def test_detail_off_and_on(jersey: Game) -> None:
     game, score = jersey
-    off = render_sheet(game, score, detail=False, created=DATE)
+    off = games.sheet_pdf(game, score, detail=False, created=DATE)
     assert "Box detail" not in flat(off) and len(reader(off).pages) == 2
-    on = render_sheet(game, score, detail=True, created=DATE)
+    on = games.sheet_pdf(game, score, detail=True, created=DATE)
     text = flat(on)
     assert all(f"Box {n} ·" in text for n in range(1, 36))
     # A box of counts only is one line, its explanation run on; the cards' boxes have tables.
@@ -142,7 +142,7 @@ def test_detail_off_and_on(jersey: Game) -> None:
 def test_headings_repeat_on_every_page_of_a_long_table() -> None:
     game = games.jersey_game(100, ended=False, stake=None)
     score = engine.score(game)
-    texts = page_texts(render_sheet(game, score, detail=False, page_size="letter"))
+    texts = page_texts(games.sheet_pdf(game, score, detail=False, page_size="letter"))
     assert len(texts) >= 3
     with_boxes = [text for text in texts if "count" in text]
     assert len(with_boxes) >= 3
@@ -159,18 +159,18 @@ def test_headings_repeat_on_every_page_of_a_long_table() -> None:
 def test_letter_and_a4_page_sizes(jersey: Game, jersey_pdf: bytes) -> None:
     game, score = jersey
     assert page_size_mm(jersey_pdf) == (210, 297)
-    assert page_size_mm(render_sheet(game, score, page_size="letter")) == (216, 279)
+    assert page_size_mm(games.sheet_pdf(game, score, page_size="letter")) == (216, 279)
     with pytest.raises(ValueError, match="page size must be 'A4' or 'letter'"):
-        render_sheet(game, score, page_size="A3")
+        games.sheet_pdf(game, score, page_size="A3")
 
 
 def test_custom_title_keeps_the_rule_set_and_no_date_leaves_a_blank(jersey: Game) -> None:
     game, score = jersey
-    first = page_texts(render_sheet(game, score, title="Club night & <friends>"))[0]
+    first = page_texts(games.sheet_pdf(game, score, title="Club night & <friends>"))[0]
     assert first.startswith("Club night & <friends>")
     assert "Rules: Jersey Gin (Scarne) (jersey-scarne)" in first
     assert "2025" not in first
-    dated = page_texts(render_sheet({**game, "date": "2024-12-31T20:00:00"}, score))[0]
+    dated = page_texts(games.sheet_pdf({**game, "started": "2024-12-31T20:00:00"}, score))[0]
     assert "2024-12-31" in dated
 
 

@@ -52,13 +52,13 @@ def test_the_rules_pages_show_each_setting_with_its_source(client: FlaskClient) 
 
 
 def test_a_two_hand_pdf_has_no_break_in_its_legend() -> None:
-    from scorekeeper.engine import score
-    from scorekeeper.pdf import render_blank_pad, render_sheet
+    from scorekeeper.pdf import render_blank_pad
+    from tests.pdf.games import sheet_pdf
     from tests.pdf.reading import flat
 
     game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
         {"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 3}, "Bob": {"count": 20}}}]}
-    for pdf in (render_sheet(game, score(game)), render_blank_pad("gin")):
+    for pdf in (sheet_pdf(game), render_blank_pad("gin")):
         text = flat(pdf)
         assert "K knock · U undercut · G gin" in text and RESULT_NAMES["break-gin"] not in text
     assert RESULT_NAMES["break-gin"] in flat(render_blank_pad("jersey-scarne"))
