@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import club, engine, hostile, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
+from .timing import markdown_table
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
@@ -46,12 +47,6 @@ def _load_average() -> str:
         return "unknown"
 
 
-def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return [*lines, ""]
-
-
 def _engine_section(result: dict[str, Any]) -> list[str]:
     figures = result["figures"]
     rows = []
@@ -63,8 +58,8 @@ def _engine_section(result: dict[str, Any]) -> list[str]:
         rows.append([f"`{name}`", f"{median} {unit}", f"{p99} {unit}",
                      f"{worst} ms" if worst != "" else "–"])
     lines = ["## Engine", "", "`python -m benchmarks.engine` (arrangement, showdown, whole game).", ""]
-    lines += _table(["measurement", "median", "p99", "worst"], rows)
-    lines += _table(["target", "measured", "met"],
+    lines += markdown_table(["measurement", "median", "p99", "worst"], rows)
+    lines += markdown_table(["target", "measured", "met"],
                     [[c["target"], f"{c['value']} {c['unit']}", "yes" if c["met"] else "**no**"]
                      for c in result["targets"]])
     return lines
@@ -114,59 +109,11 @@ def _server_section(result: dict[str, Any]) -> list[str]:
              "benchmark did, each phone opening a new game's edit link and sheet in the "
              "middle of the run; the other phones of that process wait behind those two "
              "requests.", ""]
-    lines += _table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
+    lines += markdown_table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
                      "errors", "server CPU ms/req", "client CPU ms/req", "notes"], rows)
-    lines += _table(["target", "measured", "met"], [
+    lines += markdown_table(["target", "measured", "met"], [
         ["no errors at 32 clients", f"{errors32} errors", "yes" if errors32 == 0 else "**no**"],
     ])
-    return lines
-
-
-def _club_rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
-    """The table rows of one club benchmark run (the evening, the ramp, two instances)."""
-    runs = [(result.get("run", "one process, SQLite"), result["one_process"])]
-    runs += [("one process, SQLite (ramp)", step) for step in result.get("ramp", [])]
-    pg = result.get("two_instances_postgresql", {})
-    if "poll" in pg:
-        runs.append(("two processes, PostgreSQL", pg))
-    rows = []
-    for name, run in runs:
-        poll, record = run["poll"], run["record"]
-        rows.append([label, name, run["tables"], run["phones"],
-                     f"{poll['p50_ms']} / {poll['p95_ms']} / {poll['p99_ms']}",
-                     f"{record['p50_ms']} / {record['p95_ms']} / {record['p99_ms']}",
-                     run["form"]["p95_ms"], run["sheet"]["p95_ms"], run["errors"],
-                     run["server_cpu_percent"], run.get("load_average", "?"),
-                     "yes" if run["met"] else "**no**"])
-    return rows
-
-
-def _club_section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
-    lines = ["## The club evening (the target)", "",
-             f"`python -m benchmarks.club` ({club.__doc__.split(chr(10))[0].split(': ', 1)[1]}): "
-             f"{club.TABLES} tables, {club.PHONES} phones each polling the sheet every "
-             f"{club.POLL_SECONDS:g} s (the 204 while nothing changed, the new sheet after a "
-             f"box), one box a table every {club.BOX_SECONDS:g} s from the box form (the "
-             "form, the POST, the sheet it leads to), every phone on its own keep-alive "
-             f"connection, for {result['minutes']:g} minutes, against one `scorekeeper serve` "
-             "process (waitress, 8 threads, access log on) on this 2-core machine; the ramp "
-             "runs shorter evenings with more tables on the same process. The two-process "
-             "run puts each table's scorer on one process and the two others on the other, "
-             "one PostgreSQL database. Latencies in ms (p50 / p95 / p99); *server CPU* is "
-             "the server processes' CPU time over the run's wall time (100 % = one core). "
-             "Targets: poll p95 ≤ "
-             f"{club.POLL_P95_MS:g} ms, recording a box p95 ≤ {club.RECORD_P95_MS:g} ms, no "
-             "errors.", ""]
-    rows = _club_rows("now", result)
-    if before:
-        rows = _club_rows(f"before ({before['code']})", before) + rows
-    lines += _table(["code", "run", "tables", "phones", "poll", "record", "form p95",
-                     "sheet p95", "errors", "server CPU %", "load", "met"], rows)
-    lines += [f"One process (one core: Python runs one of its threads at a time) held "
-              f"**{result['tables_one_process_holds']} tables** at the targets in this run "
-              "(the largest table count of the evening and the ramp that met them).", ""]
-    if before and before.get("notes"):
-        lines += [before["notes"], ""]
     return lines
 
 
@@ -186,12 +133,12 @@ def _pages_section(result: dict[str, Any]) -> list[str]:
               "waitress sends every body **uncompressed** (Chromium asked for gzip): "
               "*transferred* is what the browser really received, *gzip* the same bodies "
               "compressed at level 6 as a compressing proxy would send them."), ""]
-    lines += _table(["page", "requests", "transferred KB", "gzip KB",
+    lines += markdown_table(["page", "requests", "transferred KB", "gzip KB",
                      f"under {result['target_kb']} KB gzip"], rows)
     detail = [[name.replace("_", " "), r["path"] if "/static/" in r["path"] else "(the page)",
                r["body_bytes"], r["gzip_body_bytes"]]
               for name in ("sheet", "box_entry") for r in result[name]["resources"]]
-    lines += _table(["page", "resource", "body bytes", "gzip bytes"], detail)
+    lines += markdown_table(["page", "resource", "body bytes", "gzip bytes"], detail)
     return lines
 
 
@@ -212,7 +159,7 @@ def _solver_section(result: dict[str, Any]) -> list[str]:
             "cards, the count after the best discard. Target: the engine at most "
             f"{result['target_ratio']:g}× OpenSpiel's median on ten-card hands "
             f"({'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}).",
-            "", *_table(["hands", "engine median", "OpenSpiel median", "ratio", "same counts"],
+            "", *markdown_table(["hands", "engine median", "OpenSpiel median", "ratio", "same counts"],
                         rows)]
 
 
@@ -227,7 +174,7 @@ def _profile_section(result: dict[str, Any]) -> list[str]:
         f"Unprofiled: median {timing['median_ms']} ms, p95 {timing['p95_ms']} ms over "
         f"{timing['requests']} requests. Wall time per request by part (nested parts "
         "overlap):", "",
-        *_table(["part", "ms per request"], parts),
+        *markdown_table(["part", "ms per request"], parts),
         "cProfile, top functions by cumulative time (the profiler inflates the engine's "
         f"many small calls: {result['profiled_ms_per_request']} ms per request profiled):",
         "", "```", result["top_cumulative"], "```", "",
@@ -265,7 +212,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         "python -m benchmarks.hostile --seconds 10",
         "```", "",
         f"This run: {seconds:g} s per server run.", "",
-        *_club_section(results["club"], results.get("club_before")),
+        *club.section(results["club"], results.get("club_before")),
         *_engine_section(results["engine"]),
         *_solver_section(results["solver"]),
         *_server_section(results["server"]),

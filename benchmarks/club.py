@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from . import webgames
+from .timing import markdown_table, write_section
 
 TABLES = 100
 PHONES = 3
@@ -59,6 +60,7 @@ WARM_UP_SECONDS = 10.0
 RAMP = [200, 300, 400, 600]
 """Table counts ``make bench`` tries after the evening, for what one process holds."""
 BEFORE = Path(__file__).resolve().parent / "club-before.json"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 """The figures of the code before issue 12's redesign, shown beside each new run."""
 POLL_P95_MS = 20.0
 RECORD_P95_MS = 100.0
@@ -502,6 +504,56 @@ def run(minutes: float = MINUTES, ramp: list[int] | None = None,
     return results
 
 
+def _rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
+    """The table rows of one club benchmark run (the evening, the ramp, two instances)."""
+    runs = [(result.get("run", "one process, SQLite"), result["one_process"])]
+    runs += [("one process, SQLite (ramp)", step) for step in result.get("ramp", [])]
+    pg = result.get("two_instances_postgresql", {})
+    if "poll" in pg:
+        runs.append(("two processes, PostgreSQL", pg))
+    rows = []
+    for name, run in runs:
+        poll, record = run["poll"], run["record"]
+        rows.append([label, name, run["tables"], run["phones"],
+                     f"{poll['p50_ms']} / {poll['p95_ms']} / {poll['p99_ms']}",
+                     f"{record['p50_ms']} / {record['p95_ms']} / {record['p99_ms']}",
+                     run["form"]["p95_ms"], run["sheet"]["p95_ms"], run["errors"],
+                     run["server_cpu_percent"], run.get("load_average", "?"),
+                     "yes" if run["met"] else "**no**"])
+    return rows
+
+
+def section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+    """The docs/performance.md section of :func:`run`'s result (and the code before)."""
+    lines = ["## The club evening (the target)", "",
+             f"`python -m benchmarks.club` ({__doc__.split(chr(10))[0].split(': ', 1)[1]}): "
+             f"{TABLES} tables, {PHONES} phones each polling the sheet every "
+             f"{POLL_SECONDS:g} s (the 204 while nothing changed, the new sheet after a "
+             f"box), one box a table every {BOX_SECONDS:g} s from the box form (the "
+             "form, the POST, the sheet it leads to), every phone on its own keep-alive "
+             f"connection, for {result['minutes']:g} minutes, against one `scorekeeper serve` "
+             "process (waitress, 8 threads, access log on, threads taking turns every millisecond) "
+             "on this 2-core machine; the ramp "
+             "runs shorter evenings with more tables on the same process. The two-process "
+             "run puts each table's scorer on one process and the two others on the other, "
+             "one PostgreSQL database. Latencies in ms (p50 / p95 / p99); *server CPU* is "
+             "the server processes' CPU time over the run's wall time (100 % = one core). "
+             "Targets: poll p95 ≤ "
+             f"{POLL_P95_MS:g} ms, recording a box p95 ≤ {RECORD_P95_MS:g} ms, no "
+             "errors.", ""]
+    rows = _rows("now", result)
+    if before:
+        rows = _rows(f"before ({before['code']})", before) + rows
+    lines += markdown_table(["code", "run", "tables", "phones", "poll", "record", "form p95",
+                     "sheet p95", "errors", "server CPU %", "load", "met"], rows)
+    lines += [f"One process (one core: Python runs one of its threads at a time) held "
+              f"**{result['tables_one_process_holds']} tables** at the targets in this run "
+              "(the largest table count of the evening and the ramp that met them).", ""]
+    if before and before.get("notes"):
+        lines += [before["notes"], ""]
+    return lines
+
+
 def _load_average() -> str:
     """The machine's 1-minute load average (other agents share its two cores)."""
     try:
@@ -526,6 +578,11 @@ def main() -> None:
     parser.add_argument("--nice", type=int, default=0,
                         help="niceness of the benchmark and its servers (-10, as root: other "
                         "work on a shared machine disturbs the figures less)")
+    parser.add_argument("--write", action="store_true",
+                        help="put the evening, the ramp and two instances into "
+                        "docs/performance.md's club section")
+    parser.add_argument("--note", default="", help="with --write: a paragraph after the table "
+                        "(the conditions of the run)")
     args = parser.parse_args()
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # the servers inherit it
@@ -537,6 +594,10 @@ def main() -> None:
         result = run(args.minutes, ramp)
     result["nice"] = args.nice
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    if args.write and not args.tables:
+        before = json.loads(BEFORE.read_text(encoding="utf-8")) if BEFORE.exists() else None
+        lines = section(result, before) + ([args.note, ""] if args.note else [])
+        write_section(DOC, "## The club evening (the target)", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.timing import milliseconds, summary, write_section
+from benchmarks.timing import markdown_table, milliseconds, summary, write_section
 from scorekeeper import engine
 from scorekeeper.engine.contract import GameEntry, Sheet
 from scorekeeper.pdf import render_blank_pad, render_sheet
@@ -113,7 +113,7 @@ def best_of(rounds: int, runs: int = 20) -> dict[str, dict[str, float]]:
 
 def section(result: dict[str, dict[str, float]], *, rounds: int, load: str) -> str:
     """The PDF section of docs/performance.md."""
-    rows = [f"| `{name}` | {f['median_ms']} | {f['p99_ms']} | {f['max_ms']} | {f['size_kb']} |"
+    rows = [[f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]]
             for name, f in result.items()]
     detailed = result["render_sheet_130_boxes_detail"]["median_ms"]
     met = "met" if detailed < TARGET_MS else "**not met**"
@@ -121,10 +121,10 @@ def section(result: dict[str, dict[str, float]], *, rounds: int, load: str) -> s
         HEAD, "",
         "`python -m benchmarks.pdf_sheet [--rounds N] [--write]`: ReportLab, into memory, "
         "with its C accelerator (`rl_accel`). Each document is rendered 10 to 20 times a "
-        f"round; the table shows, for each, the round with the lowest median of {rounds} "
-        f"(the machine is shared by several sessions; load average at the start: {load}).",
-        "", "| document | median ms | p99 ms | worst ms | size KB |", "|---|---|---|---|---|",
-        *rows, "",
+        f"round, in {rounds} round{'' if rounds == 1 else 's'}; the table shows each "
+        "document's round with the lowest median (the machine is shared by several "
+        f"sessions; load average at the start: {load}).",
+        "", *markdown_table(["document", "median ms", "p99 ms", "worst ms", "size KB"], rows),
         f"Issue 15's target, a 130-box sheet with detail under {TARGET_MS} ms: {met} "
         f"({detailed} ms). It was 267 ms (the best of three rounds; 279 and 309 ms in the "
         "others) while each box entered as counts only printed "

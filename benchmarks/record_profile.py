@@ -42,20 +42,16 @@ HX = {"HX-Request": "true"}
 # these functions for one pass: (label, module, attribute). Nested entries overlap:
 # loading the game includes scoring it, the write includes rewriting the rulings.
 PARTS = (
-    ("gamedata.load: read the game (its scored version remembered)",
-     "scorekeeper.web.gamedata", "load"),
-    ("  of which store reads (game and boxes, when not remembered)", "scorekeeper.store",
-     "load_game"),
+    ("gamedata.load: read the game and score it", "scorekeeper.web.gamedata", "load"),
+    ("  of which store reads (game and boxes)", "scorekeeper.store", "load_game"),
     ("gamedata.can_edit: the edit secret checked", "scorekeeper.web.gamedata", "can_edit"),
-    ("store.repeated: a resent form's key looked up (only where the form fails)",
-     "scorekeeper.store", "repeated"),
     ("forms.box_form: the WTForms form built and filled", "scorekeeper.web.forms", "box_form"),
     ("boxes.rule_box: form checked, the box ruled and added to the score",
      "scorekeeper.web.boxes", "rule_box"),
-    ("engine.score (a whole game ruled; 0 when remembered)", "scorekeeper.engine", "score"),
-    ("store.append_box: the write transaction", "scorekeeper.store", "append_box"),
-    ("  of which _store_rulings: the rulings that changed", "scorekeeper.store.writes",
-     "_store_rulings"),
+    ("ledger.record: the write (the game read again, scored, stored)",
+     "scorekeeper.ledger", "record"),
+    ("  of which store.append_box: the write transaction", "scorekeeper.store",
+     "append_box"),
     ("CSRF check (Flask-WTF)", "flask_wtf.csrf", "validate_csrf"),
 )
 

@@ -6,7 +6,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -42,3 +42,10 @@ def write_section(doc: Path, head: str, text: str) -> None:
     else:
         new = old.rstrip("\n") + "\n\n" + text
     doc.write_text(new, encoding="utf-8")
+
+
+def markdown_table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    """A Markdown table's lines (and a blank line after) for docs/performance.md."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]

@@ -14,6 +14,12 @@ setting                        default  why
 ``WAITRESS_CHANNEL_TIMEOUT``   120      seconds an idle connection is kept (a poll is 3 s)
 ``WAITRESS_BACKLOG``           1024     connections the kernel queues while all are busy
 ``ACCESS_LOG``                 true     one line per request, Apache's combined format
+``SWITCH_INTERVAL``            0.001    seconds a thread runs before Python lets another
+                                        have the interpreter (Python's own 0.005 made a
+                                        poll wait 5 ms at each of its turns behind a sheet
+                                        being drawn: the club evening's poll p95 went from
+                                        18-19 ms to 12-13 ms, record p95 from 107-176 ms to
+                                        68-72 ms; docs/performance.md)
 =============================  =======  ===================================================
 
 Behind a reverse proxy (``PROXY_FIX``, see :mod:`scorekeeper.web.app`) waitress keeps
@@ -40,6 +46,7 @@ THREADS = 8
 CONNECTION_LIMIT = 1000
 CHANNEL_TIMEOUT = 120
 BACKLOG = 1024
+SWITCH_INTERVAL = 0.001
 
 
 class NotMigrated(Exception):
@@ -109,6 +116,11 @@ def waitress_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def switch_interval(config: Mapping[str, Any]) -> float:
+    """The interpreter's switch interval the server runs with (see the table above)."""
+    return float(config.get("SWITCH_INTERVAL", SWITCH_INTERVAL))
+
+
 def access_logged(app: Any) -> Any:
     """``app`` writing one line per request in Apache's combined log format to stderr
     (Paste's TransLogger, the access log waitress's documentation recommends)."""
@@ -138,6 +150,7 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
     sys.stdout.flush()
     log.info("serving on %s:%s", host, port)
     signal.signal(signal.SIGTERM, _finish)
+    sys.setswitchinterval(switch_interval(app.config))
     server.run()
 
 

@@ -60,7 +60,7 @@ def check() -> Response:
                        verdict=knock_verdict(result, limit) if result else None)
 
 
-def knock_limit(form: forms.CheckForm, rules: Any) -> Limit:
+def knock_limit(form: forms.CheckForm, rules: engine.Rules) -> Limit:
     """The limit to judge by: a house limit typed in, else the preset's; Oklahoma's
     comes from the first upcard when one is given (V2)."""
     if form.knock_limit.data is not None and not form.knock_limit.errors:
@@ -100,7 +100,7 @@ def knock_verdict(result: dict[str, Any], limit: Limit) -> str:
     return f"Cannot knock: count {count} is over {limit.value}, {limit.source} (C6)."
 
 
-def best_alternatives(result: dict[str, Any], rules: Any) -> list[list[list[str]]]:
+def best_alternatives(result: dict[str, Any], rules: engine.Rules) -> list[list[list[str]]]:
     """Every arrangement with the best count (of the 10 kept after the best discard)."""
     kept = [card for card in result["cards"] if card != result.get("discard")]
     found = engine.best_arrangements(engine.parse_cards(kept),
@@ -149,7 +149,7 @@ def settle() -> Response:
 
 
 def _table(setup: forms.ShowdownSetupForm, preset: str,
-           players: list[str]) -> tuple[dict[str, Any], Any, bool]:
+           players: list[str]) -> tuple[dict[str, Any], engine.Rules, bool]:
     """The house rules and the frozen rule set; marks the fields that are wrong."""
     rules = engine.PRESETS[preset]
     setup.players.validate(setup)
@@ -181,7 +181,7 @@ def _setup_args(setup: forms.ShowdownSetupForm, preset: str, players: list[str],
     return args
 
 
-def _players_problem(players: list[str], rules: Any) -> str:
+def _players_problem(players: list[str], rules: engine.Rules) -> str:
     if not rules.min_players <= len(players) <= rules.max_players:
         wanted = (str(rules.min_players) if rules.min_players == rules.max_players
                   else f"{rules.min_players} to {rules.max_players}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -284,13 +285,13 @@ one_suit_runs = st.lists(st.sampled_from(ALL_CARDS[:13]), min_size=3, max_size=1
 ace_values = st.sampled_from([1, 15])
 
 
-def quick(examples: int) -> settings:
+def quick(examples: int, **more: Any) -> settings:
     """Hypothesis settings for a brute-force comparison: ``examples`` in ``make test``,
     a tenth of them in ``make check`` (SCOREKEEPER_QUICK), the edit loop."""
     if os.environ.get("SCOREKEEPER_QUICK"):
         examples = max(examples // 10, 20)
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+    more.setdefault("suppress_health_check", [HealthCheck.too_slow])
+    return settings(max_examples=examples, deadline=None, **more)
 
 
 

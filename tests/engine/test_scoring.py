@@ -11,13 +11,14 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper import engine
 from scorekeeper.engine import Scoring
 
 from .test_game import CONTRACT_GAME
+from .test_melds import quick
 
 PLAYERS = {"jersey-scarne": 3, "three-hand-parlett": 3, "gin": 2, "gin-classic": 2,
            "oklahoma": 2, "hollywood": 2, "around-the-corner": 2, "doubling": 2,
@@ -58,8 +59,7 @@ def _outcome(run: Any) -> Any:
         return ("error", err.code, err.where, err.message)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@quick(300, derandomize=True)
 @given(games())
 def test_adding_a_box_scores_as_the_whole_game(game: dict[str, Any]) -> None:
     boxes = game["boxes"]

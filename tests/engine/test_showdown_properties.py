@@ -12,12 +12,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 
 from scorekeeper.engine import adjudicate
 from scorekeeper.engine.cards import ALL_CARDS, Card, parse_cards
 from scorekeeper.engine.melds import brute_force_best_count, is_meld
+
+from .test_melds import quick
 
 Melds = tuple[tuple[Card, ...], ...]
 
@@ -83,7 +85,7 @@ def rule(knocker: list[Card], defender: list[Card]) -> dict[str, object]:
                                  "Bob": {"cards": [c.code for c in defender]}}})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@quick(150, suppress_health_check=[HealthCheck.filter_too_much])
 @given(deals)
 def test_defender_lays_off_and_melds_to_his_lowest_count(deal: tuple[list[Card], list[Card]]) -> None:
     knocker, defender = deal
@@ -95,7 +97,7 @@ def test_defender_lays_off_and_melds_to_his_lowest_count(deal: tuple[list[Card],
     assert hands["Bob"]["count"] == defender_best(defender, table)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@quick(60, suppress_health_check=[HealthCheck.filter_too_much])
 @given(deals)
 def test_knocker_takes_the_split_that_pays_him_most(deal: tuple[list[Card], list[Card]]) -> None:
     knocker, defender = deal

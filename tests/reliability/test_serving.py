@@ -144,6 +144,18 @@ def test_waitress_settings_come_from_the_environment(tmp_path: Path,
     assert settings["clear_untrusted_proxy_headers"] is False
 
 
+def test_switch_interval_is_short_and_settable(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve lets threads take turns every millisecond, not Python's 5 ms (a poll waited
+    5 ms at each turn behind a sheet being drawn); SCOREKEEPER_SWITCH_INTERVAL sets it."""
+    from scorekeeper.web import create_app
+
+    config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}", "SECRET_KEY": SECRET_KEY}
+    assert serve.switch_interval(create_app(config).config) == 0.001 < sys.getswitchinterval()
+    monkeypatch.setenv("SCOREKEEPER_SWITCH_INTERVAL", "0.002")
+    assert serve.switch_interval(create_app(config).config) == 0.002
+
+
 def test_sigterm_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
     """A box is being recorded (it waits for the database, which the test holds locked)
     when SIGTERM arrives: the box is still answered 201 and stored, the server then
