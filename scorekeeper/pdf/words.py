@@ -1,4 +1,4 @@
-"""How the sheets word things: endings, numbers, money, settings, key numbers."""
+"""How the sheets word things: numbers, money, settings, key numbers."""
 
 from __future__ import annotations
 
@@ -8,25 +8,8 @@ from collections.abc import Mapping
 
 from scorekeeper import engine
 
-from ..engine.contract import GameEntry, SheetBox
+from ..engine.contract import GameEntry
 from ..engine.vocabulary import vocabulary_for
-from .vocabulary import result
-
-
-def ending(box: SheetBox) -> str:
-    """The ending of a scored box in words (:mod:`.vocabulary`), with its doubling.
-
-    >>> ending(SheetBox(result="break-gin", winner="Ann", points=40, credits={}))
-    'Gin after the break'
-    >>> ending(SheetBox(result="knock", winner="Ann", points=9, credits={}, multiplier=2))
-    'Knock ×2'
-    """
-    name = result(box.result).name
-    label = name[:1].upper() + name[1:]
-    multiplier = box.multiplier
-    if multiplier > 1:
-        label += f" ×{multiplier}"
-    return label
 
 
 def number(value: object, *, signed: bool = False) -> str:

@@ -99,19 +99,25 @@ def _refused(error: ledger.KeyReused) -> Response:
 @bp.route("/new", methods=["GET", "POST"])
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
-    table = _editable_game(game_id)
     if request.method != "POST":  # GET or HEAD: only a POST writes
+        table = _editable_game(game_id)
         form = forms.box_form(table.players)
         form.version.data = str(table.version)
         form.number.data = str(table.next_number)
         return _form_page(table, form, None)
-    form = forms.box_form(table.players, request.form)
+    # The ledger reads and scores the game for the write: the page reads only the row
+    # (who plays, who may edit), and the scored game where the form is shown again.
+    row = gamedata.row(game_id)
+    if not gamedata.can_edit(row):
+        abort(403)
+    form = forms.box_form(row.players, request.form)
     entry = forms.box_entry(form)
     if entry is None:
-        return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422)
+        return _form_page(_editable_game(game_id), form, forms.Ruled(errors=[forms.CHECK]),
+                          422)
     number = _int(form.number.data)
     try:
-        written = ledger.record(db_session(), table.id, entry, number=number,
+        written = ledger.record(db_session(), row.id, entry, number=number,
                                 version=None if number is not None else _version(form),
                                 key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes())
     except ledger.TooManyBoxes as full:
@@ -123,6 +129,7 @@ def new(game_id: str) -> Response:
     except ledger.KeyReused as reused:
         return _refused(reused)
     except engine.ScorekeeperError:
+        table = _editable_game(game_id)
         return _form_page(table, form, rule_box(table, form), 422)
     return _saved(written, "saved")
 

@@ -28,12 +28,24 @@ kept apart from the recent games, so looking at games never drops a right; past 
 the least recently used right goes."""
 
 
+NO_GAME = "There is no game at this address. Check the link."
+
+
 def load(game_id: str) -> ledger.Table:
     """The game or 404; scored by the engine (an engine error is shown, not raised)."""
     table = find(game_id)
     if table is None:
-        abort(404, description="There is no game at this address. Check the link.")
+        abort(404, description=NO_GAME)
     return table
+
+
+def row(game_id: str) -> store.GameRow:
+    """The game's row or 404, without its boxes or score: for a write, which the ledger
+    reads and scores itself (a page only needs the scored game to show the form again)."""
+    found = store.get_game(db_session(), game_id)
+    if found is None:
+        abort(404, description=NO_GAME)
+    return found
 
 
 def find(game_id: str) -> ledger.Table | None:
@@ -63,14 +75,15 @@ def token_of(game_id: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
-def can_edit(game: str | ledger.Table) -> bool:
-    """Whether this browser holds a right to the game (its id, or the game read): its
-    creator's pass, or its current edit code."""
+def can_edit(game: str | ledger.Table | store.GameRow) -> bool:
+    """Whether this browser holds a right to the game (its id, or the game or its row
+    read): its creator's pass, or its current edit code."""
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
         return False
-    row = store.get_game(db_session(), game_id) if isinstance(game, str) else game.row
+    row = (store.get_game(db_session(), game_id) if isinstance(game, str)
+           else game.row if isinstance(game, ledger.Table) else game)
     if row is None:
         return False
     if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))):
