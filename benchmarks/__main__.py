@@ -163,25 +163,6 @@ def _solver_section(result: dict[str, Any]) -> list[str]:
                         rows)]
 
 
-def _profile_section(result: dict[str, Any]) -> list[str]:
-    timing = result["record_box_test_client"]
-    parts = [[label.replace("  of which", "… of which"), ms]
-             for label, ms in result["parts_ms_per_request"].items()]
-    return [
-        "## Profile: recording a box", "",
-        "`python -m benchmarks.record_profile`: the box form posted with htmx through "
-        "Flask's test client (CSRF on, SQLite in WAL mode), boxes 21 to 40 of a game. "
-        f"Unprofiled: median {timing['median_ms']} ms, p95 {timing['p95_ms']} ms over "
-        f"{timing['requests']} requests. Wall time per request by part (nested parts "
-        "overlap):", "",
-        *markdown_table(["part", "ms per request"], parts),
-        "cProfile, top functions by cumulative time (the profiler inflates the engine's "
-        f"many small calls: {result['profiled_ms_per_request']} ms per request profiled):",
-        "", "```", result["top_cumulative"], "```", "",
-        "By own time:", "", "```", result["top_own_time"], "```", "",
-    ]
-
-
 def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
           out: Path) -> None:
     seconds = results["server"]["seconds_per_run"]
@@ -219,7 +200,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         *_pages_section(results["pages"]),
         pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]), "",
         *hostile.section(results["hostile"]),
-        *_profile_section(results["profile"]),
+        *record_profile.section(results["profile"]),
     ]
     findings = Path(__file__).resolve().parent / "FINDINGS.md"
     if findings.exists():

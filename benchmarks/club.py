@@ -526,7 +526,7 @@ def _rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
 def section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
     """The docs/performance.md section of :func:`run`'s result (and the code before)."""
     lines = ["## The club evening (the target)", "",
-             f"`python -m benchmarks.club` ({__doc__.split(chr(10))[0].split(': ', 1)[1]}): "
+             "`python -m benchmarks.club`, a club evening: "
              f"{TABLES} tables, {PHONES} phones each polling the sheet every "
              f"{POLL_SECONDS:g} s (the 204 while nothing changed, the new sheet after a "
              f"box), one box a table every {BOX_SECONDS:g} s from the box form (the "

@@ -6,7 +6,7 @@ after another, on games that start at 20 boxes and are left at 40 (so the game b
 written holds 30 boxes on average, as in a long evening). Every request is timed; a
 second pass runs under ``cProfile`` to say where the time goes.
 
-Run it alone with ``python -m benchmarks.record_profile``.
+Run it alone with ``python -m benchmarks.record_profile`` (``--write``: into docs/performance.md).
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.web import create_app
 
 from . import webgames
+from .timing import markdown_table, write_section
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
 START_BOXES = 20
 END_BOXES = 40
@@ -160,8 +163,30 @@ def run() -> dict[str, Any]:
     }
 
 
+def section(result: dict[str, Any]) -> list[str]:
+    """The docs/performance.md section of :func:`run`'s result."""
+    timing = result["record_box_test_client"]
+    parts = [[label.replace("  of which", "… of which"), ms]
+             for label, ms in result["parts_ms_per_request"].items()]
+    return [
+        "## Profile: recording a box", "",
+        "`python -m benchmarks.record_profile`: the box form posted with htmx through "
+        "Flask's test client (CSRF on, SQLite in WAL mode), boxes 21 to 40 of a game. "
+        f"Unprofiled: median {timing['median_ms']} ms, p95 {timing['p95_ms']} ms over "
+        f"{timing['requests']} requests. Wall time per request by part (nested parts "
+        "overlap):", "",
+        *markdown_table(["part", "ms per request"], parts),
+        "cProfile, top functions by cumulative time (the profiler inflates the engine's "
+        f"many small calls: {result['profiled_ms_per_request']} ms per request profiled):",
+        "", "```", result["top_cumulative"], "```", "",
+        "By own time:", "", "```", result["top_own_time"], "```", "",
+    ]
+
+
 if __name__ == "__main__":
     result = run()
+    if "--write" in sys.argv[1:]:
+        write_section(DOC, "## Profile: recording a box", "\n".join(section(result)) + "\n")
     tables = {k: result.pop(k) for k in ("top_cumulative", "top_own_time")}
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     for name, text in tables.items():
