@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
@@ -17,6 +18,8 @@ from reportlab.platypus import Flowable
 
 from ..engine.contract import LaidOut, Layoff
 from .styles import FONT, INK, MUTED, RED, text
+
+T = TypeVar("T")
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = "♥♦♡♢"
@@ -83,6 +86,25 @@ def suited(value: object) -> str:
                            text(value))
 
 
+def filled(words: Sequence[T], widths: Sequence[float], space: float,
+           width: float) -> list[list[T]]:
+    """Words set in lines of ``width`` greedily, as a Paragraph sets them; a word wider
+    than the line gets a line of its own.
+
+    >>> filled("abcde", [4, 4, 4, 12, 4], 1, 10)
+    [['a', 'b'], ['c'], ['d'], ['e']]
+    """
+    lines: list[list[T]] = [[]]
+    used = 0.0
+    for word, wide in zip(words, widths, strict=True):
+        if lines[-1] and used + space + wide > width:
+            lines.append([])
+            used = 0.0
+        used += (space if lines[-1] else 0) + wide
+        lines[-1].append(word)
+    return lines
+
+
 class CardLine(Flowable):
     """Coloured words set in lines, wrapped between words, drawn without markup."""
 
@@ -94,19 +116,9 @@ class CardLine(Flowable):
         self.lines: list[list[Word]] = []
 
     def wrap(self, aW: float, aH: float) -> tuple[float, float]:
-        """Fill lines greedily; a word wider than the line gets a line of its own."""
-        space = pdfmetrics.stringWidth(" ", self.font, self.size)
-        line: list[Word] = []
-        used = 0.0
-        self.lines = []
-        for word in self.words:
-            width = pdfmetrics.stringWidth(word[0], self.font, self.size)
-            if line and used + space + width > aW:
-                self.lines.append(line)
-                line, used = [], 0.0
-            used += (space if line else 0) + width
-            line.append(word)
-        self.lines.append(line)
+        self.lines = filled(self.words, [pdfmetrics.stringWidth(word, self.font, self.size)
+                                         for word, _ in self.words],
+                            pdfmetrics.stringWidth(" ", self.font, self.size), aW)
         self.width, self.height = aW, self.leading * len(self.lines)
         return self.width, self.height
 

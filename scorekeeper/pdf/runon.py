@@ -17,6 +17,7 @@ from reportlab.lib.colors import Color
 from reportlab.platypus import Flowable
 
 from . import fonts
+from .cards import filled
 from .styles import FONT, FONT_BOLD, INK, text
 
 Piece = tuple[str, bool]
@@ -72,18 +73,9 @@ class RunOnLine(Flowable):
         self.lines: list[list[list[Fragment]]] = []
 
     def wrap(self, aW: float, aH: float) -> tuple[float, float]:
-        """Fill lines greedily, as a Paragraph does; a word wider than the line gets its own."""
-        space = fonts.width(" ", FONT, self.size)
-        self.lines = []
-        line: list[list[Fragment]] = []
-        used = 0.0
-        for word, width in self.words:
-            if line and used + space + width > aW:
-                self.lines.append(line)
-                line, used = [], 0.0
-            used += (space if line else 0) + width
-            line.append(word)
-        self.lines.append(line)
+        self.lines = filled([word for word, _ in self.words],
+                            [width for _, width in self.words],
+                            fonts.width(" ", FONT, self.size), aW)
         self.width, self.height = aW, self.leading * len(self.lines)
         return self.width, self.height
 
