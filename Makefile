@@ -44,9 +44,10 @@ test: $(STAMP) system-deps lint
 
 # The quick loop while editing: lint, then the engine, the ledger and the pages through
 # the test client (no browser, no PostgreSQL, no servers, fuzzers or PDF images), the
-# brute-force comparisons with a tenth of their examples. CI runs `make test`.
+# brute-force comparisons with a tenth of their examples, spread over the cores
+# (pytest-xdist). CI runs `make test`.
 check: $(STAMP) lint
-	SCOREKEEPER_QUICK=1 $(BIN)/pytest -q -x -m "not browser and not postgres" \
+	SCOREKEEPER_QUICK=1 $(BIN)/pytest -q -x -n auto -m "not browser and not postgres" \
 		tests/engine tests/test_ledger.py tests/test_layers.py tests/web scorekeeper
 
 bench: $(STAMP)

@@ -4,8 +4,7 @@ idempotency policy for every caller, typed values in and out."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy.orm import Session
@@ -22,10 +21,8 @@ def knock(by: str, **counts: int) -> BoxEntry:
 
 
 @pytest.fixture
-def url(tmp_path: Path) -> str:
-    database = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
-    store.migrate(database)
-    return database
+def url(migrated: Callable[[str], str]) -> str:
+    return migrated("ledger.sqlite3")
 
 
 @pytest.fixture

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy.orm import Session
@@ -14,10 +13,8 @@ from .games import GAME_A, GAME_B, GAME_C, stored
 
 
 @pytest.fixture
-def url(tmp_path: Path) -> str:
-    database = f"sqlite:///{tmp_path / 'records.sqlite3'}"
-    store.migrate(database)
-    return database
+def url(migrated: Callable[[str], str]) -> str:
+    return migrated("records.sqlite3")
 
 
 @pytest.fixture
