@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.web.browser import MARKS, SHEET_URL
 from tests.web.table_phone import phone, shot, stored_game
@@ -53,7 +54,8 @@ def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
     page.get_by_role("button", name="Start the game").click()
     errors = page.locator("#form-errors")
     errors.wait_for()
-    assert page.evaluate("document.activeElement.id") == "form-errors"
+    # The page focuses the errors once htmx has settled the swap: a moment after they appear.
+    expect(errors).to_be_focused()
     box = errors.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
     text = errors.inner_text()
