@@ -34,7 +34,7 @@ def rule_box(table: ledger.Table, form: forms.BoxForm,
 
 def _editable_game(game_id: str) -> ledger.Table:
     table = gamedata.load(game_id)
-    if not gamedata.can_edit(table):
+    if not gamedata.can_edit(table.row):
         abort(403)
     if table.sheet is None:
         abort(409)
@@ -215,7 +215,7 @@ def show(game_id: str, box_id: int) -> Response:
         "boxes/show.html", "boxes/_show.html", game=table, box=box,
         number=None if place is None else place + 1, ruling=ruling,
         history=store.history(db_session(), box),
-        editable=gamedata.can_edit(table) and not box.deleted,
+        editable=gamedata.can_edit(table.row) and not box.deleted,
         delete_form=_delete_form(table),
     )
 

@@ -75,15 +75,14 @@ def token_of(game_id: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
-def can_edit(game: str | ledger.Table | store.GameRow) -> bool:
-    """Whether this browser holds a right to the game (its id, or the game or its row
-    read): its creator's pass, or its current edit code."""
+def can_edit(game: str | store.GameRow) -> bool:
+    """Whether this browser holds a right to the game (its id, or its row read already):
+    its creator's pass, or its current edit code."""
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
         return False
-    row = (store.get_game(db_session(), game_id) if isinstance(game, str)
-           else game.row if isinstance(game, ledger.Table) else game)
+    row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
     if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))):

@@ -131,7 +131,7 @@ def _sheet_page(table: ledger.Table) -> Response:
     """The score sheet (the fragment for htmx). A scorer's full page also invites the
     others (QR codes, the short code: kept out of caches) and says what this phone just
     did, offering to undo it; a watcher's offers the code prompt."""
-    editable = gamedata.can_edit(table)
+    editable = gamedata.can_edit(table.row)
     if htmx.is_htmx():
         return htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable))
@@ -183,7 +183,7 @@ def share(game_id: str) -> Response:
     """The watch link for everyone; the join link, short code and QR codes for those
     who may edit (never cached, never sent on as a Referer)."""
     game = gamedata.load(game_id)
-    editable = gamedata.can_edit(game)
+    editable = gamedata.can_edit(game.row)
     return invite.private(htmx.render(
         "games/share.html", "games/_share.html", game=game, editable=editable,
         invite=invite.invite(game) if editable else None,

@@ -38,7 +38,7 @@ def _join_page(game_id: str, code: str = "", next_url: str | None = None) -> Res
         "games/_join.html" if htmx.is_htmx() else "games/join.html", game=table,
         game_id=table.id, code=code, next_url=next_url or url_for(
             "games.sheet", game_id=table.id),
-        already=gamedata.can_edit(table), limit=invite.limit(table.id), wrong="",
+        already=gamedata.can_edit(table.row), limit=invite.limit(table.id), wrong="",
         refused=False))
     response.vary.add("HX-Request")
     return invite.private(response)
