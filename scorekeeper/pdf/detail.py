@@ -52,12 +52,12 @@ def detail_section(game: GameEntry, sheet: Sheet, players: Sequence[str],
     """Every box that wants detail under one heading (a box of counts only: one line
     under ``detail=True``), then the notes; nothing when there is neither."""
     look = styles()
+    deal = vocabulary_for(rules).deal if rules is not None else "box"
     blocks: list[Flowable] = []
     notes: list[Flowable] = []
     for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
                                              strict=True)):
         source = entered(game, index)
-        deal = vocabulary_for(rules).deal if rules is not None else "box"
         name = f"{deal.capitalize()} {label}" if label else "Misdeal"
         note = note_of(box, source)
         if wants_detail(box, detail):
@@ -71,7 +71,6 @@ def detail_section(game: GameEntry, sheet: Sheet, players: Sequence[str],
         story += [KeepTogether([Paragraph("Notes", look.heading), notes[0]]), *notes[1:]]
     if blocks:
         # The heading goes with the first line of the first block, never alone at a page's foot.
-        deal = vocabulary_for(rules).deal if rules is not None else "box"
         story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", look.heading),
                   *blocks]
     return story
