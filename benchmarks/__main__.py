@@ -17,9 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import club, engine, hostile, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
-from .timing import markdown_table
-
-DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+from .timing import DOC, markdown_table
 
 
 def _machine() -> dict[str, str]:

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from . import webgames
-from .timing import markdown_table, write_section
+from .timing import DOC, markdown_table, write_section
 
 TABLES = 100
 PHONES = 3
@@ -60,7 +60,6 @@ WARM_UP_SECONDS = 10.0
 RAMP = [200, 300, 400, 600]
 """Table counts ``make bench`` tries after the evening, for what one process holds."""
 BEFORE = Path(__file__).resolve().parent / "club-before.json"
-DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 """The figures of the code before issue 12's redesign, shown beside each new run."""
 POLL_P95_MS = 20.0
 RECORD_P95_MS = 100.0

@@ -17,10 +17,9 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from benchmarks.timing import markdown_table, milliseconds, summary, write_section
+from benchmarks.timing import DOC, markdown_table, milliseconds, summary, write_section
 from scorekeeper import engine
 from scorekeeper.engine.contract import GameEntry, Sheet
 from scorekeeper.pdf import render_blank_pad, render_sheet
@@ -30,7 +29,6 @@ BOXES = 40
 DATE = datetime.date(2025, 3, 14)
 TARGET_MS = 300
 """Issue 15: a 130-box sheet with detail renders in under this, in-process."""
-DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 HEAD = "## PDF"
 
 

@@ -32,9 +32,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.web import create_app
 
 from . import webgames
-from .timing import markdown_table, write_section
-
-DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+from .timing import DOC, markdown_table, write_section
 
 START_BOXES = 20
 END_BOXES = 40

@@ -30,14 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.timing import write_section
+from benchmarks.timing import DOC, write_section
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE: Any = {"width": 390, "height": 844}
 SHEET_URL = re.compile(r"/games/(?!new\b)[^/?]+$")
-DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 KNOCK_TARGET = 6
 SHOWDOWN_TARGET = 30
 

@@ -10,6 +10,9 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+"""The document the benchmarks write their figures into."""
+
 
 def milliseconds(call: Callable[[T], object], items: Iterable[T]) -> list[float]:
     """Each call's wall time in ms, sorted; warm up before calling this."""
