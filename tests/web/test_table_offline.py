@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.web.browser import MARKS
 from tests.web.table_phone import SHEET_URL, open_game, phone, shot, stored_game
 
@@ -98,22 +96,19 @@ def test_retry_button_sends_once(live_server: str, browser: Any) -> None:
     assert _unexpected(page.script_errors) == []
 
 
-@pytest.mark.parametrize("javascript", [True])
-def test_undo_bar_after_a_save(live_server: str, browser: Any, javascript: bool) -> None:
-    """With htmx (the join link needs JavaScript now; without it the same plain POST
-    forms are tested through the test client, tests/web/test_undo.py)."""
-    page = phone(browser, java_script_enabled=javascript)
+def test_undo_bar_after_a_save(live_server: str, browser: Any) -> None:
+    """With htmx (the join link needs JavaScript; without it the same plain POST forms
+    are tested through the test client, tests/web/test_undo.py)."""
+    page = phone(browser)
     sheet = open_game(page, live_server)
     page.goto(sheet + "/boxes/new")
     for index, count in enumerate((14, 4, 13)):
         page.fill(f"#hands-{index}-count", str(count))
-    if not javascript:
-        page.locator("input[name=by][value=Bob] + span").click()
     page.locator("#save-box").click()
     page.wait_for_url(SHEET_URL)
     bar = page.locator("#undo-bar")
     assert "Box 1 saved." in bar.inner_text()
-    shot(page, f"undo-bar{'' if javascript else '-nojs'}")
+    shot(page, "undo-bar")
     bar.get_by_role("button", name="Undo").click()
     page.wait_for_url(SHEET_URL)
     page.wait_for_selector("#undo-bar:has-text('Undone: box 1 is off the sheet.')")
