@@ -36,9 +36,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from . import engine, store
-from .engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
-from .engine.errors import GameOverError, MalformedError
+from .. import engine, store
+from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
+from ..engine.errors import GameOverError, MalformedError
 
 
 class LedgerError(Exception):
