@@ -232,7 +232,7 @@ def _live_box(table: ledger.Table, box_id: int,
     place = table.place_of(box_id)
     if place is None:
         abort(404, description=gone)
-    return table.boxes[place], place
+    return table.boxes[place].row, place
 
 
 @bp.route("/<int:box_id>/edit", methods=["GET", "POST"])
@@ -241,7 +241,7 @@ def edit(game_id: str, box_id: int) -> Response:
     table = _editable_game(game_id)
     box, place = _live_box(table, box_id)
     if request.method != "POST":  # GET or HEAD: only a POST writes
-        data = forms.box_form_data(table.game.boxes[place], table.players)
+        data = forms.box_form_data(table.boxes[place].entry, table.players)
         form = forms.box_form(table.players, data=data)
         forms.prefill_box_form(form, data)
         form.version.data = str(table.version)

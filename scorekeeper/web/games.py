@@ -156,7 +156,7 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
     return {
         "game": table,
         "score": sheet,
-        "rows": list(zip(table.boxes, sheet.boxes if sheet else (), strict=False)),
+        "rows": [(box, box.ruling) for box in table.boxes if box.ruling is not None],
         "rules": table.rules(),
         "editable": editable,
         "next_dealer": next_dealer,
