@@ -171,22 +171,31 @@ def openapi() -> Response:
 
 
 def _ledger_errors(run: Callable[[], Response]) -> Response:
-    """A use case's refusals as CONTRACT.md errors: the engine's 422, a stale write's
-    409 (with the current version), a reused key's 422, a missing game or box's 404."""
+    """A use case's refusals as CONTRACT.md errors (:func:`refusal`)."""
     try:
         return run()
-    except engine.ScorekeeperError as err:
+    except (engine.ScorekeeperError, ledger.LedgerError) as err:
+        return refusal(err)
+
+
+def refusal(err: Exception) -> Response:
+    """The API's answer to a refusal, in one place: the engine's 422, a stale write's
+    409 (with the current version), a reused key's 422, a missing game or box's 404."""
+    if isinstance(err, engine.ScorekeeperError):
         return _engine_error(err)
-    except ledger.Stale as stale:
-        return _stale(stale.table.version)
-    except ledger.KeyReused as reused:
-        return error_response(422, "key-reused", str(reused))
-    except ledger.NotFound as missing:
-        return error_response(404, "not-found", str(missing))
-    except ledger.TooManyBoxes as full:
-        return error_response(422, "malformed", str(full), full.where)
-    except ledger.RulesRefused as refused:
-        return error_response(422, refused.error.code, str(refused), refused.where)
+    if isinstance(err, ledger.Stale):
+        return _stale(err.table.version)
+    if isinstance(err, ledger.KeyReused):
+        return error_response(422, "key-reused", str(err))
+    if isinstance(err, ledger.NotFound):
+        return error_response(404, "not-found", str(err))
+    if isinstance(err, ledger.TooManyBoxes):
+        return error_response(422, "malformed", str(err), err.where)
+    if isinstance(err, ledger.RulesRefused):
+        return error_response(422, err.error.code, str(err), err.where)
+    if isinstance(err, ledger.Conflict):
+        return error_response(409, "conflict", str(err))
+    return error_response(422, "malformed", str(err))
 
 
 @bp.post("/games")

@@ -8,7 +8,7 @@ the game as it is now with nothing typed lost.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 
 from .. import engine, ledger, store
 from ..engine.contract import BoxEntry, SheetBox
@@ -92,10 +92,6 @@ def _key(form: forms.BoxForm | forms.DeleteBoxForm | forms.UndoForm) -> str | No
     return form.key.data or None
 
 
-def _refused(error: ledger.KeyReused) -> Response:
-    return make_response(htmx.error_page(422, "This form was already used", str(error)))
-
-
 @bp.route("/new", methods=["GET", "POST"])
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
@@ -120,14 +116,10 @@ def new(game_id: str) -> Response:
         written = ledger.record(db_session(), row.id, entry, number=number,
                                 version=None if number is not None else _version(form),
                                 key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes())
-    except ledger.TooManyBoxes as full:
-        return make_response(htmx.error_page(422, "This game is full", str(full)))
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
         return _conflict(stale.table, form)
-    except ledger.KeyReused as reused:
-        return _refused(reused)
     except engine.ScorekeeperError:
         table = _editable_game(game_id)
         return _form_page(table, form, rule_box(table, form), 422)
@@ -255,8 +247,6 @@ def edit(game_id: str, box_id: int) -> Response:
                                  version=_version(form), key=_key(form), laid_out=True)
     except ledger.Stale as stale:
         return _conflict(stale.table, form, box.id)
-    except ledger.KeyReused as reused:
-        return _refused(reused)
     except engine.ScorekeeperError:
         return _form_page(table, form, rule_box(table, form, place), 422, box=box)
     return _saved(written, "corrected")
@@ -277,19 +267,8 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     form = forms.DeleteBoxForm(request.form)
     if not form.validate():
         abort(400)
-    try:
-        written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
-                                key=_key(form))
-    except ledger.NotFound as gone:
-        abort(404, description=str(gone))
-    except ledger.Stale:
-        return htmx.error_page(409, "The game changed",
-                               "Another phone changed this game meanwhile. Look at the sheet "
-                               "again before deleting.")
-    except ledger.KeyReused as reused:
-        return _refused(reused)
-    except engine.ScorekeeperError as err:
-        return htmx.error_page(422, "This box cannot be deleted", err.message)
+    written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
+                            key=_key(form))
     place = table.place_of(box_id)
     return _saved(written, "deleted", None if place is None else place + 1)
 
@@ -309,12 +288,8 @@ def undo(game_id: str, box_id: int) -> Response:
     try:
         undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
                              or -1, key=_key(form))
-    except ledger.NotFound as gone:
-        abort(404, description=str(gone))
     except ledger.NothingToUndo as refused:
         return _undo_refused(refused.table, str(refused))
-    except ledger.KeyReused as reused:
-        return _refused(reused)
     except engine.ScorekeeperError as err:
         return _undo_refused(table, err.message)
     gamedata.note_write(table.id, box_id, undone.version,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 from markupsafe import Markup
 
 from .. import chart, engine, ledger, store
@@ -56,8 +56,6 @@ def new() -> Response:
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
     gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
@@ -196,13 +194,7 @@ def rematch(game_id: str) -> Response:
     Only a scorer of the game starts its rematch."""
     gamedata.require_edit(game_id)
     key = request.form.get("key") or None
-    try:
-        started = ledger.rematch(database.session(), game_id, key=key,
-                                 secret=gamedata.secret())
-    except ledger.NotFound:
-        abort(404)
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
+    started = ledger.rematch(database.session(), game_id, key=key, secret=gamedata.secret())
     gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
@@ -212,19 +204,8 @@ def end(game_id: str) -> Response:
     """End the game by agreement after its last box (K5; a table that breaks up): the
     sheet then shows the totals settled, with no game or box bonus. Scorers only."""
     gamedata.require_edit(game_id)
-    try:
-        ledger.end(database.session(), game_id, version=request.form.get("version", type=int),
-                   key=request.form.get("key") or None)
-    except ledger.NotFound:
-        abort(404)
-    except ledger.Stale:
-        return make_response(htmx.error_page(
-            409, "The game has changed", "Another phone changed this game meanwhile. Look "
-            "at the sheet again before ending it."))
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
-    except engine.ScorekeeperError as err:
-        return make_response(htmx.error_page(422, "This game cannot be ended", err.message))
+    ledger.end(database.session(), game_id, version=request.form.get("version", type=int),
+               key=request.form.get("key") or None)
     return htmx.go(url_for("games.sheet", game_id=game_id))
 
 
@@ -256,8 +237,6 @@ def house_rules(game_id: str) -> Response:
         return _rules_page(table, form, 409)
     except ledger.RulesRefused as refused:
         return _rules_page(table, form, 422, refused=str(refused))
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _rules_page(table, form, 422)
