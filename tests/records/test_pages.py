@@ -24,7 +24,8 @@ def _app(tmp_path: Path, public: bool) -> Flask:
     url = f"sqlite:///{tmp_path / 'pages.sqlite3'}"
     store.migrate(url)
     return create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "test-secret",
-                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public})
+                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public,
+                       "PDF_IN_PROCESS": True})
 
 
 @pytest.fixture
