@@ -16,8 +16,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import (club, engine, hostile, pages, pdf_sheet, player_page, record_profile, server,
-               solver_vs_openspiel, taps)
+from . import (
+    club,
+    engine,
+    hostile,
+    pages,
+    pdf_sheet,
+    player_page,
+    record_profile,
+    server,
+    solver_vs_openspiel,
+    taps,
+)
 from .timing import DOC, markdown_table
 
 
