@@ -1,6 +1,6 @@
 """Players' records read from the store (LAYOUT.md floor 3, beside the ledger): the
-games a browser may count as :class:`~scorekeeper.records.Played` values, who is who,
-and the scorers' merges and splits of names.
+games a browser may count as :class:`~scorekeeper.records.Played` values and who is
+who (the scorers' merges and splits, written by :mod:`scorekeeper.ledger.players`).
 
 A game's stored summary holds what the records need (each box's result, winner and
 credit, the shutouts, the settlement: :func:`scorekeeper.store.summarize`), so a
@@ -21,16 +21,13 @@ from sqlalchemy.orm import Session
 from . import ledger, store
 from .engine.contract import Payment, Sheet, SheetBox
 from .exports import Exported
-from .records import Alias, Names, Played, fold
-
-MAX_NAME = 80
-"""A person's name in a merge or split (the store's column)."""
+from .ledger import players
+from .records import Names, Played
 
 
 def names(db: Session) -> Names:
-    """The scorers' merges and splits."""
-    return Names(tuple(Alias(row.name, row.person, row.game_id)
-                       for row in store.aliases(db)))
+    """The scorers' merges and splits (decided by :mod:`scorekeeper.ledger.players`)."""
+    return players.names(db)
 
 
 def played(db: Session, ids: Sequence[str] | None = None,
@@ -129,35 +126,3 @@ def summarised(summary: Mapping[str, Any]) -> Sheet | None:
         shutouts=tuple(kept.get("shutouts", ())),
         settlement=tuple(Payment.from_json(p) for p in kept.get("settlement", ())),
         boxes=boxes)
-
-
-class NameRefused(ValueError):
-    """A merge or split that cannot be stored as asked (the message says why)."""
-
-
-def merge(db: Session, name: str, person: str) -> store.AliasRow:
-    """Count ``name`` as ``person`` in every game."""
-    return store.set_alias(db, _folded(name, "name"), _person(person))
-
-
-def split(db: Session, name: str, game_id: str, person: str) -> store.AliasRow:
-    """Count ``name`` as another ``person`` in this game only (two people share a name)."""
-    row = store.get_game(db, game_id)
-    if row is None or fold(name) not in {fold(p) for p in row.players}:
-        raise NameRefused(f"no player named {name!r} in that game")
-    return store.set_alias(db, _folded(name, "name"), _person(person), game_id)
-
-
-def _folded(name: str, what: str) -> str:
-    folded = fold(name)
-    if not folded:
-        raise NameRefused(f"the {what} is empty")
-    if len(folded) > MAX_NAME:
-        raise NameRefused(f"the {what} is too long ({MAX_NAME} characters at most)")
-    return folded
-
-
-def _person(person: str) -> str:
-    """The person's name as typed, spacing tidied (it is shown as the record's name)."""
-    _folded(person, "person's name")
-    return " ".join(person.split())

@@ -21,7 +21,7 @@ from .writes import GameNotFound, StoreError
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
 BACKUP_TABLES = ("games", "boxes", "box_revisions", "game_events", "write_keys",
-                 "player_aliases")
+                 "player_aliases", "name_decisions")
 """Tables in the order a restore inserts them (parents before children)."""
 
 
@@ -216,7 +216,8 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
                 if rows:
                     conn.execute(table.insert(), rows)
             if conn.dialect.name == "postgresql":
-                for name in ("boxes", "box_revisions", "game_events"):
+                for name in ("boxes", "box_revisions", "game_events", "player_aliases",
+                             "name_decisions"):
                     conn.execute(sa.text(
                         f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                         f"COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"))

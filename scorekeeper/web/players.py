@@ -14,6 +14,7 @@ from datetime import date
 from flask import Blueprint, Response, abort, current_app, request, url_for
 
 from .. import chart, exports, records, store, tally
+from ..ledger import players
 from ..pdf import render_season
 from . import database, gamedata, htmx
 
@@ -54,7 +55,7 @@ def _player_page(person: str, status: int = 200, error: str | None = None) -> Re
         "players/player.html", "players/_player.html", status, record=record,
         last=record.games[:LAST_GAMES], svg=svg, opponents=others[:6],
         years=sorted({g.day.year for g in record.games}, reverse=True),
-        aliases=_aliases_of(record), scored=_scorer_games(record), error=error,
+        decisions=_decisions_of(record), scored=_scorer_games(record), error=error,
         kinds=records.KIND_ORDER)
 
 
@@ -175,26 +176,24 @@ def _scorer_games(record: records.Record) -> list[records.Played]:
     return [g for g in record.games if gamedata.can_edit(g.id)]
 
 
-def _aliases_of(record: records.Record) -> list[store.AliasRow]:
-    """The merges and splits that touch this player."""
-    return [a for a in store.aliases(database.session())
-            if records.fold(a.person) == record.person or a.name == record.person]
+def _decisions_of(record: records.Record) -> list[tuple[store.DecisionRow, bool]]:
+    """The merges and splits that touch this player, newest first, each with whether
+    this browser may undo it (it keeps score of every game the decision changed)."""
+    db = database.session()
+    scored = gamedata.scored()
+    return [(d, d.undone_at is None and set(players.touched(db, d)) <= scored)
+            for d in players.history(db, record.person)]
 
 
 @bp.post("/players/<path:person>/merge")
 def merge(person: str) -> Response:
-    """Count another name as this player in every game: the browser must keep score of
-    a game where that name played."""
-    games = counted()
-    record = _record(person, games)
-    name = request.form.get("name") or ""
-    if not any(records.fold(name) in [records.fold(p) for p in g.players]
-               and gamedata.can_edit(g.id) for g in games):
-        return _player_page(person, 422, f"Only a scorer of a game where {name!r} played "
-                            "can count that name as this player.")
+    """Count another name as this player in the games this browser keeps score of
+    where that name played (never in other scorers' games)."""
+    record = _record(person, counted())
     try:
-        tally.merge(database.session(), name, record.name)
-    except tally.NameRefused as err:
+        players.merge(database.session(), request.form.get("name") or "", record.name,
+                      gamedata.scored())
+    except players.NameRefused as err:
         return _player_page(person, 422, str(err))
     return htmx.go(url_for("players.player", person=record.person))
 
@@ -205,29 +204,25 @@ def split(person: str) -> Response:
     record = _record(person, counted())
     game_id = request.form.get("game") or ""
     game = next((g for g in record.games if g.id == game_id), None)
-    if game is None or not gamedata.can_edit(game_id):
+    if game is None:
         return _player_page(person, 422, "Choose a game of this player that you keep "
                             "score of.")
     try:
-        row = tally.split(database.session(), game.name_of(record.person) or record.name,
-                          game_id, request.form.get("person") or "")
-    except tally.NameRefused as err:
+        row = players.split(database.session(), game.name_of(record.person) or record.name,
+                            game_id, request.form.get("person") or "", gamedata.scored())
+    except players.NameRefused as err:
         return _player_page(person, 422, str(err))
     return htmx.go(url_for("players.player", person=records.fold(row.person)))
 
 
-@bp.post("/players/names/<int:alias_id>/undo")
-def undo(alias_id: int) -> Response:
-    """Undo a merge or split: a split by a scorer of its game; a merge by a scorer of
-    any game the merged name played in."""
-    db = database.session()
-    alias = next((a for a in store.aliases(db) if a.id == alias_id), None)
-    if alias is None:
-        abort(404)
-    allowed = gamedata.can_edit(alias.game_id) if alias.game_id else any(
-        alias.name in [records.fold(p) for p in g.players] and gamedata.can_edit(g.id)
-        for g in counted())
-    if not allowed:
-        abort(403)
-    store.drop_alias(db, alias_id)
-    return htmx.go(url_for("players.player", person=records.fold(alias.person)))
+@bp.post("/players/names/<int:decision_id>/undo")
+def undo(decision_id: int) -> Response:
+    """Undo a merge or split (kept in history as undone): only a browser that keeps
+    score of every game it changed may."""
+    try:
+        done = players.undo(database.session(), decision_id, gamedata.scored())
+    except players.NotYours as err:
+        abort(403, description=str(err))
+    if done is None:
+        abort(404, description="There is no such merge or split standing.")
+    return htmx.go(url_for("players.player", person=records.fold(done.person)))

@@ -135,7 +135,7 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
     path = tmp_path / "backup.json"
     counts = store.backup(path, database_url).rows
     assert counts == {"games": 2, "boxes": 6, "box_revisions": 8, "game_events": 2,
-                      "write_keys": 1, "player_aliases": 1}
+                      "write_keys": 1, "player_aliases": 1, "name_decisions": 0}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
     assert store.restore(path, restored_url) == counts

@@ -39,9 +39,9 @@ OPEN_POSTS = {
     "disputes.settle": "rules on a showdown, stores nothing",
     "api.adjudicate": "stores nothing", "api.score": "stores nothing",
     "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
-    "players.merge": "needs the edit secret of a game the merged name played in",
+    "players.merge": "changes only games whose edit secret the browser holds",
     "players.split": "needs the edit secret of the game the name is split in",
-    "players.undo": "needs the edit secret the merge or split needed (tests/records)",
+    "players.undo": "needs the edit secret of every game the decision changed",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -62,7 +62,7 @@ def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
     return str(rule.rule).replace("<game_id>", game.id).replace(
         "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
-        "<int:alias_id>", "1")
+        "<int:decision_id>", "1")
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
