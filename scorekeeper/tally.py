@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -50,7 +50,8 @@ def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
     if sheet is None:
         return None
     return Played(row.id, day_of(row), row.rules, tuple(row.players),
-                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet)
+                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet,
+                  began_at(row))
 
 
 class Kept:
@@ -110,6 +111,21 @@ def day_of(row: store.CountedGame | store.GameRow) -> date:
         except ValueError:
             pass
     return row.created_at.date()
+
+
+def began_at(row: store.CountedGame | store.GameRow) -> datetime:
+    """When play began: its start as entered (to the minute), else when it was stored;
+    naive, as the store keeps times, so any two compare."""
+    if row.started:
+        try:
+            began = datetime.fromisoformat(row.started)
+        except ValueError:
+            pass
+        else:
+            if began.tzinfo is not None:
+                began = began.astimezone(UTC).replace(tzinfo=None)
+            return began
+    return row.created_at
 
 
 def summarised(summary: Mapping[str, Any]) -> Sheet | None:

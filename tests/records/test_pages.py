@@ -100,7 +100,7 @@ def test_csv_of_a_game_and_of_a_record(started: tuple[Flask, list[tuple[str, str
     sheet = client.get(f"/games/{ids[1][0]}").get_data(as_text=True)
     assert f'href="/games/{ids[1][0]}/boxes.csv">Export CSV' in sheet
     rows = list(csv.reader(io.StringIO(
-        client.get(f"/games/{ids[1][0]}/boxes.csv").get_data(as_text=True))))
+        client.get(f"/games/{ids[1][0]}/boxes.csv").data.decode("utf-8-sig"))))
     assert rows[0][:10] == ["date", "game", "rules", "box", "dealer", "ending", "result",
                             "by", "winner", "points"]
     assert len(rows) == 1 + 6
