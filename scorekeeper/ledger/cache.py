@@ -74,9 +74,12 @@ KEPT = Kept()
 """The process's scored games."""
 
 
-def scored(db: Session, game_id: str,
-           score: Callable[[store.GameRow, Sequence[store.BoxRow]], Table],
-           kept: Kept | None = None) -> Table | None:
+def scored(
+    db: Session,
+    game_id: str,
+    score: Callable[[store.GameRow, Sequence[store.BoxRow]], Table],
+    kept: Kept | None = None,
+) -> Table | None:
     """The game scored (``score`` rules a row and its boxes), from ``kept`` (the
     process's :data:`KEPT`) when it has not changed since; None if there is no such game."""
     kept = KEPT if kept is None else kept

@@ -14,9 +14,12 @@ from sqlalchemy.orm import Session
 from scorekeeper import ledger, records
 from scorekeeper.web import players
 
-GAME = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann",
-        "boxes": [{"ending": "knock", "by": "Ann",
-                   "hands": {"Ann": {"count": 5}, "Bob": {"count": 30}}}]}
+GAME = {
+    "rules": "gin",
+    "players": ["Ann", "Bob"],
+    "dealer": "Ann",
+    "boxes": [{"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 5}, "Bob": {"count": 30}}}],
+}
 
 
 @pytest.fixture
@@ -50,11 +53,13 @@ def _gate(app: Flask) -> threading.BoundedSemaphore:
     return gate
 
 
-def test_a_refused_pdf_reads_no_game(printing_app: Flask, client: FlaskClient,
-                                     reads: list[str]) -> None:
+def test_a_refused_pdf_reads_no_game(printing_app: Flask, client: FlaskClient, reads: list[str]) -> None:
     game_id = client.post("/api/v1/games", json=GAME).get_json()["id"]
-    addresses = [f"/games/{game_id}/sheet.pdf", f"/api/v1/games/{game_id}/sheet.pdf",
-                 "/players/Ann/season.pdf"]
+    addresses = [
+        f"/games/{game_id}/sheet.pdf",
+        f"/api/v1/games/{game_id}/sheet.pdf",
+        "/players/Ann/season.pdf",
+    ]
     gate = _gate(printing_app)
     assert gate.acquire(blocking=False)  # another request is printing
     try:

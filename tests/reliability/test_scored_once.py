@@ -36,8 +36,7 @@ def rulings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     scored: list[str] = []
     original = ledger.Table.of
 
-    def counting(cls: type[ledger.Table], row: store.GameRow,
-                 boxes: Sequence[store.BoxRow]) -> ledger.Table:
+    def counting(cls: type[ledger.Table], row: store.GameRow, boxes: Sequence[store.BoxRow]) -> ledger.Table:
         scored.append(row.id)
         return original(row, boxes)
 
@@ -45,8 +44,7 @@ def rulings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return scored
 
 
-def test_a_game_read_again_unchanged_is_not_scored_again(db: Session,
-                                                         rulings: list[str]) -> None:
+def test_a_game_read_again_unchanged_is_not_scored_again(db: Session, rulings: list[str]) -> None:
     game_id = ledger.start(db, GAME).table.id
     ledger.record(db, game_id, knock("Bob", Ann=14, Bob=4, Cal=13), number=1)
     rulings.clear()
@@ -58,7 +56,8 @@ def test_a_game_read_again_unchanged_is_not_scored_again(db: Session,
 
 
 def test_a_write_from_another_process_is_never_served_stale(
-        db: Session, rulings: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Session, rulings: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     game_id = ledger.start(db, GAME).table.id
     before = ledger.load(db, game_id)
     assert before is not None and before.sheet is not None and not before.boxes
@@ -71,8 +70,7 @@ def test_a_write_from_another_process_is_never_served_stale(
     assert after.sheet.totals == {"Ann": 0, "Bob": 19, "Cal": 0}
 
 
-def test_a_restored_game_at_a_version_it_had_before_is_scored_again(
-        db: Session, rulings: list[str]) -> None:
+def test_a_restored_game_at_a_version_it_had_before_is_scored_again(db: Session, rulings: list[str]) -> None:
     """A backup restored under a running server: the game may reach a version it had
     with other boxes. Its ``updated_at`` tells them apart."""
     game_id = ledger.start(db, GAME).table.id
@@ -80,10 +78,16 @@ def test_a_restored_game_at_a_version_it_had_before_is_scored_again(
     kept = ledger.load(db, game_id)
     assert kept is not None and kept.sheet is not None
     # The same version with another first box, written later (as after a restore).
-    db.execute(sa.update(Box).where(Box.game_id == game_id).values(
-        entry=knock("Cal", Ann=20, Bob=30, Cal=5).to_json()))
-    db.execute(sa.update(Game).where(Game.id == game_id).values(
-        updated_at=kept.row.updated_at + timedelta(seconds=1)))
+    db.execute(
+        sa.update(Box)
+        .where(Box.game_id == game_id)
+        .values(entry=knock("Cal", Ann=20, Bob=30, Cal=5).to_json())
+    )
+    db.execute(
+        sa.update(Game)
+        .where(Game.id == game_id)
+        .values(updated_at=kept.row.updated_at + timedelta(seconds=1))
+    )
     db.commit()
     now = ledger.load(db, game_id)
     assert now is not None and now.sheet is not None and now.version == kept.version
