@@ -115,3 +115,21 @@ def test_the_kept_games_are_bounded_least_recently_read_first_out(db: Session) -
         assert cache.scored(db, game_id, ledger.Table.of, kept) is not None
     assert len(kept) == 2
     assert cache.scored(db, "no-such-game", ledger.Table.of, kept) is None
+
+
+def test_a_game_is_kept_once_at_its_last_version_and_boxes_are_bounded(db: Session) -> None:
+    """A club evening writes a new version of each game every few minutes: the old one
+    makes room, and the boxes kept over all games stay under the bound (memory)."""
+    kept = cache.Kept(boxes=3)
+    game_id = ledger.start(db, GAME).table.id
+    for number in (1, 2):
+        ledger.record(db, game_id, knock("Bob", Ann=14, Bob=4, Cal=13), number=number)
+        assert cache.scored(db, game_id, ledger.Table.of, kept) is not None
+        assert len(kept) == 1
+    other = ledger.start(db, GAME).table.id
+    assert cache.scored(db, other, ledger.Table.of, kept) is not None
+    assert len(kept) == 2  # 2 boxes + 1 for the empty game
+    ledger.record(db, other, knock("Bob", Ann=14, Bob=4, Cal=13), number=1)
+    ledger.record(db, other, knock("Bob", Ann=14, Bob=4, Cal=13), number=2)
+    assert cache.scored(db, other, ledger.Table.of, kept) is not None
+    assert len(kept) == 1  # 2 + 2 boxes are past the bound: the game read longest ago went
