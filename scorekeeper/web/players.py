@@ -21,12 +21,19 @@ bp = Blueprint("players", __name__)
 LAST_GAMES = 10
 
 
+RECORDS_MAX_GAMES = 1000
+"""The newest games a public server's records pages count (``RECORDS_MAX_GAMES``): what
+one request reads stays bounded however many games the server holds (issue 23)."""
+
+
 def counted() -> list[records.Played]:
     """The games this browser may count (the home page's rule), scored; the app keeps
-    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change."""
+    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change. A public
+    server counts its newest ``RECORDS_MAX_GAMES`` games."""
     kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
     if current_app.config["RECENT_GAMES_PUBLIC"]:
-        return tally.played(database.session(), kept=kept)
+        most = int(current_app.config.get("RECORDS_MAX_GAMES", RECORDS_MAX_GAMES))
+        return tally.played(database.session(), kept=kept, most=max(most, 1))
     mine = gamedata.remembered()
     return tally.played(database.session(), mine, kept=kept) if mine else []
 
