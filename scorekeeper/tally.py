@@ -31,14 +31,17 @@ def names(db: Session) -> Names:
 
 
 def played(db: Session, ids: Sequence[str] | None = None,
-           kept: Kept | None = None) -> list[Played]:
-    """The games that count (``ids``: only those; None: every game), each scored, oldest
-    first. With ``kept``, a game read before at its current version is not read again."""
+           kept: Kept | None = None, most: int | None = None) -> list[Played]:
+    """The games that count (``ids``: only those; None: every game; ``most``: only that
+    many of the newest of them), each scored, oldest first. With ``kept``, a game read
+    before at its current version is not read again."""
     who = names(db)
     if kept is None:
+        if most is not None:
+            ids = list(store.versions(db, ids, most))
         return [game for row in store.counted_games(db, ids)
                 if (game := _played(db, row, who)) is not None]
-    return kept.played(db, ids, who)
+    return kept.played(db, ids, who, most)
 
 
 def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
@@ -65,9 +68,11 @@ class Kept:
         self._names = Names()
         self._lock = threading.Lock()
 
-    def played(self, db: Session, ids: Sequence[str] | None, who: Names) -> list[Played]:
-        """As :func:`played` does, from what is kept where it is still current."""
-        current = store.versions(db, ids)
+    def played(self, db: Session, ids: Sequence[str] | None, who: Names,
+               most: int | None = None) -> list[Played]:
+        """As :func:`played` does, from what is kept where it is still current (a game
+        no longer counted, past ``most`` say, is forgotten)."""
+        current = store.versions(db, ids, most)
         with self._lock:
             if who != self._names:
                 self._games = {game_id: (version, _matched(game, who))
