@@ -516,7 +516,7 @@ def standings(event: EventEntry, results: Sequence[TableResult], *,
     versus: dict[tuple[str, str], float] = {}
     per_round: dict[int, list[float]] = {}
     for result in results:
-        points = _points(event, result)
+        points = table_points(event, result)
         nets = result.nets()
         places = result.places()
         for p in result.players:
@@ -572,7 +572,7 @@ def standings(event: EventEntry, results: Sequence[TableResult], *,
     return tuple(rows)
 
 
-def _points(event: EventEntry, result: TableResult) -> dict[str, float]:
+def table_points(event: EventEntry, result: TableResult) -> dict[str, float]:
     """Each player's score from one table by the event's count."""
     if event.standings == "net":
         return {p: float(v) for p, v in result.nets().items()}
@@ -599,4 +599,5 @@ __all__ = [
     "TableResult",
     "read_entrants",
     "standings",
+    "table_points",
 ]

@@ -26,7 +26,14 @@ from sqlalchemy.orm import Session
 from .. import engine, records, store
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.errors import MalformedError
-from ..engine.event import EventEntry, Penalty, Seating, Standing, read_entrants
+from ..engine.event import (
+    EventEntry,
+    Penalty,
+    Seating,
+    Standing,
+    TableResult,
+    read_entrants,
+)
 from ..engine.movement import cut_at_table, seat_round
 from ..store.events import LoadedEvent
 from ..store.models import now as _now
@@ -156,6 +163,11 @@ def standings(db: Session, event: LoadedEvent | str) -> tuple[Standing, ...]:
     loaded = _loaded(db, event) if isinstance(event, str) else event
     return records.standings(loaded.entry, store.events.table_games(db, loaded.id),
                              withdrawn=loaded.withdrawn)
+
+
+def results(db: Session, event: LoadedEvent) -> list[TableResult]:
+    """Every table's result so far (the exports' and the results sheet's rows)."""
+    return [records.table_result(game) for game in store.events.table_games(db, event.id)]
 
 
 @dataclass(frozen=True)
@@ -568,6 +580,7 @@ __all__ = [
     "penalize",
     "renew_director_codes",
     "replace",
+    "results",
     "seat_next_round",
     "standings",
     "start_clock",
