@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.errors import GameOverError, MalformedError
+from . import cache
 from .codes import (
     JOIN_ALPHABET,
     JOIN_LENGTH,
@@ -77,11 +78,9 @@ def _check_room(boxes: int, max_boxes: int | None) -> None:
 
 
 def load(db: Session, game_id: str) -> Table | None:
-    """The game with its live boxes, scored; None if there is none."""
-    found = store.load_game(db, game_id)
-    if found is None:
-        return None
-    return Table.of(*found)
+    """The game with its live boxes, scored; None if there is none. A game unchanged
+    since it was last scored in this process is not scored again (:mod:`.cache`)."""
+    return cache.scored(db, game_id, Table.of)
 
 
 def _current(db: Session, game_id: str) -> Table:
@@ -202,8 +201,9 @@ def _after(db: Session, before: Table, result: store.WriteResult, game: GameEntr
     a write the store found repeated meanwhile answers the game as it is."""
     if result.repeated:
         return Written(_current(db, before.id), result.box_id, True, result.version)
-    return Written(before.after(result, game, rows, scoring, summary, **changed),
-                   result.box_id, written_version=result.version)
+    after = before.after(result, game, rows, scoring, summary, **changed)
+    cache.keep(db, after)
+    return Written(after, result.box_id, written_version=result.version)
 
 
 def _rows(table: Table) -> list[store.BoxRow]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
@@ -173,17 +174,30 @@ def _same(after: ledger.Table, loaded: ledger.Table | None) -> None:
     assert after.scoring.sheet() == loaded.scoring.sheet()
 
 
-def test_a_write_reads_its_game_once_and_builds_the_game_after_it(
+def test_a_write_scores_its_game_once_and_builds_the_game_after_it(
         db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write reads its game (from the process's cache: the write before it kept the
+    game it built), scores it once (a recorded box alone, a change rescores the game)
+    and builds the game after it from the game before: what a fresh read scores."""
+    load_game, score = store.load_game, engine.Scoring.of
     game_id = ledger.start(db, GAME).table.id
-    reads: list[str] = []
-    load_game = store.load_game
+    calls: list[str] = []
 
-    def counted(session: Session, wanted: str) -> object:
-        reads.append(wanted)
+    def read(session: Session, wanted: str) -> object:
+        calls.append("read")
         return load_game(session, wanted)
 
-    monkeypatch.setattr(store, "load_game", counted)
+    def scored(data: Any) -> engine.Scoring:
+        calls.append("score")
+        return score(data)
+
+    def fresh() -> ledger.Table:
+        found = load_game(db, game_id)
+        assert found is not None
+        return ledger.Table.of(*found)
+
+    monkeypatch.setattr(store, "load_game", read)
+    monkeypatch.setattr(engine.Scoring, "of", scored)
     cards = BoxEntry(ending="knock", by="Bob", hands={
         "Bob": Hand(cards=("AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C")),
         "Ann": Hand(count=14), "Cal": Hand(count=13)})
@@ -193,10 +207,10 @@ def test_a_write_reads_its_game_once_and_builds_the_game_after_it(
         lambda: ledger.record(db, game_id, knock("Cal", Ann=20, Bob=30, Cal=5)),
     ]
     for write in writes:
-        reads.clear()
+        calls.clear()
         written = write()
-        assert reads == [game_id]
-        _same(written.table, ledger.load(db, game_id))
+        assert calls == []  # the box is added to the kept game's score: nothing read
+        _same(written.table, fresh())
     table = written.table
     assert table.boxes[1].entry.hands["Bob"].form == "declared"  # laid out (C8)
     first, second, third = (box.id for box in table.boxes)
@@ -211,11 +225,14 @@ def test_a_write_reads_its_game_once_and_builds_the_game_after_it(
         lambda w: ledger.end(db, game_id),
     ]
     for change in later:
-        reads.clear()
+        calls.clear()
         version = written.version
         written = change(written)
-        assert reads == [game_id] and not written.repeated
+        assert calls in (["score"], [])  # the changed game, once (a new box: no rescore)
+        assert not written.repeated
         assert written.version == version + 1 == written.table.version
-        _same(written.table, ledger.load(db, game_id))
+        _same(written.table, fresh())
     assert [box.id for box in written.table.boxes] == [first, second, third]
     assert written.table.sheet is not None and written.table.sheet.game_over
+    calls.clear()
+    assert ledger.load(db, game_id) == written.table and calls == []
