@@ -30,6 +30,7 @@ from scorekeeper.engine import (
     contract,
     find_rules,
     score,
+    score_game,
 )
 
 OK, BAD_INPUT = 0, 2
@@ -195,7 +196,7 @@ def _sheet(args: argparse.Namespace) -> int:
     from scorekeeper.pdf.meta import SheetMeta
 
     game = contract.GameEntry.from_json(_load(args.file))
-    sheet = contract.Sheet.from_json(score(game.to_json()))
+    sheet = score_game(game)
     meta = SheetMeta(game_id=args.game_id, place=args.place or "", started=args.started,
                      currency=args.currency or "", read_only_url=args.url,
                      printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0))

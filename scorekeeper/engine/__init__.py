@@ -26,6 +26,7 @@ from .ruletext import (
 )
 from .ruling import adjudicate, knock_limit_for, rule_box
 from .seating import Cut, cut_for_deal, eldest
+from .typed import rule, score_game, scoring, scoring_with, sheet
 
 __all__ = [
     "ERROR_CLASSES",
@@ -59,11 +60,16 @@ __all__ = [
     "parse_cards",
     "player_name",
     "read_players",
+    "rule",
     "rule_box",
     "rule_text",
     "rule_texts",
     "score",
+    "score_game",
+    "scoring",
+    "scoring_with",
     "sections",
     "settings_table",
+    "sheet",
     "too_many_boxes",
 ]

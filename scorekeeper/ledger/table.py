@@ -99,7 +99,7 @@ class Table:
         """The game as read from the store, scored."""
         game = store.game_entry(row, boxes)
         try:
-            scoring = engine.Scoring.of(game.to_json())
+            scoring = engine.scoring(game)
         except engine.ScorekeeperError as err:
             return cls.made(row, boxes, game, None, err.message)
         return cls.made(row, boxes, game, scoring)
@@ -151,7 +151,7 @@ class Table:
         ``place`` in place of the box there (raises the engine's errors)."""
         if place is None:
             if self.scoring is not None:
-                return self.scoring.add(entry.to_json())
+                return engine.scoring_with(self.scoring, entry)
             return scoring_of(self.game.with_boxes([*self.game.boxes, entry]))
         return scoring_of(self.game.with_boxes(self.entries_with(entry, place)))
 
@@ -185,12 +185,12 @@ class Table:
 
 def scoring_of(game: GameEntry) -> engine.Scoring:
     """The engine's state after every box of ``game`` (raises the engine's errors)."""
-    return engine.Scoring.of(game.to_json())
+    return engine.scoring(game)
 
 
 def sheet_of(scoring: engine.Scoring) -> Sheet:
     """The score sheet of the boxes scored so far."""
-    return Sheet.from_json(scoring.sheet())
+    return engine.sheet(scoring)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, request, url_for
 
 from .. import engine
-from ..engine.contract import Ruling
+from ..engine.contract import GameEntry
 from . import forms, htmx
 
 bp = Blueprint("disputes", __name__)
@@ -201,10 +201,10 @@ def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str
     entry = forms.box_entry(form)
     if entry is None:
         return forms.Ruled(errors=[forms.CHECK])
-    box = {"rules": preset, "settings": settings or {}, "players": players,
-           "dealer": dealer, **entry.to_json()}
+    game = GameEntry(rules=preset, settings=settings or {}, players=tuple(players),
+                     dealer=dealer)
     try:
-        return forms.Ruled(entry, ruling=Ruling.from_json(engine.adjudicate(box)))
+        return forms.Ruled(entry, ruling=engine.rule(game, entry))
     except engine.ScorekeeperError as err:
         return forms.Ruled(entry, errors=[forms.attach_engine_error(form, err, players)])
 

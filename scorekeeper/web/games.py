@@ -161,7 +161,7 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "events": store.game_events(database.session(), table.id),
-        "ended": (sheet.extra.get("ended") if sheet else None) or table.game.ended,
+        "ended": (sheet.ended if sheet else None) or table.game.ended,
         "charts": _charts(table),
     }
 
