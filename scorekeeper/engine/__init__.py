@@ -12,6 +12,7 @@ from .boxes import MAX_NAME, player_name, read_players
 from .cards import Card, Suit, parse_cards
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import MAX_BOXES, Scoring, score, too_many_boxes
+from .knocking import KnockLimit, knock_limit, may_knock
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
 from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
 from .ruletext import (
@@ -39,6 +40,7 @@ __all__ = [
     "Card",
     "Cut",
     "IllegalPlayError",
+    "KnockLimit",
     "NotationError",
     "RuleText",
     "Rules",
@@ -56,7 +58,9 @@ __all__ = [
     "cut_for_deal",
     "eldest",
     "find_rules",
+    "knock_limit",
     "knock_limit_for",
+    "may_knock",
     "parse_cards",
     "player_name",
     "read_players",
