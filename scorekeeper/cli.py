@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scorekeeper.engine import (
-    PRESETS,
     SETTINGS,
     ScorekeeperError,
     adjudicate,
     arrange,
     contract,
     find_rules,
+    ordered_presets,
     score,
     score_game,
 )
@@ -246,7 +246,7 @@ def _rules(args: argparse.Namespace) -> int:
         _emit({"presets": [
             {"id": rules.name, "title": rules.title, "min_players": rules.min_players,
              "max_players": rules.max_players}
-            for rules in PRESETS.values()
+            for rules in ordered_presets()
         ]})
         return OK
     rules = find_rules(args.preset, "preset")

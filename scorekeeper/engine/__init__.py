@@ -14,7 +14,16 @@ from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperE
 from .game import MAX_BOXES, Scoring, score, too_many_boxes
 from .knocking import KnockLimit, knock_limit, may_knock
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
-from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
+from .rules import (
+    DEFAULT_PRESET,
+    PRESET_ORDER,
+    PRESETS,
+    SETTINGS,
+    Rules,
+    Setting,
+    find_rules,
+    ordered_presets,
+)
 from .ruletext import (
     RULE_TEXTS,
     RuleText,
@@ -30,10 +39,12 @@ from .seating import Cut, cut_for_deal, eldest
 from .typed import rule, score_game, scoring, scoring_with, sheet
 
 __all__ = [
+    "DEFAULT_PRESET",
     "ERROR_CLASSES",
     "MAX_BOXES",
     "MAX_NAME",
     "PRESETS",
+    "PRESET_ORDER",
     "RULE_TEXTS",
     "SETTINGS",
     "Arrangement",
@@ -61,6 +72,7 @@ __all__ = [
     "knock_limit",
     "knock_limit_for",
     "may_knock",
+    "ordered_presets",
     "parse_cards",
     "player_name",
     "read_players",

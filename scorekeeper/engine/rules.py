@@ -290,3 +290,17 @@ def find_rules(name: str, where: str = "rules") -> Rules:
 def default_rules_for(players: int) -> Rules:
     """Jersey Gin for three players, two-hand Gin for two (RULES.md §2 heading)."""
     return find_rules("jersey-scarne" if players == 3 else "gin")
+
+
+DEFAULT_PRESET = "jersey-scarne"
+"""The game this app is for: the preset a form or page offers first."""
+PRESET_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
+                "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
+"""The order pages, the PDF and the command line list presets in: Jersey Gin first, then
+two-hand Gin and its variants."""
+
+
+def ordered_presets() -> list[Rules]:
+    """Every preset, in :data:`PRESET_ORDER` (any preset it does not name last)."""
+    ordered = [PRESETS[name] for name in PRESET_ORDER if name in PRESETS]
+    return ordered + [p for name, p in PRESETS.items() if name not in PRESET_ORDER]

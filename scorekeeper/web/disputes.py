@@ -29,7 +29,7 @@ def check() -> Response:
         except engine.ScorekeeperError as err:
             forms.add_error(form.typed, err.message)
             error = err.message
-    rules = engine.PRESETS.get(form.rules.data or "") or engine.PRESETS["jersey-scarne"]
+    rules = engine.PRESETS.get(form.rules.data or "") or engine.PRESETS[engine.DEFAULT_PRESET]
     limit = knock_limit(form, rules)
     if form.knock_limit.errors or form.upcard.errors:
         error = error or "Check the knock limit and the upcard."
@@ -91,7 +91,7 @@ def best_alternatives(result: dict[str, Any], rules: engine.Rules) -> list[list[
 def settle() -> Response:
     """Settle a showdown: any box, no game, with house rules and the dealer; the full
     ruling with its explanation."""
-    preset = request.args.get("rules") or "jersey-scarne"
+    preset = request.args.get("rules") or engine.DEFAULT_PRESET
     if preset not in engine.PRESETS:
         preset = "jersey-scarne"
     setup = forms.showdown_setup_form(preset, request.args)
