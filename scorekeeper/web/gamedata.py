@@ -167,13 +167,27 @@ UNDO_SECONDS = 60
 
 
 def note_write(game_id: str, box_id: int, version: int, what: str,
-               undoable: bool = True) -> None:
+               undoable: bool = True, undo_key: str | None = None) -> None:
     """Remember this phone's last write (one at a time), for the sheet to say what was
     done and offer to undo it: the game version it made, so the offer ends with the
-    next write from any phone."""
+    next write from any phone. An undo notes its own key (``undo_key``), so a second
+    tap of the same undo is still this phone's."""
     session["last_write"] = {"game": game_id, "box": box_id, "version": version,
-                             "what": what, "undoable": undoable,
+                             "what": what, "undoable": undoable, "undo_key": undo_key,
                              "until": int(time.time()) + UNDO_SECONDS}
+
+
+def may_undo(game_id: str, box_id: int, version: int | None, key: str | None) -> bool:
+    """Whether an undo of the box is this phone's own, as the sheet promises: its last
+    write was to that box and made that version (or the undo repeats this phone's
+    undo, by its key). Another scorer's write is theirs to undo, or anyone's to edit."""
+    noted = session.get("last_write")
+    if not isinstance(noted, dict) or noted.get("game") != game_id \
+            or noted.get("box") != box_id:
+        return False
+    if noted.get("undoable") and noted.get("version") == version:
+        return True
+    return key is not None and noted.get("undo_key") == key
 
 
 def last_write(table: ledger.Table) -> dict[str, Any] | None:

@@ -153,3 +153,63 @@ def test_the_share_page_builds_links_from_a_configured_or_trusted_host(app: Flas
     text = sheet("evil.example")
     assert f"https://cards.example.org/games/{game['id']}/join#" in text
     assert "evil.example" not in text
+
+
+def _knock(version: int, key: str) -> dict[str, str]:
+    return {"version": str(version), "key": key, "ending": "knock", "by": "Ann",
+            "hands-0-count": "2", "hands-1-count": "20"}
+
+
+def test_undo_undoes_only_this_phones_own_write(app: Flask) -> None:
+    """Found: any scorer could post the undo form of another phone's write (the
+    version and the box are on every scorer's sheet) and take that write back. Now
+    only the phone that made the write may, as the sheet promises."""
+    game = _game(app)
+    ann, bob = app.test_client(), app.test_client()
+    for phone in (ann, bob):
+        phone.post(f"/games/{game['id']}/join", data={"code": game["edit_token"]})
+    assert ann.post(f"/games/{game['id']}/boxes/new", data=_knock(1, "a1")).status_code == 303
+    (box,) = app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"]["boxes"]
+    undo = f"/games/{game['id']}/boxes/{box['id']}/undo"
+    refused = bob.post(undo, data={"version": "2", "key": "b-undo"})
+    assert refused.status_code == 409
+    assert "Only the phone that made a write can undo it" in refused.get_data(as_text=True)
+    assert len(app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"][
+        "boxes"]) == 1
+    for _ in range(2):  # Ann's own undo, tapped twice
+        assert ann.post(undo, data={"version": "2", "key": "a-undo"}).status_code == 303
+    assert app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"][
+        "boxes"] == []
+
+
+def test_a_game_ended_by_agreement_refuses_further_edits(app: Flask) -> None:
+    """Found: after the players ended a game by agreement, a box could still be
+    corrected or deleted and the rules changed (only a new box was refused). Now every
+    edit is refused alike, in pages and API, saying how to play on."""
+    game = _game(app)
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    api = app.test_client()
+    assert api.post(f"/api/v1/games/{game['id']}/boxes", headers=auth, json={
+        "ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 2}, "Bob": {"count": 20}}}
+    ).status_code == 201
+    assert api.post(f"/api/v1/games/{game['id']}/end", headers=auth).status_code == 200
+    (box,) = api.get(f"/api/v1/games/{game['id']}").get_json()["game"]["boxes"]
+    base = f"/api/v1/games/{game['id']}"
+    refusals = [
+        api.put(f"{base}/boxes/{box['id']}", headers=auth, json={"ending": "misdeal"}),
+        api.delete(f"{base}/boxes/{box['id']}", headers=auth),
+        api.put(f"{base}/settings", headers=auth, json={"gin_bonus": 50}),
+        api.post(f"{base}/boxes", headers=auth, json={"ending": "misdeal"}),
+    ]
+    for refused in refusals:
+        assert refused.status_code == 422, refused.get_json()
+        error = refused.get_json()["error"]
+        assert error["code"] == "game-over" and "ended" in error["message"]
+        assert "new game" in error["message"]
+    phone = app.test_client()
+    phone.post(f"/games/{game['id']}/join", data={"code": game["edit_token"]})
+    version = api.get(base).get_json()["version"]
+    page = phone.post(f"/games/{game['id']}/boxes/{box['id']}/delete",
+                      data={"version": str(version), "key": "d"})
+    assert page.status_code in (409, 422) and "new game" in page.get_data(as_text=True)
+    assert api.get(base).get_json()["version"] == version
