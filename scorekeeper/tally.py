@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -31,14 +31,17 @@ def names(db: Session) -> Names:
 
 
 def played(db: Session, ids: Sequence[str] | None = None,
-           kept: Kept | None = None) -> list[Played]:
-    """The games that count (``ids``: only those; None: every game), each scored, oldest
-    first. With ``kept``, a game read before at its current version is not read again."""
+           kept: Kept | None = None, most: int | None = None) -> list[Played]:
+    """The games that count (``ids``: only those; None: every game; ``most``: only that
+    many of the newest of them), each scored, oldest first. With ``kept``, a game read
+    before at its current version is not read again."""
     who = names(db)
     if kept is None:
+        if most is not None:
+            ids = list(store.versions(db, ids, most))
         return [game for row in store.counted_games(db, ids)
                 if (game := _played(db, row, who)) is not None]
-    return kept.played(db, ids, who)
+    return kept.played(db, ids, who, most)
 
 
 def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
@@ -50,7 +53,8 @@ def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
     if sheet is None:
         return None
     return Played(row.id, day_of(row), row.rules, tuple(row.players),
-                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet)
+                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet,
+                  began_at(row))
 
 
 class Kept:
@@ -64,9 +68,11 @@ class Kept:
         self._names = Names()
         self._lock = threading.Lock()
 
-    def played(self, db: Session, ids: Sequence[str] | None, who: Names) -> list[Played]:
-        """As :func:`played` does, from what is kept where it is still current."""
-        current = store.versions(db, ids)
+    def played(self, db: Session, ids: Sequence[str] | None, who: Names,
+               most: int | None = None) -> list[Played]:
+        """As :func:`played` does, from what is kept where it is still current (a game
+        no longer counted, past ``most`` say, is forgotten)."""
+        current = store.versions(db, ids, most)
         with self._lock:
             if who != self._names:
                 self._games = {game_id: (version, _matched(game, who))
@@ -110,6 +116,21 @@ def day_of(row: store.CountedGame | store.GameRow) -> date:
         except ValueError:
             pass
     return row.created_at.date()
+
+
+def began_at(row: store.CountedGame | store.GameRow) -> datetime:
+    """When play began: its start as entered (to the minute), else when it was stored;
+    naive, as the store keeps times, so any two compare."""
+    if row.started:
+        try:
+            began = datetime.fromisoformat(row.started)
+        except ValueError:
+            pass
+        else:
+            if began.tzinfo is not None:
+                began = began.astimezone(UTC).replace(tzinfo=None)
+            return began
+    return row.created_at
 
 
 def summarised(summary: Mapping[str, Any]) -> Sheet | None:

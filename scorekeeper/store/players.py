@@ -57,13 +57,21 @@ def counted_games(db: Session, ids: Sequence[str] | None = None) -> list[Counted
     return [CountedGame(*row) for row in db.connection().execute(query)]
 
 
-def versions(db: Session, ids: Sequence[str] | None = None) -> dict[str, int]:
+def versions(db: Session, ids: Sequence[str] | None = None,
+             most: int | None = None) -> dict[str, int]:
     """Each counted game's version (every write raises it), oldest game first: what a
-    reader that keeps games it has read compares, without reading the games."""
-    query = select(GAMES.c.id, GAMES.c.version).order_by(GAMES.c.created_at, GAMES.c.id)
+    reader that keeps games it has read compares, without reading the games. With
+    ``most``, only that many of the newest games (a public server's records pages
+    read a bounded number of games however many the server holds)."""
+    query = select(GAMES.c.id, GAMES.c.version)
     if ids is not None:
         query = query.where(GAMES.c.id.in_([i for i in ids if isinstance(i, str)]))
-    return {row.id: row.version for row in db.connection().execute(query)}
+    if most is not None:
+        newest = query.order_by(GAMES.c.created_at.desc(), GAMES.c.id.desc()).limit(most)
+        rows = list(db.connection().execute(newest))[::-1]
+    else:
+        rows = list(db.connection().execute(query.order_by(GAMES.c.created_at, GAMES.c.id)))
+    return {row.id: row.version for row in rows}
 
 
 def aliases(db: Session) -> list[AliasRow]:

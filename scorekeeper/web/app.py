@@ -26,7 +26,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from ..engine import vocabulary
-from . import cardfaces, compress, database, htmx, printing
+from . import cardfaces, compress, database, htmx, limits, printing
 from .session import SessionInterface, instance_secret
 
 _WEB = Path(__file__).resolve().parent
@@ -209,6 +209,7 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
+    limits.init_app(app)  # after the blueprints: it limits their game-starting views
 
     app.jinja_env.filters["card"] = cardfaces.face
     app.jinja_env.filters["cards"] = cardfaces.faces

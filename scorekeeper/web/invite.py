@@ -147,14 +147,15 @@ def scorers_only(game_id: str) -> Response:
     """What a watcher gets on a scorer's page (record, edit, delete, settings): a page
     (403) that says why and offers the code prompt, never a bare "Forbidden". Once
     the code works the scorer lands on the page refused (a GET) or the sheet. For
-    htmx, which swaps no 403, the browser is sent to the same prompt."""
+    htmx, which swaps no 403, the browser is sent to the same prompt (a 200 with
+    ``HX-Redirect``, so the console logs no failed request)."""
     back = _back(game_id)
     table = gamedata.find(game_id)
     if table is None:
         return make_response(htmx.error_page(404, "Not found", "There is no game at "
                                              "this address. Check the link."))
     if htmx.is_htmx():
-        response = make_response("", 403)
+        response = make_response("", 200)
         response.headers["HX-Redirect"] = url_for("joining.confirm", game_id=game_id,
                                                   next=back)
         return response

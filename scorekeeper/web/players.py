@@ -16,18 +16,25 @@ from flask import Blueprint, Response, abort, current_app, request, url_for
 from .. import chart, exports, records, store, tally
 from ..ledger import players
 from ..pdf import render_season
-from . import database, gamedata, htmx
+from . import database, gamedata, htmx, printing
 
 bp = Blueprint("players", __name__)
 LAST_GAMES = 10
 
 
+RECORDS_MAX_GAMES = 1000
+"""The newest games a public server's records pages count (``RECORDS_MAX_GAMES``): what
+one request reads stays bounded however many games the server holds (issue 23)."""
+
+
 def counted() -> list[records.Played]:
     """The games this browser may count (the home page's rule), scored; the app keeps
-    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change."""
+    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change. A public
+    server counts its newest ``RECORDS_MAX_GAMES`` games."""
     kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
     if current_app.config["RECENT_GAMES_PUBLIC"]:
-        return tally.played(database.session(), kept=kept)
+        most = int(current_app.config.get("RECORDS_MAX_GAMES", RECORDS_MAX_GAMES))
+        return tally.played(database.session(), kept=kept, most=max(most, 1))
     mine = gamedata.remembered()
     return tally.played(database.session(), mine, kept=kept) if mine else []
 
@@ -116,20 +123,23 @@ def record_json(person: str) -> Response:
 
 @bp.get("/players/<path:person>/season.pdf")
 def season_pdf(person: str) -> Response | tuple[str, int]:
-    """The player's season (``year``, default the latest played) on paper."""
-    games = counted()
-    record = _record(person, games)
-    year_text = request.args.get("year") or str(record.games[0].day.year)
-    if not year_text.isdigit() or len(year_text) != 4:
+    """The player's season (``year``, default the latest played) on paper: it waits
+    its turn with the score sheets, before any game is read (web/printing.py)."""
+    year_text = request.args.get("year")
+    if year_text is not None and (not year_text.isdigit() or len(year_text) != 4):
         return htmx.error_page(422, "Which season?", "year must be four digits, like 2026.")
     size = request.args.get("size") or "A4"
     if size.lower() not in ("a4", "letter"):
         return htmx.error_page(422, "Which paper?", "size must be A4 or letter.")
-    year = int(year_text)
-    season = [g for g in games if g.day.year == year]
-    body = render_season(records.record(person, season), year,
-                         records.results_chart([record.person], season,
-                                               {record.person: record.name}), size=size)
+    with printing.turn():
+        games = counted()
+        record = _record(person, games)
+        year = int(year_text or record.games[0].day.year)
+        season = [g for g in games if g.day.year == year]
+        body = printing.printed(
+            render_season, records.record(person, season), year,
+            records.results_chart([record.person], season, {record.person: record.name}),
+            size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'inline; filename="season-{year}-{_slug(record.name)}.pdf"')

@@ -24,7 +24,8 @@ def _app(tmp_path: Path, public: bool) -> Flask:
     url = f"sqlite:///{tmp_path / 'pages.sqlite3'}"
     store.migrate(url)
     return create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "test-secret",
-                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public})
+                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public,
+                       "PDF_IN_PROCESS": True})
 
 
 @pytest.fixture
@@ -99,7 +100,7 @@ def test_csv_of_a_game_and_of_a_record(started: tuple[Flask, list[tuple[str, str
     sheet = client.get(f"/games/{ids[1][0]}").get_data(as_text=True)
     assert f'href="/games/{ids[1][0]}/boxes.csv">Export CSV' in sheet
     rows = list(csv.reader(io.StringIO(
-        client.get(f"/games/{ids[1][0]}/boxes.csv").get_data(as_text=True))))
+        client.get(f"/games/{ids[1][0]}/boxes.csv").data.decode("utf-8-sig"))))
     assert rows[0][:10] == ["date", "game", "rules", "box", "dealer", "ending", "result",
                             "by", "winner", "points"]
     assert len(rows) == 1 + 6

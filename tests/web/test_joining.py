@@ -155,7 +155,7 @@ def test_a_watcher_on_a_scorers_page_gets_the_code_prompt(app: Flask, client: Fl
 def test_htmx_on_a_scorers_page_is_sent_to_the_prompt(app: Flask, game_id: str) -> None:
     response = app.test_client().post(f"/games/{game_id}/boxes/preview", headers=HX,
                                       data=box_form(1, counts={0: 1}))
-    assert response.status_code == 403
+    assert response.status_code == 200  # htmx follows it; the console logs no failure
     assert response.headers["HX-Redirect"].startswith(f"/games/{game_id}/join?next=")
 
 
