@@ -314,6 +314,9 @@ def undo(game_id: str, box_id: int) -> Response:
     form = forms.UndoForm(request.form)
     if not form.validate():
         abort(400)
+    if not gamedata.may_undo(table.id, box_id, _int(form.version.data), _key(form)):
+        return _undo_refused(table, "only the phone that made a write can undo it, as its "
+                             "sheet offers; correct or delete the box instead")
     try:
         undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
                              or -1, key=_key(form))
@@ -327,7 +330,7 @@ def undo(game_id: str, box_id: int) -> Response:
         return _undo_refused(table, err.message)
     gamedata.note_write(table.id, box_id, undone.version,
                         UNDONE.get(undone.action, "Undone.").format(undone.number),
-                        undoable=False)
+                        undoable=False, undo_key=_key(form))
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 

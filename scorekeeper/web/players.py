@@ -62,7 +62,8 @@ def _player_page(person: str, status: int = 200, error: str | None = None) -> Re
         "players/player.html", "players/_player.html", status, record=record,
         last=record.games[:LAST_GAMES], svg=svg, opponents=others[:6],
         years=sorted({g.day.year for g in record.games}, reverse=True),
-        decisions=_decisions_of(record), scored=_scorer_games(record), error=error,
+        decisions=_decisions_of(record), scored=_scorer_games(record),
+        deciding=bool(gamedata.scored()), error=error,
         kinds=records.KIND_ORDER)
 
 
