@@ -236,6 +236,27 @@ def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, in
     return current.started_at, current.minutes
 
 
+@dataclass(frozen=True)
+class Seat:
+    """Where a game is played in an event: the event, round and table, and the round's
+    clock (its start and minutes) while a timed round runs."""
+
+    event_id: str
+    round: int
+    table: int
+    clock: tuple[datetime, int] | None
+
+
+def seat_of_game(db: Session, game_id: str) -> Seat | None:
+    """The event table a game is played at (for its sheet: the event, the table, the
+    round's clock), or None for a game of no event. Two small reads."""
+    found = store.events.event_of_game(db, game_id)
+    if found is None:
+        return None
+    event_id, round, table = found
+    return Seat(event_id, round, table, store.events.round_clock(db, event_id, round))
+
+
 # --- starting and seating ------------------------------------------------------------------
 
 
@@ -585,6 +606,7 @@ __all__ = [
     "NotInEvent",
     "RoundRefused",
     "RoundStillPlaying",
+    "Seat",
     "Started",
     "TableState",
     "board",
@@ -603,6 +625,7 @@ __all__ = [
     "replace",
     "results",
     "seat_next_round",
+    "seat_of_game",
     "standings",
     "start_clock",
     "start_event",

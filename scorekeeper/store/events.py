@@ -350,6 +350,16 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row[0], row[1], row[2])
 
 
+def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] | None:
+    """A round's start and minutes, if it is timed and started."""
+    row = db.execute(select(EventRound.started_at, EventRound.minutes, EventRound.closed_at)
+                     .where(EventRound.event_id == event_id,
+                            EventRound.number == round)).first()
+    if row is None or row[0] is None or row[1] is None or row[2] is not None:
+        return None
+    return row[0], row[1]
+
+
 def event_game_ids(db: Session, event_id: str) -> set[str]:
     """The ids of the event's games (a player's record filtered to one event)."""
     return set(db.scalars(select(EventTable.game_id).where(EventTable.event_id == event_id)))
@@ -383,6 +393,7 @@ __all__ = [
     "recent_events",
     "renew_event_codes",
     "reseat_table",
+    "round_clock",
     "set_clock",
     "table_games",
     "withdraw",
