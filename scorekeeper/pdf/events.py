@@ -120,8 +120,8 @@ def render_table_cards(cards: Sequence[TableCard], *, size: str = "A4") -> bytes
     page = paper_size(size)
     buffer = io.BytesIO()
     # Start in the embedded body font, so no unembedded Helvetica is ever referenced.
-    start: dict[str, Any] = {"initialFontName": FONT, "initialFontSize": 8}
-    canvas = Canvas(buffer, pagesize=page, invariant=1, **start)
+    options: dict[str, Any] = {"initialFontName": FONT, "initialFontSize": 8}
+    canvas = Canvas(buffer, pagesize=page, invariant=1, **options)
     first = cards[0] if cards else None
     title = f"{first.event}: table cards, round {first.round}" if first else "Table cards"
     canvas.setTitle(title)
