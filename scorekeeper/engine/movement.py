@@ -28,7 +28,9 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from .cards import RANK_NAMES
 from .event import Seating
+from .seating import Cut, cut_for_deal
 
 EXHAUSTIVE_UP_TO = 12
 """Players a round is searched exhaustively for (15 400 ways to seat 12 in threes)."""
@@ -290,4 +292,28 @@ def _improve(tables: list[list[str]], before: Met, rng: random.Random,
     return cost
 
 
-__all__ = ["EXHAUSTIVE_UP_TO", "met", "repeats", "seat_round", "table_sizes"]
+def cut_at_table(players: Sequence[str], seed: int, round: int,
+                 table: int) -> tuple[Cut, ...]:
+    """The cut for the first deal at a table (J1: high card deals, equal ranks cut
+    again), drawn from the event's seed as the table would cut a shuffled deck: the
+    cuts in order, the last naming the dealer.
+
+    >>> cuts = cut_at_table(("Ann", "Bob", "Cal"), 7, 1, 1)
+    >>> cuts[-1].dealer in ("Ann", "Bob", "Cal"), cuts == cut_at_table(("Ann", "Bob", "Cal"), 7, 1, 1)
+    (True, True)
+    """
+    rng = random.Random(f"{seed}:{round}:{table}:cut")
+    deck = [f"{rank}{suit}" for rank in RANK_NAMES for suit in "SHDC"]
+    cutting = list(players)
+    cuts: list[Cut] = []
+    while True:
+        drawn = rng.sample(deck, len(cutting))
+        cut = cut_for_deal(dict(zip(cutting, drawn, strict=True)))
+        cuts.append(cut)
+        if cut.dealer is not None:
+            return tuple(cuts)
+        cutting = list(cut.recut)
+
+
+__all__ = ["EXHAUSTIVE_UP_TO", "cut_at_table", "met", "repeats", "seat_round",
+           "table_sizes"]

@@ -9,6 +9,7 @@ before.
 
 from __future__ import annotations
 
+from . import events
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -146,6 +147,7 @@ __all__ = [
     "create_game",
     "delete_box",
     "drop_alias",
+    "events",
     "export_game",
     "game_entry",
     "game_events",
