@@ -19,6 +19,8 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
 from werkzeug.exceptions import ServiceUnavailable
@@ -133,3 +135,20 @@ def _gate(app: Flask) -> threading.BoundedSemaphore:
     gate = app.extensions["scorekeeper.pdf_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)
     return gate
+
+
+def printed(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    """The bytes of another PDF (an event's table cards, its results) rendered like a
+    score sheet: through the turnstile, in the printing process unless configured
+    otherwise. ``render`` and its arguments must pickle (module-level, plain values)."""
+    gate = _gate(current_app)
+    if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
+        raise ServiceUnavailable("The server is busy printing: try again in a few "
+                                 "seconds.", retry_after=RETRY_SECONDS)
+    try:
+        if current_app.config["PDF_IN_PROCESS"]:
+            return render(*args, **kwargs)
+        return _printer(int(current_app.config["PDF_AT_ONCE"])).submit(
+            render, *args, **kwargs).result()
+    finally:
+        gate.release()
