@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, session, url_for
+from markupsafe import Markup
 
 from .. import engine, ledger, records, store
 from ..engine.event import EventEntry, Seating, Standing
@@ -459,7 +460,28 @@ def results(event: EventView) -> Results:
 TIE_WORDS = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}
 
 
+def standing_rows(event: EventView) -> list[tuple[Standing, str, Markup]]:
+    """Each standing with its score and its tie-break cells ready to show: the
+    projector's table is drawn every few seconds, so its 300 rows are put together
+    here rather than cell by cell in the template."""
+    ties = event.entry.tie_breaks
+    return [(s, shown_number(s.score),
+             Markup("".join(f'<td class="num">{_tie_value(s, tie)}</td>' for tie in ties)))
+            for s in event.standings]
+
+
+def shown_number(value: float) -> str:
+    """A score as the pages show it: whole numbers plain, others to one decimal, and a
+    minus sign rather than a hyphen.
+
+    >>> shown_number(-12.0), shown_number(2.5)
+    ('−12', '2.5')
+    """
+    shown = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    return shown.replace("-", "−")
+
+
 def _tie_value(standing: Standing, tie: str) -> str:
     value = {"won": standing.won, "boxes": standing.boxes,
              "head_to_head": standing.head_to_head}[tie]
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    return shown_number(value)

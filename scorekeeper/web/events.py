@@ -39,12 +39,8 @@ def event_now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
 
 
-@bp.app_template_global("number")
-def number(value: float) -> str:
-    """A score as the pages show it: whole numbers plain, others to one decimal; a
-    minus sign, not a hyphen."""
-    shown = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
-    return shown.replace("-", "−")
+bp.add_app_template_global(eventdata.shown_number, "number")
+bp.add_app_template_global(eventdata.standing_rows, "standing_rows")
 
 
 @bp.route("/new", methods=["GET", "POST"])

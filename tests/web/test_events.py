@@ -246,3 +246,72 @@ def test_event_games_count_in_a_players_record_with_an_event_filter(
     assert "Only the games of" in filtered and "Tuesday Jersey" in filtered
     assert client.get(f"/players/{who}?event=nope").status_code == 404
     assert client.get(f"/players/Xan?event={event_id}").status_code == 404
+
+
+def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    answer = client.post(f"/events/{event_id}/entrants",
+                         data={"add": "Jo\n\nKim", "withdraw": "ann"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Withdrawn: Ann" in page
+    twice = client.post(f"/events/{event_id}/entrants", data={"add": "jo"})
+    assert twice.status_code == 422
+    assert "jo is already entered" in twice.get_data(as_text=True)
+    nobody = client.post(f"/events/{event_id}/entrants", data={"withdraw": "Zed"})
+    assert nobody.status_code == 422
+    assert "Zed is not an entrant of this event" in nobody.get_data(as_text=True)
+    client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
+    round_2 = [p for _, players in tables_of(client, event_id, 2) for p in players]
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    byes = re.findall(r'<p class="byes">Bye: ([^<]+)</p>', page.split('id="round-1"')[0])
+    assert "Ann" not in round_2 and len(round_2) == 9 and len(byes) == 1
+    assert {"Jo", "Kim"} <= {*round_2, *byes[0].split(", ")}
+
+
+def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    (first, a), (_, b), _ = tables_of(client, event_id)
+    swapped = client.post(f"/events/{event_id}/swap", data={"first": a[0], "second": b[0]})
+    assert swapped.status_code == 303, swapped.get_data(as_text=True)[:2000]
+    (new_first, a2), (_, b2), _ = tables_of(client, event_id)
+    assert a2[0] == b[0] and b2[0] == a[0] and new_first != first
+    same = client.post(f"/events/{event_id}/swap", data={"first": a2[1], "second": a2[1]})
+    assert same.status_code == 422 and "Pick two different players." in \
+        same.get_data(as_text=True)
+    version = version_of(client, new_first)
+    client.post(f"/games/{new_first}/boxes/new", data=box_form(
+        version, by=a2[0], counts={0: 4, 1: 14, 2: 13}))
+    late = client.post(f"/events/{event_id}/swap", data={"first": a2[1], "second": b2[1]})
+    assert late.status_code == 422
+    assert "table 1 has started" in late.get_data(as_text=True)
+
+
+def test_the_director_replaces_a_player_and_ends_a_tables_game(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    game, players = tables_of(client, event_id)[1]
+    answer = client.post(f"/events/{event_id}/replace", data={"player": players[2],
+                                                               "by": "Zoe"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+    game, players = tables_of(client, event_id)[1]
+    assert players[2] == "Zoe"
+    ended = client.post(f"/events/{event_id}/tables/2/end")
+    assert ended.status_code == 303
+    assert "Ended by agreement" in client.get(f"/games/{game}").get_data(as_text=True)
+    assert client.post(f"/events/{event_id}/tables/9/end").status_code == 404
+
+
+def test_renewing_the_directors_code_locks_out_those_who_joined_with_it(
+        app: Flask, client: FlaskClient) -> None:
+    event_id = start_event(client)
+    page = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    code = re.search(r'id="director-code">(\w{3}) (\w{3})<', page)
+    assert code is not None
+    other = app.test_client()
+    other.post(f"/events/{event_id}/director/join", data={"code": "".join(code.groups())})
+    assert other.get(f"/events/{event_id}/director").status_code == 200
+    renewed = client.post(f"/events/{event_id}/director/codes")
+    assert renewed.status_code == 303
+    assert client.get(f"/events/{event_id}/director").status_code == 200  # the creator
+    assert other.get(f"/events/{event_id}/director").status_code == 403
+    assert other.post(f"/events/{event_id}/close", data={"force": "y"}).status_code == 403
