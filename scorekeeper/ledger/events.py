@@ -26,7 +26,14 @@ from sqlalchemy.orm import Session
 from .. import engine, records, store
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.errors import MalformedError
-from ..engine.event import EventEntry, Penalty, Seating, Standing, read_entrants
+from ..engine.event import (
+    EventEntry,
+    Penalty,
+    Seating,
+    Standing,
+    TableResult,
+    read_entrants,
+)
 from ..engine.movement import cut_at_table, seat_round
 from ..store.events import LoadedEvent
 from ..store.models import now as _now
@@ -151,11 +158,18 @@ def _row(db: Session, event_id: str) -> store.events.EventRow:
     return row
 
 
-def standings(db: Session, event: LoadedEvent | str) -> tuple[Standing, ...]:
-    """The event's standings now, from its games' stored summaries (one query)."""
+def standings(db: Session, event: LoadedEvent | str,
+              games: list[store.events.TableGame] | None = None) -> tuple[Standing, ...]:
+    """The event's standings now, from its games' stored summaries (one query, unless
+    the caller read them: ``games``)."""
     loaded = _loaded(db, event) if isinstance(event, str) else event
-    return records.standings(loaded.entry, store.events.table_games(db, loaded.id),
-                             withdrawn=loaded.withdrawn)
+    found = store.events.table_games(db, loaded.id) if games is None else games
+    return records.standings(loaded.entry, found, withdrawn=loaded.withdrawn)
+
+
+def results(db: Session, event: LoadedEvent) -> list[TableResult]:
+    """Every table's result so far (the exports' and the results sheet's rows)."""
+    return [records.table_result(game) for game in store.events.table_games(db, event.id)]
 
 
 @dataclass(frozen=True)
@@ -172,12 +186,13 @@ class TableState:
     version: int
 
 
-def tables(db: Session, event: LoadedEvent, round: int | None = None) -> list[TableState]:
+def tables(db: Session, event: LoadedEvent, round: int | None = None,
+           games: list[store.events.TableGame] | None = None) -> list[TableState]:
     """Every table of ``round`` (the current one by default): playing or done, boxes
-    so far, totals."""
+    so far, totals (``games``: the event's, when the caller read them)."""
     number = event.row.current_round if round is None else round
     states = []
-    for game in store.events.table_games(db, event.id):
+    for game in store.events.table_games(db, event.id) if games is None else games:
         if game.round != number:
             continue
         over = bool(game.summary.get("game_over"))
@@ -185,6 +200,22 @@ def tables(db: Session, event: LoadedEvent, round: int | None = None) -> list[Ta
                                  int(game.summary.get("boxes") or 0), not over,
                                  dict(game.summary.get("totals") or {}), game.version))
     return states
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a standings page or a projector shows, from one read of the games."""
+
+    standings: tuple[Standing, ...]
+    tables: list[TableState]
+    results: list[TableResult]
+
+
+def board(db: Session, event: LoadedEvent) -> Board:
+    """The standings, the current round's tables and every table's result."""
+    games = store.events.table_games(db, event.id)
+    return Board(standings(db, event, games), tables(db, event, games=games),
+                 [records.table_result(game) for game in games])
 
 
 def where_next(event: LoadedEvent, player: str) -> tuple[int, int, int] | None:
@@ -549,12 +580,14 @@ def penalize(db: Session, event_id: str, player: str, points: int, note: str) ->
 
 
 __all__ = [
+    "Board",
     "Codes",
     "NotInEvent",
     "RoundRefused",
     "RoundStillPlaying",
     "Started",
     "TableState",
+    "board",
     "clock",
     "close_round",
     "correct_box",
@@ -568,6 +601,7 @@ __all__ = [
     "penalize",
     "renew_director_codes",
     "replace",
+    "results",
     "seat_next_round",
     "standings",
     "start_clock",

@@ -185,25 +185,27 @@ def load_event(db: Session, event_id: str) -> LoadedEvent | None:
     row = get_event(db, event_id)
     if row is None:
         return None
-    entrants = tuple(Entrant(e.name, e.position, e.entered_round, e.withdrawn_round)
-                     for e in db.scalars(select(EventEntrant)
-                                         .where(EventEntrant.event_id == event_id)
-                                         .order_by(EventEntrant.position)))
-    rounds = tuple(RoundRow(r.number, r.tables, r.byes, r.started_at, r.minutes, r.closed_at)
-                   for r in db.scalars(select(EventRound)
-                                       .where(EventRound.event_id == event_id)
-                                       .order_by(EventRound.number)))
-    games = tuple(EventGame(g.round, g.table_number, g.game_id)
-                  for g in db.scalars(select(EventTable)
-                                      .where(EventTable.event_id == event_id)
-                                      .order_by(EventTable.round, EventTable.table_number)))
-    penalties = tuple(Penalty(p.player, p.points, p.note, p.round)
-                      for p in db.scalars(select(EventPenalty)
-                                          .where(EventPenalty.event_id == event_id)
-                                          .order_by(EventPenalty.id)))
-    entry = EventEntry.from_json({**row.entry, "entrants": [e.name for e in entrants],
-                                  "seed": row.seed})
+    sql = db.connection()
+    entrants = tuple(Entrant(*e) for e in sql.execute(
+        select(EventEntrant.name, EventEntrant.position, EventEntrant.entered_round,
+               EventEntrant.withdrawn_round)
+        .where(EventEntrant.event_id == event_id).order_by(EventEntrant.position)))
+    rounds = tuple(RoundRow(*r) for r in sql.execute(
+        select(EventRound.number, EventRound.tables, EventRound.byes, EventRound.started_at,
+               EventRound.minutes, EventRound.closed_at)
+        .where(EventRound.event_id == event_id).order_by(EventRound.number)))
+    games = tuple(EventGame(*g) for g in sql.execute(
+        select(EventTable.round, EventTable.table_number, EventTable.game_id)
+        .where(EventTable.event_id == event_id)
+        .order_by(EventTable.round, EventTable.table_number)))
+    penalties = tuple(Penalty(*p) for p in sql.execute(
+        select(EventPenalty.player, EventPenalty.points, EventPenalty.note, EventPenalty.round)
+        .where(EventPenalty.event_id == event_id).order_by(EventPenalty.id)))
+    # The settings are read (and checked) as the contract reads them; the names were
+    # checked when they were entered.
+    entry = EventEntry.from_json({**row.entry, "entrants": [], "seed": row.seed})
     entry = entry.with_changes(
+        entrants=tuple(e.name for e in entrants),
         seating=tuple(Seating(r.number, tuple(tuple(t) for t in r.tables), tuple(r.byes))
                       for r in rounds),
         games=games, penalties=penalties)
