@@ -350,6 +350,20 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row[0], row[1], row[2])
 
 
+def round_clock(db: Session, game_id: str) -> tuple[int, datetime, int] | None:
+    """The round number, start and minutes of the open, timed round a game is played
+    in (every table's sheet shows its clock), in one query; None for any other game."""
+    row = db.execute(
+        select(EventRound.number, EventRound.started_at, EventRound.minutes)
+        .join(EventTable, (EventTable.event_id == EventRound.event_id)
+              & (EventTable.round == EventRound.number))
+        .where(EventTable.game_id == game_id, EventRound.closed_at.is_(None),
+               EventRound.started_at.is_not(None), EventRound.minutes.is_not(None))).first()
+    if row is None or row[1] is None or row[2] is None:
+        return None
+    return row[0], row[1], row[2]
+
+
 def event_game_ids(db: Session, event_id: str) -> set[str]:
     """The ids of the event's games (a player's record filtered to one event)."""
     return set(db.scalars(select(EventTable.game_id).where(EventTable.event_id == event_id)))

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from .. import engine, ledger, records, store
 from ..engine.event import EventEntry, Seating, Standing
 from ..engine.event import TableResult as Result
+from ..engine.event import standings as rank
 from ..ledger import events as ledger_events
 from ..pdf.events import Results, TableCard
 from ..pdf.events import Standing as PrintedStanding
@@ -243,7 +244,7 @@ def load(event_id: str) -> EventView:
     games = store.events.table_games(db, loaded.id)
     results = [records.table_result(g) for g in games]
     withdrawn = loaded.withdrawn
-    standing = records.standings(loaded.entry, games, withdrawn=withdrawn)
+    standing = rank(loaded.entry, results, withdrawn=withdrawn)
     ended = [g.game_id for g in games if g.ended]
     closed = tuple(r.number for r in loaded.rounds if r.closed_at is not None)
     current = loaded.row.current_round
@@ -264,16 +265,10 @@ def stamp(event_id: str) -> str | None:
 
 
 def clock_of_game(db: Any, game_id: str) -> Clock | None:
-    """The clock of the timed round a game is played in, while that round is open."""
-    found = store.events.event_of_game(db, game_id)
-    if found is None:
-        return None
-    event_id, number, _table = found
-    loaded = store.events.load_event(db, event_id)
-    here = loaded.round(number) if loaded is not None else None
-    if here is None or not here.minutes or here.started_at is None or here.closed_at:
-        return None
-    return Clock(number, here.started_at, here.minutes)
+    """The clock of the timed round a game is played in, while that round is open (one
+    query: every table's sheet asks)."""
+    found = store.events.round_clock(db, game_id)
+    return None if found is None else Clock(*found)
 
 
 # --- writing: through the ledger's use cases ------------------------------------------------
