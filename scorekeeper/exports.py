@@ -8,7 +8,10 @@ the contract's values, so the web and the command line write the same files.
 >>> sheet = Sheet(totals={"Ann": 9, "Bob": 0}, boxes=(SheetBox(result="knock",
 ...     winner="Ann", points=9, credits={"Ann": 9, "Bob": 0}, counts={"Ann": 1, "Bob": 10},
 ...     dealer="Ann"),))
->>> print(box_csv([Exported("g1", date(2026, 11, 1), game, sheet)]), end="")
+>>> text = box_csv([Exported("g1", date(2026, 11, 1), game, sheet)])
+>>> text.startswith(BOM)
+True
+>>> print(text.removeprefix(BOM), end="")
 date,game,rules,box,dealer,ending,result,by,winner,points,player 1,count 1,credit 1,player 2,count 2,credit 2
 2026-11-01,g1,gin,1,Ann,knock,knock,Ann,Ann,9,Ann,1,9,Bob,10,0
 """
@@ -29,6 +32,10 @@ from .records import KIND_ORDER, Figures, Record
 COLUMNS = ("date", "game", "rules", "box", "dealer", "ending", "result", "by", "winner",
            "points")
 SEAT_COLUMNS = ("player", "count", "credit")
+BOM = "\ufeff"
+"""Begins every CSV file: spreadsheets then read it as UTF-8 (李雷, not mojibake)."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
 
 
 @dataclass(frozen=True)
@@ -59,11 +66,26 @@ def box_rows(games: Sequence[Exported]) -> Iterator[list[str | int]]:
             yield row
 
 
+def inert(value: str | int) -> str | int:
+    """A cell a spreadsheet shows as written: text that would start a formula gets a
+    leading single quote (OWASP's advice on CSV injection); numbers are left numbers,
+    so a negative credit stays a number.
+
+    >>> inert("=1+2"), inert("@SUM(A1)"), inert("-Bob"), inert("Ann"), inert(-5)
+    ("'=1+2", "'@SUM(A1)", "'-Bob", 'Ann', -5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def box_csv(games: Sequence[Exported]) -> str:
-    """:func:`box_rows` as CSV text (the csv module quotes names with commas or quotes)."""
+    """:func:`box_rows` as CSV text, after a byte order mark, every text cell made
+    :func:`inert` (the csv module quotes names with commas or quotes)."""
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerows(box_rows(games))
+    writer.writerows([inert(cell) for cell in row] for row in box_rows(games))
     return out.getvalue()
 
 

@@ -25,7 +25,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Protocol
 
 from .chart import Chart
@@ -99,6 +99,9 @@ class Played:
     people: tuple[str, ...]
     stake: float | None
     sheet: Sheet
+    began: datetime | None = None
+    """When play began (as entered, else when the game was stored): games of one day
+    are in the order played by it."""
 
     def person_of(self, name: str | None) -> str | None:
         """The person who sat under ``name`` in this game (a winner, a payer)."""
@@ -229,9 +232,25 @@ def _add(a: Figures, b: Figures) -> Figures:
         money=None if money is None else round(money, 2))
 
 
+def oldest_first(games: Iterable[Played]) -> list[Played]:
+    """Games in the order they were played: by day, then by when play began (games
+    that do not say keep the order given).
+
+    >>> sheet = Sheet(totals={})
+    >>> late = Played("late", date(2026, 11, 1), "gin", (), (), None, sheet,
+    ...     datetime(2026, 11, 1, 21, 0))
+    >>> early = Played("early", date(2026, 11, 1), "gin", (), (), None, sheet,
+    ...     datetime(2026, 11, 1, 19, 0))
+    >>> [g.id for g in oldest_first([late, early])], [g.id for g in newest_first([early, late])]
+    (['early', 'late'], ['late', 'early'])
+    """
+    return sorted(games, key=lambda g: (g.day, g.began or datetime.min))
+
+
 def newest_first(games: Iterable[Played]) -> list[Played]:
-    """Games by day, newest first (ties kept in the order given)."""
-    return sorted(games, key=lambda g: g.day, reverse=True)
+    """Games newest first: :func:`oldest_first` read backwards (so games of one day
+    that do not say when they began come last given, first shown)."""
+    return oldest_first(games)[::-1]
 
 
 def record(person: str, games: Iterable[Played], *,
@@ -334,7 +353,7 @@ def running_net(person: str, games: Iterable[Played],
     others = {fold(p) for p in against}
     points = [(0, 0)]
     total = 0
-    for game in reversed(newest_first(games)):
+    for game in oldest_first(games):
         if person not in game.people or not game.sheet.game_over:
             continue
         if others and not all(o in game.people for o in others):

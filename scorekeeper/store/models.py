@@ -139,6 +139,24 @@ class PlayerAlias(Base):
     at: Mapped[datetime] = mapped_column(default=now)
 
 
+class NameDecision(Base):
+    """A merge or split of names as a scorer decided it, kept in history (undone ones
+    too): ``changes`` lists each name it set in each game, ``{"game", "name",
+    "before"}`` (the person the name counted as there before, or None), so that undoing
+    it puts back what it replaced. A decision from before this history (a server-wide
+    merge) has one change with ``game`` None."""
+
+    __tablename__ = "name_decisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(80))
+    person: Mapped[str] = mapped_column(String(80))
+    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None]
+
+
 class Event(Base):
     """A club night (CONTRACT.md "An event"): its settings as the director gave them
     (``entry``: the event's JSON without entrants, seating, games and penalties), the
@@ -233,6 +251,7 @@ REVISIONS = typing.cast(sa.Table, BoxRevision.__table__)
 KEYS = typing.cast(sa.Table, WriteKey.__table__)
 EVENTS = typing.cast(sa.Table, GameEvent.__table__)
 ALIASES = typing.cast(sa.Table, PlayerAlias.__table__)
+DECISIONS = typing.cast(sa.Table, NameDecision.__table__)
 EVENT_TABLES = ("events", "event_entrants", "event_rounds", "event_games", "event_penalties")
 
 

@@ -326,7 +326,8 @@ def cards_pdf(event_id: str) -> Response:
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     from ..pdf.events import render_table_cards
 
-    body = printing.printed(render_table_cards, cards, size=size)
+    with printing.turn():
+        body = printing.printed(render_table_cards, cards, size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'inline; filename="table-cards-{event.id}-round-{number}.pdf"')
@@ -340,7 +341,8 @@ def results_pdf(event_id: str) -> Response:
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     from ..pdf.events import render_results
 
-    body = printing.printed(render_results, eventdata.results(event), size=size)
+    with printing.turn():
+        body = printing.printed(render_results, eventdata.results(event), size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="results-{event.id}.pdf"'
     return response

@@ -140,7 +140,7 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
     path = tmp_path / "backup.json"
     counts = store.backup(path, database_url).rows
     assert counts == {"games": 3, "boxes": 6, "box_revisions": 8, "game_events": 3,
-                      "write_keys": 1, "player_aliases": 1, "events": 1,
+                      "write_keys": 1, "player_aliases": 1, "name_decisions": 0, "events": 1,
                       "event_entrants": 3, "event_rounds": 1, "event_games": 1,
                       "event_penalties": 1}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0008'
-down_revision: str | None = '0006'
+down_revision: str | None = '0007'
 branch_labels: str | None = None
 depends_on: str | None = None
 
