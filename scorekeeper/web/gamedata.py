@@ -91,7 +91,7 @@ def can_edit(game: str | store.GameRow) -> bool:
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
-        return False
+        return _directs(game_id)
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
@@ -100,7 +100,7 @@ def can_edit(game: str | store.GameRow) -> bool:
         if request.method not in ("GET", "HEAD"):
             _used(game_id, token)
         return True
-    return False
+    return _directs(game_id)
 
 
 def _used(game_id: str, token: str) -> None:
@@ -121,6 +121,13 @@ def _keep(rights: list[tuple[str, str]]) -> None:
         flash(f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
               "at most: the least recently used went). Its scorers can give you the "
               "join code again.", "rights")
+
+
+def _directs(game_id: str) -> bool:
+    """An event's director holds a right over every game of the event (issue 25)."""
+    from .eventdata import directs_game
+
+    return directs_game(game_id)
 
 
 def scored() -> set[str]:

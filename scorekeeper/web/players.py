@@ -54,7 +54,8 @@ def player(person: str) -> Response:
 
 
 def _player_page(person: str, status: int = 200, error: str | None = None) -> Response:
-    games = counted()
+    event = _event_filter()
+    games = counted() if event is None else event[1]
     record = _record(person, games)
     others = [p for p in records.people(record.games) if p.person != record.person]
     svg = chart.svg(records.results_chart([record.person], games, {record.person: record.name}))
@@ -64,7 +65,22 @@ def _player_page(person: str, status: int = 200, error: str | None = None) -> Re
         years=sorted({g.day.year for g in record.games}, reverse=True),
         decisions=_decisions_of(record), scored=_scorer_games(record),
         deciding=bool(gamedata.scored()), error=error,
-        kinds=records.KIND_ORDER)
+        kinds=records.KIND_ORDER, event=event[0] if event else None)
+
+
+def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None:
+    """``?event=<id>``: only that event's games, every one of them (an event's results
+    are public on its page), else None; an unknown event is a 404."""
+    event_id = request.args.get("event")
+    if not event_id:
+        return None
+    db = database.session()
+    row = store.events.get_event(db, event_id)
+    if row is None:
+        abort(404, description="There is no event at this address. Check the link.")
+    kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
+    ids = sorted(store.events.event_game_ids(db, row.id))
+    return row, tally.played(db, ids, kept=kept) if ids else []
 
 
 def _record(person: str, games: list[records.Played]) -> records.Record:

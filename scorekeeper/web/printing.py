@@ -154,3 +154,4 @@ def _gate(app: Flask) -> threading.BoundedSemaphore:
     gate = app.extensions["scorekeeper.pdf_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)
     return gate
+
