@@ -609,6 +609,9 @@ class Ruling:
     after_break: bool = False
     multiplier: int = 1
     knock_limit: int | None = None
+    payments: tuple[Payment, ...] = ()
+    """Where a box is paid as it falls (Knock Rummy, K3): what each other player paid
+    the winner, the multiplier applied; empty (and absent from the JSON) elsewhere."""
     extra: Mapping[str, Json] = field(default_factory=dict)
     """Fields of the engine's answer that this version does not name."""
 
@@ -624,6 +627,8 @@ class Ruling:
                 value = _lines(value)
             elif name == "hands":
                 value = {p: LaidOut.from_json(hand) for p, hand in value.items()}
+            elif name == "payments":
+                value = tuple(Payment.from_json(line) for line in value or ())
             values[name] = cls._read(name, value)
         values["extra"] = {k: v for k, v in data.items() if k not in named}
         return cls(**values)
@@ -640,6 +645,9 @@ class Ruling:
                 continue
             if f.name == "hands":
                 body[f.name] = {p: hand.to_json() for p, hand in value.items()}
+            elif f.name == "payments":
+                if value:
+                    body[f.name] = _plain(value, items=True)
             else:
                 body[f.name] = _plain(value, f.name in self.LINES)
         return {**body, **self.extra}
