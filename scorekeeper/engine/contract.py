@@ -694,17 +694,23 @@ class Payment:
     payee: str
     points: int
     amount: float | None = None
+    shutout: bool = False
+    """The shutout changed this payment (J15, G8, P8): a shut-out player's debt to the
+    winner, the only payment a shutout doubles; absent from the JSON when false."""
 
     JSON_NAMES: typing.ClassVar[Mapping[str, str]] = {"payer": "from", "payee": "to"}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Payment:
-        return cls(data["from"], data["to"], data["points"], data.get("amount"))
+        return cls(data["from"], data["to"], data["points"], data.get("amount"),
+                   bool(data.get("shutout", False)))
 
     def to_json(self) -> dict[str, Json]:
         body: dict[str, Json] = {"from": self.payer, "to": self.payee, "points": self.points}
         if self.amount is not None:
             body["amount"] = self.amount
+        if self.shutout:
+            body["shutout"] = True
         return body
 
 

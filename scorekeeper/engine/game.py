@@ -17,7 +17,7 @@ scores several such games at once (V3, :mod:`.hollywood`).
 >>> sheet["totals"], sheet["game_over"], sheet["final_totals"]
 ({'Ann': 105, 'Bob': 0}, True, {'Ann': 230, 'Bob': 0})
 >>> sheet["settlement"]
-[{'from': 'Bob', 'to': 'Ann', 'points': 460}]
+[{'from': 'Bob', 'to': 'Ann', 'points': 460, 'shutout': True}]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .credits import Step
 from .errors import GameOverError, MalformedError
 from .rules import Rules, default_rules_for, find_rules
 from .ruling import rule_box
-from .vocabulary import vocabulary_for
+from .vocabulary import CITES, Cites, vocabulary_for
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000
@@ -48,28 +48,6 @@ LABEL = ("id", "note")
 CENT = Decimal("0.01")
 ENDED = ("agreed",)
 """How a game may end other than by its target: by agreement (K5; a table that breaks up)."""
-
-
-@dataclass(frozen=True)
-class Cites:
-    """The rule ids a family's game rules live under: end, bonuses, shutout, settlement."""
-
-    end: str
-    bonus: str
-    shutout: str
-    settle: str
-    deal: str
-    """The rule the deal follows: the first dealer and the deal passing (J1/J2, G1, K1)."""
-    draw: str
-    """The rule of a drawn (void) box (P7, G7, K4)."""
-
-
-CITES = {
-    "jersey": Cites("J14", "J14", "J15", "J16", "J2", "J10"),
-    "parlett": Cites("P8", "P8", "P8", "J16", "J2", "P7"),
-    "gin": Cites("G8", "G8", "G8", "G8", "G1", "G7"),
-    "knock-rummy": Cites("K5", "K5", "K5", "K5", "K1", "K4"),
-}
 
 
 @dataclass(frozen=True)
@@ -593,9 +571,11 @@ def settle(final: Mapping[str, int], winner: str, shutouts: Sequence[str],
                                                      "to settle"))
                 continue
             points, text = difference, f"{final[high]} - {final[low]}"
-            if high == winner and low in shutouts:
+            line: dict[str, Any] = {"from": low, "to": high, "points": points}
+            if high == winner and low in shutouts and rules.shutout != "none":
                 points, text = _shut_out(difference, text, rules)
-            lines.append({"from": low, "to": high, "points": points})
+                line.update(points=points, shutout=True)  # the one payment it changes (J15)
+            lines.append(line)
             shown = text if text == str(points) else f"{text} = {points}"
             steps.append(Step(game.cites.shutout if points != difference else game.cites.settle,
                               f"{low} pays {high} {shown}"))

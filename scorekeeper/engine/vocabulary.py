@@ -48,6 +48,28 @@ ENDING_VERBS: dict[str, str] = {"knock": "knocked", "gin": "went gin", "break": 
 """What the player named by ``by`` did, by the box's ending."""
 
 
+@dataclass(frozen=True)
+class Cites:
+    """The rule ids a family's game rules live under: end, bonuses, shutout, settlement."""
+
+    end: str
+    bonus: str
+    shutout: str
+    settle: str
+    deal: str
+    """The rule the deal follows: the first dealer and the deal passing (J1/J2, G1, K1)."""
+    draw: str
+    """The rule of a drawn (void) box (P7, G7, K4)."""
+
+
+CITES = {
+    "jersey": Cites("J14", "J14", "J15", "J16", "J2", "J10"),
+    "parlett": Cites("P8", "P8", "P8", "J16", "J2", "P7"),
+    "gin": Cites("G8", "G8", "G8", "G8", "G1", "G7"),
+    "knock-rummy": Cites("K5", "K5", "K5", "K5", "K1", "K4"),
+}
+
+
 def title_of(result: str) -> str:
     """A result's name with a capital, for a heading or a table cell (an unknown one as
     written, its hyphens spaced).
@@ -72,6 +94,12 @@ class Vocabulary:
     beaten_verb: str
     """The same as a verb in the past: "underknocked" or "undercut"."""
     has_break: bool
+
+    @property
+    def cites(self) -> Cites:
+        """The rule ids this game's end, bonuses, shutout and settlement live under: a
+        page cites G8 for a Gin shutout, never Jersey's J15."""
+        return CITES[self.family]
 
     @property
     def next_deal(self) -> str:
@@ -119,10 +147,12 @@ def vocabulary(preset: str) -> Vocabulary:
 
 
 __all__ = [
+    "CITES",
     "ENDING_VERBS",
     "RESULT_LETTERS",
     "RESULT_NAMES",
     "VOID_RESULTS",
+    "Cites",
     "Vocabulary",
     "deal_word",
     "title_of",

@@ -73,7 +73,7 @@ def test_contract_example_game() -> None:
     assert sheet["final_totals"] == {"Ann": 259, "Bob": 95, "Cal": 0}
     assert sheet["settlement"] == [
         {"from": "Bob", "to": "Ann", "points": 164, "amount": 8.2},
-        {"from": "Cal", "to": "Ann", "points": 518, "amount": 25.9},
+        {"from": "Cal", "to": "Ann", "points": 518, "shutout": True, "amount": 25.9},
         {"from": "Cal", "to": "Bob", "points": 95, "amount": 4.75},
     ]
 
@@ -153,8 +153,8 @@ def test_three_hand_parlett_game() -> None:
     # Ann 222+75+100 = 397
     assert sheet["final_totals"] == {"Ann": 397, "Bob": -20, "Cal": 0}
     assert sheet["settlement"] == [
-        {"from": "Bob", "to": "Ann", "points": 834},  # (397+20) x 2
-        {"from": "Cal", "to": "Ann", "points": 794},  # (397-0) x 2
+        {"from": "Bob", "to": "Ann", "points": 834, "shutout": True},  # (397+20) x 2
+        {"from": "Cal", "to": "Ann", "points": 794, "shutout": True},  # (397-0) x 2
         {"from": "Bob", "to": "Cal", "points": 20},   # not doubled: Cal is not the winner
     ]
     assert {step["rule"] for step in sheet["explanation"]} == {"P8", "J16"}
