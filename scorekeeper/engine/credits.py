@@ -123,7 +123,8 @@ def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], w
     penalties = {}
     if rules.knocker_penalty:
         penalties[knocker] = rules.knocker_penalty
-        steps.append(Step("P4", f"{knocker} was undercut and loses {rules.knocker_penalty}"))
+        steps.append(Step("P4", f"{knocker} was {vocabulary_for(rules).beaten_verb} and loses "
+                                f"{rules.knocker_penalty}"))
     if w == 0:
         steps.append(Step("C13", f"{winner} held gin but did not declare it: scored as an "
                                  f"ordinary {result}, without the gin bonus"))

@@ -306,7 +306,8 @@ class Scoring:
             raise GameOverError(_over_message(self.tallies, vocabulary_for(game.rules).deal),
                                 where)
         if game.ended is not None:
-            raise GameOverError(f"the players ended the game by agreement after box {index}; "
+            raise GameOverError(f"the players ended the game by agreement after "
+                                f"{vocabulary_for(game.rules).deal} {index}; "
                                 "start a new game to go on", where)
         body = _check_body(raw, game, self.dealer, where)
         label = _read_label(body, where)
@@ -524,8 +525,8 @@ def _progress(tally: Tally, cites: Cites) -> Step:
     """Where a game in progress stands against its target (or, without one, K5)."""
     if tally.target is None:
         cites, goal = dataclasses.replace(cites, end="K5"), (
-            "there is no target: each box is paid as it falls, and the players end the game "
-            "when they agree")
+            "there is no target: each hand is paid as it falls, and the players end the game "
+            "when they agree")  # only Knock Rummy has no target: its deal is a hand
     else:
         goal = f"the game is to {tally.target}"
     if not any(tally.totals):
@@ -545,7 +546,8 @@ def _shutout_steps(shutouts: Sequence[str], winner: str, rules: Rules,
                    cites: Cites) -> list[Step]:
     """Who was shut out and what it costs him (J15, G8)."""
     if not shutouts:
-        return [Step(cites.shutout, "every player won at least one box: no shutout")]
+        return [Step(cites.shutout, f"every player won at least one "
+                                    f"{vocabulary_for(rules).deal}: no shutout")]
     effect = {"double": f"what he owes {winner} is doubled",
               "none": "this rule set adds nothing for a shutout"}.get(
         str(rules.shutout), f"he owes {winner} {rules.shutout} more")

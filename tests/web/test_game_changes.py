@@ -45,7 +45,7 @@ def test_the_engine_settles_an_agreed_stop_without_bonuses() -> None:
                                    {"from": "Cal", "to": "Bob", "points": 7, "amount": 3.5}]
     assert sheet["explanation"][0]["rule"] == "K5"
     assert "by agreement after hand 1" in sheet["explanation"][0]["text"]  # its own word
-    with pytest.raises(engine.ScorekeeperError, match="ended the game by agreement after box 1"):
+    with pytest.raises(engine.ScorekeeperError, match="ended the game by agreement after hand 1"):
         engine.Scoring.of(game).add({"ending": "misdeal"})
     with pytest.raises(engine.ScorekeeperError) as bad:
         engine.score({**game, "ended": "bored"})

@@ -42,3 +42,18 @@ def test_the_pdf_marks_only_the_doubled_payment(client: FlaskClient) -> None:
     assert rows.count("×2 shut out") == 1
     mark = rows.index("×2 shut out")
     assert rows[mark - 4:mark] == ["Cal", "Ann", "518", "25.90"], rows
+
+
+@pytest.mark.rule("G8")
+def test_a_gin_shutout_cites_g8_in_the_games_words(client: FlaskClient) -> None:
+    game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
+        {"ending": "gin", "by": "Ann", "hands": {"Ann": {"count": 0}, "Bob": {"count": 80}}}]}
+    response = client.post("/api/v1/games", json=game)
+    assert response.status_code == 201
+    game_id = response.get_json()["id"]
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Shut out (won no hand, G8): Bob." in page
+    assert "J15" not in page and "won no box" not in page
+    assert re.findall(r'<li data-settle="([^"]+)">.*?shut out', page) == ["Bob>Ann>460"]
+    pdf = lines(client.get(f"/api/v1/games/{game_id}/sheet.pdf").data)
+    assert "×2 shut out" in pdf and not [line for line in pdf if "J15" in line]
