@@ -148,7 +148,8 @@ def _saved(written: ledger.Written, done: str, number: int | None = None) -> Res
 
 def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) -> Response:
     """409: box N was saved by another phone meanwhile. Show both side by side and let
-    the scorer keep theirs, replace it with this one, or record this one as the next."""
+    the scorer keep theirs, replace it with this one, or record this one as the next;
+    when both rule the same, only keep it (a second copy would count the box twice)."""
     table = taken.table
     place = taken.number - 1
     mine: SheetBox | None = None
@@ -166,8 +167,15 @@ def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) ->
         replace_url=url_for("boxes.edit", game_id=table.id, box_id=box_id),
         next_url=url_for("boxes.new", game_id=table.id), next_number=table.next_number,
         version=table.version, sheet_url=url_for("games.sheet", game_id=table.id),
-        rules=table.rules(),
+        rules=table.rules(), same=mine is not None and _same_box(mine, taken.box),
     )
+
+
+def _same_box(mine: SheetBox, theirs: SheetBox) -> bool:
+    """Whether two rulings of one box say the same (its id and note apart)."""
+    def ruled(box: SheetBox) -> dict[str, object]:
+        return {k: v for k, v in box.to_json().items() if k not in ("id", "note", "advice")}
+    return ruled(mine) == ruled(theirs)
 
 
 def _conflict(table: ledger.Table, form: forms.BoxForm, box_id: int | None = None) -> Response:
@@ -192,7 +200,7 @@ def preview(game_id: str) -> Response:
 
 def _preview_response(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled,
                       box: store.BoxRow | None = None) -> Response:
-    status = 200 if outcome.ok else 422
+    status = 200  # a box half entered is not an error: the preview shows what is missing
     if htmx.is_htmx():
         return htmx.render(
             "boxes/_preview.html", "boxes/_preview.html", status, form=form,
