@@ -94,7 +94,9 @@ def changed_settings(rules: engine.Rules) -> list[str]:
     lines = []
     for name, value in rules.changed_settings().items():
         setting = meanings[name]
-        lines.append(f"{setting.meaning} ({setting.rule}): {setting_value(value)}, "
+        rule = vocabulary_for(rules).setting_rule(name, setting.rule)
+        lines.append(f"{vocabulary_for(rules).say(setting.meaning)} ({rule}): "
+                     f"{setting_value(value)}, "
                      f"preset {setting_value(getattr(preset, name))}")
     return lines
 

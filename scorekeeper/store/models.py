@@ -329,6 +329,11 @@ class Key:
     digest: str
 
 
+RECORD_VERSION = 2
+"""The version of a summary's ``record``: 2 since Knock Rummy settles box by box (K5);
+a Knock Rummy summary of version 1 holds the old settlement and is scored again."""
+
+
 def summarize(sheet: Sheet) -> dict[str, Any]:
     """What a list of games shows without rescoring: totals, boxes, the end; and what
     players' records read of it (``record``: each box's result, winner and credit, the
@@ -337,7 +342,8 @@ def summarize(sheet: Sheet) -> dict[str, Any]:
     return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
             "game_over": sheet.game_over, "winner": sheet.winner,
             "final_totals": dict(sheet.final_totals),
-            "record": {"boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
+            "record": {"version": RECORD_VERSION,
+                       "boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
                        "shutouts": list(sheet.shutouts),
                        "settlement": [payment.to_json() for payment in _payments(sheet)]}}
 

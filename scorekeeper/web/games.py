@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, reques
 from markupsafe import Markup
 
 from .. import chart, engine, ledger, store
+from ..engine import vocabulary
 from ..engine.contract import GameEntry
 from . import database, forms, gamedata, htmx, invite, printing
 
@@ -174,7 +175,9 @@ def _charts(table: ledger.Table) -> list[Markup]:
     sheet = table.sheet
     if sheet is None or not sheet.boxes:
         return []
-    found = chart.charts(table.players, sheet, target=table.rules().game_target)
+    rules = table.rules()
+    found = chart.charts(table.players, sheet, target=rules.game_target,
+                         unit=vocabulary.vocabulary_for(rules).deal)
     return [Markup(chart.svg(each)) for each in found]
 
 
