@@ -108,5 +108,6 @@ class ChartDrawing(Flowable):
             path.lineTo(*point)
         canvas.drawPath(path, stroke=1, fill=0)
         canvas.setFillColor(INK)
-        label = f"{shortened(line.player, FONT, 6.5, 38)} {line.points[-1][1]}".replace("-", "−")
+        total = str(line.points[-1][1]).replace("-", "−")
+        label = f"{shortened(line.player, FONT, 6.5, 38)} {total}"
         fonts.draw(canvas, last_x + 14, end - 2.3, label, FONT, 6.5)

@@ -18,7 +18,7 @@ from scorekeeper import engine
 from ..engine.contract import GameEntry, Sheet
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import rule_lines, title_block
+from .blocks import Field, rule_lines, title_block
 from .boxes import Columns, box_labels, box_table
 from .chart import chart_section
 from .detail import detail_section
@@ -91,9 +91,10 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
            custom: bool, date: str, meta: SheetMeta, width: float) -> list[Flowable]:
     """Title, rules and changed settings, then date, place, players (every name whole),
     stake and where the game stands."""
-    seats = [f"<b>{n}</b>&nbsp;{text(p)}" for n, p in enumerate(game.players, start=1)]
+    # One seat a line, every name whole (the player list is where a long name is read).
+    seats = [(f"<b>{n}</b>&nbsp;", p) for n, p in enumerate(game.players, start=1)]
     if game.dealer is not None:
-        seats[-1] += f"; first dealer {text(game.dealer)}"
+        seats.append(("first dealer ", game.dealer))
     labels = [label for label in box_labels(score.boxes) if label]
     said = vocabulary_for(rules)
     boxes = f"{len(labels)} {said.deal if len(labels) == 1 else said.deals}"
@@ -109,10 +110,10 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
     when = text(date)
     if meta.started is not None:
         when = text(stamp(meta.started))
-    fields = [("Date", when)]
+    fields: list[Field] = [("Date", when)]
     if meta.place:
         fields.append(("Place", text(meta.place)))
-    fields += [("Players in seat order", " &nbsp; ".join(seats)),
+    fields += [("Players in seat order", seats),
                ("Stake", text(words.stake(game.stake, meta.currency))), ("Game", status)]
     lines = rule_lines(rules, custom)
     return title_block(heading, lines, fields, width)

@@ -58,7 +58,7 @@ def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
     target = game["settings"]["game_target"]
     assert f"Total that ends the game (empty: the players stop) (J14): {target}, preset 100" in first
     assert "2025-03-14" in first
-    assert "1 Ann 2 Bob 3 Cal; first dealer Ann" in first
+    assert "1 Ann 2 Bob 3 Cal first dealer Ann" in first
     assert "0.05 a point" in first
     assert "35 boxes (and 5 misdeals); won by Ann" in first
 
