@@ -80,20 +80,44 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{h}:{port}/" for h in hosts]
 
 
-def welcome(addresses: list[str]) -> str:
+def loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this computer only.
+
+    >>> loopback("127.0.0.1"), loopback("localhost"), loopback("::1"), loopback("0.0.0.0")
+    (True, True, True, False)
+    """
+    return host == "localhost" or host == "::1" or host.startswith("127.")
+
+
+def welcome(addresses: list[str], *, local_only: bool = False) -> str:
     """What the terminal shows: the addresses, and the first as a QR code a phone's
-    camera opens (segno draws it with half blocks, two rows of modules a line).
+    camera opens (segno draws it with half blocks, two rows of modules a line). A
+    server on a loopback address also says that phones cannot reach it, and how to
+    change that.
 
     >>> text = welcome(["http://192.168.1.20:5000/"])
     >>> text.splitlines()[1]
     '  http://192.168.1.20:5000/'
     >>> "▀" in text or "▄" in text
     True
+    >>> print(welcome(["http://127.0.0.1:5000/"], local_only=True)[:300])
+    Scorekeeper is running. Open it on the phones at the table:
+      http://127.0.0.1:5000/
+    Only this computer can open that address: phones cannot reach 127.0.0.1. To score
+    from the phones at the table, run `make run HOST=0.0.0.0` (or `scorekeeper serve
+    --host 0.0.0.0`).
+    ...
     """
     import segno
 
     lines = ["Scorekeeper is running. Open it on the phones at the table:",
              *(f"  {url}" for url in addresses)]
+    if local_only:
+        lines += ["Only this computer can open that address: phones cannot reach 127.0.0.1. "
+                  "To score",
+                  "from the phones at the table, run `make run HOST=0.0.0.0` (or "
+                  "`scorekeeper serve",
+                  "--host 0.0.0.0`)."]
     if addresses:
         drawing = io.StringIO()
         segno.make(addresses[0], error="m").terminal(out=drawing, compact=True)
@@ -146,7 +170,7 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
                           "`scorekeeper migrate` first (once per deploy, not per server)")
     wsgi = access_logged(app) if app.config.get("ACCESS_LOG", True) else app
     server = create_server(wsgi, host=host, port=port, **waitress_settings(app.config))
-    sys.stdout.write(welcome(urls(host, port)))
+    sys.stdout.write(welcome(urls(host, port), local_only=loopback(host)))
     sys.stdout.flush()
     log.info("serving on %s:%s", host, port)
     signal.signal(signal.SIGTERM, _finish)

@@ -107,6 +107,8 @@ def test_serve_prints_the_addresses_and_a_qr_code_and_logs_each_request(
     log = served.log.read_text(encoding="utf-8")
     assert "Scorekeeper is running" in log
     assert f"http://127.0.0.1:{served.port}/" in log
+    # Served on the loopback address: the terminal says phones cannot reach it, and how.
+    assert "phones cannot reach 127.0.0.1" in log and "HOST=0.0.0.0" in log
     assert re.search("[▀▄█]{7}", log), log[:2000]  # a QR code's finder pattern, in blocks
     line = re.compile(r'127\.0\.0\.1 - - \[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] '
                       r'"GET /health HTTP/1\.1" 200 \d+ "-" "phone/1"')
