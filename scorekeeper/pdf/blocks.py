@@ -121,13 +121,13 @@ def _plain(markup: str) -> str:
 
 def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     """The rule set and every setting the game changed from its preset, as markup."""
-    line = f"Rules: {text(rules.title)} ({text(rules.name)})"
-    if not custom_title:
-        line = f"Preset {text(rules.name)}"
+    # Under the rule set's own title the line need not name it again.
+    line = f"Rules of {text(rules.title)}" if custom_title else "Rules"
+    line += " as the book has them"
     changed = words.changed_settings(rules)
     if not changed:
-        return [f"{line}, no settings changed."]
-    return [f"{line}; changed from the preset:"] + [f"• {text(c)}" for c in changed]
+        return [f"{line}, nothing changed."]
+    return [f"{line}, but for:"] + [f"• {text(c)}" for c in changed]
 
 
 def citations(items: Sequence[Line | str], width: float,

@@ -32,6 +32,8 @@ def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
             totals_table(score, rules, players, width),
             Paragraph(_standing_note(score, rules), sheet.small),
         ])]
+    if stopped_by_agreement(score):
+        heading += ": stopped by agreement"
     block: list[Flowable] = [
         Paragraph(heading, sheet.heading),
         totals_table(score, rules, players, width),
@@ -52,6 +54,11 @@ def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
     return story
 
 
+def stopped_by_agreement(score: Summary) -> bool:
+    """Whether the players ended the game by agreement (CONTRACT.md ``ended``)."""
+    return score.extra.get("ended") == "agreed"
+
+
 def _standing_note(score: Sheet, rules: engine.Rules) -> str:
     """Target and next dealer of a game still going."""
     note = f"Game to {rules.game_target}."
@@ -69,7 +76,8 @@ def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
     rows: list[list[Any]] = [header, _row("Credits", score.totals, players),
                              _row(f"{vocabulary_for(rules).deals.capitalize()} won",
                                   score.boxes_won, players)]
-    if over:
+    agreed = stopped_by_agreement(score)
+    if over and not agreed:  # stopped by agreement: no bonus of any kind, so no such rows
         if rules.box_bonus or score.box_bonuses:
             deal = vocabulary_for(rules).deal
             rows.append(_row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}",
@@ -79,6 +87,7 @@ def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
         shut = set(score.shutouts)
         if shut:
             rows.append(["Shut out", *["shut out" if p in shut else "" for p in players]])
+    if over:
         rows.append(_row("Final total", score.final_totals, players))
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))

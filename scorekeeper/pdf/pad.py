@@ -109,7 +109,7 @@ def _games(preset: engine.Rules, columns: int | None) -> int:
 
 def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]:
     """Title and the fields a table fills in before the first deal."""
-    line = (f"Preset {text(preset.name)}. Key numbers: "
+    line = (f"Rules of {text(preset.title)}. Key numbers: "
             + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset)) + ".")
     fields = [("Date", ""), ("Place", ""), ("Start", ""), ("First dealer", ""),
               ("Stake a point", "")]

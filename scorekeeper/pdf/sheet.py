@@ -19,16 +19,16 @@ from ..engine.contract import GameEntry, Sheet
 from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import Field, rule_lines, title_block
-from .boxes import Columns, box_labels, box_table
+from .boxes import Columns, box_labels, box_table, entered, note_of
 from .chart import chart_section
-from .detail import detail_section
+from .detail import detail_section, notes_section
 from .document import Layout, build
-from .ending import end_of_game
+from .ending import end_of_game, stopped_by_agreement
 from .fonts import FONT, shortened
 from .hollywood import hollywood_section
 from .meta import SheetMeta, stamp
 from .styles import MARGIN, paper_size, text
-from .vocabulary import legend
+from .vocabulary import NOTE_MARK, legend
 
 
 def render_sheet(game: GameEntry, score: Sheet, *,
@@ -47,6 +47,9 @@ def render_sheet(game: GameEntry, score: Sheet, *,
     and the QR code.
     """
     meta = meta or SheetMeta()
+    if not meta.currency and game.currency:
+        # The currency stored with the game, printed with every amount (CONTRACT.md).
+        meta = dataclasses.replace(meta, currency=game.currency)
     rules = words.rules_of(game)
     players = list(game.players)
     columns = Columns.of(rules, score.boxes)
@@ -62,18 +65,31 @@ def render_sheet(game: GameEntry, score: Sheet, *,
                     footer=f"scorekeeper · {rules.title} score sheet", meta=meta,
                     legend=legend(three_hand=rules.is_three_hand,
                                   has_break=vocabulary_for(rules).has_break)
-                    + " · * note under the table")
+                    + _marks(game, score, meta))
     width = size[0] - layout.left_margin - MARGIN
     story = _title(game, score, rules, heading, custom=title is not None, date=date,
                    meta=meta, width=width)
     if rules.hollywood:
         story += hollywood_section(game, score, rules, players, width, meta)
     else:
-        story.append(box_table(game, score, players, columns, width))
+        story.append(box_table(game, score, players, columns, width, meta.revised))
+        story += notes_section(game, score, rules)
         story += chart_section(score, rules, players, width)
         story += end_of_game(score, rules, players, game.stake, width, meta=meta)
-    story += detail_section(game, score, players, width, detail=detail, rules=rules)
+    story += detail_section(game, score, players, width, detail=detail, rules=rules,
+                            notes=rules.hollywood)
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
+
+
+def _marks(game: GameEntry, score: Sheet, meta: SheetMeta) -> str:
+    """The legend's keys to the marks this sheet uses: the note mark only when a box has
+    a note, the version only when a box was corrected."""
+    keys = ""
+    if any(note_of(box, entered(game, n)) for n, box in enumerate(score.boxes)):
+        keys += f" · {NOTE_MARK} note under the table"
+    if any(version > 1 for version in meta.revised.values()):
+        keys += " · 5 v2 box 5 corrected, its version 2"
+    return keys
 
 
 def _hollywood_wide(rules: engine.Rules, score: Sheet) -> bool:
@@ -101,7 +117,11 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
     misdeals = len(score.boxes) - len(labels)
     if misdeals:
         boxes += f" (and {misdeals} misdeal{'' if misdeals == 1 else 's'})"
-    if score.game_over:
+    if score.game_over and stopped_by_agreement(score):
+        last = labels[-1] if labels else "0"
+        status = (f"Stopped by agreement after {said.deal} {last}; " + (
+            f"<b>{text(score.winner)}</b> leads" if score.winner else "nobody leads"))
+    elif score.game_over:
         status = f"{boxes}; won by <b>{text(score.winner or '')}</b>"
     else:
         status = f"{boxes}; in progress"
