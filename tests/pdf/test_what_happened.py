@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.contract import GameEntry, MalformedError
+from scorekeeper.engine.contract import GameEntry
+from scorekeeper.engine.errors import MalformedError
 from scorekeeper.pdf import render_sheet
 from scorekeeper.pdf.meta import SheetMeta
 
