@@ -20,7 +20,7 @@ from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import Field, rule_lines, title_block
 from .boxes import Columns, box_labels, box_table, entered, note_of
-from .chart import chart_section
+from .chart import chart_beside
 from .detail import detail_section, notes_section
 from .document import Layout, build
 from .ending import end_of_game, stopped_by_agreement
@@ -74,8 +74,9 @@ def render_sheet(game: GameEntry, score: Sheet, *,
     else:
         story.append(box_table(game, score, players, columns, width, meta.revised))
         story += notes_section(game, score, rules)
-        story += chart_section(score, rules, players, width)
-        story += end_of_game(score, rules, players, game.stake, width, meta=meta)
+        # The chart beside the end tables: an evening's game stays one sheet of paper.
+        story += end_of_game(score, rules, players, game.stake, width, meta=meta,
+                             beside=chart_beside(score, rules, players))
     story += detail_section(game, score, players, width, detail=detail, rules=rules,
                             notes=rules.hollywood)
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
