@@ -43,7 +43,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,
 
 def render(kind: str, preset: str, size: str) -> bytes:
     if kind == "pad":
-        return render_blank_pad(preset, page_size=size)
+        return render_blank_pad(preset, page_size=size, printed=datetime.date(2026, 5, 2))
     game = games.preset_game(preset)
     return games.sheet_pdf(game, page_size=size, meta=META)
 
