@@ -435,10 +435,12 @@ class GameEntry:
     started: str | None = None
     ended: Literal["agreed"] | None = None
     """``"agreed"``: the players stopped the game by agreement after its last box (K5)."""
+    currency: str | None = None
+    """The stake's currency, an ISO 4217 code ("EUR"), printed with every amount."""
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
         {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started",
-         "ended"})
+         "ended", "currency"})
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> GameEntry:
@@ -479,12 +481,13 @@ class GameEntry:
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
             ended=_optional(body, "ended", where, _ended),
+            currency=_optional(body, "currency", where, _currency),
         )
 
     def to_json(self, boxes: bool = True) -> dict[str, Json]:
         body: dict[str, Json] = {"rules": self.rules, "settings": dict(self.settings),
                                  "players": list(self.players)}
-        for name in ("dealer", "stake", "place", "started", "ended"):
+        for name in ("dealer", "stake", "place", "started", "ended", "currency"):
             if getattr(self, name) is not None:
                 body[name] = getattr(self, name)
         if boxes:
@@ -500,6 +503,19 @@ def _ended(value: Json, where: str) -> Literal["agreed"]:
         raise MalformedError(f"ended is 'agreed' (the players stopped the game by "
                              f"agreement) or absent, not {_shown(value)}", where)
     return "agreed"
+
+
+def _currency(value: Json, where: str) -> str:
+    """An ISO 4217 code: three letters, written in capitals.
+
+    >>> _currency("eur", "currency")
+    'EUR'
+    """
+    if not isinstance(value, str) or len(value) != 3 or not (
+            value.isascii() and value.isalpha()):
+        raise MalformedError(f"currency is a three-letter ISO 4217 code such as 'EUR', "
+                             f"not {_shown(value)}", where)
+    return value.upper()
 
 
 def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:

@@ -59,6 +59,8 @@ class Game(Base):
     game stored before codes had rounds (its edit code was random)."""
     ended: Mapped[str | None] = mapped_column(String(16))
     """``"agreed"`` once the scorers ended the game by agreement (CONTRACT.md ``ended``)."""
+    currency: Mapped[str | None] = mapped_column(String(3))
+    """The stake's currency, an ISO 4217 code (CONTRACT.md ``currency``)."""
 
 
 class Box(Base):
@@ -278,6 +280,7 @@ class GameRow:
     join_code_hash: str | None = None
     codes_round: int | None = None
     ended: str | None = None
+    currency: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
@@ -301,6 +304,7 @@ class NewGame:
     started: str | None = None
     rematch_of: str | None = None
     ended: str | None = None
+    currency: str | None = None
 
 
 @dataclass(frozen=True)
