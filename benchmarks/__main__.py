@@ -210,7 +210,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
         pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]), "",
-        *hostile.section(results["hostile"]),
+        *hostile.section(results["hostile"], results.get("hostile_before")),
         *record_profile.section(results["profile"]),
         taps.section(results["taps"]), "",
         player_page.section(results["player_page"], load=loads[2]), "",
@@ -244,6 +244,8 @@ def main() -> None:
     sys.stderr.write(f"server: {time.perf_counter() - started:.0f} s\n")
     started = time.perf_counter()
     results["hostile"] = hostile.run()
+    if hostile.BEFORE.exists():
+        results["hostile_before"] = json.loads(hostile.BEFORE.read_text(encoding="utf-8"))
     sys.stderr.write(f"hostile: {time.perf_counter() - started:.0f} s\n")
     started = time.perf_counter()
     results["club"] = club.run(args.club_minutes, club.RAMP)

@@ -18,6 +18,7 @@ from typing import Any
 from flask import abort, current_app, flash, request, session
 
 from .. import ledger, store
+from . import printing
 from .database import session as db_session
 
 MAX_REMEMBERED = 30
@@ -51,7 +52,12 @@ def row(game_id: str) -> store.GameRow:
 
 
 def find(game_id: str) -> ledger.Table | None:
-    return ledger.load(db_session(), game_id)
+    """The game scored, or None; a very large game waits for its turn first (issue 23:
+    web/printing.py's :func:`~.printing.big_game_turn`)."""
+    table = ledger.load(db_session(), game_id)
+    if table is not None:
+        printing.big_game_turn(table)
+    return table
 
 
 def max_boxes() -> int:

@@ -6,13 +6,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 
 from .. import chart, engine, ledger, store
 from ..engine import vocabulary
 from ..engine.contract import GameEntry
-from . import database, forms, gamedata, htmx, invite, printing
+from . import database, forms, gamedata, htmx, invite, printing, watching
 
 bp = Blueprint("games", __name__)
 
@@ -133,6 +142,12 @@ def _sheet_page(table: ledger.Table) -> Response:
     others (QR codes, the short code: kept out of caches) and says what this phone just
     did, offering to undo it; a watcher's offers the code prompt."""
     editable = gamedata.can_edit(table.row)
+    if not editable:  # a watcher's sheet: rendered once a version (web/watching.py)
+        html = watching.watcher_sheet(table, lambda: render_template(
+            "games/_sheet.html", **_sheet_context(table, False)))
+        return htmx.render("games/sheet.html", "games/_watched.html", game=table,
+                           sheet_html=html,
+                           limit=None if htmx.is_htmx() else invite.limit(table.id))
     if htmx.is_htmx():
         return htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable))
