@@ -15,7 +15,7 @@ import hmac
 import time
 from typing import Any
 
-from flask import abort, current_app, session
+from flask import abort, current_app, request, session
 
 from .. import ledger, store
 from .database import session as db_session
@@ -123,6 +123,20 @@ def forget_right(game_id: str) -> None:
 
 def remembered() -> list[str]:
     return list(session.get("games", []))
+
+
+def note_joined(game_id: str) -> None:
+    """This phone has just joined the game: its sheet says so, once."""
+    session["joined"] = game_id
+
+
+def just_joined(game_id: str) -> bool:
+    """Whether this phone has just joined the game (said once, on a GET: the note is
+    dropped then; a HEAD changes nothing)."""
+    if session.get("joined") != game_id or request.method != "GET":
+        return False
+    session.pop("joined")
+    return True
 
 
 UNDO_SECONDS = 60
