@@ -11,10 +11,13 @@ PORT ?= 5000
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# pip -qq shows errors only (a machine's own pip settings can print a screen of warnings);
+# setuptools' one notice that an editable install is one is silenced, nothing else.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@echo "Installing scorekeeper and its libraries into $(VENV) (the first time only)..."
+	@$(BIN)/python -m pip install -qq --upgrade pip
+	@PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -qq -e '.[test]'
+	@touch $(STAMP)
 
 # Debian packages the tests drive for real: Chromium (browser tests), poppler (PDF to PNG)
 # and a PostgreSQL server (the store's tests run on SQLite and again on PostgreSQL).
@@ -30,17 +33,19 @@ system-deps:
 	fi
 
 migrate: $(STAMP)
-	$(BIN)/scorekeeper migrate
+	@$(BIN)/scorekeeper migrate
 
 run: $(STAMP) migrate
-	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
+	@$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The whole suite spread over the cores (pytest-xdist), a test file per worker at a time
+# so that a module's fixtures (a PostgreSQL cluster, a built wheel) are made once.
 test: $(STAMP) system-deps lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # The quick loop while editing: lint, then the engine, the ledger and the pages through
 # the test client (no browser, no PostgreSQL, no servers, fuzzers or PDF images), the
@@ -48,7 +53,7 @@ test: $(STAMP) system-deps lint
 # (pytest-xdist). CI runs `make test`.
 check: $(STAMP) lint
 	SCOREKEEPER_QUICK=1 $(BIN)/pytest -q -x -n auto -m "not browser and not postgres" \
-		tests/engine tests/test_ledger.py tests/test_layers.py tests/web scorekeeper
+		tests/engine tests/ledger tests/store tests/test_layers.py tests/web scorekeeper
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

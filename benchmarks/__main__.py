@@ -16,7 +16,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import club, engine, hostile, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
+from . import (
+    club,
+    engine,
+    hostile,
+    pages,
+    pdf_sheet,
+    player_page,
+    record_profile,
+    server,
+    solver_vs_openspiel,
+    taps,
+)
 from .timing import DOC, markdown_table
 
 
@@ -199,25 +210,13 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]), "",
         *hostile.section(results["hostile"]),
         *record_profile.section(results["profile"]),
+        taps.section(results["taps"]), "",
+        player_page.section(results["player_page"], load=loads[2]), "",
+        "## Earlier rounds", "",
+        "What the profiles of earlier rounds showed and what was changed because of them "
+        "is in `benchmarks/FINDINGS.md`; no figure above comes from there.", "",
     ]
-    findings = Path(__file__).resolve().parent / "FINDINGS.md"
-    if findings.exists():
-        lines += [findings.read_text(encoding="utf-8").strip(), ""]
-    text = "\n".join(lines)
-    out.write_text(text + kept_sections(out, text), encoding="utf-8")
-
-
-def kept_sections(out: Path, written: str) -> str:
-    """The sections of the existing document that this run does not write (those that
-    other benchmarks write themselves, such as ``benchmarks.taps``), kept after it."""
-    if not out.exists():
-        return ""
-    ours = {line for line in written.splitlines() if line.startswith("## ")}
-    kept = []
-    for part in out.read_text(encoding="utf-8").split("\n## ")[1:]:
-        if f"## {part.splitlines()[0]}" not in ours:
-            kept.append(f"## {part.strip()}\n")
-    return "".join(f"\n{section}" for section in kept)
+    out.write_text("\n".join(lines), encoding="utf-8")
 
 
 def main() -> None:
@@ -231,7 +230,8 @@ def main() -> None:
     loads = [_load_average()]
     results: dict[str, Any] = {}
     steps = (("engine", engine.run), ("solver", solver_vs_openspiel.run),
-             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run))
+             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run),
+             ("taps", taps.run), ("player_page", player_page.run))
     for name, step in steps:
         started = time.perf_counter()
         results[name] = step()

@@ -26,6 +26,7 @@ from datetime import date
 from typing import Any
 
 from .engine.contract import GameEntry, Sheet
+from .engine.event import EventEntry, Standing, TableResult, table_points
 from .records import KIND_ORDER, Figures, Record
 
 COLUMNS = ("date", "game", "rules", "box", "dealer", "ending", "result", "by", "winner",
@@ -117,3 +118,75 @@ def record_json(record: Record, games: Sequence[Exported]) -> dict[str, Any]:
             "figures": figures_json(record.overall),
             "presets": {name: figures_json(f) for name, f in presets.items()},
             "games": [game_json(game) for game in games]}
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a cell of text."""
+
+
+def safe_cell(value: str | int | float) -> str | int | float:
+    """A CSV cell a spreadsheet shows as text, never runs: text that starts like a
+    formula (a name typed as ``=HYPERLINK(...)``) gets a leading apostrophe.
+
+    >>> safe_cell("=1+1"), safe_cell("Ann"), safe_cell(-5)
+    ("'=1+1", 'Ann', -5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+STANDING_COLUMNS = ("rank", "player", "score", "games", "won", "boxes", "byes", "penalty",
+                    "head_to_head", "withdrawn")
+
+
+def event_rows(event: EventEntry, standings: Sequence[Standing],
+               results: Sequence[TableResult]) -> Iterator[list[str | int | float]]:
+    """The heading, then one row per player in the order of the standings: the
+    standing's figures, then for each round the table, the seat and the points the
+    player scored there (empty for a bye or a round not played)."""
+    rounds = range(1, max((s.round for s in event.seating), default=0) + 1)
+    yield [*STANDING_COLUMNS, *(f"round {n} {what}" for n in rounds
+                                for what in ("table", "seat", "points"))]
+    played: dict[tuple[str, int], tuple[int, int, float]] = {}
+    for result in results:
+        points = table_points(event, result)
+        for seat, player in enumerate(result.players, start=1):
+            played[player, result.round] = (result.table, seat, points[player])
+    for standing in standings:
+        body = standing.to_json()
+        row: list[str | int | float] = [
+            safe_cell(body[c] if c != "withdrawn" else ("yes" if body[c] else ""))
+            for c in STANDING_COLUMNS]
+        for n in rounds:
+            found = played.get((standing.player, n))
+            row += ["", "", ""] if found is None else [found[0], found[1],
+                                                       _plain_number(found[2])]
+        yield row
+
+
+def event_csv(event: EventEntry, standings: Sequence[Standing],
+              results: Sequence[TableResult]) -> str:
+    """:func:`event_rows` as CSV text, names escaped against formulas."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(event_rows(event, standings, results))
+    return out.getvalue()
+
+
+def event_json(event_id: str, event: EventEntry, standings: Sequence[Standing],
+               results: Sequence[TableResult]) -> dict[str, Any]:
+    """The event as CONTRACT.md has it (its settings, entrants, seating and games), its
+    standings and every table's result (totals, boxes won, net points)."""
+    return {"id": event_id, "event": event.to_json(),
+            "standings": [s.to_json() for s in standings],
+            "tables": [{"round": r.round, "table": r.table, "game": r.game,
+                        "players": list(r.players), "totals": dict(r.totals),
+                        "boxes_won": dict(r.boxes_won), "boxes": r.boxes,
+                        "over": r.over, "net": r.nets(),
+                        "points": {p: _plain_number(v)
+                                   for p, v in table_points(event, r).items()}}
+                       for r in results]}
+
+
+def _plain_number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else round(value, 2)

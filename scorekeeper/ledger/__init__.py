@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.errors import GameOverError, MalformedError
+from . import cache
 
 
 class LedgerError(Exception):
@@ -202,11 +203,9 @@ class Started:
 
 
 def load(db: Session, game_id: str) -> Table | None:
-    """The game with its live boxes, scored; None if there is none."""
-    found = store.load_game(db, game_id)
-    if found is None:
-        return None
-    return Table.of(*found)
+    """The game with its live boxes, scored; None if there is none. A game unchanged
+    since it was last scored in this process is not scored again (:mod:`.cache`)."""
+    return cache.scored(db, game_id, Table.of)
 
 
 def _current(db: Session, game_id: str) -> Table:

@@ -9,6 +9,7 @@ before.
 
 from __future__ import annotations
 
+from . import events
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -55,10 +56,16 @@ from .models import (
 from .players import (
     AliasRow,
     CountedGame,
+    DecisionRow,
+    NameChange,
     aliases,
     counted_games,
+    decide,
+    decision,
+    decisions,
     drop_alias,
     set_alias,
+    undo_decision,
     versions,
 )
 from .reads import (
@@ -119,6 +126,7 @@ __all__ = [
     "BoxRow",
     "Codes",
     "CountedGame",
+    "DecisionRow",
     "EventRow",
     "Game",
     "GameEvent",
@@ -126,6 +134,7 @@ __all__ = [
     "GameRow",
     "Key",
     "KeyTaken",
+    "NameChange",
     "NetworkStorage",
     "NewGame",
     "RevisionRow",
@@ -145,9 +154,13 @@ __all__ = [
     "connect",
     "counted_games",
     "create_game",
+    "decide",
+    "decision",
+    "decisions",
     "delete_box",
     "deleted_boxes",
     "drop_alias",
+    "events",
     "export_game",
     "game_entry",
     "game_events",
@@ -177,6 +190,7 @@ __all__ = [
     "started_with",
     "summarize",
     "token_hash",
+    "undo_decision",
     "verify",
     "verify_game",
     "versions",

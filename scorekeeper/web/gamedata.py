@@ -90,6 +90,13 @@ def can_edit(game: str | store.GameRow) -> bool:
     return store.check_edit_token(row, token)
 
 
+def scored() -> set[str]:
+    """The games this browser keeps score of now (each right checked, as
+    :func:`can_edit` does): what a merge or split of names may touch."""
+    rights = session.get("edit") or {}
+    return {game_id for game_id in rights if isinstance(game_id, str) and can_edit(game_id)}
+
+
 def started(game_id: str) -> None:
     """Remember a game this browser started, with its creator's pass."""
     remember(game_id, creator_pass(game_id))

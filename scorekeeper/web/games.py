@@ -294,7 +294,8 @@ def export(game_id: str) -> Response:
 def sheet_pdf(game_id: str) -> Response:
     """The printed score sheet (scorekeeper.pdf renders it): ``size`` A4 or letter,
     ``detail`` 1 or 0 (default: detail for the boxes entered with cards)."""
-    table = gamedata.load(game_id)
-    if table.sheet is None:
-        abort(404, description=f"This game cannot be scored: {table.error}")
-    return printing.pdf_response(table, *printing.pdf_options())
+    with printing.turn():  # before the game is read: a refused request costs nothing
+        table = gamedata.load(game_id)
+        if table.sheet is None:
+            abort(404, description=f"This game cannot be scored: {table.error}")
+        return printing.pdf_response(table, *printing.pdf_options())

@@ -2,14 +2,18 @@
 the short join code), the pages that show a code kept out of caches and referrers,
 and the limit on wrong codes.
 
-Wrong codes are counted in this process's memory, per client address and per game
-(the home page's form, which names no game, counts as one game): a table needs no
-table of its own for a handful of typos, and a guesser meets the limit long before a
-code falls (30 characters, 6 of them: 729 million codes; 30 wrong tries per game per
-15 minutes is about 1,000 years of guessing on average). With several worker
-processes each counts on its own, so the limit is that many times as loose; a restart
-forgets the counts. Neither changes the arithmetic much; a database table would cost a
-write per wrong try for no measured gain.
+Wrong short codes are counted in this process's memory, per client address first
+(10 per 15 minutes), then per game (a generous cap, 300, against many addresses
+guessing one game's code). Only the 6-character code is limited: the join link's
+32-character code (the QR code) cannot be guessed, so it is never refused and a wrong
+one is not counted; a client or game past its limit still joins by the link or the QR
+code, and the refusal says so. The home page's form names no game, so it counts per
+client only: no number of wrong codes locks "Join a game" for everyone. A guesser
+meets the limit long before a code falls (30 characters, 6 of them: 729 million
+codes; 300 tries per game per 15 minutes is about 35 years of guessing on average).
+With several worker processes each counts on its own, so the limit is that many times
+as loose; a restart forgets the counts. Neither changes the arithmetic much; a
+database table would cost a write per wrong try for no measured gain.
 """
 
 from __future__ import annotations
@@ -162,11 +166,13 @@ class Tries:
 
 @dataclass(frozen=True)
 class Limit:
-    """Where a client stands before typing a code: tries left (the smaller of its own
-    and the game's) and, when none, the seconds to wait."""
+    """Where a client stands before typing a short code: tries left (the smaller of its
+    own and the game's), when none the seconds to wait, and whose limit that is."""
 
     left: int
     wait: float
+    game_closed: bool = False
+    """The game's cap, not this client's, is what stops the short code."""
 
     @property
     def minutes(self) -> int:
@@ -185,26 +191,29 @@ def _counters() -> tuple[Tries, Tries]:
     return found
 
 
-def _keys(game_id: str | None) -> tuple[str, str]:
-    return f"client:{request.remote_addr}", f"game:{game_id or '*'}"
-
-
 def limit(game_id: str | None) -> Limit:
-    """How many wrong codes this client may still type for this game."""
+    """How many wrong short codes this client may still type for this game (``None``:
+    the home page's form, limited per client only)."""
     per_client, per_game = _counters()
-    client, game = _keys(game_id)
+    client = f"client:{request.remote_addr}"
     now = _clock()
-    return Limit(min(per_client.left(client, now), per_game.left(game, now)),
-                 max(per_client.wait(client, now), per_game.wait(game, now)))
+    own = Limit(per_client.left(client, now), per_client.wait(client, now))
+    if game_id is None or own.left == 0:
+        return own
+    game = f"game:{game_id}"
+    if per_game.left(game, now) == 0:
+        return Limit(0, per_game.wait(game, now), game_closed=True)
+    return Limit(min(own.left, per_game.left(game, now)), own.wait)
 
 
 def count_wrong(game_id: str | None) -> Limit:
-    """Count a wrong code against this client and this game; where they stand after."""
+    """Count a wrong short code against this client and this game (the home page's
+    form: this client only); where they stand after."""
     per_client, per_game = _counters()
-    client, game = _keys(game_id)
     now = _clock()
-    per_client.wrong(client, now)
-    per_game.wrong(game, now)
+    per_client.wrong(f"client:{request.remote_addr}", now)
+    if game_id is not None:
+        per_game.wrong(f"game:{game_id}", now)
     return limit(game_id)
 
 

@@ -53,11 +53,17 @@ def join(game_id: str) -> Response:
         abort(404, description="There is no game at this address. Check the link.")
     next_url = _next(row.id, request.form.get("next")) or url_for("games.sheet",
                                                                    game_id=row.id)
+    code = request.form.get("code") or ""
+    short = ledger.as_join_code(code) is not None
     limit = invite.limit(row.id)
-    if limit.left == 0:
+    if short and limit.left == 0:
         return _too_many(row.id, limit, next_url)
-    found = ledger.joined(database.session(), request.form.get("code") or "",
-                          gamedata.secret(), game_id=row.id)
+    found = ledger.joined(database.session(), code, gamedata.secret(), game_id=row.id)
+    if found is None and not short:
+        # The link's code is not guessed (32 characters): refused, never counted.
+        return _refusal(row.id, 403, "That code does not unlock this game (its codes may "
+                        "have been renewed). Check it with a scorer, or scan their "
+                        "\u201cScore with us\u201d QR code.", next_url, limit)
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
     gamedata.remember(row.id, found[1])
@@ -107,12 +113,20 @@ def _wrong(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Re
 
 
 def _too_many(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Response:
-    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-    message = (f"Too many wrong codes: try again in {minutes}, or scan the scorer's QR "
-               "code, which needs no typing.")
+    message = too_many_words(limit)
     response = _refusal(game_id, 429, message, next_url, limit)
     response.headers["Retry-After"] = str(max(1, round(limit.wait)))
     return response
+
+
+def too_many_words(limit: invite.Limit) -> str:
+    """What a client past the short code's limit is told: whose limit, how long, and
+    what still works now (the join link or QR code, never limited)."""
+    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
+    whose = ("Too many wrong short codes have been tried for this game" if limit.game_closed
+             else "Too many wrong short codes from this phone")
+    return (f"{whose}: the short code works again in {minutes}. The join link or the "
+            "\u201cScore with us\u201d QR code on a scorer's phone still works now.")
 
 
 def _refusal(game_id: str | None, status: int, message: str, next_url: str | None,

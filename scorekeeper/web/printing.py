@@ -8,17 +8,24 @@ lock would otherwise make every other request of the process wait its turn. At m
 ``PDF_WAIT_SECONDS`` gets 503 with ``Retry-After``. A client asking for many large
 PDFs at once then holds a few threads, not all of them, and the tables keep recording
 (docs/performance.md, "A hostile client").
+
+The turn is taken before the game is read (:func:`turn`, around the view's load): a
+request that is refused then costs the server nothing but the wait. A player's season
+takes the same turn, and is rendered in the same printing process.
 """
 
 from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import contextlib
 import datetime
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
 from werkzeug.exceptions import ServiceUnavailable
@@ -57,17 +64,26 @@ def _started(text: str | None) -> datetime.datetime | None:
         return None
 
 
-def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> Response:
-    """The PDF of a game's score sheet, sent inline with a sensible file name."""
-    assert table.sheet is not None
+@contextlib.contextmanager
+def turn() -> Iterator[None]:
+    """This request's turn to print (``PDF_AT_ONCE`` at a time), held around reading
+    the game and rendering it; 503 with Retry-After when it does not come within
+    ``PDF_WAIT_SECONDS``."""
     gate = _gate(current_app)
     if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
         raise ServiceUnavailable("The server is busy printing other score sheets: try "
                                  "again in a few seconds.", retry_after=RETRY_SECONDS)
     try:
-        body = _render(table.game, table.sheet, detail, size, sheet_meta(table))
+        yield
     finally:
         gate.release()
+
+
+def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> Response:
+    """The PDF of a game's score sheet, sent inline with a sensible file name (the view
+    holds its :func:`turn`)."""
+    assert table.sheet is not None
+    body = _render(table.game, table.sheet, detail, size, sheet_meta(table))
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="score-sheet-{table.id}.pdf"'
     return response
@@ -76,11 +92,16 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
 def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str,
             meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
+    return printed(pdf.render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
+
+
+def printed(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    """``render(*args, **kwargs)`` (one of :mod:`scorekeeper.pdf`'s entry points) in the
+    printing process, or in this one by configuration (``PDF_IN_PROCESS``)."""
     if current_app.config["PDF_IN_PROCESS"]:
-        return pdf.render_sheet(game, sheet, detail=detail, page_size=size, meta=meta)
+        return render(*args, **kwargs)
     printer = _printer(int(current_app.config["PDF_AT_ONCE"]))
-    return printer.submit(pdf.render_sheet, game, sheet, detail=detail,
-                          page_size=size, meta=meta).result()
+    return printer.submit(render, *args, **kwargs).result()
 
 
 _PRINTER: list[concurrent.futures.ProcessPoolExecutor] = []

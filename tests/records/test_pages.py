@@ -24,7 +24,8 @@ def _app(tmp_path: Path, public: bool) -> Flask:
     url = f"sqlite:///{tmp_path / 'pages.sqlite3'}"
     store.migrate(url)
     return create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "test-secret",
-                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public})
+                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public,
+                       "PDF_IN_PROCESS": True})
 
 
 @pytest.fixture
@@ -129,22 +130,25 @@ def test_a_scorer_merges_and_undoes(started: tuple[Flask, list[tuple[str, str]]]
     app, ids = started
     client = app.test_client()
     refused = client.post("/players/cal/merge", data={"name": "Dan"})
-    assert refused.status_code == 422 and "Only a scorer" in refused.get_data(as_text=True)
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "None of the games you keep score of" in text
     joined = client.post(f"/games/{ids[1][0]}/join", data={"code": ids[1][1]})
     assert joined.status_code == 303  # now a scorer of game B
     done = client.post("/players/cal/merge", data={"name": "Dan"})
     assert done.status_code == 303
     page = client.get("/players/cal").get_data(as_text=True)
-    assert figure(page, "games") == "3" and "counts as Cal in every game" in page
-    alias_id = re.search(r"/players/names/(\d+)/undo", page)
-    assert alias_id is not None
+    assert figure(page, "games") == "3" and "counts as Cal in 1 game its scorer" in page
+    decision = re.search(r"/players/names/(\d+)/undo", page)
+    assert decision is not None
     stranger = app.test_client()
-    assert stranger.post(f"/players/names/{alias_id.group(1)}/undo").status_code == 403
+    assert stranger.post(f"/players/names/{decision.group(1)}/undo").status_code == 403
     split = stranger.post("/players/cal/split", data={"game": ids[0][0], "person": "Cal 2"})
     assert split.status_code == 422 and len(store_aliases(app)) == 1
-    assert client.post(f"/players/names/{alias_id.group(1)}/undo").status_code == 303
-    assert figure(client.get("/players/cal").get_data(as_text=True), "games") == "2"
-    assert app.test_client().post(f"/players/names/{alias_id.group(1)}/undo").status_code == 404
+    assert client.post(f"/players/names/{decision.group(1)}/undo").status_code == 303
+    page = client.get("/players/cal").get_data(as_text=True)
+    assert figure(page, "games") == "2" and "undone" in page
+    assert "/undo" not in page  # kept in history, not undone twice
+    assert app.test_client().post(f"/players/names/{decision.group(1)}/undo").status_code == 404
 
 
 def store_aliases(app: Flask) -> list[store.AliasRow]:

@@ -79,10 +79,13 @@ def test_one_process_holds_300_phones_each_on_its_own_connection(tmp_path: Path)
     """300 phones open a keep-alive connection each and poll /health on it, one after
     another and then all again: every request is answered (waitress's default limit of
     100 connections left the 101st phone without an answer), and all 300 connections
-    are still open for the second round."""
+    are still open for the second round. Each phone has its own address (127.1.x.y: Linux
+    answers the whole of 127.0.0.0/8), as at a club, where the cap on one address's
+    connections (tests/reliability/test_slow_clients.py) does not touch it."""
     live = Served(_sqlite(tmp_path), tmp_path / "serve.log").start()
-    phones = [http.client.HTTPConnection("127.0.0.1", live.port, timeout=10)
-              for _ in range(PHONES)]
+    phones = [http.client.HTTPConnection("127.0.0.1", live.port, timeout=10,
+                                         source_address=(f"127.1.{i // 200}.{i % 200 + 1}", 0))
+              for i in range(PHONES)]
     try:
         for _round in range(2):
             for phone in phones:
@@ -107,6 +110,8 @@ def test_serve_prints_the_addresses_and_a_qr_code_and_logs_each_request(
     log = served.log.read_text(encoding="utf-8")
     assert "Scorekeeper is running" in log
     assert f"http://127.0.0.1:{served.port}/" in log
+    # Served on the loopback address: the terminal says phones cannot reach it, and how.
+    assert "phones cannot reach 127.0.0.1" in log and "HOST=0.0.0.0" in log
     assert re.search("[▀▄█]{7}", log), log[:2000]  # a QR code's finder pattern, in blocks
     line = re.compile(r'127\.0\.0\.1 - - \[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] '
                       r'"GET /health HTTP/1\.1" 200 \d+ "-" "phone/1"')

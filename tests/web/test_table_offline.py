@@ -98,7 +98,7 @@ def test_retry_button_sends_once(live_server: str, browser: Any) -> None:
 
 def test_undo_bar_after_a_save(live_server: str, browser: Any) -> None:
     """With htmx (the join link needs JavaScript; without it the same plain POST forms
-    are tested through the test client, tests/web/test_undo.py)."""
+    are tested through the test client, tests/web/test_undo_page.py)."""
     page = phone(browser)
     sheet = open_game(page, live_server)
     page.goto(sheet + "/boxes/new")

@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from scorekeeper import engine
 from scorekeeper.pdf import render_blank_pad
 from scorekeeper.pdf.hollywood import bands, hollywood_table
-from tests.web.test_hollywood_columns import COLUMNS, twelve_columns
+from tests.web.test_hollywood_columns_page import COLUMNS, twelve_columns
 
 from . import games
 from .reading import flat, lines, page_size_mm

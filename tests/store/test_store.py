@@ -3,8 +3,8 @@ history, and the database's own write lock."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -113,27 +113,37 @@ def test_the_other_rulings_a_write_names_are_stored(tmp_path: Path) -> None:
 
 
 def test_a_writer_holds_the_database_until_it_ends(tmp_path: Path) -> None:
-    """store.writing begins BEGIN IMMEDIATE on SQLite: a second writer waits for the
-    first to end (and then goes ahead), while readers are not held up; an error inside
-    the block rolls the write back and lets the lock go."""
+    """store.writing begins BEGIN IMMEDIATE on SQLite: while the first writer holds the
+    game another writer cannot begin (a connection that will not wait is refused at
+    once) and one that waits goes ahead once the first ends, while readers are not held
+    up; an error inside the block rolls the write back and lets the lock go. The
+    threads are ordered by events, not by sleeping."""
     url = _url(tmp_path)
     with store.opened(url) as db:
         game, _token = store.create_game(db, GAME)
     order: list[str] = []
-    held = threading.Event()
+    held, checked = threading.Event(), threading.Event()
 
     def first() -> None:
         with store.opened(url) as db, store.writing(db, game.id):
             held.set()
-            time.sleep(0.3)
+            checked.wait(timeout=30)
             order.append("first done")
 
     thread = threading.Thread(target=first)
     thread.start()
-    held.wait()
+    assert held.wait(timeout=30)
     with store.opened(url) as reader:
         assert store.game_version(reader, game.id) == 1  # readers go on
         order.append("read")
+    impatient = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=0,
+                                isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            impatient.execute("BEGIN IMMEDIATE")  # the first writer holds the database
+    finally:
+        impatient.close()
+    checked.set()
     with store.opened(url) as db, store.writing(db, game.id):
         order.append("second in")
     thread.join()
