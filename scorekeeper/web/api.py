@@ -344,18 +344,12 @@ def change_settings(game_id: str) -> Response:
 @bp.get("/games/<game_id>/sheet.pdf")
 def sheet_pdf(game_id: str) -> Response:
     """The game's score sheet as a PDF."""
-<<<<<<< HEAD
     with printing.turn():  # before the game is read: a refused request costs nothing
         table = _load(game_id)
         if table.sheet is None:
             return error_response(422, "malformed",
                                   f"this game cannot be scored: {table.error}")
         return printing.pdf_response(table, *printing.pdf_options())
-=======
-    table = _load(game_id)
-    if table.sheet is None:
-        return error_response(422, "malformed", f"this game cannot be scored: {table.error}")
-    return printing.pdf_response(table, *printing.pdf_options())
 
 
 # --- events (club nights) ---------------------------------------------------------------
@@ -499,4 +493,3 @@ def event_results_json(event_id: str) -> Response:
                                           events.results(db, event)))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response
->>>>>>> events
