@@ -104,6 +104,16 @@ def main_settings(rules: Any) -> set[str]:
     return {s.name for s in engine.SETTINGS if not hidden.get(s.rule, False)}
 
 
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js), served from the root so that it may keep the
+    sheets of every game for reading offline; always checked for a new version."""
+    response = current_app.send_static_file("sw.js")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
 @bp.get("/games/<game_id>")
 def sheet(game_id: str) -> Response:
     """The score sheet: the game's home page."""
