@@ -175,6 +175,20 @@ def remembered() -> list[str]:
     return list(session.get("games", []))
 
 
+def note_joined(game_id: str) -> None:
+    """This phone has just joined the game: its sheet says so, once."""
+    session["joined"] = game_id
+
+
+def just_joined(game_id: str) -> bool:
+    """Whether this phone has just joined the game (said once, on a GET: the note is
+    dropped then; a HEAD changes nothing)."""
+    if session.get("joined") != game_id or request.method != "GET":
+        return False
+    session.pop("joined")
+    return True
+
+
 UNDO_SECONDS = 60
 """How long the sheet offers to undo the last write made on this phone."""
 
