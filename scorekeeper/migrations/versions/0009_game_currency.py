@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0013'
-down_revision: str | None = '0006'
+revision: str = '0009'
+down_revision: str | None = '0008'
 branch_labels: str | None = None
 depends_on: str | None = None
 
