@@ -90,6 +90,15 @@ def _current(db: Session, game_id: str) -> Table:
     return table
 
 
+def _still_open(table: Table) -> None:
+    """A game the players ended by agreement stays as they ended it: no box corrected,
+    deleted or undone, no rule changed (issue 23; a new box the engine refuses alike)."""
+    if table.game.ended:
+        raise GameOverError(f"the players ended this game by agreement after box "
+                            f"{len(table.boxes)}: it stays as it was ended; start a new "
+                            "game (Rematch) to play on", "ended")
+
+
 # --- starting -----------------------------------------------------------------------------
 
 
@@ -116,7 +125,7 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
             db, store.NewGame(rules=game.rules, settings=dict(game.settings),
                               players=list(game.players), dealer=game.dealer,
                               stake=game.stake, place=game.place, started=game.started,
-                              ended=game.ended,
+                              ended=game.ended, currency=game.currency,
                               summary=store.summarize(sheet), rematch_of=rematch_of),
             [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
              for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
@@ -262,6 +271,7 @@ def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
     """Correct a live box; every box after it is rescored."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
+        _still_open(table)
         place = _place(table, box_id)
         return _replace(db, table, place, entry, stored_key, laid_out=laid_out)
 
@@ -295,6 +305,7 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
     """Delete a live box (it stays in its history); the boxes after it are rescored."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
+        _still_open(table)
         return _delete(db, table, _place(table, box_id), stored_key)
 
     return _held(db, game_id, _digest("delete", None, box_id), key, version, write)
@@ -342,6 +353,7 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
     other change, and only while nothing else was written to the game since."""
 
     def write(table: Table, stored_key: store.Key | None) -> Undone:
+        _still_open(table)
         box = store.get_box(db, table.row, box_id)
         if box is None:
             raise NotFound(f"box {box_id} is not in this game")
@@ -450,6 +462,7 @@ def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
     new = dict(settings)
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
+        _still_open(table)
         engine.find_rules(table.game.rules).with_settings(new)  # the settings alone first
         game = dataclasses.replace(table.game, settings=new)
         try:
