@@ -15,6 +15,7 @@ from .game import MAX_BOXES, Scoring, score, too_many_boxes
 from .knocking import KnockLimit, knock_limit, may_knock
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
 from .rules import (
+    CHOICE_WORDS,
     DEFAULT_PRESET,
     PRESET_ORDER,
     PRESETS,
@@ -23,6 +24,7 @@ from .rules import (
     Setting,
     find_rules,
     ordered_presets,
+    setting_words,
 )
 from .ruletext import (
     RULE_TEXTS,
@@ -39,6 +41,7 @@ from .seating import Cut, cut_for_deal, eldest
 from .typed import rule, score_game, scoring, scoring_with, sheet
 
 __all__ = [
+    "CHOICE_WORDS",
     "DEFAULT_PRESET",
     "ERROR_CLASSES",
     "MAX_BOXES",
@@ -85,6 +88,7 @@ __all__ = [
     "scoring",
     "scoring_with",
     "sections",
+    "setting_words",
     "settings_table",
     "sheet",
     "too_many_boxes",
