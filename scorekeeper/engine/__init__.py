@@ -9,7 +9,7 @@ Everything outside the engine uses only what is exported here (docs/engine-api.m
 
 from .arrange import arrange
 from .boxes import MAX_NAME, player_name, read_players
-from .cards import Card, Suit, parse_cards
+from .cards import SUIT_SYMBOLS, Card, Suit, parse_cards, shown, spoken
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import MAX_BOXES, Scoring, score, too_many_boxes
 from .knocking import KnockLimit, knock_limit, may_knock
@@ -50,6 +50,7 @@ __all__ = [
     "PRESET_ORDER",
     "RULE_TEXTS",
     "SETTINGS",
+    "SUIT_SYMBOLS",
     "Arrangement",
     "Card",
     "Cut",
@@ -91,5 +92,7 @@ __all__ = [
     "setting_words",
     "settings_table",
     "sheet",
+    "shown",
+    "spoken",
     "too_many_boxes",
 ]
