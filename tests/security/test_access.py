@@ -42,6 +42,9 @@ OPEN_POSTS = {
     "players.merge": "changes only games whose edit secret the browser holds",
     "players.split": "needs the edit secret of the game the name is split in",
     "players.undo": "needs the edit secret of every game the decision changed",
+    "api.create_event": "a new event of one's own (answers its director's token)",
+    "api.seat_round": "needs the event director's token",
+    "api.close_round": "needs the event director's token",
 }
 """Every other state-changing route, and why anyone may call it."""
 
