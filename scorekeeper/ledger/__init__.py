@@ -250,7 +250,7 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
             db, store.NewGame(rules=game.rules, settings=dict(game.settings),
                               players=list(game.players), dealer=game.dealer,
                               stake=game.stake, place=game.place, started=game.started,
-                              ended=game.ended,
+                              ended=game.ended, currency=game.currency,
                               summary=store.summarize(sheet), rematch_of=rematch_of),
             [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
              for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],

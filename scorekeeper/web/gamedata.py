@@ -18,6 +18,7 @@ from typing import Any
 from flask import abort, current_app, flash, g, request, session
 
 from .. import ledger, store
+from . import printing
 from .database import session as db_session
 
 MAX_REMEMBERED = 30
@@ -51,7 +52,12 @@ def row(game_id: str) -> store.GameRow:
 
 
 def find(game_id: str) -> ledger.Table | None:
-    return ledger.load(db_session(), game_id)
+    """The game scored, or None; a very large game waits for its turn first (issue 23:
+    web/printing.py's :func:`~.printing.big_game_turn`)."""
+    table = ledger.load(db_session(), game_id)
+    if table is not None:
+        printing.big_game_turn(table)
+    return table
 
 
 def max_boxes() -> int:
@@ -92,7 +98,7 @@ def can_edit(game: str | store.GameRow) -> bool:
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
-        return False
+        return _directs(game_id)
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
@@ -101,7 +107,7 @@ def can_edit(game: str | store.GameRow) -> bool:
         if request.method not in ("GET", "HEAD"):
             _used(game_id, token)
         return True
-    return False
+    return _directs(game_id)
 
 
 def _used(game_id: str, token: str) -> None:
@@ -122,6 +128,13 @@ def _keep(rights: list[tuple[str, str]]) -> None:
         flash(f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
               "at most: the least recently used went). Its scorers can give you the "
               "join code again.", "rights")
+
+
+def _directs(game_id: str) -> bool:
+    """An event's director holds a right over every game of the event (issue 25)."""
+    from .eventdata import directs_game
+
+    return directs_game(game_id)
 
 
 def scored() -> set[str]:
@@ -165,6 +178,20 @@ def forget_right(game_id: str) -> None:
 
 def remembered() -> list[str]:
     return list(session.get("games", []))
+
+
+def note_joined(game_id: str) -> None:
+    """This phone has just joined the game: its sheet says so, once."""
+    session["joined"] = game_id
+
+
+def just_joined(game_id: str) -> bool:
+    """Whether this phone has just joined the game (said once, on a GET: the note is
+    dropped then; a HEAD changes nothing)."""
+    if session.get("joined") != game_id or request.method != "GET":
+        return False
+    session.pop("joined")
+    return True
 
 
 UNDO_SECONDS = 60
