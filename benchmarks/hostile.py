@@ -48,8 +48,9 @@ TABLE_GAME: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob"
                               "dealer": "Ann", "boxes": []}
 TABLE_BOX = {"ending": "misdeal", "note": "a table at play"}
 """Scores nothing: the table's game never ends however long the run."""
-GAME_LIMIT = 250
-"""The table starts a new game after this many boxes (under the server's box limit)."""
+GAME_LIMIT = 80
+"""The table starts a new game after this many boxes: a long evening's game, under the
+size past which a game is read one request at a time (``BIG_GAME_BOXES``, 100)."""
 HANDS = {"Ann": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
          "Bob": {"cards": ["AH", "2H", "3H", "8H", "8D", "8C", "9C", "10C", "JC", "4D"]}}
 
