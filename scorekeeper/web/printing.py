@@ -62,6 +62,7 @@ def sheet_meta(table: ledger.Table) -> SheetMeta:
     return SheetMeta(
         game_id=table.id, version=table.version, created=created,
         started=_started(table.game.started), place=table.game.place or "",
+        revised={str(box.id): box.revision for box in table.boxes if box.revision > 1},
         printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
         read_only_url=url_for("games.sheet", game_id=table.id, _external=True))
 
@@ -237,3 +238,4 @@ def _gate(app: Flask) -> threading.BoundedSemaphore:
     gate = app.extensions["scorekeeper.pdf_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)
     return gate
+
