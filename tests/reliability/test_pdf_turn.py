@@ -111,3 +111,17 @@ def test_past_the_waiting_requests_a_turn_is_refused_at_once() -> None:
     waiter.join(timeout=5)
     assert turnstile.acquire(blocking=False)  # the turn came back
     turnstile.release()
+
+
+def test_a_blank_pad_takes_the_same_turn(printing_app: Flask, client: FlaskClient) -> None:
+    """A blank pad is about 0.1 s of CPU, asked for anonymously: it was rendered in the
+    request's thread, outside the turn, as many at once as clients asked."""
+    gate = _gate(printing_app)
+    assert gate.acquire(blocking=False)
+    try:
+        assert client.get("/pads/pad.pdf?rules=gin").status_code == 503
+    finally:
+        gate.release()
+    assert client.get("/pads/pad.pdf?rules=gin").data.startswith(b"%PDF")
+    refused = client.get("/pads/pad.pdf?rules=gin&players=9")
+    assert refused.status_code == 422 and "2 players, not 9" in refused.get_data(as_text=True)
