@@ -84,6 +84,8 @@ def turn() -> Iterator[None]:
     if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
         raise ServiceUnavailable("The server is busy printing other score sheets: try "
                                  "again in a few seconds.", retry_after=RETRY_SECONDS)
+    if has_request_context():  # a big game read while printing needs no second turn
+        g.setdefault("scorekeeper_big_turn", None)
     try:
         yield
     finally:
