@@ -28,9 +28,11 @@ TARGETS = ("button, a.button, .bar nav a, summary, select, .pill span, .tap span
 
 def _pages(page: Any, base: str) -> dict[str, str]:
     sheet = open_game(page, base, GAME)
+    box = page.locator(".scores td:first-child a").first.get_attribute("href")
     return {"home": base + "/", "sheet": sheet, "record": sheet + "/boxes/new",
             "check": base + "/check", "rules": base + "/rules",
-            "preset": base + "/rules/jersey-scarne", "new": base + "/games/new"}
+            "preset": base + "/rules/jersey-scarne", "new": base + "/games/new",
+            "house-rules": sheet + "/rules", "box": base + str(box)}
 
 
 @pytest.fixture
@@ -40,7 +42,7 @@ def audited(live_server: str, browser: Any) -> tuple[Any, dict[str, str]]:
 
 
 @pytest.mark.parametrize("name", ["home", "sheet", "record", "check", "rules", "preset",
-                                  "new"])
+                                  "new", "house-rules", "box"])
 def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str) -> None:
     axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
     page, urls = audited
@@ -53,7 +55,7 @@ def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str)
 
 
 @pytest.mark.parametrize("name", ["home", "sheet", "record", "check", "rules", "preset",
-                                  "new"])
+                                  "new", "house-rules", "box"])
 def test_seo_and_best_practice(audited: tuple[Any, dict[str, str]], name: str) -> None:
     page, urls = audited
     page.goto(urls[name])
