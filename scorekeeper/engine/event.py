@@ -435,9 +435,10 @@ class TableResult:
         total = sum(self.totals.get(p, 0) for p in self.players)
         return {p: len(self.players) * self.totals.get(p, 0) - total for p in self.players}
 
-    def places(self) -> dict[str, float]:
-        """Each player's place at the table (1 first), ties sharing the average place."""
-        nets = self.nets()
+    def places(self, nets: Mapping[str, int] | None = None) -> dict[str, float]:
+        """Each player's place at the table (1 first), ties sharing the average place
+        (``nets``: :meth:`nets`, when the caller has them)."""
+        nets = self.nets() if nets is None else nets
         order = sorted(self.players, key=lambda p: -nets[p])
         places: dict[str, float] = {}
         i = 0
@@ -516,9 +517,9 @@ def standings(event: EventEntry, results: Sequence[TableResult], *,
     versus: dict[tuple[str, str], float] = {}
     per_round: dict[int, list[float]] = {}
     for result in results:
-        points = table_points(event, result)
         nets = result.nets()
-        places = result.places()
+        places = result.places(nets)
+        points = table_points(event, result, nets, places)
         for p in result.players:
             score[p] += points[p]
             games[p] += 1
@@ -556,28 +557,32 @@ def standings(event: EventEntry, results: Sequence[TableResult], *,
                 keys.append(round(h2h, 6))
         return tuple(keys)
 
-    level: dict[tuple[float, ...], list[str]] = {}
-    for p in names:
-        level.setdefault(key_of(p), []).append(p)
-    h2h = {p: sum(versus.get((p, q), 0) for q in group if q != p)
-           for group in level.values() for p in group}
-    order = sorted(names, key=lambda p: tuple(-k for k in key_of(p, h2h[p])))
+    plain = {p: key_of(p) for p in names}
+    h2h = dict.fromkeys(names, 0.0)
+    for (p, q), owed in versus.items():  # only pairs that met: level ones count
+        if plain[p] == plain[q]:
+            h2h[p] += owed
+    final = {p: key_of(p, h2h[p]) for p in names}
+    order = sorted(names, key=lambda p: tuple(-k for k in final[p]))
     rows: list[Standing] = []
     gone = set(withdrawn)
     for i, p in enumerate(order):
-        rank = rows[-1].rank if rows and key_of(p, h2h[p]) == key_of(
-            order[i - 1], h2h[order[i - 1]]) else i + 1
+        rank = rows[-1].rank if rows and final[p] == final[order[i - 1]] else i + 1
         rows.append(Standing(rank, p, score[p], games[p], won[p], boxes[p], byes[p],
                              penalty[p], h2h[p], p in gone))
     return tuple(rows)
 
 
-def table_points(event: EventEntry, result: TableResult) -> dict[str, float]:
-    """Each player's score from one table by the event's count."""
+def table_points(event: EventEntry, result: TableResult,
+                 nets: Mapping[str, int] | None = None,
+                 places: Mapping[str, float] | None = None) -> dict[str, float]:
+    """Each player's score from one table by the event's count (``nets`` and
+    ``places``: the result's, when the caller has them)."""
+    nets = result.nets() if nets is None else nets
     if event.standings == "net":
-        return {p: float(v) for p, v in result.nets().items()}
+        return {p: float(v) for p, v in nets.items()}
     table = event.points_for_places(len(result.players))
-    places = result.places()
+    places = result.places(nets) if places is None else places
     points: dict[str, float] = {}
     for p, place in places.items():
         tied = [q for q, other in places.items() if other == place]

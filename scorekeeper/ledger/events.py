@@ -158,11 +158,13 @@ def _row(db: Session, event_id: str) -> store.events.EventRow:
     return row
 
 
-def standings(db: Session, event: LoadedEvent | str) -> tuple[Standing, ...]:
-    """The event's standings now, from its games' stored summaries (one query)."""
+def standings(db: Session, event: LoadedEvent | str,
+              games: list[store.events.TableGame] | None = None) -> tuple[Standing, ...]:
+    """The event's standings now, from its games' stored summaries (one query, unless
+    the caller read them: ``games``)."""
     loaded = _loaded(db, event) if isinstance(event, str) else event
-    return records.standings(loaded.entry, store.events.table_games(db, loaded.id),
-                             withdrawn=loaded.withdrawn)
+    found = store.events.table_games(db, loaded.id) if games is None else games
+    return records.standings(loaded.entry, found, withdrawn=loaded.withdrawn)
 
 
 def results(db: Session, event: LoadedEvent) -> list[TableResult]:
@@ -184,12 +186,13 @@ class TableState:
     version: int
 
 
-def tables(db: Session, event: LoadedEvent, round: int | None = None) -> list[TableState]:
+def tables(db: Session, event: LoadedEvent, round: int | None = None,
+           games: list[store.events.TableGame] | None = None) -> list[TableState]:
     """Every table of ``round`` (the current one by default): playing or done, boxes
-    so far, totals."""
+    so far, totals (``games``: the event's, when the caller read them)."""
     number = event.row.current_round if round is None else round
     states = []
-    for game in store.events.table_games(db, event.id):
+    for game in store.events.table_games(db, event.id) if games is None else games:
         if game.round != number:
             continue
         over = bool(game.summary.get("game_over"))
@@ -197,6 +200,22 @@ def tables(db: Session, event: LoadedEvent, round: int | None = None) -> list[Ta
                                  int(game.summary.get("boxes") or 0), not over,
                                  dict(game.summary.get("totals") or {}), game.version))
     return states
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a standings page or a projector shows, from one read of the games."""
+
+    standings: tuple[Standing, ...]
+    tables: list[TableState]
+    results: list[TableResult]
+
+
+def board(db: Session, event: LoadedEvent) -> Board:
+    """The standings, the current round's tables and every table's result."""
+    games = store.events.table_games(db, event.id)
+    return Board(standings(db, event, games), tables(db, event, games=games),
+                 [records.table_result(game) for game in games])
 
 
 def where_next(event: LoadedEvent, player: str) -> tuple[int, int, int] | None:
@@ -215,6 +234,27 @@ def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, in
     if current is None or current.started_at is None or current.minutes is None:
         return None
     return current.started_at, current.minutes
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a game is played in an event: the event, round and table, and the round's
+    clock (its start and minutes) while a timed round runs."""
+
+    event_id: str
+    round: int
+    table: int
+    clock: tuple[datetime, int] | None
+
+
+def seat_of_game(db: Session, game_id: str) -> Seat | None:
+    """The event table a game is played at (for its sheet: the event, the table, the
+    round's clock), or None for a game of no event. Two small reads."""
+    found = store.events.event_of_game(db, game_id)
+    if found is None:
+        return None
+    event_id, round, table = found
+    return Seat(event_id, round, table, store.events.round_clock(db, event_id, round))
 
 
 # --- starting and seating ------------------------------------------------------------------
@@ -561,12 +601,15 @@ def penalize(db: Session, event_id: str, player: str, points: int, note: str) ->
 
 
 __all__ = [
+    "Board",
     "Codes",
     "NotInEvent",
     "RoundRefused",
     "RoundStillPlaying",
+    "Seat",
     "Started",
     "TableState",
+    "board",
     "clock",
     "close_round",
     "correct_box",
@@ -582,6 +625,7 @@ __all__ = [
     "replace",
     "results",
     "seat_next_round",
+    "seat_of_game",
     "standings",
     "start_clock",
     "start_event",

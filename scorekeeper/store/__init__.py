@@ -36,6 +36,7 @@ from .locks import writing
 from .models import (
     GAME_FIELDS,
     MAX_ROW_ID,
+    RECORD_VERSION,
     Base,
     Box,
     BoxRevision,
@@ -115,6 +116,7 @@ __all__ = [
     "GAME_FIELDS",
     "MAX_ROW_ID",
     "MIGRATIONS",
+    "RECORD_VERSION",
     "SQLITE_BUSY_MS",
     "AliasRow",
     "Amendment",

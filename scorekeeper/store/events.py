@@ -185,25 +185,27 @@ def load_event(db: Session, event_id: str) -> LoadedEvent | None:
     row = get_event(db, event_id)
     if row is None:
         return None
-    entrants = tuple(Entrant(e.name, e.position, e.entered_round, e.withdrawn_round)
-                     for e in db.scalars(select(EventEntrant)
-                                         .where(EventEntrant.event_id == event_id)
-                                         .order_by(EventEntrant.position)))
-    rounds = tuple(RoundRow(r.number, r.tables, r.byes, r.started_at, r.minutes, r.closed_at)
-                   for r in db.scalars(select(EventRound)
-                                       .where(EventRound.event_id == event_id)
-                                       .order_by(EventRound.number)))
-    games = tuple(EventGame(g.round, g.table_number, g.game_id)
-                  for g in db.scalars(select(EventTable)
-                                      .where(EventTable.event_id == event_id)
-                                      .order_by(EventTable.round, EventTable.table_number)))
-    penalties = tuple(Penalty(p.player, p.points, p.note, p.round)
-                      for p in db.scalars(select(EventPenalty)
-                                          .where(EventPenalty.event_id == event_id)
-                                          .order_by(EventPenalty.id)))
-    entry = EventEntry.from_json({**row.entry, "entrants": [e.name for e in entrants],
-                                  "seed": row.seed})
+    sql = db.connection()
+    entrants = tuple(Entrant(*e) for e in sql.execute(
+        select(EventEntrant.name, EventEntrant.position, EventEntrant.entered_round,
+               EventEntrant.withdrawn_round)
+        .where(EventEntrant.event_id == event_id).order_by(EventEntrant.position)))
+    rounds = tuple(RoundRow(*r) for r in sql.execute(
+        select(EventRound.number, EventRound.tables, EventRound.byes, EventRound.started_at,
+               EventRound.minutes, EventRound.closed_at)
+        .where(EventRound.event_id == event_id).order_by(EventRound.number)))
+    games = tuple(EventGame(*g) for g in sql.execute(
+        select(EventTable.round, EventTable.table_number, EventTable.game_id)
+        .where(EventTable.event_id == event_id)
+        .order_by(EventTable.round, EventTable.table_number)))
+    penalties = tuple(Penalty(*p) for p in sql.execute(
+        select(EventPenalty.player, EventPenalty.points, EventPenalty.note, EventPenalty.round)
+        .where(EventPenalty.event_id == event_id).order_by(EventPenalty.id)))
+    # The settings are read (and checked) as the contract reads them; the names were
+    # checked when they were entered.
+    entry = EventEntry.from_json({**row.entry, "entrants": [], "seed": row.seed})
     entry = entry.with_changes(
+        entrants=tuple(e.name for e in entrants),
         seating=tuple(Seating(r.number, tuple(tuple(t) for t in r.tables), tuple(r.byes))
                       for r in rounds),
         games=games, penalties=penalties)
@@ -348,6 +350,30 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row[0], row[1], row[2])
 
 
+def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] | None:
+    """A round's start and minutes, if it is timed and started."""
+    row = db.execute(select(EventRound.started_at, EventRound.minutes, EventRound.closed_at)
+                     .where(EventRound.event_id == event_id,
+                            EventRound.number == round)).first()
+    if row is None or row[0] is None or row[1] is None or row[2] is not None:
+        return None
+    return row[0], row[1]
+
+
+def game_clock(db: Session, game_id: str) -> tuple[int, datetime, int] | None:
+    """The round number, start and minutes of the open, timed round a game is played
+    in (every table's sheet shows its clock), in one query; None for any other game."""
+    row = db.execute(
+        select(EventRound.number, EventRound.started_at, EventRound.minutes)
+        .join(EventTable, (EventTable.event_id == EventRound.event_id)
+              & (EventTable.round == EventRound.number))
+        .where(EventTable.game_id == game_id, EventRound.closed_at.is_(None),
+               EventRound.started_at.is_not(None), EventRound.minutes.is_not(None))).first()
+    if row is None or row[1] is None or row[2] is None:
+        return None
+    return row[0], row[1], row[2]
+
+
 def event_game_ids(db: Session, event_id: str) -> set[str]:
     """The ids of the event's games (a player's record filtered to one event)."""
     return set(db.scalars(select(EventTable.game_id).where(EventTable.event_id == event_id)))
@@ -376,11 +402,13 @@ __all__ = [
     "event_stamp",
     "event_writing",
     "events_with_join_code",
+    "game_clock",
     "get_event",
     "load_event",
     "recent_events",
     "renew_event_codes",
     "reseat_table",
+    "round_clock",
     "set_clock",
     "table_games",
     "withdraw",

@@ -176,6 +176,7 @@ def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
         stake=game.stake, place=None if game.place is None else escaped(game.place),
         started=None if game.started is None else escaped(game.started),
         ended="agreed" if game.ended == "agreed" else None,
+        currency=game.currency,
         boxes=tuple(BoxEntry.from_stored(box.entry).relabelled(box.id) for box in boxes),
     )
 

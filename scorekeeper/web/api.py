@@ -392,15 +392,15 @@ def _director(event_id: str) -> None:
 
 def event_json(event: store.events.LoadedEvent) -> dict[str, Any]:
     """CONTRACT.md's event with its standings, the current round's tables and clock."""
-    db = database.session()
+    board = events.board(database.session(), event)
     clock = events.clock(event)
     return {
         "id": event.id, "version": event.row.version, "round": event.row.current_round,
         "finished": event.row.finished, "event": event.entry.to_json(),
-        "standings": [s.to_json() for s in events.standings(db, event)],
+        "standings": [s.to_json() for s in board.standings],
         "tables": [{"round": t.round, "table": t.table, "game": t.game_id,
                     "players": list(t.players), "boxes": t.boxes, "playing": t.playing,
-                    "totals": dict(t.totals)} for t in events.tables(db, event)],
+                    "totals": dict(t.totals)} for t in board.tables],
         "clock": None if clock is None else {"started": clock[0].isoformat() + "Z",
                                              "minutes": clock[1]},
         "withdrawn": list(event.withdrawn),
@@ -477,9 +477,8 @@ def close_round(event_id: str, number: int) -> Response:
 def event_csv(event_id: str) -> Response:
     """The standings with every round's table, seat and points, as CSV."""
     event = _event(event_id)
-    db = database.session()
-    text = exports.event_csv(event.entry, events.standings(db, event),
-                             events.results(db, event))
+    board = events.board(database.session(), event)
+    text = exports.event_csv(event.entry, board.standings, board.results)
     return Response(text, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="event-{event.id}.csv"'})
 
@@ -488,8 +487,8 @@ def event_csv(event_id: str) -> Response:
 def event_results_json(event_id: str) -> Response:
     """The event, its standings and every table's result, as JSON."""
     event = _event(event_id)
-    db = database.session()
-    response = jsonify(exports.event_json(event.id, event.entry, events.standings(db, event),
-                                          events.results(db, event)))
+    board = events.board(database.session(), event)
+    response = jsonify(exports.event_json(event.id, event.entry, board.standings,
+                                          board.results))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, make_response, request, url_for
 from .. import engine, ledger, store
 from ..engine import vocabulary
 from ..engine.contract import BoxEntry, SheetBox
+from ..engine.vocabulary import deal_word
 from . import forms, gamedata, htmx
 from .database import session as db_session
 
@@ -145,7 +146,7 @@ def _saved(written: ledger.Written, done: str, number: int | None = None) -> Res
         place = table.place_of(written.box_id)
         number = number if place is None else place + 1
         gamedata.note_write(table.id, written.box_id, table.version,
-                            f"Box {number or ''} {done}.")
+                            f"{deal_word(table.rules()).capitalize()} {number or ''} {done}.")
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
@@ -224,7 +225,7 @@ def show(game_id: str, box_id: int) -> Response:
     ruled = table.ruled(box.id)
     ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling or {})
     return htmx.render(
-        "boxes/show.html", "boxes/_show.html", game=table, box=box,
+        "boxes/show.html", "boxes/_show.html", game=table, box=box, rules=table.rules(),
         number=None if place is None else place + 1, ruling=ruling,
         history=changes(store.history(db_session(), box)),
         editable=gamedata.can_edit(table.row) and not box.deleted,
@@ -372,9 +373,10 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     return _saved(written, "deleted", None if place is None else place + 1)
 
 
-UNDONE = {"recorded": "Undone: box {} is off the sheet.",
-          "edited": "Undone: box {} is back as it was.",
-          "deleted": "Undone: box {} is back on the sheet."}
+UNDONE = {"recorded": "Undone: {} {} is off the sheet.",
+          "edited": "Undone: {} {} is back as it was.",
+          "deleted": "Undone: {} {} is back on the sheet."}
+"""What the undo bar says, in the game's word for a deal ("box 3", "hand 3")."""
 
 
 @bp.post("/<int:box_id>/undo")
@@ -384,6 +386,9 @@ def undo(game_id: str, box_id: int) -> Response:
     form = forms.UndoForm(request.form)
     if not form.validate():
         abort(400)
+    if not gamedata.may_undo(table.id, box_id, _int(form.version.data), _key(form)):
+        return _undo_refused(table, "only the phone that made a write can undo it, as its "
+                             "sheet offers; correct or delete the box instead")
     try:
         undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
                              or -1, key=_key(form))
@@ -396,8 +401,9 @@ def undo(game_id: str, box_id: int) -> Response:
     except engine.ScorekeeperError as err:
         return _undo_refused(table, err.message)
     gamedata.note_write(table.id, box_id, undone.version,
-                        UNDONE.get(undone.action, "Undone.").format(undone.number),
-                        undoable=False)
+                        UNDONE.get(undone.action, "Undone.").format(
+                            deal_word(table.rules()), undone.number),
+                        undoable=False, undo_key=_key(form))
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 

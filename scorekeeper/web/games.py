@@ -6,12 +6,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 
 from .. import chart, engine, ledger, store
+from ..engine import vocabulary
 from ..engine.contract import GameEntry
-from . import database, forms, gamedata, htmx, invite, printing
+from . import database, forms, gamedata, htmx, invite, printing, watching
 
 bp = Blueprint("games", __name__)
 
@@ -142,6 +152,15 @@ def _sheet_page(table: ledger.Table) -> Response:
     others (QR codes, the short code: kept out of caches) and says what this phone just
     did, offering to undo it; a watcher's offers the code prompt."""
     editable = gamedata.can_edit(table.row)
+    # A finished game invites no one: no codes, no join prompt.
+    open_ = table.sheet is not None and not table.sheet.game_over
+    if not editable:  # a watcher's sheet: rendered once a version (web/watching.py)
+        html = watching.watcher_sheet(table, lambda: render_template(
+            "games/_sheet.html", **_sheet_context(table, False)))
+        return htmx.render("games/sheet.html", "games/_watched.html", game=table,
+                           sheet_html=html,
+                           limit=invite.limit(table.id) if open_ and not htmx.is_htmx()
+                           else None)
     if htmx.is_htmx():
         return htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable))
@@ -150,8 +169,6 @@ def _sheet_page(table: ledger.Table) -> Response:
     if last is not None:
         undo_form = forms.UndoForm(formdata=None)
         undo_form.version.data = str(table.version)
-    # A finished game invites no one: no codes, no join prompt.
-    open_ = table.sheet is not None and not table.sheet.game_over
     response = htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable), last_write=last,
                            undo_form=undo_form,
@@ -188,7 +205,9 @@ def _charts(table: ledger.Table) -> list[Markup]:
     sheet = table.sheet
     if sheet is None or not sheet.boxes:
         return []
-    found = chart.charts(table.players, sheet, target=table.rules().game_target)
+    rules = table.rules()
+    found = chart.charts(table.players, sheet, target=rules.game_target,
+                         unit=vocabulary.vocabulary_for(rules).deal)
     return [Markup(chart.svg(each)) for each in found]
 
 
