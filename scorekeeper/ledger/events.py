@@ -34,6 +34,7 @@ from ..engine.event import (
     TableResult,
     read_entrants,
 )
+from ..engine.event import standings as rank
 from ..engine.movement import cut_at_table, seat_round
 from ..store.events import LoadedEvent
 from ..store.models import now as _now
@@ -214,8 +215,9 @@ class Board:
 def board(db: Session, event: LoadedEvent) -> Board:
     """The standings, the current round's tables and every table's result."""
     games = store.events.table_games(db, event.id)
-    return Board(standings(db, event, games), tables(db, event, games=games),
-                 [records.table_result(game) for game in games])
+    results = [records.table_result(game) for game in games]
+    return Board(rank(event.entry, results, withdrawn=event.withdrawn),
+                 tables(db, event, games=games), results)
 
 
 def where_next(event: LoadedEvent, player: str) -> tuple[int, int, int] | None:
