@@ -479,6 +479,8 @@ def swap(db: Session, event_id: str, first: str, second: str, *,
     recorded at either): their tables get new games with the new seats."""
     event = _loaded(db, event_id)
     a, b = _entrant(event, first), _entrant(event, second)
+    if a == b:
+        raise MalformedError(f"name two players to swap, not {a} twice", "players")
     seating = _open_seating(event)
     at_a, at_b = seating.place_of(a), seating.place_of(b)
     if at_a is None or at_b is None:
