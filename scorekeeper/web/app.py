@@ -200,12 +200,12 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, joining, pads, players, rules
+    from . import api, boxes, disputes, events, games, health, joining, pads, players, rules
 
     csrf.init_app(app)
     compress.init_app(app)
     printing.init_app(app)
-    for module in (games, joining, boxes, rules, disputes, pads, api, health, players):
+    for module in (games, joining, boxes, rules, disputes, pads, api, health, players, events):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
@@ -251,7 +251,7 @@ def _busy(error: HTTPException) -> Response:
     message = error.description or "The server is busy: try again in a few seconds."
     if request.blueprint == "api" or request.path.startswith("/api/"):
         return error_response(503, "busy", message, headers={"Retry-After": retry})
-    page, status = htmx.error_page(503, "Busy printing", message)
+    page, status = htmx.error_page(503, "The server is busy", message)
     response = Response(page, status=status, mimetype="text/html")
     response.headers["Retry-After"] = retry
     return response
