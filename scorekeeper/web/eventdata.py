@@ -438,7 +438,7 @@ def results(event: EventView) -> Results:
             if winner and result in ("gin", "break-gin"):
                 gins[winner] = gins.get(winner, 0) + 1
     most = max(gins.values(), default=0)
-    ties = event.entry.tie_breaks
+    ties = tuple(t for t in event.entry.tie_breaks if t == "head_to_head")  # the rest
     standings = tuple(PrintedStanding(
         s.rank, s.player, s.score, s.games, s.won, s.boxes,
         tuple(_tie_value(s, tie) for tie in ties)) for s in event.standings)
@@ -449,7 +449,10 @@ def results(event: EventView) -> Results:
     return Results(event.entry.name, event.entry.date or "", event.entry.place or "",
                    engine.find_rules(event.entry.rules).title, event.entry.standings,
                    tuple(TIE_WORDS[t] for t in ties), standings, tables, best,
-                   tuple(sorted((p, n) for p, n in gins.items() if n == most and most)))
+                   tuple(sorted((p, n) for p, n in gins.items() if n == most and most)),
+                   standing_title="Final standings" if event.finished else (
+                       f"Standings after round {event.closed[-1]}" if event.closed
+                       else "Standings so far"))
 
 
 TIE_WORDS = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}
