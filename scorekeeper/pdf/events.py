@@ -288,13 +288,14 @@ def _round(tables: Sequence[TableResult], width: float) -> Flowable:
         best = max((total for _, total in table.totals), default=None)
         cells: list[object] = [str(table.table) if table.status != "bye" else "bye"]
         for c, (player, total) in enumerate(table.totals, start=1):
-            shown = name_cell(f"{player} {words.number(total)}", seat_w)
+            said = player if table.status == "bye" else f"{player} {words.number(total)}"
+            shown = name_cell(said, seat_w)
             cells.append(shown)
             if total == best and table.boxes and len(table.totals) > 1:
                 style.append(("BACKGROUND", (c, r), (c, r), WON))
         cells += [""] * (seats - len(table.totals))
         note = STATUS_WORDS.get(table.status, table.status)
-        said = f"{table.boxes}" + (f" · {note}" if note else "")
+        said = "" if table.status == "bye" else f"{table.boxes}" + (f" · {note}" if note else "")
         cells.append(Paragraph(text(said), styles().cell))
         rows.append(cells)
     grid = Table(rows, colWidths=[14 * mm] + [seat_w] * seats + [30 * mm], hAlign="LEFT")

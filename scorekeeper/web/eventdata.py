@@ -446,6 +446,8 @@ def results(event: EventView) -> Results:
                                                             (0,) * len(t.players),
                                                             strict=True)),
                                 t.status, t.boxes) for t in event.tables)
+    tables += tuple(PrintedTable(seating.round, 0, tuple((p, 0) for p in seating.byes), "bye")
+                    for seating in event.entry.seating if seating.byes)
     return Results(event.entry.name, event.entry.date or "", event.entry.place or "",
                    engine.find_rules(event.entry.rules).title, event.entry.standings,
                    tuple(TIE_WORDS[t] for t in ties), standings, tables, best,
