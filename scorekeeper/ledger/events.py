@@ -34,6 +34,7 @@ from ..engine.event import (
     TableResult,
     read_entrants,
 )
+from ..engine.event import standings as rank
 from ..engine.movement import cut_at_table, seat_round
 from ..store.events import LoadedEvent
 from ..store.models import now as _now
@@ -214,8 +215,9 @@ class Board:
 def board(db: Session, event: LoadedEvent) -> Board:
     """The standings, the current round's tables and every table's result."""
     games = store.events.table_games(db, event.id)
-    return Board(standings(db, event, games), tables(db, event, games=games),
-                 [records.table_result(game) for game in games])
+    results = [records.table_result(game) for game in games]
+    return Board(rank(event.entry, results, withdrawn=event.withdrawn),
+                 tables(db, event, games=games), results)
 
 
 def where_next(event: LoadedEvent, player: str) -> tuple[int, int, int] | None:
@@ -234,6 +236,27 @@ def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, in
     if current is None or current.started_at is None or current.minutes is None:
         return None
     return current.started_at, current.minutes
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a game is played in an event: the event, round and table, and the round's
+    clock (its start and minutes) while a timed round runs."""
+
+    event_id: str
+    round: int
+    table: int
+    clock: tuple[datetime, int] | None
+
+
+def seat_of_game(db: Session, game_id: str) -> Seat | None:
+    """The event table a game is played at (for its sheet: the event, the table, the
+    round's clock), or None for a game of no event. Two small reads."""
+    found = store.events.event_of_game(db, game_id)
+    if found is None:
+        return None
+    event_id, round, table = found
+    return Seat(event_id, round, table, store.events.round_clock(db, event_id, round))
 
 
 # --- starting and seating ------------------------------------------------------------------
@@ -585,6 +608,7 @@ __all__ = [
     "NotInEvent",
     "RoundRefused",
     "RoundStillPlaying",
+    "Seat",
     "Started",
     "TableState",
     "board",
@@ -603,6 +627,7 @@ __all__ = [
     "replace",
     "results",
     "seat_next_round",
+    "seat_of_game",
     "standings",
     "start_clock",
     "start_event",

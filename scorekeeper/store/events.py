@@ -350,18 +350,14 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row[0], row[1], row[2])
 
 
-def round_clock(db: Session, game_id: str) -> tuple[int, datetime, int] | None:
-    """The round number, start and minutes of the open, timed round a game is played
-    in (every table's sheet shows its clock), in one query; None for any other game."""
-    row = db.execute(
-        select(EventRound.number, EventRound.started_at, EventRound.minutes)
-        .join(EventTable, (EventTable.event_id == EventRound.event_id)
-              & (EventTable.round == EventRound.number))
-        .where(EventTable.game_id == game_id, EventRound.closed_at.is_(None),
-               EventRound.started_at.is_not(None), EventRound.minutes.is_not(None))).first()
-    if row is None or row[1] is None or row[2] is None:
+def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] | None:
+    """A round's start and minutes, if it is timed and started."""
+    row = db.execute(select(EventRound.started_at, EventRound.minutes, EventRound.closed_at)
+                     .where(EventRound.event_id == event_id,
+                            EventRound.number == round)).first()
+    if row is None or row[0] is None or row[1] is None or row[2] is not None:
         return None
-    return row[0], row[1], row[2]
+    return row[0], row[1]
 
 
 def event_game_ids(db: Session, event_id: str) -> set[str]:
@@ -397,6 +393,7 @@ __all__ = [
     "recent_events",
     "renew_event_codes",
     "reseat_table",
+    "round_clock",
     "set_clock",
     "table_games",
     "withdraw",

@@ -265,10 +265,11 @@ def stamp(event_id: str) -> str | None:
 
 
 def clock_of_game(db: Any, game_id: str) -> Clock | None:
-    """The clock of the timed round a game is played in, while that round is open (one
-    query: every table's sheet asks)."""
-    found = store.events.round_clock(db, game_id)
-    return None if found is None else Clock(*found)
+    """The clock of the timed round a game is played in, while that round is open (two
+    small queries: every table's sheet asks)."""
+    table = store.events.event_of_game(db, game_id)
+    found = store.events.round_clock(db, table[0], table[1]) if table else None
+    return None if table is None or found is None else Clock(table[1], *found)
 
 
 # --- writing: through the ledger's use cases ------------------------------------------------

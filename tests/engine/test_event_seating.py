@@ -6,11 +6,12 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.event import Seating
-from scorekeeper.engine.movement import met, repeats, seat_round, table_sizes
+from scorekeeper.engine.movement import cut_at_table, met, repeats, seat_round, table_sizes
 
 NAMES = [f"P{i:02}" for i in range(40)]
 
@@ -150,3 +151,21 @@ def test_table_sizes() -> None:
     assert table_sizes(13, 5, 2, 5) == (5, 4, 4)
     assert table_sizes(9, 2, 2, 5) == (3, 2, 2, 2)
     assert table_sizes(1, 4, 2, 5) == ()
+
+
+@pytest.mark.rule("J1")
+@given(st.integers(2, 5), st.integers(0, 2**32), st.integers(1, 9), st.integers(1, 99))
+@settings(max_examples=60, deadline=None)
+def test_each_tables_dealer_is_drawn_by_the_cut(players: int, seed: int, round: int,
+                                               table: int) -> None:
+    """High card deals; equal ranks cut again, only those who tied; drawn from the seed."""
+    names = tuple(NAMES[:players])
+    cuts = cut_at_table(names, seed, round, table)
+    assert cuts == cut_at_table(names, seed, round, table)
+    assert all(cut.dealer is None and cut.recut for cut in cuts[:-1])
+    last = cuts[-1]
+    assert last.dealer is not None
+    assert all(last.ranks[last.dealer] > rank for p, rank in last.ranks.items()
+               if p != last.dealer)
+    for before, after in itertools.pairwise(cuts):
+        assert set(after.ranks) == set(before.recut)

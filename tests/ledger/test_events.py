@@ -95,6 +95,7 @@ def test_standings_follow_every_box_correction_and_deletion(db: Session) -> None
         events.delete_box(db, other.id, game_id, box_id)
 
 
+@pytest.mark.rule("K5")
 def test_closing_a_round_refuses_while_tables_play_unless_forced(db: Session) -> None:
     event = _start(db).event
     game_ids = [event.entry.game_of(1, n) for n in (1, 2, 3)]
@@ -197,10 +198,16 @@ def test_a_timed_round_keeps_its_clock_and_ends_its_games_when_time_is_up(
         db, EventEntry("Timed", NINE, rounds=2, seed=5, round_ends=RoundEnd("minutes", 40)),
         secret=SECRET, now=start).event
     assert events.clock(event) == (start, 40)
+    game_id = event.entry.game_of(1, 2)
+    assert game_id is not None
+    assert events.seat_of_game(db, game_id) == events.Seat(event.id, 1, 2, (start, 40))
+    assert events.seat_of_game(db, "nothing") is None
     with pytest.raises(events.RoundStillPlaying):
         events.close_round(db, event.id, now=start + timedelta(minutes=39))
     event = events.close_round(db, event.id, now=start + timedelta(minutes=40))
     assert event.rounds[0].closed_at is not None
+    seat = events.seat_of_game(db, game_id)
+    assert seat is not None and seat.clock is None  # a closed round shows no clock
     restarted = events.seat_next_round(db, event.id, secret=SECRET, now=start)
     restarted = events.start_clock(db, event.id, minutes=30, now=start + timedelta(hours=1))
     assert events.clock(restarted) == (start + timedelta(hours=1), 30)
