@@ -264,12 +264,13 @@ def stamp(event_id: str) -> str | None:
     return None if found is None else "-".join(str(part) for part in found)
 
 
-def clock_of_game(db: Any, game_id: str) -> Clock | None:
-    """The clock of the timed round a game is played in, while that round is open (two
-    small queries: every table's sheet asks)."""
-    table = store.events.event_of_game(db, game_id)
-    found = store.events.round_clock(db, table[0], table[1]) if table else None
-    return None if table is None or found is None else Clock(table[1], *found)
+def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | None] | None:
+    """Where a game is played in an event, and its round's clock while a timed round
+    runs (None for a game of no event): two small reads, since every table's sheet asks."""
+    seat = ledger_events.seat_of_game(db, game_id)
+    if seat is None:
+        return None
+    return seat, None if seat.clock is None else Clock(seat.round, *seat.clock)
 
 
 # --- writing: through the ledger's use cases ------------------------------------------------

@@ -216,8 +216,9 @@ def test_table_cards_and_results_print(client: FlaskClient) -> None:
 
 def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient) -> None:
     event_id = start_event(client, round_ends="minutes", round_limit="40")
-    for game_id, _ in tables_of(client, event_id):
+    for number, (game_id, _) in enumerate(tables_of(client, event_id), start=1):
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert f"Round 1, table {number} of <a href=\"/events/{event_id}\">" in sheet
         assert re.search(r'class="round-clock notice" data-ends="[\dT:-]+Z">Round 1: '
                          r'<strong class="clock-left">(40|39) min</strong> left', sheet)
     untimed = start_event(client, name="Untimed")
