@@ -91,6 +91,11 @@ def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClien
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert "Tuesday Jersey" in page and "Elm Street Club" in page
     assert re.search(r'seed <code class="seed">\d+</code>', page)
+    for export in ("results.csv", "results.json"):
+        link = f'href="/api/v1/events/{event_id}/{export}"'
+        assert link in page
+        answer = client.get(f"/api/v1/events/{event_id}/{export}")
+        assert answer.status_code == 200 and "Ann" in answer.get_data(as_text=True)
     tables = tables_of(client, event_id)
     assert len(tables) == 3
     assert sorted(p for _, players in tables for p in players) == sorted(NINE)
