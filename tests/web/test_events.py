@@ -138,8 +138,9 @@ def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
     assert recorded.status_code in (200, 303), recorded.get_data(as_text=True)[:2000]
     poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}",
                       headers={"HX-Request": "true"})
-    assert poll.status_code == 200
+    assert poll.status_code == 200 and "HX-Request" in poll.headers["Vary"]
     body = poll.get_data(as_text=True)
+    assert "<html" not in body and body.lstrip().startswith("<section id=\"standings\"")
     assert "1 box" in body and "playing" in body
 
 
@@ -168,6 +169,16 @@ def test_the_director_right_is_shared_by_code(app: Flask, client: FlaskClient) -
     watcher = app.test_client()
     assert watcher.post(f"/games/{game_id}/boxes/new", data=box_form(
         version + 1, by=players[0], counts={0: 5, 1: 20, 2: 30})).status_code == 403
+    # The director deletes any box (kept in the game's history as deleted).
+    sheet = other.get(f"/games/{game_id}").get_data(as_text=True)
+    box_id = re.findall(rf"/games/{game_id}/boxes/(\d+)", sheet)[0]
+    assert watcher.post(f"/games/{game_id}/boxes/{box_id}/delete", data={
+        "version": str(version_of(other, game_id)), "key": "w"}).status_code == 403
+    deleted = other.post(f"/games/{game_id}/boxes/{box_id}/delete", data={
+        "version": str(version_of(other, game_id)), "key": "d"})
+    assert deleted.status_code == 303
+    assert "This box was deleted" in other.get(
+        f"/games/{game_id}/boxes/{box_id}").get_data(as_text=True)
 
 
 @pytest.mark.rule("K5")
