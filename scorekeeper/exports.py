@@ -12,7 +12,7 @@ the contract's values, so the web and the command line write the same files.
 >>> text.startswith(BOM)
 True
 >>> print(text.removeprefix(BOM), end="")
-date,game,rules,box,dealer,ending,result,by,winner,points,player 1,count 1,credit 1,player 2,count 2,credit 2
+date,game,rules,hand,dealer,ending,result,by,winner,points,player 1,count 1,credit 1,player 2,count 2,credit 2
 2026-11-01,g1,gin,1,Ann,knock,knock,Ann,Ann,9,Ann,1,9,Bob,10,0
 """
 
@@ -27,6 +27,7 @@ from typing import Any
 
 from .engine.contract import GameEntry, Sheet
 from .engine.event import EventEntry, Standing, TableResult, table_points
+from .engine.vocabulary import shared_deal_word
 from .records import KIND_ORDER, Figures, Record
 
 COLUMNS = ("date", "game", "rules", "box", "dealer", "ending", "result", "by", "winner",
@@ -52,8 +53,9 @@ def box_rows(games: Sequence[Exported]) -> Iterator[list[str | int]]:
     """The heading, then one row per box (a misdeal too: it is on the sheet), every
     seat's name, count and credit at the end; seats as many as the largest table."""
     seats = max((len(g.game.players) for g in games), default=0)
-    yield [*COLUMNS, *(f"{column} {n}" for n in range(1, seats + 1)
-                       for column in SEAT_COLUMNS)]
+    deal = shared_deal_word(g.game.rules for g in games) if games else "box"
+    yield [*(deal if column == "box" else column for column in COLUMNS),
+           *(f"{column} {n}" for n in range(1, seats + 1) for column in SEAT_COLUMNS)]
     for game in games:
         for number, (entry, box) in enumerate(
                 zip(game.game.boxes, game.sheet.boxes, strict=True), start=1):

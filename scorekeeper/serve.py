@@ -278,7 +278,15 @@ def access_logged(app: Any) -> Any:
     (Paste's TransLogger, the access log waitress's documentation recommends)."""
     from paste.translogger import TransLogger  # type: ignore[import-untyped]
 
-    return TransLogger(app, logger_name="scorekeeper.access", setup_console_handler=True)
+    from .web.joining import scrubbed
+
+    class Scrubbed(TransLogger):  # type: ignore[misc]
+        """The log line without an old join link's code (issue 23)."""
+
+        def write_log(self, environ: Any, method: str, req_uri: str, *rest: Any) -> None:
+            super().write_log(environ, method, scrubbed(req_uri), *rest)
+
+    return Scrubbed(app, logger_name="scorekeeper.access", setup_console_handler=True)
 
 
 def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None:

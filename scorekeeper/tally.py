@@ -47,6 +47,9 @@ def played(db: Session, ids: Sequence[str] | None = None,
 def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
     """One game as records read it: from its summary, else scored by the engine."""
     sheet = summarised(row.summary)
+    if (sheet is not None and row.rules == "knock-rummy"
+            and _version(row.summary) < store.RECORD_VERSION):
+        sheet = None  # settled by the difference of totals before K5 said box by box
     if sheet is None:
         table = ledger.load(db, row.id)
         sheet = None if table is None else table.sheet
@@ -116,6 +119,12 @@ def day_of(row: store.CountedGame | store.GameRow) -> date:
         except ValueError:
             pass
     return row.created_at.date()
+
+
+def _version(summary: Mapping[str, Any]) -> int:
+    """The version of a stored summary's record (1 before it said; store.RECORD_VERSION)."""
+    version = summary.get("record", {}).get("version", 1)
+    return version if isinstance(version, int) else 1
 
 
 def began_at(row: store.CountedGame | store.GameRow) -> datetime:

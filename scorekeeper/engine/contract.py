@@ -435,10 +435,12 @@ class GameEntry:
     started: str | None = None
     ended: Literal["agreed"] | None = None
     """``"agreed"``: the players stopped the game by agreement after its last box (K5)."""
+    currency: str | None = None
+    """The stake's currency, an ISO 4217 code ("EUR"), printed with every amount."""
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
         {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started",
-         "ended"})
+         "ended", "currency"})
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> GameEntry:
@@ -479,12 +481,13 @@ class GameEntry:
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
             ended=_optional(body, "ended", where, _ended),
+            currency=_optional(body, "currency", where, _currency),
         )
 
     def to_json(self, boxes: bool = True) -> dict[str, Json]:
         body: dict[str, Json] = {"rules": self.rules, "settings": dict(self.settings),
                                  "players": list(self.players)}
-        for name in ("dealer", "stake", "place", "started", "ended"):
+        for name in ("dealer", "stake", "place", "started", "ended", "currency"):
             if getattr(self, name) is not None:
                 body[name] = getattr(self, name)
         if boxes:
@@ -500,6 +503,19 @@ def _ended(value: Json, where: str) -> Literal["agreed"]:
         raise MalformedError(f"ended is 'agreed' (the players stopped the game by "
                              f"agreement) or absent, not {_shown(value)}", where)
     return "agreed"
+
+
+def _currency(value: Json, where: str) -> str:
+    """An ISO 4217 code: three letters, written in capitals.
+
+    >>> _currency("eur", "currency")
+    'EUR'
+    """
+    if not isinstance(value, str) or len(value) != 3 or not (
+            value.isascii() and value.isalpha()):
+        raise MalformedError(f"currency is a three-letter ISO 4217 code such as 'EUR', "
+                             f"not {_shown(value)}", where)
+    return value.upper()
 
 
 def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:
@@ -609,6 +625,9 @@ class Ruling:
     after_break: bool = False
     multiplier: int = 1
     knock_limit: int | None = None
+    payments: tuple[Payment, ...] = ()
+    """Where a box is paid as it falls (Knock Rummy, K3): what each other player paid
+    the winner, the multiplier applied; empty (and absent from the JSON) elsewhere."""
     extra: Mapping[str, Json] = field(default_factory=dict)
     """Fields of the engine's answer that this version does not name."""
 
@@ -624,6 +643,8 @@ class Ruling:
                 value = _lines(value)
             elif name == "hands":
                 value = {p: LaidOut.from_json(hand) for p, hand in value.items()}
+            elif name == "payments":
+                value = tuple(Payment.from_json(line) for line in value or ())
             values[name] = cls._read(name, value)
         values["extra"] = {k: v for k, v in data.items() if k not in named}
         return cls(**values)
@@ -640,6 +661,9 @@ class Ruling:
                 continue
             if f.name == "hands":
                 body[f.name] = {p: hand.to_json() for p, hand in value.items()}
+            elif f.name == "payments":
+                if value:
+                    body[f.name] = _plain(value, items=True)
             else:
                 body[f.name] = _plain(value, f.name in self.LINES)
         return {**body, **self.extra}
@@ -686,17 +710,23 @@ class Payment:
     payee: str
     points: int
     amount: float | None = None
+    shutout: bool = False
+    """The shutout changed this payment (J15, G8, P8): a shut-out player's debt to the
+    winner, the only payment a shutout doubles; absent from the JSON when false."""
 
     JSON_NAMES: typing.ClassVar[Mapping[str, str]] = {"payer": "from", "payee": "to"}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Payment:
-        return cls(data["from"], data["to"], data["points"], data.get("amount"))
+        return cls(data["from"], data["to"], data["points"], data.get("amount"),
+                   bool(data.get("shutout", False)))
 
     def to_json(self) -> dict[str, Json]:
         body: dict[str, Json] = {"from": self.payer, "to": self.payee, "points": self.points}
         if self.amount is not None:
             body["amount"] = self.amount
+        if self.shutout:
+            body["shutout"] = True
         return body
 
 

@@ -215,6 +215,15 @@ def _current(db: Session, game_id: str) -> Table:
     return table
 
 
+def _still_open(table: Table) -> None:
+    """A game the players ended by agreement stays as they ended it: no box corrected,
+    deleted or undone, no rule changed (issue 23; a new box the engine refuses alike)."""
+    if table.game.ended:
+        raise GameOverError(f"the players ended this game by agreement after box "
+                            f"{len(table.boxes)}: it stays as it was ended; start a new "
+                            "game (Rematch) to play on", "ended")
+
+
 # --- starting -----------------------------------------------------------------------------
 
 
@@ -241,7 +250,7 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
             db, store.NewGame(rules=game.rules, settings=dict(game.settings),
                               players=list(game.players), dealer=game.dealer,
                               stake=game.stake, place=game.place, started=game.started,
-                              ended=game.ended,
+                              ended=game.ended, currency=game.currency,
                               summary=store.summarize(sheet), rematch_of=rematch_of),
             [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
              for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
@@ -445,6 +454,7 @@ def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
         if (done := _repeat(db, table, key, digest)) is not None:
             return done
         _check_version(table, version)
+        _still_open(table)
         place = _place(table, box_id)
         sheet = table.scored_with(entry, place)
         if laid_out:
@@ -465,6 +475,7 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
         if (done := _repeat(db, table, key, digest)) is not None:
             return done
         _check_version(table, version)
+        _still_open(table)
         sheet = table.scored_without(_place(table, box_id))
         result = store.delete_box(db, game_id, box_id, table.version,
                                   rulings=_changed_rulings(table, sheet, box_id),
@@ -501,6 +512,7 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
         table = _current(db, game_id)
         if (done := _repeat(db, table, key, digest)) is not None:
             return _undone(db, table, done, box_id)
+        _still_open(table)
         box = store.get_box(db, table.row, box_id)
         if box is None:
             raise NotFound(f"box {box_id} is not in this game")
@@ -609,6 +621,7 @@ def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
         if (done := _repeat(db, table, key, digest)) is not None:
             return done
         _check_version(table, version)
+        _still_open(table)
         engine.find_rules(table.game.rules).with_settings(new)  # the settings alone first
         try:
             sheet = _score(dataclasses.replace(table.game, settings=new))

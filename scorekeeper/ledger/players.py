@@ -46,8 +46,14 @@ def merge(db: Session, name: str, person: str, scored: Collection[str]) -> store
     if folded == fold(who):
         raise NameRefused(f"{name!r} is already {who}")
     current = names(db)
-    places = [(game.id, fold(seat)) for game in _games(db, scored) for seat in game.players
+    games = _games(db, scored)
+    places = [(game.id, fold(seat)) for game in games for seat in game.players
               if current.person(seat, game.id) == folded]
+    met = [game for game in games if game.id in {g for g, _ in places}
+           and any(current.person(seat, game.id) == fold(who) for seat in game.players)]
+    if met:
+        raise NameRefused(f"{name!r} and {who} played at one table ({', '.join(met[0].players)}"
+                          f"): they are two people, not one")
     if not places:
         raise NotYours(f"None of the games you keep score of has a player named {name!r}: "
                        "a scorer of a game where that name played can count it as "

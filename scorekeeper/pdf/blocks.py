@@ -15,6 +15,7 @@ from scorekeeper import engine
 
 from ..engine.contract import Line
 from . import words
+from .fonts import FONT, markup, shortened, width
 from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
 
 
@@ -43,7 +44,7 @@ def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -
     return Paragraph(text(label), style)
 
 
-def title_block(title: str, lines: Sequence[str], fields: Sequence[tuple[str, str]],
+def title_block(title: str, lines: Sequence[str], fields: Sequence[Field],
                 width: float) -> list[Flowable]:
     """The top of page 1: the title, what rules apply, and the pad's form fields."""
     sheet = styles()
@@ -54,7 +55,31 @@ def title_block(title: str, lines: Sequence[str], fields: Sequence[tuple[str, st
     return story
 
 
-def form_fields(fields: Sequence[tuple[str, str]], width: float) -> Table:
+Field = tuple[str, "str | Sequence[tuple[str, str]]"]
+"""A form field: its label, and its value as markup or as lines of (markup lead, plain
+name), each name printed whole on its line (shrunk, never cut or split into slivers)."""
+
+
+def _listed(value: str | Sequence[tuple[str, str]]) -> list[str]:
+    return [value] if isinstance(value, str) else [lead + name for lead, name in value] or [""]
+
+
+def _whole_lines(value: Sequence[tuple[str, str]], style: ParagraphStyle,
+                 room: float) -> Paragraph:
+    """Lines of a lead (a seat number) and a name, each line in the largest size (down to
+    6 points) that prints its name whole; only a name wider still is cut."""
+    lines = []
+    for lead, name in value:
+        size = style.fontSize
+        while size > 6 and width(_plain(lead) + name, FONT, size) > room:
+            size -= 0.5
+        shown = markup(shortened(name, FONT, size, room - width(_plain(lead), FONT_BOLD, size)))
+        lines.append(f"{lead}{shown}" if size == style.fontSize
+                     else f'<font size="{size}">{lead}{shown}</font>')
+    return Paragraph("<br/>".join(lines), style)
+
+
+def form_fields(fields: Sequence[Field], width: float) -> Table:
     """Labelled fields side by side, as printed at the head of a paper pad.
 
     ``fields`` holds (label, markup) pairs; an empty value leaves a line to write on.
@@ -62,10 +87,15 @@ def form_fields(fields: Sequence[tuple[str, str]], width: float) -> Table:
     sheet = styles()
     label_style = sheet.small.clone("field-label", textColor=MUTED, fontSize=6.5, leading=8)
     value_style = sheet.body.clone("field-value", fontSize=9, leading=11)
-    weights = [max(1.0, min(3.0, len(_plain(value)) / 16)) for _, value in fields]
+    # Wider fields for longer values; a list of names may take more, to print them whole.
+    weights = [max(1.0, min(3.0, len(_plain(value)) / 16) if isinstance(value, str) else
+                   min(4.0, max(len(_plain(v)) for v in _listed(value)) / 11))
+               for _, value in fields]
     widths = [width * w / sum(weights) for w in weights]
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
-    values = [Paragraph(value or "&nbsp;", value_style) for _, value in fields]
+    values = [Paragraph(value or "&nbsp;", value_style) if isinstance(value, str)
+              else _whole_lines(value, value_style, column - 3 * mm)
+              for (_, value), column in zip(fields, widths, strict=True)]
     table = Table([labels, values], colWidths=widths, hAlign="LEFT")
     table.setStyle(ruled([
         # A line under each value to write on, with a gap between fields.
@@ -91,13 +121,13 @@ def _plain(markup: str) -> str:
 
 def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     """The rule set and every setting the game changed from its preset, as markup."""
-    line = f"Rules: {text(rules.title)} ({text(rules.name)})"
-    if not custom_title:
-        line = f"Preset {text(rules.name)}"
+    # Under the rule set's own title the line need not name it again.
+    line = f"Rules of {text(rules.title)}" if custom_title else "Rules"
+    line += " as the book has them"
     changed = words.changed_settings(rules)
     if not changed:
-        return [f"{line}, no settings changed."]
-    return [f"{line}; changed from the preset:"] + [f"• {text(c)}" for c in changed]
+        return [f"{line}, nothing changed."]
+    return [f"{line}, but for:"] + [f"• {text(c)}" for c in changed]
 
 
 def citations(items: Sequence[Line | str], width: float,

@@ -114,8 +114,10 @@ def note_of(box: SheetBox, source: BoxEntry | None) -> str | None:
 
 
 def box_table(game: GameEntry, sheet: Sheet, players: Sequence[str],
-              columns: Columns, width: float) -> Table:
-    """One row per box; the headings repeat on every page."""
+              columns: Columns, width: float,
+              revised: Mapping[str, int] | None = None) -> Table:
+    """One row per box; the headings repeat on every page. A corrected box (``revised``:
+    its version by its id) has its version beside its number: "5 v2"."""
     widths = box_widths(columns, len(players), width)
     rows: list[list[Cell]] = _headings(players, columns, widths)
     marks = Marks()
@@ -123,7 +125,11 @@ def box_table(game: GameEntry, sheet: Sheet, players: Sequence[str],
     for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
                                              strict=True)):
         row = len(rows)
-        rows.append(_row(label, entered(game, index), box, players, columns, widths))
+        source = entered(game, index)
+        version = (revised or {}).get(str(source.id)) if source is not None else None
+        if version and version > 1:
+            label = f"{label} v{version}".strip()
+        rows.append(_row(label, source, box, players, columns, widths))
         marks.changed += [(row, seat) for seat, p in enumerate(players)
                           if box.totals.get(p) != before.get(p)]
         before = box.totals

@@ -17,6 +17,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable
 
 from ..engine.contract import LaidOut, Layoff
+from . import fonts
+from .fonts import is_rtl
 from .styles import FONT, INK, MUTED, RED, text
 
 T = TypeVar("T")
@@ -73,6 +75,9 @@ def layoff(item: Layoff, hands: Mapping[str, LaidOut]) -> list[Word]:
 
 
 def _name(name: str) -> list[Word]:
+    """A name's words, as typed; a right-to-left name is one word, drawn in its own order."""
+    if is_rtl(name):
+        return [(name, INK)]
     return [(word, INK) for word in name.split()]
 
 
@@ -116,20 +121,29 @@ class CardLine(Flowable):
         self.lines: list[list[Word]] = []
 
     def wrap(self, aW: float, aH: float) -> tuple[float, float]:
-        self.lines = filled(self.words, [pdfmetrics.stringWidth(word, self.font, self.size)
-                                         for word, _ in self.words],
+        # A word (a name) wider than the cell is shortened, never run over the next cell.
+        words = [(fonts.shortened(word, self.font, self.size, aW), colour)
+                 for word, colour in self.words]
+        self.lines = filled(words, [fonts.width(word, self.font, self.size)
+                                    for word, _ in words],
                             pdfmetrics.stringWidth(" ", self.font, self.size), aW)
         self.width, self.height = aW, self.leading * len(self.lines)
         return self.width, self.height
 
     def draw(self) -> None:
-        """One text object a line, the colour changing word by word."""
+        """One text object a line, the colour changing word by word, a name's letters in
+        the font that has them and in their own order."""
         y = self.height - self.size
         for line in self.lines:
             line_text = self.canv.beginText(0, y)
             line_text.setFont(self.font, self.size)
+            current = self.font
             for n, (word, colour) in enumerate(line):
                 line_text.setFillColor(colour)
-                line_text.textOut(word if n == 0 else " " + word)
+                for m, (font, piece) in enumerate(fonts.runs(fonts.visual(word), self.font)):
+                    if font != current:
+                        line_text.setFont(font, self.size)
+                        current = font
+                    line_text.textOut(" " + piece if n and not m else piece)
             self.canv.drawText(line_text)
             y -= self.leading

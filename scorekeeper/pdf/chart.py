@@ -7,7 +7,7 @@ Hollywood gets one small chart per game column, side by side.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -28,7 +28,8 @@ def chart_section(score: Sheet, rules: engine.Rules, players: Sequence[str],
     """The chart(s) under the box table, kept with their heading; nothing before a box."""
     if not score.boxes:
         return []
-    found = data.charts(players, score, target=rules.game_target)
+    found = data.charts(players, score, target=rules.game_target,
+                        unit=vocabulary_for(rules).deal)
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm
@@ -43,6 +44,25 @@ def chart_section(score: Sheet, rules: engine.Rules, players: Sequence[str],
     heading = Paragraph(f"The game{'' if per_row == 1 else 's'} {deal} by {deal}",
                         styles().heading)
     return [KeepTogether([heading, table])]
+
+
+def chart_beside(score: Sheet, rules: engine.Rules, players: Sequence[str]
+                 ) -> Callable[[float, float], list[Flowable]] | None:
+    """The one chart of a game, to stand beside the end tables (``width`` × ``height``
+    with its heading); None before a box or for a game of several charts."""
+    if not score.boxes:
+        return None
+    found = data.charts(players, score, target=rules.game_target)
+    if len(found) != 1:
+        return None
+    deal = vocabulary_for(rules).deal
+
+    def beside(width: float, height: float) -> list[Flowable]:
+        heading = Paragraph(f"The game {deal} by {deal}", styles().heading)
+        tall = heading.wrap(width, height)[1] + heading.getSpaceBefore() + heading.getSpaceAfter()
+        return [heading, ChartDrawing(found[0], width, height - tall, deal)]
+
+    return beside
 
 
 class ChartDrawing(Flowable):
@@ -108,5 +128,6 @@ class ChartDrawing(Flowable):
             path.lineTo(*point)
         canvas.drawPath(path, stroke=1, fill=0)
         canvas.setFillColor(INK)
-        label = f"{shortened(line.player, FONT, 6.5, 38)} {line.points[-1][1]}".replace("-", "−")
+        total = str(line.points[-1][1]).replace("-", "−")
+        label = f"{shortened(line.player, FONT, 6.5, 38)} {total}"
         fonts.draw(canvas, last_x + 14, end - 2.3, label, FONT, 6.5)

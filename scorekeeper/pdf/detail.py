@@ -46,29 +46,43 @@ def wants_detail(box: SheetBox, detail: bool | None) -> bool:
     return bool(box.hands) and detail is not False
 
 
+def notes_section(game: GameEntry, sheet: Sheet,
+                  rules: engine.Rules | None = None) -> list[Flowable]:
+    """The boxes' notes, each after its box's name and the note mark, under the table
+    as the legend says; nothing (no heading) when no box has a note."""
+    look = styles()
+    deal = vocabulary_for(rules).deal if rules is not None else "box"
+    notes: list[Flowable] = []
+    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
+                                             strict=True)):
+        note = note_of(box, entered(game, index))
+        if note:
+            name = f"{deal.capitalize()} {label}" if label else "Misdeal"
+            notes.append(Paragraph(f"<b>{name}</b>{NOTE_MARK} {suited(note)}", look.small))
+    if not notes:
+        return []
+    # The heading keeps its first note: never alone at the foot of a page.
+    return [KeepTogether([Paragraph("Notes", look.heading), notes[0]]), *notes[1:]]
+
+
 def detail_section(game: GameEntry, sheet: Sheet, players: Sequence[str],
                    width: float, *, detail: bool | None,
-                   rules: engine.Rules | None = None) -> list[Flowable]:
+                   rules: engine.Rules | None = None, notes: bool = True) -> list[Flowable]:
     """Every box that wants detail under one heading (a box of counts only: one line
-    under ``detail=True``), then the notes; nothing when there is neither."""
+    under ``detail=True``), then the notes unless they print elsewhere (``notes``);
+    nothing when there is neither."""
     look = styles()
     deal = vocabulary_for(rules).deal if rules is not None else "box"
     blocks: list[Flowable] = []
-    notes: list[Flowable] = []
     for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
                                              strict=True)):
         source = entered(game, index)
         name = f"{deal.capitalize()} {label}" if label else "Misdeal"
-        note = note_of(box, source)
         if wants_detail(box, detail):
             blocks.append(box_detail(name, source, box, players, width, rules))
         elif detail:
             blocks.append(RunOnLine(_summary(name, source, box) + _steps(box, rules)))
-        if note:
-            notes.append(Paragraph(f"<b>{name}</b>{NOTE_MARK} {suited(note)}", look.small))
-    story: list[Flowable] = []
-    if notes:
-        story += [KeepTogether([Paragraph("Notes", look.heading), notes[0]]), *notes[1:]]
+    story: list[Flowable] = notes_section(game, sheet, rules) if notes else []
     if blocks:
         # The heading goes with the first line of the first block, never alone at a page's foot.
         story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", look.heading),

@@ -131,8 +131,12 @@ def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:
     canvas.setFillColor(MUTED)
     trace = layout.meta.footer() if layout.meta else layout.footer
     canvas.setFont(FONT, 7)
-    canvas.drawRightString(right, y, f"page {canvas.getPageNumber()} of {pages}")
-    canvas.drawString(layout.left_margin, y, trace)
+    page = f"page {canvas.getPageNumber()} of {pages}"
+    canvas.drawRightString(right, y, page)
+    # The trace may hold a name (a season's player) in any script: drawn in the fonts that
+    # have its letters, in its own order, and shortened before it meets the page number.
+    room = right - layout.left_margin - fonts.width(page, FONT, 7) - 4 * mm
+    fonts.draw(canvas, layout.left_margin, y, trace, FONT, 7, room=room)
     if layout.legend:
         canvas.setFillColor(INK)
         fonts.draw(canvas, layout.left_margin, y + 3.4 * mm, layout.legend, FONT, 7,

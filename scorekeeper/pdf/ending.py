@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -21,35 +21,77 @@ from .styles import BAND, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, ruled, styles
 LABEL_WIDTH = 44 * mm
 
 
+Beside = Callable[[float, float], list[Flowable]]
+"""What may stand at the right of the end tables (the chart): given its width and the
+tables' height, its flowables."""
+BESIDE_SHARE = 0.36
+"""The share of the page's width the chart takes beside the end tables."""
+
+
 def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
                 stake: object, width: float, *, heading: str = "End of game",
-                meta: SheetMeta | None = None) -> list[Flowable]:
-    """The block under the box table: how the game ended, or where it stands."""
+                meta: SheetMeta | None = None, beside: Beside | None = None) -> list[Flowable]:
+    """The block under the box table: how the game ended, or where it stands; with
+    ``beside``, the chart stands at the right of its tables instead of taking a band
+    of its own, so a short game's sheet stays one page. The explanation follows, the
+    page's full width."""
     sheet = styles()
+    gap = 4 * mm
+    room = width - (width * BESIDE_SHARE + gap if beside is not None else 0)
     if not score.game_over:
-        return [KeepTogether([
+        block: list[Flowable] = [
             Paragraph(f"Standing after {_played(score, rules)}", sheet.heading),
-            totals_table(score, rules, players, width),
+            totals_table(score, rules, players, room),
             Paragraph(_standing_note(score, rules), sheet.small),
-        ])]
-    block: list[Flowable] = [
+        ]
+        return _side_by_side(block, beside, room, width, gap)
+    if stopped_by_agreement(score):
+        heading += ": stopped by agreement"
+    block = [
         Paragraph(heading, sheet.heading),
-        totals_table(score, rules, players, width),
+        totals_table(score, rules, players, room),
         Spacer(1, 3 * mm),
     ]
     currency = meta.currency if meta else ""
-    doubled = set(score.shutouts) if rules.shutout == "double" else set()
-    payments = settlement_table(score.settlement, stake, width, currency=currency,
-                                doubled=doubled)
+    payments = settlement_table(score.settlement, stake, room, currency=currency,
+                                shutout_mark=shutout_mark(rules))
     if payments is not None:
         block += [Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5,
                                                                spaceBefore=0)), payments,
-                  Spacer(1, 2 * mm), net_table(score.settlement, players, stake, currency)]
-    story: list[Flowable] = [KeepTogether(block)]
+                  Spacer(1, 2 * mm),
+                  net_table(score.settlement, players, stake, currency, room)]
+    story = _side_by_side(block, beside, room, width, gap)
     steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes))
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
+
+
+def _side_by_side(block: list[Flowable], beside: Beside | None, room: float, width: float,
+                  gap: float) -> list[Flowable]:
+    """The end tables kept together, with what stands beside them as tall as they are."""
+    if beside is None:
+        return [KeepTogether(block)]
+    tall = sum(f.wrap(room, 10_000)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+               for f in block)
+    right = beside(width - room - gap, max(tall, 45 * mm))
+    table = Table([[block, right]], colWidths=[room + gap, width - room - gap],
+                  hAlign="LEFT")
+    table.setStyle(ruled([
+        # Two columns without ruling or padding: the tables at the left, the chart right.
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+    ]))
+    # The heading's space above, which a table cell does not give it.
+    return [Spacer(1, styles().heading.spaceBefore), table]
+
+
+def stopped_by_agreement(score: Summary) -> bool:
+    """Whether the players ended the game by agreement (CONTRACT.md ``ended``)."""
+    return score.extra.get("ended") == "agreed"
 
 
 def _standing_note(score: Sheet, rules: engine.Rules) -> str:
@@ -69,7 +111,8 @@ def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
     rows: list[list[Any]] = [header, _row("Credits", score.totals, players),
                              _row(f"{vocabulary_for(rules).deals.capitalize()} won",
                                   score.boxes_won, players)]
-    if over:
+    agreed = stopped_by_agreement(score)
+    if over and not agreed:  # stopped by agreement: no bonus of any kind, so no such rows
         if rules.box_bonus or score.box_bonuses:
             deal = vocabulary_for(rules).deal
             rows.append(_row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}",
@@ -79,6 +122,7 @@ def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
         shut = set(score.shutouts)
         if shut:
             rows.append(["Shut out", *["shut out" if p in shut else "" for p in players]])
+    if over:
         rows.append(_row("Final total", score.final_totals, players))
     table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
     table.setStyle(_totals_style(len(rows), final=over))
@@ -125,17 +169,28 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
     return ruled(commands)
 
 
+def shutout_mark(rules: engine.Rules) -> str:
+    """What a payment the shutout changed says: doubled, or a flat amount added (J15).
+
+    >>> shutout_mark(engine.find_rules("gin")), shutout_mark(engine.find_rules("gin")
+    ...     .with_settings({"shutout": 50}))
+    ('×2 shut out', '+50 shut out')
+    """
+    return "×2 shut out" if rules.shutout == "double" else f"+{rules.shutout} shut out"
+
+
 def settlement_table(payments: Sequence[Payment], stake: object, width: float, *,
-                     currency: str = "", doubled: set[str] | frozenset[str] = frozenset()
-                     ) -> Table | None:
-    """Who pays whom, in points and, when there is a stake, in money (J16); a payment the
-    shutout doubled (J15) says so in words."""
+                     currency: str = "", shutout_mark: str = "×2 shut out") -> Table | None:
+    """Who pays whom, in points and, when there is a stake, in money (J16); the one
+    payment a shutout changed (a shut-out player's to the winner, J15) says so in words,
+    and no other payment of his."""
     if not payments:
         return None
     sheet = styles()
     money = any(p.amount not in (None, 0) for p in payments) or words.stake(stake) != "none"
-    name_width = 40 * mm
-    shutout = any(p.payer in doubled for p in payments)
+    shutout = any(p.shutout for p in payments)
+    rest = 20 * mm + (26 * mm if money else 0) + 22 * mm * shutout
+    name_width = max(24 * mm, min(40 * mm, (width - rest) / 2))
     head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     for payment in payments:
@@ -144,7 +199,7 @@ def settlement_table(payments: Sequence[Payment], stake: object, width: float, *
         if money:
             row.append(words.money(payment.amount, currency))
         if shutout:
-            row.append("×2 shut out" if payment.payer in doubled else "")
+            row.append(shutout_mark if payment.shutout else "")
         rows.append(row)
     widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")
@@ -161,7 +216,7 @@ def settlement_table(payments: Sequence[Payment], stake: object, width: float, *
 
 
 def net_table(payments: Sequence[Payment], players: Sequence[str], stake: object,
-              currency: str) -> Table:
+              currency: str, width: float | None = None) -> Table:
     """Each player's net result: what he takes home (+) or pays out (−) over all payments."""
     sheet = styles()
     points = {p: 0.0 for p in players}
@@ -172,12 +227,13 @@ def net_table(payments: Sequence[Payment], players: Sequence[str], stake: object
                 points[who] += sign * float(payment.points or 0)
                 amounts[who] += sign * float(payment.amount or 0)
     money = words.stake(stake) != "none" or any(amounts.values())
-    column = 30 * mm
+    label = LABEL_WIDTH if width is None else min(LABEL_WIDTH, 26 * mm)
+    column = 30 * mm if width is None else min(30 * mm, (width - label) / max(len(players), 1))
     rows: list[list[Any]] = [["Net result", *[name_cell(p, column, bold=True) for p in players]],
                              ["Points", *[words.number(points[p], signed=True) for p in players]]]
     if money:
         rows.append(["Money", *[_signed_money(amounts[p], currency) for p in players]])
-    table = Table(rows, colWidths=[LABEL_WIDTH] + [column] * len(players), hAlign="LEFT")
+    table = Table(rows, colWidths=[label] + [column] * len(players), hAlign="LEFT")
     table.setStyle(ruled([
         # As the totals table: names over tinted headings, numbers right-aligned and bold.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),

@@ -1,9 +1,10 @@
 """Every name in its own script: a fallback chain of embedded TrueType fonts, and shaping.
 
-DejaVu Sans sets Latin, Greek, Cyrillic, Arabic and Hebrew letters and the suit
-symbols. What it lacks is looked up, character by character, in the fallback
-fonts shipped in ``scorekeeper/fonts`` (Droid Sans Fallback for Chinese,
-Japanese and Korean, Symbola for emoji), so a name never prints as empty boxes.
+DejaVu Sans sets Latin, Greek, Cyrillic and Hebrew letters and the suit symbols;
+Noto Sans Arabic sets Arabic in every joined form. What DejaVu lacks is looked
+up, character by character, in the fallback fonts shipped in ``scorekeeper/fonts``
+(Droid Sans Fallback for Chinese, Japanese and Korean, Symbola for emoji), so a
+name never prints as empty boxes.
 Only TrueType outlines: ReportLab embeds and subsets those, never CFF.
 
 Arabic is joined into its contextual letter forms (``arabic_reshaper``) and
@@ -31,6 +32,13 @@ FONT_BOLD = "DejaVuSans-Bold"
 FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FALLBACKS = (("DroidSansFallback", "DroidSansFallback.ttf"), ("Symbola", "Symbola.ttf"))
 """Tried in order for a character the body font lacks (name, file in FONTS_DIR)."""
+ARABIC = {FONT: ("NotoSansArabic", "NotoSansArabic-Regular.ttf"),
+          FONT_BOLD: ("NotoSansArabic-Bold", "NotoSansArabic-Bold.ttf")}
+"""The font of Arabic letters, by the weight of the text around them: Noto Sans Arabic
+has every joined form and ligature ``arabic_reshaper`` makes (DejaVu Sans lacks the
+"الله" ligature and the Persian and Urdu forms)."""
+_ARABIC_BLOCKS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF),
+                  (0xFE70, 0xFEFF))
 ELLIPSIS = "…"
 
 
@@ -71,19 +79,99 @@ def _glyphs(name: str) -> frozenset[int]:
     files = dict(FALLBACKS)
     if name in files:
         pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / files[name])))
+    elif name in dict(ARABIC.values()):
+        _register_arabic()
     face = pdfmetrics.getFont(name)
     assert isinstance(face, TTFont)
     return frozenset(face.face.charToGlyph)
 
 
+@functools.cache
+def _register_arabic() -> None:
+    """Both weights of the Arabic font, as a family: in a bold Paragraph the markup's
+    ``<font face="NotoSansArabic">`` then sets the bold weight."""
+    (regular, regular_file), (bold, bold_file) = ARABIC[FONT], ARABIC[FONT_BOLD]
+    pdfmetrics.registerFont(TTFont(regular, str(FONTS_DIR / regular_file)))
+    pdfmetrics.registerFont(TTFont(bold, str(FONTS_DIR / bold_file)))
+    pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular,
+                                  boldItalic=bold)
+
+
 def _font_for(char: str, font: str) -> str:
     """The first font of the chain that has ``char`` (the body font when none has)."""
-    if ord(char) < 0x370 or char.isspace() or ord(char) in _glyphs(font):
+    code = ord(char)
+    if code < 0x370 or char.isspace():
+        return font
+    if any(low <= code <= high for low, high in _ARABIC_BLOCKS):
+        arabic = ARABIC.get(font, ARABIC[FONT])[0]
+        if code in _glyphs(arabic):
+            return arabic
+    if code in _glyphs(font):
         return font
     for name, _ in FALLBACKS:
         if ord(char) in _glyphs(name):
             return name
     return font
+
+
+_RTL = ("R", "AL")
+_INSIDE_NAME = frozenset(" \u00a0-'.\u200c\u200d")
+"""What may stand between two right-to-left letters and still belong to the same name."""
+
+
+@functools.cache
+def _reshaper() -> arabic_reshaper.ArabicReshaper:
+    """Arabic joining with only the ligatures the body fonts draw.
+
+    ``arabic_reshaper`` turns "الله" into the single ligature U+FDF2 by default,
+    which DejaVu Sans lacks, so "عبد الله" printed with an empty box. A ligature
+    is used here only when both weights of the Arabic font have every form of it.
+    """
+    from arabic_reshaper.ligatures import LIGATURES  # type: ignore[import-untyped]
+
+    both = _glyphs(ARABIC[FONT][0]) & _glyphs(ARABIC[FONT_BOLD][0])
+    config = {name: all(ord(c) in both for form in forms for c in form)
+              for name, (_, forms) in LIGATURES}
+    return arabic_reshaper.ArabicReshaper(configuration=config)
+
+
+def _covered(char: str) -> str:
+    """``char``, or its plain letter when no font of the chain has the joined form
+    (a few Persian and Urdu forms): unjoined rather than an empty box."""
+    if any(ord(char) in _glyphs(name) for name in (FONT, ARABIC[FONT][0], *dict(FALLBACKS))):
+        return char
+    return unicodedata.normalize("NFKC", char)
+
+
+def _rtl_runs(raw: str) -> Iterator[tuple[bool, str]]:
+    """``raw`` cut into (right-to-left, text) runs: a right-to-left run starts and ends
+    with a right-to-left letter and holds only letters, marks, spaces and the joiners
+    of a name, so each name is one run and a comma or a number ends it.
+
+    >>> list(_rtl_runs("Ann pays דוד כהן 5, עב"))
+    [(False, 'Ann pays '), (True, 'דוד כהן'), (False, ' 5, '), (True, 'עב')]
+    """
+    start, n = 0, 0
+    while n < len(raw):
+        if unicodedata.bidirectional(raw[n]) not in _RTL:
+            n += 1
+            continue
+        end = last = n
+        while end < len(raw):
+            kind = unicodedata.bidirectional(raw[end])
+            if kind in _RTL:
+                last = end
+            elif kind != "NSM" and raw[end] not in _INSIDE_NAME and raw[end] != ELLIPSIS:
+                break
+            end += 1
+        if last + 1 < len(raw) and raw[last + 1] == ELLIPSIS:
+            last += 1  # a shortened name keeps its ellipsis at its own end
+        if start < n:
+            yield False, raw[start:n]
+        yield True, raw[n:last + 1]
+        start = n = last + 1
+    if start < len(raw):
+        yield False, raw[start:]
 
 
 def is_rtl(raw: str) -> bool:
@@ -92,19 +180,34 @@ def is_rtl(raw: str) -> bool:
     >>> is_rtl("Ann"), is_rtl("עברית")
     (False, True)
     """
-    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in raw)
+    return any(unicodedata.bidirectional(c) in _RTL for c in raw)
 
 
 @functools.lru_cache(maxsize=4096)
 def visual(raw: str) -> str:
-    """``raw`` in the order its glyphs are drawn: Arabic joined, right-to-left runs reversed.
+    """``raw`` (as typed) in the order its glyphs are drawn on a left-to-right line.
+
+    Each right-to-left name is reordered on its own, as if isolated: the line
+    around it keeps its order, numbers beside it stay where they are, and its
+    words are held together by no-break spaces so a line never breaks inside it
+    (a name that must wrap is cut into lines before this, by :func:`.styles.fitted`).
+    Arabic is joined first. Call this exactly once on any text: the functions
+    here take text as typed and do it themselves.
 
     >>> visual("Ann"), visual("אב")
     ('Ann', 'בא')
+    >>> visual("Ann pays דוד כהן 5")
+    'Ann pays ןהכ\xa0דוד 5'
     """
     if not is_rtl(raw):
         return raw
-    return str(get_display(arabic_reshaper.reshape(raw)))
+    out = []
+    for rtl, part in _rtl_runs(raw):
+        if rtl:
+            shaped = "".join(_covered(c) for c in _reshaper().reshape(part))
+            part = str(get_display(shaped, base_dir="R")).replace(" ", "\u00a0")
+        out.append(part)
+    return "".join(out)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -161,19 +264,20 @@ def markup(raw: object, font: str = FONT, *, shaped: bool = False) -> str:
                    for name, piece in runs(shown, font))
 
 
-def shortened(raw: str, font: str, size: float, room: float, *, shaped: bool = False) -> str:
-    """``raw`` in visual order, cut with an ellipsis at a word end when it can, to fit ``room``.
+def shortened(raw: str, font: str, size: float, room: float) -> str:
+    """``raw`` as typed, cut with an ellipsis at a word end when it can, to fit ``room``
+    once drawn: a name loses its end, never its start, in any script.
 
     >>> shortened("Maximiliano Hohenzollern", FONT, 8, 60)
     'Maximiliano…'
+    >>> shortened("محمد العربي", FONT, 8, 30)
+    'محمد…'
     """
-    shown = raw if shaped else visual(raw)
-    if width(shown, font, size, shaped=True) <= room:
-        return shown
-    cuts = list(_cuts(shown))
-    for end in cuts:
-        candidate = shown[:end].rstrip(" -") + ELLIPSIS
-        if width(candidate, font, size, shaped=True) <= room:
+    if width(raw, font, size) <= room:
+        return raw
+    for end in _cuts(raw):
+        candidate = raw[:end].rstrip(" -") + ELLIPSIS
+        if width(candidate, font, size) <= room:
             return candidate
     return ELLIPSIS
 
@@ -187,8 +291,8 @@ def _cuts(shown: str) -> Iterator[int]:
 
 def draw(canvas: Canvas, x: float, y: float, raw: str, font: str, size: float, *,
          align: str = "left", room: float | None = None) -> None:
-    """Draw user text on the canvas run by run, shortened to ``room`` when given."""
-    shown = shortened(raw, font, size, room) if room is not None else visual(raw)
+    """Draw user text (as typed) on the canvas run by run, shortened to ``room`` when given."""
+    shown = visual(shortened(raw, font, size, room) if room is not None else raw)
     total = width(shown, font, size, shaped=True)
     if align == "right":
         x -= total

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 
@@ -44,6 +45,9 @@ class SheetMeta:
     """The game's read-only page; a QR code to it goes in the footer when given."""
     currency: str = ""
     """The currency the stake is in ("EUR", "$"), printed with every amount of money."""
+    revised: Mapping[str, int] = field(default_factory=dict)
+    """A corrected box's version (2 after one edit), by the box's id as text: the sheet
+    marks the box with it, so a printout shows which boxes changed since the first."""
 
     @property
     def played(self) -> datetime.datetime | None:

@@ -11,6 +11,7 @@ numbers run up the margin, and the letters' legend sits above the footer.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from reportlab.lib import colors
@@ -21,7 +22,7 @@ from scorekeeper import engine
 
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import title_block
+from .blocks import Field, form_fields, title_block
 from .boxes import Columns
 from .document import Layout, build
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, ruled, styles, text
@@ -40,12 +41,14 @@ FOOT_ROW = 8 * mm
 
 
 def render_blank_pad(rules: str, *, players: int | None = None, page_size: str = "A4",
-                     columns: int | None = None) -> bytes:
+                     columns: int | None = None, printed: datetime.date | None = None) -> bytes:
     """A blank score pad for the preset ``rules`` as PDF bytes.
 
     ``players`` defaults to the game's usual number (three for Jersey Gin, two
     for Gin and Hollywood, four for Knock Rummy) and must be one the rules allow.
     ``columns`` is Hollywood's number of games scored at once (default: the preset's).
+    ``printed`` is the date in the footer (default: today), so a club can tell an
+    old stack of pads from one printed after the rules changed.
     """
     preset = engine.find_rules(rules)
     seats = _seats(preset, players)
@@ -54,18 +57,28 @@ def render_blank_pad(rules: str, *, players: int | None = None, page_size: str =
     note = f"{preset.title}:  " + "   ·   ".join(
         f"{label} {value}" for label, value in words.key_numbers(preset))
     layout = Layout(size, title=f"{preset.title} score pad", margin_note=note,
-                    footer=f"scorekeeper · blank {preset.title} pad ({preset.name})",
+                    footer=f"scorekeeper · blank {preset.title} pad · printed "
+                           f"{(printed or datetime.date.today()).isoformat()}",
                     legend=legend(three_hand=preset.is_three_hand, knocker=False,
                                   has_break=vocabulary_for(preset).has_break)
                     + " · write initials in the narrow columns")
     width = size[0] - layout.left_margin - MARGIN
     height = size[1] - MARGIN - 5 * mm - layout.bottom_margin
     story = _pad_title(preset, seats, width)
-    room = height - sum(f.wrap(width, height)[1] for f in story) - 2 * mm
+    after = _after_pad(preset, seats, width)
+
+    def tall(flowables: list[Flowable]) -> float:
+        return sum(f.wrap(width, height)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+                   for f in flowables)
+
+    room = height - tall([*story, *after]) - 2 * mm
     if preset.hollywood:
-        story += hollywood_pad(preset, games, width, room, height)
+        # A band on a later page leaves room for the net and the agreed line only on the
+        # last page; every band is kept that short so the pages match.
+        story += hollywood_pad(preset, games, width, room, height - tall(after) - 2 * mm)
     else:
         story.append(box_pad(preset, seats, width, room))
+    story += after
     return build(story, layout, subject=f"Blank score pad: {preset.title}")
 
 
@@ -108,12 +121,71 @@ def _games(preset: engine.Rules, columns: int | None) -> int:
 
 
 def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]:
-    """Title and the fields a table fills in before the first deal."""
-    line = (f"Preset {text(preset.name)}. Key numbers: "
+    """Title and the fields a table fills in before the first deal: where and when, the
+    stake and its currency, the target the table plays to, which sheet of the game this
+    is; Hollywood's players by letter, their names written once."""
+    line = (f"Rules of {text(preset.title)}. Key numbers: "
             + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset)) + ".")
-    fields = [("Date", ""), ("Place", ""), ("Start", ""), ("First dealer", ""),
-              ("Stake a point", "")]
-    return [*title_block(f"{preset.title} score pad", [line], fields, width), Spacer(1, 3 * mm)]
+    fields: list[Field] = [("Date", ""), ("Place", ""), ("Start", ""), ("First dealer", ""),
+                           ("Stake a point", ""), ("Currency", "")]
+    second: list[Field] = [(f"Game to (book: {preset.game_target or 'none'})", ""),
+                           ("Sheet", "&nbsp;" * 8 + "of"), ("Misdeals (tally, no row)", "")]
+    if preset.hollywood:
+        second = [(f"Player {seat_letter(n)}", "") for n in range(1, seats + 1)] + second
+    return [*title_block(f"{preset.title} score pad", [line], fields, width),
+            Spacer(1, 2 * mm), form_fields(second, width), Spacer(1, 3 * mm)]
+
+
+def seat_letter(seat: int) -> str:
+    """A seat's letter on a pad: seat 1 is A.
+
+    >>> seat_letter(1), seat_letter(3)
+    ('A', 'C')
+    """
+    return chr(ord("A") + seat - 1)
+
+
+def _after_pad(preset: engine.Rules, seats: int, width: float) -> list[Flowable]:
+    """Under the ruled table: Jersey Gin's three pairs to settle (J16), each with its ×2
+    shutout box (J15) and money; Hollywood's net over all games; then the line where the
+    players initial the result as agreed."""
+    sheet = styles()
+    story: list[Flowable] = [Spacer(1, 2.5 * mm)]
+    if preset.family == "jersey" and seats == 3 and not preset.hollywood:
+        story.append(_pairs_table([("A", "B"), ("A", "C"), ("B", "C")], width))
+    elif preset.hollywood:
+        story.append(_pairs_table([("A", "B")], width, label="All games: net",
+                                  shutout=False))
+    agreed = "Agreed: " + "".join(f"{seat_letter(n)} " + "_" * 14 + "&nbsp;" * 4
+                                  for n in range(1, seats + 1))
+    story += [Spacer(1, 2 * mm), Paragraph(agreed, sheet.small)]
+    return story
+
+
+def _pairs_table(pairs: list[tuple[str, str]], width: float, *,
+                 label: str = "Pair", shutout: bool = True) -> Table:
+    """One row a pair: who pays (initial), the points, a box to tick when a shutout
+    doubles it, and the money."""
+    sheet = styles()
+    head = [label, "Who pays", "Points", *(["×2 shutout"] if shutout else []), "Money"]
+    rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
+    rows += [[f"{a}–{b}", "", "", *(["☐"] if shutout else []), ""] for a, b in pairs]
+    widths = [28 * mm, 22 * mm, 26 * mm, *([24 * mm] if shutout else []), 30 * mm]
+    table = Table(rows, colWidths=widths, rowHeights=[HEAD_ROW] + [ROW] * len(pairs),
+                  hAlign="LEFT")
+    table.setStyle(ruled([
+        # A small settlement grid: tinted heading, light ruling, a frame; the tick box
+        # centred in its column.
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+        ("FONT", (0, 1), (0, -1), FONT_BOLD, 8),
+        *([("FONT", (3, 1), (3, -1), FONT, 12), ("ALIGN", (3, 1), (3, -1), "CENTER")]
+          if shutout else []),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
+        ("BOX", (0, 0), (-1, -1), 1.0, INK),
+    ]))
+    _ = width
+    return table
 
 
 def _body_rows(room: float, fixed: list[float]) -> int:
@@ -122,9 +194,9 @@ def _body_rows(room: float, fixed: list[float]) -> int:
 
 
 def _seat_head(seat: int) -> Paragraph:
-    """The label in the corner of a name box."""
-    return Paragraph(f"seat {seat}", styles().head.clone("seat", textColor=MUTED, alignment=0,
-                                                          fontSize=6, leading=7))
+    """The label in the corner of a name box: the seat's letter, as the pairs below name it."""
+    return Paragraph(f"seat {seat_letter(seat)}", styles().head.clone(
+        "seat", textColor=MUTED, alignment=0, fontSize=6, leading=7))
 
 
 def _narrow_heads(labels: list[str]) -> list[Paragraph]:
@@ -156,7 +228,9 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
     foot = _foot_labels(preset, seats)
     heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
-    rows = [top, sub, *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body + 1)]]
+    # The first row carries the totals forward from the sheet before (a game past one page).
+    rows = [top, sub, [_foot_cells(["Carried forward"])[0]] + [""] * (len(widths) - 1),
+            *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body)]]
     rows += [[label] + [""] * (len(widths) - 1) for label in _foot_cells(foot)]
     table = Table(rows, colWidths=widths, rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
     table.setStyle(_box_pad_style(len(fixed), seats, body, len(foot)))
@@ -175,7 +249,7 @@ def _foot_labels(preset: engine.Rules, seats: int) -> list[str]:
         labels.append(f"Game bonus: {preset.game_bonus} to the winner")
     labels.append("Final total")
     if preset.family == "jersey" and seats == 3:
-        return [*labels, *[f"Seats {a} and {b}: who pays whom" for a, b in ((1, 2), (1, 3), (2, 3))]]
+        return labels  # the three pairs settle in their own grid under the pad
     return [*labels, "Settlement: who pays whom"]
 
 
@@ -194,6 +268,10 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
         ("VALIGN", (fixed, 0), (-1, 0), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 1.5),
         ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
+        # The carried-forward row spans the narrow columns, on a band.
+        ("SPAN", (0, 2), (fixed - 1, 2)),
+        ("BACKGROUND", (0, 2), (-1, 2), BAND),
+        ("LINEBELOW", (0, 2), (-1, 2), 0.9, INK),
         # Box numbers small and grey in their column, ready for the rows.
         ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
@@ -212,7 +290,7 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
           for p in range(seats)],
     ]
     # Every other row tinted, like the ruled body of a paper pad.
-    commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
+    commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(4, first_foot, 2)]
     return ruled(commands)
 
 
@@ -243,11 +321,13 @@ def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], wi
     sub: list[Any] = [""] * len(deal)
     for game in band:
         top += [Paragraph(f"Game {game} · to {preset.game_target}", sheet.head), ""]
-        sub += [_seat_head(1), _seat_head(2)]
+        # The names are written once, at the top as players A and B: here their letters.
+        sub += [Paragraph(seat_letter(1), sheet.head), Paragraph(seat_letter(2), sheet.head)]
     foot = ["Credits", f"{words_.deals.capitalize()} won",
             f"{words_.deal.capitalize()} bonuses × {preset.box_bonus}",
-            f"Game bonus {preset.game_bonus}", "Final total", "Net: who is up, by how much"]
-    heads, feet = [HEAD_ROW * 1.4, NAME_ROW], [FOOT_ROW] * len(foot)
+            f"Game bonus {preset.game_bonus}", "Shut out (tick the loser)", "Final total",
+            "Net: who is up, by how much"]
+    heads, feet = [HEAD_ROW * 1.4, HEAD_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
     cells = len(deal) + 2 * len(band)
     rows = [top, sub, *[[str(n)] + [""] * (cells - 1) for n in range(1, body + 1)]]
@@ -259,12 +339,10 @@ def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], wi
     commands: list[tuple[Any, ...]] = [
         # Game headings span their two columns; the players' names are written under them.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
-        ("BACKGROUND", (fixed, 1), (-1, 1), colors.white),
         *[("SPAN", (fixed + 2 * g, 0), (fixed + 1 + 2 * g, 0)) for g in range(len(band))],
         *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("VALIGN", (fixed, 1), (-1, 1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 1.5),
         ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
         ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),

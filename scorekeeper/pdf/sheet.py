@@ -18,17 +18,17 @@ from scorekeeper import engine
 from ..engine.contract import GameEntry, Sheet
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import rule_lines, title_block
-from .boxes import Columns, box_labels, box_table
-from .chart import chart_section
-from .detail import detail_section
+from .blocks import Field, rule_lines, title_block
+from .boxes import Columns, box_labels, box_table, entered, note_of
+from .chart import chart_beside
+from .detail import detail_section, notes_section
 from .document import Layout, build
-from .ending import end_of_game
+from .ending import end_of_game, stopped_by_agreement
 from .fonts import FONT, shortened
 from .hollywood import hollywood_section
 from .meta import SheetMeta, stamp
 from .styles import MARGIN, paper_size, text
-from .vocabulary import legend
+from .vocabulary import NOTE_MARK, legend
 
 
 def render_sheet(game: GameEntry, score: Sheet, *,
@@ -47,6 +47,9 @@ def render_sheet(game: GameEntry, score: Sheet, *,
     and the QR code.
     """
     meta = meta or SheetMeta()
+    if not meta.currency and game.currency:
+        # The currency stored with the game, printed with every amount (CONTRACT.md).
+        meta = dataclasses.replace(meta, currency=game.currency)
     rules = words.rules_of(game)
     players = list(game.players)
     columns = Columns.of(rules, score.boxes)
@@ -62,18 +65,32 @@ def render_sheet(game: GameEntry, score: Sheet, *,
                     footer=f"scorekeeper · {rules.title} score sheet", meta=meta,
                     legend=legend(three_hand=rules.is_three_hand,
                                   has_break=vocabulary_for(rules).has_break)
-                    + " · * note under the table")
+                    + _marks(game, score, meta))
     width = size[0] - layout.left_margin - MARGIN
     story = _title(game, score, rules, heading, custom=title is not None, date=date,
                    meta=meta, width=width)
     if rules.hollywood:
         story += hollywood_section(game, score, rules, players, width, meta)
     else:
-        story.append(box_table(game, score, players, columns, width))
-        story += chart_section(score, rules, players, width)
-        story += end_of_game(score, rules, players, game.stake, width, meta=meta)
-    story += detail_section(game, score, players, width, detail=detail, rules=rules)
+        story.append(box_table(game, score, players, columns, width, meta.revised))
+        story += notes_section(game, score, rules)
+        # The chart beside the end tables: an evening's game stays one sheet of paper.
+        story += end_of_game(score, rules, players, game.stake, width, meta=meta,
+                             beside=chart_beside(score, rules, players))
+    story += detail_section(game, score, players, width, detail=detail, rules=rules,
+                            notes=rules.hollywood)
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
+
+
+def _marks(game: GameEntry, score: Sheet, meta: SheetMeta) -> str:
+    """The legend's keys to the marks this sheet uses: the note mark only when a box has
+    a note, the version only when a box was corrected."""
+    keys = ""
+    if any(note_of(box, entered(game, n)) for n, box in enumerate(score.boxes)):
+        keys += f" · {NOTE_MARK} note under the table"
+    if any(version > 1 for version in meta.revised.values()):
+        keys += " · 5 v2 box 5 corrected, its version 2"
+    return keys
 
 
 def _hollywood_wide(rules: engine.Rules, score: Sheet) -> bool:
@@ -91,16 +108,21 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
            custom: bool, date: str, meta: SheetMeta, width: float) -> list[Flowable]:
     """Title, rules and changed settings, then date, place, players (every name whole),
     stake and where the game stands."""
-    seats = [f"<b>{n}</b>&nbsp;{text(p)}" for n, p in enumerate(game.players, start=1)]
+    # One seat a line, every name whole (the player list is where a long name is read).
+    seats = [(f"<b>{n}</b>&nbsp;", p) for n, p in enumerate(game.players, start=1)]
     if game.dealer is not None:
-        seats[-1] += f"; first dealer {text(game.dealer)}"
+        seats.append(("first dealer ", game.dealer))
     labels = [label for label in box_labels(score.boxes) if label]
     said = vocabulary_for(rules)
     boxes = f"{len(labels)} {said.deal if len(labels) == 1 else said.deals}"
     misdeals = len(score.boxes) - len(labels)
     if misdeals:
         boxes += f" (and {misdeals} misdeal{'' if misdeals == 1 else 's'})"
-    if score.game_over:
+    if score.game_over and stopped_by_agreement(score):
+        last = labels[-1] if labels else "0"
+        status = (f"Stopped by agreement after {said.deal} {last}; " + (
+            f"<b>{text(score.winner)}</b> leads" if score.winner else "nobody leads"))
+    elif score.game_over:
         status = f"{boxes}; won by <b>{text(score.winner or '')}</b>"
     else:
         status = f"{boxes}; in progress"
@@ -109,10 +131,10 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
     when = text(date)
     if meta.started is not None:
         when = text(stamp(meta.started))
-    fields = [("Date", when)]
+    fields: list[Field] = [("Date", when)]
     if meta.place:
         fields.append(("Place", text(meta.place)))
-    fields += [("Players in seat order", " &nbsp; ".join(seats)),
+    fields += [("Players in seat order", seats),
                ("Stake", text(words.stake(game.stake, meta.currency))), ("Game", status)]
     lines = rule_lines(rules, custom)
     return title_block(heading, lines, fields, width)

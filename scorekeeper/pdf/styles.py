@@ -19,7 +19,7 @@ from reportlab.platypus import TableStyle
 
 from .fonts import FONT as FONT
 from .fonts import FONT_BOLD as FONT_BOLD
-from .fonts import markup, plain, shortened, visual, width
+from .fonts import markup, plain, shortened, width
 from .fonts import register_fonts as register_fonts
 
 INK = colors.HexColor("#1b2a3a")
@@ -133,8 +133,10 @@ def fitted(raw: str, style: ParagraphStyle, room: float, *, lines: int = 2,
     >>> markup, style.fontSize
     ('Hohenzollern-<br/>Sigmaringen', 8)
     """
-    rows, size = _fit(visual(raw), style.fontName, style.fontSize, room, lines, smallest)
-    return "<br/>".join(markup(row, shaped=True) for row in rows), _resized(style, size)
+    rows, size = _fit(raw, style.fontName, style.fontSize, room, lines, smallest)
+    # Cut into lines as typed, then each line put in drawing order: a wrapped
+    # right-to-left name keeps its first words on its first line.
+    return "<br/>".join(markup(row) for row in rows), _resized(style, size)
 
 
 def fits(raw: str, style: ParagraphStyle, room: float) -> bool:
@@ -143,17 +145,23 @@ def fits(raw: str, style: ParagraphStyle, room: float) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _fit(shown: str, font: str, size: float, room: float, lines: int,
+def _fit(raw: str, font: str, size: float, room: float, lines: int,
          smallest: float) -> tuple[tuple[str, ...], float]:
     """The lines (words, or parts of a hyphenated word) and the font size that fit."""
     while True:
-        rows = _rows(_pieces(shown, font, size, room), font, size, room)
-        if len(rows) <= lines and all(width(r, font, size, shaped=True) <= room for r in rows):
+        rows = _rows(_pieces(raw, font, size, room), font, size, room)
+        if len(rows) <= lines and all(width(r, font, size) <= room for r in rows):
             return tuple(rows), size
         if size <= smallest:
-            kept = rows[:lines - 1]
-            rest = " ".join(rows[lines - 1:]).replace("- ", "-")
-            return (*kept, shortened(rest, font, size, room, shaped=True)), size
+            # Whole lines while they fit; the first that does not (or the last allowed)
+            # takes the rest, shortened: a 40-letter word never breaks into slivers.
+            kept: list[str] = []
+            for n, row in enumerate(rows):
+                if n == lines - 1 or width(row, font, size) > room:
+                    rest = " ".join(rows[n:]).replace("- ", "-")
+                    return (*kept, shortened(rest, font, size, room)), size
+                kept.append(row)
+            return tuple(kept), size
         size -= 0.5
 
 
@@ -166,11 +174,11 @@ def _resized(style: ParagraphStyle, size: float) -> ParagraphStyle:
                           leading=size * 1.18)
 
 
-def _pieces(shown: str, font: str, size: float, room: float) -> list[str]:
-    """The words of ``shown``, a word too wide for ``room`` broken after its hyphens."""
+def _pieces(raw: str, font: str, size: float, room: float) -> list[str]:
+    """The words of ``raw``, a word too wide for ``room`` broken after its hyphens."""
     pieces: list[str] = []
-    for word in shown.split() or [""]:
-        if "-" in word.strip("-") and width(word, font, size, shaped=True) > room:
+    for word in raw.split() or [""]:
+        if "-" in word.strip("-") and width(word, font, size) > room:
             parts = word.split("-")
             pieces += [part + "-" for part in parts[:-1]] + [parts[-1]]
         else:
@@ -184,7 +192,7 @@ def _rows(pieces: list[str], font: str, size: float, room: float) -> list[str]:
     rows: list[str] = []
     for piece in pieces:
         joined = (rows[-1] + ("" if rows[-1].endswith("-") else " ") + piece) if rows else piece
-        if rows and width(joined, font, size, shaped=True) <= room:
+        if rows and width(joined, font, size) <= room:
             rows[-1] = joined
         else:
             rows.append(piece)

@@ -80,22 +80,30 @@ def setting_value(value: object) -> str:
     """A setting's value as a player reads it.
 
     >>> setting_value(True), setting_value(None), setting_value("first-upcard")
-    ('yes', 'any', 'first-upcard')
+    ('yes', 'any', 'first upcard')
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return "any" if value is None else str(value)
+    return "any" if value is None else str(value).replace("-", " ").replace("_", " ")
 
 
 def changed_settings(rules: engine.Rules) -> list[str]:
-    """Each setting that differs from the preset, with its meaning, rule id and preset value."""
+    """Each setting that differs from the preset, in words: what it is, the game's value
+    and the book's, and the rule to look it up (no setting names, no brackets).
+
+    >>> changed_settings(engine.find_rules("jersey-scarne").with_settings({"game_target": 138}))
+    ['Total that ends the game: 138 instead of 100, rule J14']
+    """
     preset = engine.find_rules(rules.name)
     meanings = {s.name: s for s in engine.SETTINGS}
     lines = []
     for name, value in rules.changed_settings().items():
         setting = meanings[name]
-        lines.append(f"{setting.meaning} ({setting.rule}): {setting_value(value)}, "
-                     f"preset {setting_value(getattr(preset, name))}")
+        said = vocabulary_for(rules)
+        meaning = re.sub(r" \([^)]*\)$", "", said.say(setting.meaning))
+        lines.append(f"{meaning}: {setting_value(value)} instead of "
+                     f"{setting_value(getattr(preset, name))}, rule "
+                     f"{said.setting_rule(name, setting.rule)}")
     return lines
 
 

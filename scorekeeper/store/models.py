@@ -59,6 +59,8 @@ class Game(Base):
     game stored before codes had rounds (its edit code was random)."""
     ended: Mapped[str | None] = mapped_column(String(16))
     """``"agreed"`` once the scorers ended the game by agreement (CONTRACT.md ``ended``)."""
+    currency: Mapped[str | None] = mapped_column(String(3))
+    """The stake's currency, an ISO 4217 code (CONTRACT.md ``currency``)."""
 
 
 class Box(Base):
@@ -278,6 +280,7 @@ class GameRow:
     join_code_hash: str | None = None
     codes_round: int | None = None
     ended: str | None = None
+    currency: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:
@@ -301,6 +304,7 @@ class NewGame:
     started: str | None = None
     rematch_of: str | None = None
     ended: str | None = None
+    currency: str | None = None
 
 
 @dataclass(frozen=True)
@@ -329,6 +333,11 @@ class Key:
     digest: str
 
 
+RECORD_VERSION = 2
+"""The version of a summary's ``record``: 2 since Knock Rummy settles box by box (K5);
+a Knock Rummy summary of version 1 holds the old settlement and is scored again."""
+
+
 def summarize(sheet: Sheet) -> dict[str, Any]:
     """What a list of games shows without rescoring: totals, boxes, the end; and what
     players' records read of it (``record``: each box's result, winner and credit, the
@@ -337,7 +346,8 @@ def summarize(sheet: Sheet) -> dict[str, Any]:
     return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
             "game_over": sheet.game_over, "winner": sheet.winner,
             "final_totals": dict(sheet.final_totals),
-            "record": {"boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
+            "record": {"version": RECORD_VERSION,
+                       "boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
                        "shutouts": list(sheet.shutouts),
                        "settlement": [payment.to_json() for payment in _payments(sheet)]}}
 

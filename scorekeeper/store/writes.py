@@ -136,6 +136,7 @@ def create_game(db: Session, game: NewGame, boxes: Sequence[StoredBox] = (),
         rules=game.rules, settings=dict(game.settings), players=list(game.players),
         dealer=game.dealer, stake=game.stake, summary=dict(game.summary),
         rematch_of=game.rematch_of, place=game.place, started=game.started, ended=game.ended,
+        currency=game.currency,
         start_key=None if key is None else key.key,
         start_digest=None if key is None else key.digest,
     )

@@ -251,7 +251,7 @@ def _busy(error: HTTPException) -> Response:
     message = error.description or "The server is busy: try again in a few seconds."
     if request.blueprint == "api" or request.path.startswith("/api/"):
         return error_response(503, "busy", message, headers={"Retry-After": retry})
-    page, status = htmx.error_page(503, "Busy printing", message)
+    page, status = htmx.error_page(503, "The server is busy", message)
     response = Response(page, status=status, mimetype="text/html")
     response.headers["Retry-After"] = retry
     return response

@@ -18,10 +18,12 @@ database table would cost a write per wrong try for no measured gain.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
+from typing import Any
 
 import segno
 from flask import Response, current_app, make_response, render_template, request, url_for
@@ -36,8 +38,8 @@ class Invite:
     """What a scorer's phone shows to bring others in: the watch link for everyone,
     and (when the codes can be shown) the join link, the short code and both QR codes."""
 
-    watch_url: str
-    watch_qr: Markup
+    watch_url: str | None
+    watch_qr: Markup | None
     join_url: str | None = None
     join_qr: Markup | None = None
     join_code: str | None = None
@@ -61,26 +63,71 @@ def qr_svg(url: str, title: str) -> Markup:
     return Markup(svg)  # segno escapes the title; the rest is its own markup
 
 
-def join_url(game_id: str, edit_code: str) -> str:
+def public_url(endpoint: str, **values: Any) -> str | None:
+    """An absolute link to a page of this server, for phones to open: from the address
+    whoever runs it configured (``PUBLIC_URL``), else from the request's Host when it
+    is trusted (Flask's ``TRUSTED_HOSTS`` checked it, or it is an address a table's LAN
+    uses: an IP address, localhost, a ``.local`` name); None for any other Host, which
+    a stranger may have written (issue 23: links were built from any Host header)."""
+    path = url_for(endpoint, **values)
+    base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    if base:
+        return base + path[len(request.script_root):]
+    if current_app.config.get("TRUSTED_HOSTS") or _lan_host(request.host):
+        return url_for(endpoint, _external=True, **values)
+    return None
+
+
+def _lan_host(host: str) -> bool:
+    """Whether a Host header names this machine as a table's LAN reaches it.
+
+    >>> [_lan_host(h) for h in ("192.168.1.5:8000", "[::1]:8000", "pi.local", "evil.example")]
+    [True, True, True, False]
+    """
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host
+    name = name.strip("[]").lower()
+    if name == "localhost" or name.endswith((".local", ".localhost")):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+NO_ADDRESS = ("the links and QR codes need this server's own address, which it does not "
+              "know yet: whoever runs it sets SCOREKEEPER_PUBLIC_URL (docs/deploy.md). "
+              "The join code works meanwhile")
+
+
+def join_url(game_id: str, edit_code: str) -> str | None:
     """The join link: the edit code rides in the fragment, which browsers never send to
     a server nor put in a Referer; the page posts it when the scorer confirms."""
-    return url_for("joining.confirm", game_id=game_id, _external=True) + "#" + edit_code
+    base = public_url("joining.confirm", game_id=game_id)
+    return None if base is None else base + "#" + edit_code
 
 
 def invite(table: ledger.Table) -> Invite:
     """The game's invitation as its scorer sees it (call only for a phone with rights)."""
-    watch = url_for("games.sheet", game_id=table.id, _external=True)
+    watch = public_url("games.sheet", game_id=table.id)
+    if watch is None:
+        try:
+            codes = ledger.codes_of(table.row, gamedata.secret())
+        except ledger.CodesUnknown:
+            return Invite(None, None, problem=NO_ADDRESS)
+        return Invite(None, None, join_code=codes.join, edit_code=codes.edit,
+                      problem=NO_ADDRESS)
     watch_qr = qr_svg(watch, "QR code to watch this game")
     try:
         codes = ledger.codes_of(table.row, gamedata.secret())
     except ledger.CodesUnknown as unknown:
         held = gamedata.token_of(table.id)
         if held is not None and store.check_edit_token(table.row, held):
-            link = join_url(table.id, held)
+            link = join_url(table.id, held) or ""
             return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
                           edit_code=held, problem=str(unknown))
         return Invite(watch, watch_qr, problem=str(unknown))
-    link = join_url(table.id, codes.edit)
+    link = join_url(table.id, codes.edit) or ""
     return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
                   codes.join, codes.edit)
 

@@ -5,12 +5,23 @@ renewing a game's codes.
 Looking never changes anything: the join link (``/games/<id>/join#<edit code>``, the
 code in the fragment that no server or Referer sees) shows a "Join as scorer" button,
 and only its POST gives this browser the right. Old links with the code in the path
-still open the same confirm page.
+are sent on to today's link, the code moved into the fragment.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+import re
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import ledger, store
 from . import database, gamedata, htmx, invite
@@ -25,11 +36,29 @@ def confirm(game_id: str) -> Response:
     return _join_page(game_id, next_url=_next(game_id, request.args.get("next")))
 
 
+OLD_LINK = re.compile(r"(/games/[^/?#]+/join/)[^?#\s]*")
+"""An edit link from before, the code in the path (as an access log writes it)."""
+
+
 @bp.get("/games/<game_id>/join/<path:code>")
 def confirm_old_link(game_id: str, code: str) -> Response:
-    """An edit link from before (the code in the path): the same confirm page, with
-    the code filled in; it changes nothing by itself."""
-    return _join_page(game_id, code=code[:200])
+    """An edit link from before (the code in the path): sent on to the join link of
+    today, the code in the fragment, which no server sees again nor any Referer; the
+    access log of ``scorekeeper serve`` writes this request's path without the code
+    (:func:`scrubbed`). It changes nothing by itself."""
+    gamedata.row(game_id)
+    response = make_response(redirect(url_for("joining.confirm", game_id=game_id) + "#"
+                                      + code[:200], 303))
+    return invite.private(response)
+
+
+def scrubbed(uri: str) -> str:
+    """A request's path as the access log may keep it: an old join link's code cut.
+
+    >>> scrubbed("/games/abc/join/SECRET?x=1")
+    '/games/abc/join/...?x=1'
+    """
+    return OLD_LINK.sub(r"\1...", uri)
 
 
 def _join_page(game_id: str, code: str = "", next_url: str | None = None) -> Response:
@@ -67,6 +96,7 @@ def join(game_id: str) -> Response:
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
     gamedata.remember(row.id, found[1])
+    gamedata.note_joined(row.id)
     return htmx.go(next_url)
 
 
@@ -84,6 +114,7 @@ def join_by_code() -> Response:
         return _wrong(None, invite.count_wrong(None), None)
     row, edit_code = found
     gamedata.remember(row.id, edit_code)
+    gamedata.note_joined(row.id)
     return htmx.go(url_for("games.sheet", game_id=row.id))
 
 

@@ -8,12 +8,15 @@ every game when ``RECENT_GAMES_PUBLIC`` is set (a club's own server). The figure
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import date
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
 
-from .. import chart, exports, records, store, tally
+from .. import chart, engine, exports, records, store, tally
+from ..engine import vocabulary
 from ..ledger import players
 from ..pdf import render_season
 from . import database, gamedata, htmx, printing
@@ -63,8 +66,9 @@ def _player_page(person: str, status: int = 200, error: str | None = None) -> Re
         "players/player.html", "players/_player.html", status, record=record,
         last=record.games[:LAST_GAMES], svg=svg, opponents=others[:6],
         years=sorted({g.day.year for g in record.games}, reverse=True),
-        decisions=_decisions_of(record), scored=_scorer_games(record), error=error,
-        kinds=records.KIND_ORDER, event=event[0] if event else None)
+        decisions=_decisions_of(record), scored=_scorer_games(record),
+        deciding=bool(gamedata.scored()), error=error,
+        event=event[0] if event else None, **_words(record))
 
 
 def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None:
@@ -80,6 +84,26 @@ def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None
     kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
     ids = sorted(store.events.event_game_ids(db, row.id))
     return row, tally.played(db, ids, kept=kept) if ids else []
+
+
+def _words(record: records.Record) -> dict[str, Any]:
+    """The record's words: the deal as its games call it ("deal" when they differ), and
+    the kinds of deal won that its games have, each named as those games name it."""
+    presets = sorted({game.rules for game in record.games})
+    said = []
+    for preset in presets:
+        with contextlib.suppress(engine.ScorekeeperError):
+            said.append(vocabulary.vocabulary(preset))
+    names: dict[str, str] = {}
+    for kind in records.KIND_ORDER:
+        if kind in ("break", "gin after the break") and said and not any(
+                s.has_break for s in said):
+            continue  # no break in any of these games (J10 is Jersey's)
+        beaten = " or ".join(sorted({s.beaten for s in said}))
+        names[kind] = beaten if kind == "underknock" and beaten else kind
+    return {"kinds": list(names), "kind_names": names,
+            "deal": vocabulary.shared_deal_word(presets),
+            "deals": vocabulary.shared_deal_word(presets, plural=True)}
 
 
 def _record(person: str, games: list[records.Played]) -> records.Record:

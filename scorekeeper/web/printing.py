@@ -12,6 +12,15 @@ PDFs at once then holds a few threads, not all of them, and the tables keep reco
 The turn is taken before the game is read (:func:`turn`, around the view's load): a
 request that is refused then costs the server nothing but the wait. A player's season
 takes the same turn, and is rendered in the same printing process.
+
+A big game's page is the next costliest answer: a sheet of 300 boxes takes about a
+quarter of a second of the interpreter to render even when the game is kept scored
+(scorekeeper/ledger/cache.py), and eight anonymous readers rendering it at once left
+a table's poll a ninth of the interpreter (issue 23). So a request that reads a game
+of more than ``BIG_GAME_BOXES`` boxes waits for its turn too (:func:`big_game_turn`,
+``BIG_GAMES_AT_ONCE`` at a time, 503 past ``PDF_WAIT_SECONDS``), held to the end of the
+request: the tables' requests then share the interpreter with one such render, not
+eight. No real game comes near the bound (an evening is a few dozen boxes).
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Flask, Response, current_app, request, url_for
+from flask import Flask, Response, current_app, g, has_request_context, request, url_for
 from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger, pdf
@@ -52,6 +61,7 @@ def sheet_meta(table: ledger.Table) -> SheetMeta:
     return SheetMeta(
         game_id=table.id, version=table.version, created=created,
         started=_started(table.game.started), place=table.game.place or "",
+        revised={str(box.id): box.revision for box in table.boxes if box.revision > 1},
         printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
         read_only_url=url_for("games.sheet", game_id=table.id, _external=True))
 
@@ -144,10 +154,47 @@ def _end_with(server: int) -> None:
     os._exit(0)
 
 
+BIG_GAME_BOXES = 100
+"""A game read with more boxes than this takes a turn (``BIG_GAME_BOXES``)."""
+BIG_GAMES_AT_ONCE = 1
+"""Requests reading such games at once in a process (``BIG_GAMES_AT_ONCE``)."""
+BIG_GAME_WAIT_SECONDS = 0.5
+"""How long such a request waits for its turn (``BIG_GAME_WAIT_SECONDS``): briefly,
+since a waiting request holds one of the server's threads from the tables."""
+
+
+def big_game_turn(table: ledger.Table) -> None:
+    """Wait for this request's turn to read a game past ``BIG_GAME_BOXES`` boxes (once
+    a request: it is held until the request ends); 503 with Retry-After when it does
+    not come within ``PDF_WAIT_SECONDS``. Outside a request, nothing."""
+    if not has_request_context() or "scorekeeper_big_turn" in g:
+        return
+    if len(table.boxes) <= int(current_app.config.get("BIG_GAME_BOXES", BIG_GAME_BOXES)):
+        return
+    gate = current_app.extensions["scorekeeper.big_game_gate"]
+    assert isinstance(gate, threading.BoundedSemaphore)
+    wait = float(current_app.config.get("BIG_GAME_WAIT_SECONDS", BIG_GAME_WAIT_SECONDS))
+    if not gate.acquire(timeout=wait):
+        raise ServiceUnavailable("The server is busy showing other very large games: try "
+                                 "again in a few seconds.", retry_after=RETRY_SECONDS)
+    g.scorekeeper_big_turn = gate
+
+
+def _end_big_game_turn(_error: BaseException | None) -> None:
+    gate = g.pop("scorekeeper_big_turn", None)
+    if gate is not None:
+        gate.release()
+
+
 def init_app(app: Flask) -> None:
-    """Give the app its turnstile for PDFs (``PDF_AT_ONCE`` renders at a time)."""
+    """Give the app its turnstiles: for PDFs (``PDF_AT_ONCE`` renders at a time) and
+    for reading big games (``BIG_GAMES_AT_ONCE``), the latter given back as each
+    request ends."""
     app.extensions["scorekeeper.pdf_gate"] = threading.BoundedSemaphore(
         int(app.config["PDF_AT_ONCE"]))
+    app.extensions["scorekeeper.big_game_gate"] = threading.BoundedSemaphore(
+        int(app.config.get("BIG_GAMES_AT_ONCE", BIG_GAMES_AT_ONCE)))
+    app.teardown_request(_end_big_game_turn)
 
 
 def _gate(app: Flask) -> threading.BoundedSemaphore:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from scorekeeper import engine
@@ -28,34 +30,33 @@ def test_jersey_pad_margin_carries_the_key_numbers() -> None:
 
 def test_jersey_pad_is_ruled_for_three_with_its_foot() -> None:
     cells = lines(render_blank_pad("jersey-scarne"))
-    assert contains_run(cells, ["seat 1", "seat 2", "seat 3"])
-    assert "seat 4" not in cells
+    assert contains_run(cells, ["seat A", "seat B", "seat C"])
+    assert "seat D" not in cells
     text = " ".join(cells)
     assert ("Credits Boxes won Box bonuses: boxes won × 25 Game bonus: 100 to the winner "
-            "Final total Seats 1 and 2: who pays whom Seats 1 and 3: who pays whom "
-            "Seats 2 and 3: who pays whom") in text
+            "Final total") in text
     numbers = [int(c) for c in cells if c.isdigit()]
-    assert numbers[:18] == list(range(1, 19))
+    assert numbers[:13] == list(range(1, 14))
 
 
 def test_two_hand_pad_uses_its_own_numbers() -> None:
     text = flat(render_blank_pad("gin-classic", page_size="letter"))
     assert "Gin bonus 20 · Undercut bonus 10 · Hand bonus 20" in text
-    assert "seat 2" in text and "seat 3" not in text
+    assert "seat B" in text and "seat C" not in text
 
 
 def test_hollywood_pad_has_three_games_side_by_side() -> None:
     cells = lines(render_blank_pad("hollywood"))
     assert contains_run(cells, ["Game 1 · to 100", "Game 2 · to 100", "Game 3 · to 100"])
-    assert cells.count("seat 1") == 3
-    assert ("Credits Hands won Hand bonuses × 25 Game bonus 100 Final total "
-            "Net: who is up, by how much") in " ".join(cells)
+    assert cells.count("A") >= 3 and "seat A" not in cells  # names written once, at the top
+    assert ("Credits Hands won Hand bonuses × 25 Game bonus 100 Shut out (tick the loser) "
+            "Final total Net: who is up, by how much") in " ".join(cells)
 
 
 def test_knock_rummy_pad_for_five_is_landscape() -> None:
     pdf = render_blank_pad("knock-rummy", players=5)
     assert page_size_mm(pdf) == (297, 210)
-    assert "seat 5" in lines(pdf)
+    assert "seat E" in lines(pdf)
     assert "Knock any count" in flat(pdf)
 
 
@@ -66,3 +67,25 @@ def test_players_must_suit_the_rules() -> None:
         render_blank_pad("knock-rummy", players=6)
     with pytest.raises(engine.ScorekeeperError):
         render_blank_pad("canasta")
+
+
+def test_jersey_pad_settles_three_pairs_with_a_shutout_box_and_money() -> None:
+    cells = lines(render_blank_pad("jersey-scarne", printed=datetime.date(2026, 11, 26)))
+    assert contains_run(cells, ["Pair", "Who pays", "Points", "×2 shutout", "Money"])
+    for pair in ("A–B", "A–C", "B–C"):
+        assert contains_run(cells, [pair, "☐"]), pair
+    text = " ".join(cells)
+    assert "GAME TO (BOOK: 100)" in text and "SHEET" in text and "of" in cells
+    assert "MISDEALS (TALLY, NO ROW)" in text
+    assert cells.index("Carried forward") < cells.index("1")
+    assert "Agreed: A" in text and " B " in text and " C " in text
+    assert "blank Jersey Gin (Scarne) pad · printed 2026-11-26" in text
+
+
+def test_hollywood_pad_writes_names_once_and_nets_all_games_in_money() -> None:
+    cells = lines(render_blank_pad("hollywood"))
+    text = " ".join(cells)
+    assert "PLAYER A" in text and "PLAYER B" in text
+    assert contains_run(cells, ["All games: net", "Who pays", "Points", "Money"])
+    assert "A–B" in cells and "×2" not in cells
+    assert f"printed {datetime.date.today().isoformat()}" in text

@@ -93,11 +93,11 @@ def test_pads_are_ruled_for_handwriting(rules: str, seats: int) -> None:
 
 def test_each_game_gets_its_columns_on_the_pad() -> None:
     assert contains_run(lines(render_blank_pad("oklahoma")), ["Hand", "Dlr", "How", "Won",
-                                                              "Upcard", "seat 1"])
+                                                              "Upcard", "seat A"])
     assert contains_run(lines(render_blank_pad("doubling")), ["Hand", "Dlr", "How", "Won", "×",
-                                                              "seat 1"])
+                                                              "seat A"])
     jersey = " ".join(page_texts(render_blank_pad("jersey-scarne"))[0].split())
-    assert "Seats 1 and 2: who pays whom Seats 1 and 3: who pays whom" in jersey
+    assert "Pair Who pays Points ×2 shutout Money A–B ☐ A–C ☐ B–C ☐" in jersey
     hollywood = " ".join(page_texts(render_blank_pad("hollywood"))[0].split())
     assert "Hands won" in hollywood and "Net: who is up, by how much" in hollywood
 

@@ -43,7 +43,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,
 
 def render(kind: str, preset: str, size: str) -> bytes:
     if kind == "pad":
-        return render_blank_pad(preset, page_size=size)
+        return render_blank_pad(preset, page_size=size, printed=datetime.date(2026, 5, 2))
     game = games.preset_game(preset)
     return games.sheet_pdf(game, page_size=size, meta=META)
 
@@ -86,6 +86,25 @@ def test_the_pages_look_as_reviewed(preset: str, kind: str, size: str, tmp_path:
     for number, (page, path) in enumerate(zip(drawn, references, strict=True), start=1):
         reason = differs(page, Image.open(path).convert("L"))
         assert reason is None, f"{name} page {number}: {reason}"
+
+
+@pytest.mark.parametrize("size", ["A4", "letter"])
+def test_names_in_every_script_look_as_reviewed(size: str, tmp_path: Path) -> None:
+    """Arabic (with the lam-lam-heh ligature), Hebrew and Chinese names in every block of
+    an eleven-box sheet with detail: each name in its own order, no empty box."""
+    game = games.jersey_game(11, players=["محمد العربي", "דוד כהן", "李雷"])
+    game["boxes"][0]["note"] = "عبد الله kept score"
+    drawn = pages(games.sheet_pdf(game, page_size=size, meta=META, detail=True), tmp_path)
+    name = f"scripts-sheet-{size.lower()}"
+    if UPDATE:
+        for old in REFERENCES.glob(f"{name}-*.png"):
+            old.unlink()
+        for number, page in enumerate(drawn, start=1):
+            page.save(REFERENCES / f"{name}-{number}.png", optimize=True)
+    references = sorted(REFERENCES.glob(f"{name}-*.png"))
+    assert len(drawn) == len(references), f"{name}: {len(drawn)} pages, {len(references)} reviewed"
+    for number, (page, path) in enumerate(zip(drawn, references, strict=True), start=1):
+        assert differs(page, Image.open(path).convert("L")) is None, f"{name} page {number}"
 
 
 def test_the_comparison_catches_a_moved_table(tmp_path: Path) -> None:

@@ -56,9 +56,10 @@ def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
     first = " ".join(page_texts(jersey_pdf)[0].split())
     assert first.startswith("Jersey Gin (Scarne)")
     target = game["settings"]["game_target"]
-    assert f"Total that ends the game (empty: the players stop) (J14): {target}, preset 100" in first
+    assert ("Rules as the book has them, but for: • Total that ends the game: "
+            f"{target} instead of 100, rule J14") in first
     assert "2025-03-14" in first
-    assert "1 Ann 2 Bob 3 Cal; first dealer Ann" in first
+    assert "1 Ann 2 Bob 3 Cal first dealer Ann" in first
     assert "0.05 a point" in first
     assert "35 boxes (and 5 misdeals); won by Ann" in first
 
@@ -168,7 +169,7 @@ def test_custom_title_keeps_the_rule_set_and_no_date_leaves_a_blank(jersey: Game
     game, score = jersey
     first = page_texts(games.sheet_pdf(game, score, title="Club night & <friends>"))[0]
     assert first.startswith("Club night & <friends>")
-    assert "Rules: Jersey Gin (Scarne) (jersey-scarne)" in first
+    assert "Rules of Jersey Gin (Scarne) as the book has them" in first
     assert "2025" not in first
     dated = page_texts(games.sheet_pdf({**game, "started": "2024-12-31T20:00:00"}, score))[0]
     assert "2024-12-31" in dated

@@ -29,11 +29,12 @@ def _game(first: str, second: str) -> GameEntry:
 
 def _club(url: str) -> tuple[Flask, list[tuple[str, str]]]:
     """A club server (every game counts): Mallory keeps score of a game with a Quinn,
-    Vera of another game with another Quinn."""
+    Vera of another game with another Quinn; Mal played a third game."""
     app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "n" * 40,
                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": True})
     with store.opened(url) as db:
-        started = [ledger.start(db, _game("Quinn", "Mal")), ledger.start(db, _game("Quinn", "Vera"))]
+        started = [ledger.start(db, _game(*seats))
+                   for seats in (("Quinn", "Ann"), ("Quinn", "Vera"), ("Mal", "Bob"))]
     return app, [(s.table.id, s.token or "") for s in started]
 
 
@@ -49,7 +50,7 @@ def test_a_stranger_merging_quinn_leaves_the_other_quinn_alone(
     assert mallory.post("/players/mal/merge", data={"name": "Quinn"}).status_code == 303
     quinn = app.test_client().get("/players/quinn")
     assert quinn.status_code == 200 and figure(quinn.get_data(as_text=True), "games") == "1"
-    assert figure(app.test_client().get("/players/mal").get_data(as_text=True), "games") == "1"
+    assert figure(app.test_client().get("/players/mal").get_data(as_text=True), "games") == "2"
     with store.opened(app.config["DATABASE_URL"]) as db:
         (decision,) = store.decisions(db)
         assert decision.games == (games[0][0],)
@@ -76,6 +77,12 @@ def test_a_split_needs_the_games_right_and_an_undo_puts_back_what_it_replaced(
             assert "keep score of" in str(err)
         else:
             raise AssertionError("a split of a game not kept was stored")
+        try:
+            players.merge(db, "Quinn", "Vera", {mine})
+        except players.NameRefused as err:
+            assert "played at one table (Quinn, Vera)" in str(err)
+        else:
+            raise AssertionError("two seats of one game merged into one person")
         first = players.split(db, "Quinn", mine, "Quinn (Trenton)", {mine})
         second = players.merge(db, "Quinn (Trenton)", "Quinn Two", {mine})
         assert second.changes == (store.NameChange(mine, "quinn", "Quinn (Trenton)"),)

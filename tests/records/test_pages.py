@@ -54,7 +54,7 @@ def test_a_players_page_shows_the_figures(started: tuple[Flask, list[tuple[str, 
     assert figure(page, "boxes-won") == "5 of 8"
     assert figure(page, "average") == "31.6"
     assert figure(page, "biggest").startswith("90") and "gin" in figure(page, "biggest")
-    assert figure(page, "run") == "3 boxes"
+    assert figure(page, "run") == "3 deals"  # Jersey and Gin games: the neutral word
     assert figure(page, "shutouts") == "2 given · 0 taken"
     assert figure(page, "points") == "+1032" and figure(page, "money") == "+103.20"
     kinds = dict(re.findall(r'data-kind="([^"]+)">(\d+)<', page))

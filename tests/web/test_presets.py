@@ -147,4 +147,4 @@ def test_oklahoma_upcard_sets_the_limit(client: FlaskClient) -> None:
     data["upcard"] = "7S"
     preview = client.post(f"/games/{game_id}/boxes/preview", data=data,
                           headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert "Knock limit for this box: <strong>7</strong>" in preview
+    assert "Knock limit for this hand: <strong>7</strong>" in preview  # Gin says hand

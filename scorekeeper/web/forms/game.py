@@ -20,7 +20,14 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 
 from ... import engine
 from ..cardfaces import RANKS
@@ -49,6 +56,12 @@ class NewGameForm(FlaskForm):
     stake = DecimalField("Stake per point (money, optional)", places=None,
                          validators=[Optional(), NumberRange(min=0, max=10000)],
                          render_kw={"inputmode": "decimal", "autocomplete": "off"})
+    currency = StringField("Currency (ISO code, optional)",
+                           validators=[Optional(), Regexp(r"^[A-Za-z]{3}$", message=(
+                               "Enter a three-letter currency code such as EUR or USD."))],
+                           render_kw={"maxlength": 3, "autocomplete": "off",
+                                      "autocapitalize": "characters", "placeholder": "EUR"})
+    """The stake's currency, stored with the game and printed with every amount."""
     cuts = FieldList(SelectField("Cut", choices=choices([("", "–"), *((r, r) for r in RANKS)]),
                                  validate_choice=False), min_entries=0)
     cut_receives = RadioField("High card takes the discards of", coerce=int,
@@ -213,6 +226,8 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
                             "dealer": dealer}
     if form.stake.data is not None and form.stake.data > 0:
         game["stake"] = float(form.stake.data)
+    if form.currency.data and form.currency.data.strip():
+        game["currency"] = form.currency.data.strip().upper()
     if form.place.data and form.place.data.strip():
         game["place"] = " ".join(form.place.data.split())
     if form.started.data is not None:
