@@ -333,3 +333,22 @@ def test_renewing_the_directors_code_locks_out_those_who_joined_with_it(
     assert client.get(f"/events/{event_id}/director").status_code == 200  # the creator
     assert other.get(f"/events/{event_id}/director").status_code == 403
     assert other.post(f"/events/{event_id}/close", data={"force": "y"}).status_code == 403
+
+
+def test_every_directors_route_refuses_a_phone_without_the_right(
+        app: Flask, client: FlaskClient) -> None:
+    event_id = start_event(client)
+    before = client.get(f"/events/{event_id}").get_data(as_text=True)
+    stranger = app.test_client()
+    posts = {"entrants": {"add": "Dee"}, "swap": {"first": "Ann", "second": "Bob"},
+             "close": {"force": "y"}, "tables/1/end": {},
+             "penalties": {"player": "Ann", "points": "5", "note": "late"},
+             "replace": {"player": "Ann", "by": "Zed"}, "director/codes": {}}
+    for path, data in posts.items():
+        answer = stranger.post(f"/events/{event_id}/{path}", data=data)
+        assert answer.status_code == 403, path
+        assert "director's code" in answer.get_data(as_text=True), path
+    assert stranger.get(f"/events/{event_id}/cards.pdf").status_code == 403
+    after = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert re.sub(r'data-version="\d+"', "", after) == re.sub(r'data-version="\d+"', "", before)
+    assert 'data-version="' in after and before.count("Withdrawn") == after.count("Withdrawn")
