@@ -42,8 +42,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The whole suite spread over the cores (pytest-xdist), a test file per worker at a time
+# so that a module's fixtures (a PostgreSQL cluster, a built wheel) are made once.
 test: $(STAMP) system-deps lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # The quick loop while editing: lint, then the engine, the ledger and the pages through
 # the test client (no browser, no PostgreSQL, no servers, fuzzers or PDF images), the

@@ -16,7 +16,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import club, engine, hostile, pages, pdf_sheet, record_profile, server, solver_vs_openspiel
+from . import (
+    club,
+    engine,
+    hostile,
+    pages,
+    pdf_sheet,
+    player_page,
+    record_profile,
+    server,
+    solver_vs_openspiel,
+    taps,
+)
 from .timing import DOC, markdown_table
 
 
@@ -148,17 +159,19 @@ def _solver_section(result: dict[str, Any]) -> list[str]:
         rows.append([name.replace("_", " ") + " cards", f"{run['engine']['median_us']} µs",
                      f"{theirs['median_us']} µs" if theirs else "not installed",
                      f"{run['ratio']}×" if "ratio" in run else "–",
+                     f"{run['target']:g}×" if "target" in run else "–",
                      "yes" if run.get("agree") else ("–" if theirs is None else "**no**")])
     met = result["met"]
     return ["## The solver beside OpenSpiel", "",
             "`python -m benchmarks.solver_vs_openspiel`: the minimum deadwood of the same "
-            "2,000 hands by the engine (pure Python) and by OpenSpiel's C++ "
-            "(`pip install .[bench]`), each call timed alone in one process; for eleven "
-            "cards, the count after the best discard. Target: the engine at most "
-            f"{result['target_ratio']:g}× OpenSpiel's median on ten-card hands "
-            f"({'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}).",
-            "", *markdown_table(["hands", "engine median", "OpenSpiel median", "ratio", "same counts"],
-                        rows)]
+            "hands by the engine (pure Python) and by OpenSpiel's C++ (`pip install "
+            ".[bench]`), each hand timed once on each side, interleaved, with every cache "
+            "keyed by a hand emptied before each of the engine's calls; for eleven cards the "
+            "engine's best discard against OpenSpiel's minimum over the eleven discards "
+            "(the method is the module's docstring). Targets: "
+            f"{'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}.",
+            "", *markdown_table(["hands", "engine median", "OpenSpiel median", "ratio",
+                                 "target", "same counts"], rows)]
 
 
 def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
@@ -197,27 +210,15 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
         pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]), "",
-        *hostile.section(results["hostile"]),
+        *hostile.section(results["hostile"], results.get("hostile_before")),
         *record_profile.section(results["profile"]),
+        taps.section(results["taps"]), "",
+        player_page.section(results["player_page"], load=loads[2]), "",
+        "## Earlier rounds", "",
+        "What the profiles of earlier rounds showed and what was changed because of them "
+        "is in `benchmarks/FINDINGS.md`; no figure above comes from there.", "",
     ]
-    findings = Path(__file__).resolve().parent / "FINDINGS.md"
-    if findings.exists():
-        lines += [findings.read_text(encoding="utf-8").strip(), ""]
-    text = "\n".join(lines)
-    out.write_text(text + kept_sections(out, text), encoding="utf-8")
-
-
-def kept_sections(out: Path, written: str) -> str:
-    """The sections of the existing document that this run does not write (those that
-    other benchmarks write themselves, such as ``benchmarks.taps``), kept after it."""
-    if not out.exists():
-        return ""
-    ours = {line for line in written.splitlines() if line.startswith("## ")}
-    kept = []
-    for part in out.read_text(encoding="utf-8").split("\n## ")[1:]:
-        if f"## {part.splitlines()[0]}" not in ours:
-            kept.append(f"## {part.strip()}\n")
-    return "".join(f"\n{section}" for section in kept)
+    out.write_text("\n".join(lines), encoding="utf-8")
 
 
 def main() -> None:
@@ -231,7 +232,8 @@ def main() -> None:
     loads = [_load_average()]
     results: dict[str, Any] = {}
     steps = (("engine", engine.run), ("solver", solver_vs_openspiel.run),
-             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run))
+             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run),
+             ("taps", taps.run), ("player_page", player_page.run))
     for name, step in steps:
         started = time.perf_counter()
         results[name] = step()
@@ -242,6 +244,8 @@ def main() -> None:
     sys.stderr.write(f"server: {time.perf_counter() - started:.0f} s\n")
     started = time.perf_counter()
     results["hostile"] = hostile.run()
+    if hostile.BEFORE.exists():
+        results["hostile_before"] = json.loads(hostile.BEFORE.read_text(encoding="utf-8"))
     sys.stderr.write(f"hostile: {time.perf_counter() - started:.0f} s\n")
     started = time.perf_counter()
     results["club"] = club.run(args.club_minutes, club.RAMP)

@@ -1,6 +1,13 @@
-"""Benchmark: a club evening, the load the server is sized for (issue 12).
+"""Benchmark: a club evening, the load the server is sized for (issues 12 and 25).
 
-100 tables, three phones at each. Every phone keeps the sheet open, which polls
+An event of 300 players at 100 tables over rounds (issue 25: seated by the event,
+each table's game created by it), three phones at each table; five projectors poll
+the live standings every 3 s (the standings page ``/events/<id>/standings`` when the
+app has it, and the event's JSON, which also checks that every box acknowledged
+before a poll was sent is counted in what it answers: a recorded box shows in the
+standings within one poll). Between rounds the director closes the round by force
+(the running games end by agreement) and seats the next; the phones move to their new
+tables. Every phone keeps the sheet open, which polls
 ``/games/<id>/sheet?since=<version>`` every 3 s (the cheap 204 while nothing changed, the
 new sheet after a box); one phone per table (the scorer, with the edit link) records a
 box every two minutes from the box form, as htmx does: the form, the POST, then the
@@ -10,7 +17,8 @@ keep-alive connection all evening, and every request is timed.
 The server is one ``scorekeeper serve`` process on 127.0.0.1 (``--instances 2``: two,
 with the phones of each table spread over them as a proxy would), on a temporary SQLite
 database (``--postgres``: a throw-away PostgreSQL cluster, Debian's server binaries).
-Targets: poll p95 ≤ 20 ms, recording a box p95 ≤ 100 ms, no errors. ``--ramp 200,300``
+Targets: poll p95 ≤ 20 ms, recording a box p95 ≤ 100 ms, standings p95 ≤ 50 ms, no
+errors, no standings poll missing a box acknowledged before it. ``--ramp 200,300``
 then runs shorter evenings with more tables, for the number one server process (one
 core: Python runs one thread of a process at a time) holds at those targets.
 
@@ -46,6 +54,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.orm import Session
+
+from scorekeeper.engine.event import EventEntry
+from scorekeeper.ledger import events, make_codes
+
 from . import webgames
 from .timing import DOC, markdown_table, write_section
 
@@ -63,12 +76,17 @@ BEFORE = Path(__file__).resolve().parent / "club-before.json"
 """The figures of the code before issue 12's redesign, shown beside each new run."""
 POLL_P95_MS = 20.0
 RECORD_P95_MS = 100.0
+STANDINGS_P95_MS = 50.0
+ROUNDS = 2
+"""Rounds the evening is split into (the director closes and seats between them)."""
+PROJECTORS = 5
 TIMEOUT = 10.0
-START_BOXES = 20
 HOST = "127.0.0.1"
 PROJECT = Path(__file__).resolve().parent.parent
-KINDS = ("poll", "form", "record", "sheet")
-"""What is timed: the poll, the box form, recording a box, the sheet after it."""
+KINDS = ("poll", "form", "record", "sheet", "standings", "standings_page", "close", "seat")
+"""What is timed: the poll, the box form, recording a box, the sheet after it, the
+projectors' standings (the event's JSON, the page), the director closing a round and
+seating the next."""
 
 
 # --- the wire ------------------------------------------------------------------------------
@@ -161,6 +179,9 @@ class Evening:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     changed_polls: int = 0
+    recorded: int = 0
+    """Boxes acknowledged this round (a projector's poll must count them all)."""
+    stale_standings: int = 0
 
     async def timed(self, kind: str, phone: Phone, method: str, path: str, body: bytes = b"",
                     headers: dict[str, str] | None = None,
@@ -202,7 +223,8 @@ async def follow(evening: Evening, phone: Phone, game_id: str, version: int) -> 
             version = int(found.group(1)) if found else version
 
 
-async def score(evening: Evening, phone: Phone, game_id: str) -> None:
+async def score(evening: Evening, phone: Phone, game_id: str,
+                players: list[str] | None = None) -> None:
     """The scorer: a box every :data:`BOX_SECONDS` from a random moment: the box form,
     the box posted as htmx posts it, and the sheet the answer's ``HX-Redirect`` names."""
     beat = time.perf_counter() + random.uniform(0, BOX_SECONDS)
@@ -217,7 +239,8 @@ async def score(evening: Evening, phone: Phone, game_id: str) -> None:
             evening.errors["form: no token or version"] += 1
             continue
         body = urllib.parse.urlencode(webgames.box_form(int(fields[b"version"]),
-                                                        fields[b"csrf_token"].decode()))
+                                                        fields[b"csrf_token"].decode(),
+                                                        players))
         saved = await evening.timed(
             "record", phone, "POST", f"/games/{game_id}/boxes/new", body.encode(),
             {**HX, "Content-Type": "application/x-www-form-urlencoded"})
@@ -227,6 +250,7 @@ async def score(evening: Evening, phone: Phone, game_id: str) -> None:
         if target is None:
             evening.errors["record: no HX-Redirect (not saved)"] += 1
             continue
+        evening.recorded += 1
         await evening.timed("sheet", phone, "GET", urllib.parse.urlsplit(target).path)
 
 
@@ -283,37 +307,107 @@ def _version(sheet: bytes) -> int:
     return int(found.group(1))
 
 
-async def evening(ports: list[int], tables: list[webgames.Table], seconds: float,
+async def project(night: Evening, phone: Phone, event_id: str, page: bool) -> None:
+    """A projector on the standings, every :data:`POLL_SECONDS` from a random moment:
+    the page (when the app has it), or the event's JSON, whose tables must count every
+    box acknowledged before the poll was sent."""
+    beat = time.perf_counter() + random.uniform(0, POLL_SECONDS)
+    while (beat := beat + POLL_SECONDS) < night.ends:
+        await asyncio.sleep(max(0.0, beat - time.perf_counter()))
+        if page:
+            await night.timed("standings_page", phone, "GET", f"/events/{event_id}/standings")
+            continue
+        acknowledged = night.recorded
+        answer = await night.timed("standings", phone, "GET", f"/api/v1/events/{event_id}")
+        if answer is not None:
+            shown = sum(t["boxes"] for t in json.loads(answer[2])["tables"])
+            if shown < acknowledged:
+                night.stale_standings += 1
+
+
+async def _tables_now(phone: Phone, event_id: str, secret: str) -> list[tuple[webgames.Table,
+                                                                               list[str]]]:
+    """The current round's tables, each with its edit code (made from the servers'
+    secret, as the table card's QR code carries it) and its players in seat order."""
+    status, _, body = await phone.request("GET", f"/api/v1/events/{event_id}")
+    if status != 200:
+        raise Refused(f"the event answered {status}")
+    return [(webgames.Table(t["game"], make_codes(secret.encode(), t["game"], 1).edit),
+             t["players"]) for t in json.loads(body)["tables"]]
+
+
+async def evening(ports: list[int], event: Event, seconds: float,
                   servers: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
-    """Seat every table (the scorer on one instance, the two others on the next), then
-    run the evening for ``seconds`` and sum it up."""
+    """The event's rounds: seat every table's phones (the scorer on one instance, the two
+    others on the next) and the projectors, run the round, then the director closes it
+    and seats the next; sum it up."""
     night = Evening(0.0, 0.0)
     opening = asyncio.Semaphore(20)
-
-    async def seated(number: int, table: webgames.Table) -> Seated:
-        async with opening:
-            return await seat(night, ports[number % len(ports)], table,
-                              ports[(number + 1) % len(ports)])
-
-    tables_seated = await asyncio.gather(*(seated(n, t) for n, t in enumerate(tables)))
+    director = Phone(ports[0])
+    projectors = [Phone(ports[n % len(ports)]) for n in range(2 * PROJECTORS)]
+    status, _, _ = await director.request("GET", f"/events/{event.id}/standings")
+    page = status == 200
     cpu_before, client_before = server_cpu(servers), time.process_time()
     night.started = time.perf_counter()
-    night.ends = night.started + seconds
-    work = []
-    for table, phones in zip(tables, tables_seated, strict=True):
-        if phones.scorer is not None:
-            work.append(score(night, phones.scorer, table.game_id))
-        work += [follow(night, phone, table.game_id, phones.version)
-                 for phone in (phones.scorer, *phones.watchers) if phone is not None]
-    await asyncio.gather(*work)
+    for number in range(1, ROUNDS + 1):
+        tables = await _tables_now(director, event.id, event.secret)
+
+        async def seated(n: int, table: webgames.Table) -> Seated:
+            async with opening:
+                return await seat(night, ports[n % len(ports)], table,
+                                  ports[(n + 1) % len(ports)])
+
+        phones = await asyncio.gather(*(seated(n, t) for n, (t, _) in enumerate(tables)))
+        night.recorded = 0
+        night.ends = time.perf_counter() + seconds / ROUNDS
+        work = [project(night, p, event.id, page and n < PROJECTORS)
+                for n, p in enumerate(projectors) if page or n < PROJECTORS]
+        for (table, players), at in zip(tables, phones, strict=True):
+            if at.scorer is not None:
+                work.append(score(night, at.scorer, table.game_id, players))
+            work += [follow(night, phone, table.game_id, at.version)
+                     for phone in (at.scorer, *at.watchers) if phone is not None]
+        await asyncio.gather(*work)
+        for at in phones:
+            for phone in (at.scorer, *at.watchers):
+                if phone is not None:
+                    phone.close()
+        if number < ROUNDS:
+            auth = {"Authorization": f"Bearer {event.director}",
+                    "Content-Type": "application/json"}
+            await night.timed("close", director, "POST",
+                              f"/api/v1/events/{event.id}/rounds/{number}/close",
+                              b'{"force": true}', auth)
+            await night.timed("seat", director, "POST", f"/api/v1/events/{event.id}/rounds",
+                              b"", auth, expect=(201,))
     elapsed = time.perf_counter() - night.started
     cpu = server_cpu(servers) - cpu_before
     client = time.process_time() - client_before
-    for phones in tables_seated:
-        for phone in (phones.scorer, *phones.watchers):
-            if phone is not None:
-                phone.close()
-    return summary(night, len(tables), elapsed, cpu, client)
+    for phone in (director, *projectors):
+        phone.close()
+    return summary(night, event.tables, elapsed, cpu, client)
+
+
+@dataclass(frozen=True)
+class Event:
+    """The benchmark's event: its id, the director's code, the servers' secret."""
+
+    id: str
+    director: str
+    secret: str
+    tables: int
+
+
+def start_event(db: Session, tables: int, secret: str) -> Event:
+    """An event of ``tables`` tables of Jersey Gin (three players each), started through
+    the ledger as the director's form starts it (round 1 seated, every game created);
+    the games' target is out of reach, so no table ends its game in the evening."""
+    entry = EventEntry(name="Club evening", entrants=tuple(f"Player {n:03}"
+                                                           for n in range(1, 3 * tables + 1)),
+                       rounds=ROUNDS, settings={"game_target": 100000}, seed=25)
+    started = events.start_event(db, entry, secret=secret.encode())
+    assert started.codes is not None
+    return Event(started.event.id, started.codes.director, secret, tables)
 
 
 def _percentile(ordered: list[float], fraction: float) -> float:
@@ -335,12 +429,16 @@ def summary(night: Evening, tables: int, elapsed: float, cpu: float,
         "tables": tables, "phones": tables * PHONES, "seconds": round(elapsed, 1),
         "requests_per_second": round(requests / max(elapsed - WARM_UP_SECONDS, 1), 1),
         "changed_polls": night.changed_polls, **kinds, "errors": errors,
+        "stale_standings": night.stale_standings,
         "error_kinds": dict(night.errors),
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_request": round(1000 * cpu / max(requests, 1), 2),
         "client_cpu_percent": round(100 * client / elapsed, 1),
         "met": (kinds["poll"]["p95_ms"] <= POLL_P95_MS and errors == 0
-                and kinds["record"]["p95_ms"] <= RECORD_P95_MS),
+                and kinds["record"]["p95_ms"] <= RECORD_P95_MS
+                and night.stale_standings == 0
+                and all(kinds[k]["p95_ms"] <= STANDINGS_P95_MS
+                        for k in ("standings", "standings_page") if kinds[k]["requests"])),
     }
 
 
@@ -373,11 +471,11 @@ def serve_command(port: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def instances(url: str, count: int, folder: Path) -> Iterator[tuple[list[int],
-                                                                   list[subprocess.Popen[bytes]]]]:
+def instances(url: str, count: int, folder: Path, secret: str | None = None
+              ) -> Iterator[tuple[list[int], list[subprocess.Popen[bytes]]]]:
     """``count`` servers on ``url`` with one secret, each with its own instance folder
     and log; stopped (SIGTERM) at the end."""
-    secret = secrets.token_hex(32)
+    secret = secret or secrets.token_hex(32)
     ports, servers = [], []
     try:
         for number in range(count):
@@ -461,11 +559,12 @@ def run_evening(tables: int, seconds: float, count: int = 1,
                 url = stack.enter_context(postgres_cluster(pg))
             else:
                 url = f"sqlite:///{folder / 'club.sqlite3'}"
+            secret = secrets.token_hex(32)
             with webgames.database(url) as db:
-                seated = webgames.seed(db, webgames.game_in_progress(START_BOXES), tables)
-            ports, servers = stack.enter_context(instances(url, count, folder))
+                event = start_event(db, tables, secret)
+            ports, servers = stack.enter_context(instances(url, count, folder, secret))
             load = _load_average()
-            result = asyncio.run(evening(ports, seated, seconds, servers))
+            result = asyncio.run(evening(ports, event, seconds, servers))
             result["load_average"] = f"{load} -> {_load_average()}"
             result["instances"] = count
             result["database"] = "postgresql" if postgres else "sqlite"
@@ -513,9 +612,13 @@ def _rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
     rows = []
     for name, run in runs:
         poll, record = run["poll"], run["record"]
+        standings = run.get("standings") or {}
         rows.append([label, name, run["tables"], run["phones"],
                      f"{poll['p50_ms']} / {poll['p95_ms']} / {poll['p99_ms']}",
                      f"{record['p50_ms']} / {record['p95_ms']} / {record['p99_ms']}",
+                     (f"{standings['p50_ms']} / {standings['p95_ms']} / {standings['p99_ms']}"
+                      if standings.get("requests") else "–"),
+                     run.get("stale_standings", "–"),
                      run["form"]["p95_ms"], run["sheet"]["p95_ms"], run["errors"],
                      run["server_cpu_percent"], run.get("load_average", "?"),
                      "yes" if run["met"] else "**no**"])
@@ -543,7 +646,8 @@ def section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
     rows = _rows("now", result)
     if before:
         rows = _rows(f"before ({before['code']})", before) + rows
-    lines += markdown_table(["code", "run", "tables", "phones", "poll", "record", "form p95",
+    lines += markdown_table(["code", "run", "tables", "phones", "poll", "record", "standings",
+                             "stale standings", "form p95",
                      "sheet p95", "errors", "server CPU %", "load", "met"], rows)
     lines += [f"One process (one core: Python runs one of its threads at a time) held "
               f"**{result['tables_one_process_holds']} tables** at the targets in this run "

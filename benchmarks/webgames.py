@@ -39,10 +39,13 @@ class Table:
     token: str
 
 
-def box_form(version: int, csrf_token: str) -> list[tuple[str, str]]:
-    """:data:`RECORDED_BOX` as the box form posts it (a fresh idempotency key each time)."""
+def box_form(version: int, csrf_token: str,
+             players: list[str] | None = None) -> list[tuple[str, str]]:
+    """:data:`RECORDED_BOX` as the box form posts it (a fresh idempotency key each time);
+    with ``players`` (seat order), the second seat knocks as Bob does."""
+    by = players[1] if players else "Bob"
     fields = [("csrf_token", csrf_token), ("version", str(version)),
-              ("key", secrets.token_urlsafe(16)), ("ending", "knock"), ("by", "Bob"),
+              ("key", secrets.token_urlsafe(16)), ("ending", "knock"), ("by", by),
               ("hands-0-count", "14"), ("hands-2-count", "13")]
     fields += [("hands-1-cards", card) for card in BOB]
     return fields

@@ -89,29 +89,29 @@ class Chart:
 
 
 def charts(players: Sequence[str], sheet: Sheet, *,
-           target: int | None = None) -> list[Chart]:
+           target: int | None = None, unit: str = "box") -> list[Chart]:
     """The chart of a game (Hollywood: one per game column) from its score sheet.
 
     A misdeal is no box, so it takes no step on the box axis.
     """
     boxes = [box for box in sheet.boxes if box.result != "misdeal"]
     if not sheet.games:
-        return [_chart("Running totals", target, players, [box.totals for box in boxes])]
+        return [_chart("Running totals", target, players, [box.totals for box in boxes], unit)]
     result = []
     for column in range(1, len(sheet.games) + 1):
         entered = [box.column_totals[column - 1] for box in boxes
                    if column in box.columns and column <= len(box.column_totals)]
-        result.append(_chart(f"Game {column}", target, players, entered))
+        result.append(_chart(f"Game {column}", target, players, entered, unit))
     return result
 
 
 def _chart(title: str, target: int | None, players: Sequence[str],
-           totals: Sequence[Mapping[str, int]]) -> Chart:
+           totals: Sequence[Mapping[str, int]], unit: str = "box") -> Chart:
     lines = []
     for seat, player in enumerate(players):
         points = [(0, 0)] + [(n, t.get(player, 0)) for n, t in enumerate(totals, start=1)]
         lines.append(Line(player, tuple(points), seat))
-    return Chart(title, target, tuple(lines))
+    return Chart(title, target, tuple(lines), unit)
 
 
 def label_rows(ends: Sequence[float], gap: float) -> list[float]:

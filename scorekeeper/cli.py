@@ -345,6 +345,23 @@ def _export(args: argparse.Namespace) -> int:
     return OK
 
 
+def _event_results(args: argparse.Namespace) -> int:
+    """An event's standings and every table's result: JSON, or CSV with ``--csv``."""
+    from scorekeeper import exports, store
+    from scorekeeper.ledger import events
+
+    with store.opened(_database_url()) as db:
+        event = events.load_event(db, args.event)
+        if event is None:
+            raise InputError("not-found", f"there is no event {args.event!r}", "event")
+        board = events.board(db, event)
+    if args.csv:
+        sys.stdout.write(exports.event_csv(event.entry, board.standings, board.results))
+    else:
+        _emit(exports.event_json(event.id, event.entry, board.standings, board.results))
+    return OK
+
+
 def _check(args: argparse.Namespace) -> int:
     """Rescore every stored game and compare with what is stored; status 1 on problems."""
     from scorekeeper import store
@@ -439,6 +456,10 @@ def build_parser() -> argparse.ArgumentParser:
     command("export", _export, "one stored game as CONTRACT.md JSON").add_argument(
         "game", metavar="ID", help="the game's id (from its address)")
     command("check", _check, "rescore every stored game and compare with what is stored")
+    results = command("event-results", _event_results, "an event's standings and every "
+                      "table's result (DATABASE_URL)")
+    results.add_argument("event", metavar="ID", help="the event's id (from its address)")
+    results.add_argument("--csv", action="store_true", help="CSV instead of JSON")
     return parser
 
 

@@ -8,8 +8,11 @@ the contract's values, so the web and the command line write the same files.
 >>> sheet = Sheet(totals={"Ann": 9, "Bob": 0}, boxes=(SheetBox(result="knock",
 ...     winner="Ann", points=9, credits={"Ann": 9, "Bob": 0}, counts={"Ann": 1, "Bob": 10},
 ...     dealer="Ann"),))
->>> print(box_csv([Exported("g1", date(2026, 11, 1), game, sheet)]), end="")
-date,game,rules,box,dealer,ending,result,by,winner,points,player 1,count 1,credit 1,player 2,count 2,credit 2
+>>> text = box_csv([Exported("g1", date(2026, 11, 1), game, sheet)])
+>>> text.startswith(BOM)
+True
+>>> print(text.removeprefix(BOM), end="")
+date,game,rules,hand,dealer,ending,result,by,winner,points,player 1,count 1,credit 1,player 2,count 2,credit 2
 2026-11-01,g1,gin,1,Ann,knock,knock,Ann,Ann,9,Ann,1,9,Bob,10,0
 """
 
@@ -23,11 +26,17 @@ from datetime import date
 from typing import Any
 
 from .engine.contract import GameEntry, Sheet
+from .engine.event import EventEntry, Standing, TableResult, table_points
+from .engine.vocabulary import shared_deal_word
 from .records import KIND_ORDER, Figures, Record
 
 COLUMNS = ("date", "game", "rules", "box", "dealer", "ending", "result", "by", "winner",
            "points")
 SEAT_COLUMNS = ("player", "count", "credit")
+BOM = "\ufeff"
+"""Begins every CSV file: spreadsheets then read it as UTF-8 (李雷, not mojibake)."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +53,9 @@ def box_rows(games: Sequence[Exported]) -> Iterator[list[str | int]]:
     """The heading, then one row per box (a misdeal too: it is on the sheet), every
     seat's name, count and credit at the end; seats as many as the largest table."""
     seats = max((len(g.game.players) for g in games), default=0)
-    yield [*COLUMNS, *(f"{column} {n}" for n in range(1, seats + 1)
-                       for column in SEAT_COLUMNS)]
+    deal = shared_deal_word(g.game.rules for g in games) if games else "box"
+    yield [*(deal if column == "box" else column for column in COLUMNS),
+           *(f"{column} {n}" for n in range(1, seats + 1) for column in SEAT_COLUMNS)]
     for game in games:
         for number, (entry, box) in enumerate(
                 zip(game.game.boxes, game.sheet.boxes, strict=True), start=1):
@@ -58,11 +68,26 @@ def box_rows(games: Sequence[Exported]) -> Iterator[list[str | int]]:
             yield row
 
 
+def inert(value: str | int) -> str | int:
+    """A cell a spreadsheet shows as written: text that would start a formula gets a
+    leading single quote (OWASP's advice on CSV injection); numbers are left numbers,
+    so a negative credit stays a number.
+
+    >>> inert("=1+2"), inert("@SUM(A1)"), inert("-Bob"), inert("Ann"), inert(-5)
+    ("'=1+2", "'@SUM(A1)", "'-Bob", 'Ann', -5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def box_csv(games: Sequence[Exported]) -> str:
-    """:func:`box_rows` as CSV text (the csv module quotes names with commas or quotes)."""
+    """:func:`box_rows` as CSV text, after a byte order mark, every text cell made
+    :func:`inert` (the csv module quotes names with commas or quotes)."""
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerows(box_rows(games))
+    writer.writerows([inert(cell) for cell in row] for row in box_rows(games))
     return out.getvalue()
 
 
@@ -95,3 +120,75 @@ def record_json(record: Record, games: Sequence[Exported]) -> dict[str, Any]:
             "figures": figures_json(record.overall),
             "presets": {name: figures_json(f) for name, f in presets.items()},
             "games": [game_json(game) for game in games]}
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a cell of text."""
+
+
+def safe_cell(value: str | int | float) -> str | int | float:
+    """A CSV cell a spreadsheet shows as text, never runs: text that starts like a
+    formula (a name typed as ``=HYPERLINK(...)``) gets a leading apostrophe.
+
+    >>> safe_cell("=1+1"), safe_cell("Ann"), safe_cell(-5)
+    ("'=1+1", 'Ann', -5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+STANDING_COLUMNS = ("rank", "player", "score", "games", "won", "boxes", "byes", "penalty",
+                    "head_to_head", "withdrawn")
+
+
+def event_rows(event: EventEntry, standings: Sequence[Standing],
+               results: Sequence[TableResult]) -> Iterator[list[str | int | float]]:
+    """The heading, then one row per player in the order of the standings: the
+    standing's figures, then for each round the table, the seat and the points the
+    player scored there (empty for a bye or a round not played)."""
+    rounds = range(1, max((s.round for s in event.seating), default=0) + 1)
+    yield [*STANDING_COLUMNS, *(f"round {n} {what}" for n in rounds
+                                for what in ("table", "seat", "points"))]
+    played: dict[tuple[str, int], tuple[int, int, float]] = {}
+    for result in results:
+        points = table_points(event, result)
+        for seat, player in enumerate(result.players, start=1):
+            played[player, result.round] = (result.table, seat, points[player])
+    for standing in standings:
+        body = standing.to_json()
+        row: list[str | int | float] = [
+            safe_cell(body[c] if c != "withdrawn" else ("yes" if body[c] else ""))
+            for c in STANDING_COLUMNS]
+        for n in rounds:
+            found = played.get((standing.player, n))
+            row += ["", "", ""] if found is None else [found[0], found[1],
+                                                       _plain_number(found[2])]
+        yield row
+
+
+def event_csv(event: EventEntry, standings: Sequence[Standing],
+              results: Sequence[TableResult]) -> str:
+    """:func:`event_rows` as CSV text, names escaped against formulas."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(event_rows(event, standings, results))
+    return out.getvalue()
+
+
+def event_json(event_id: str, event: EventEntry, standings: Sequence[Standing],
+               results: Sequence[TableResult]) -> dict[str, Any]:
+    """The event as CONTRACT.md has it (its settings, entrants, seating and games), its
+    standings and every table's result (totals, boxes won, net points)."""
+    return {"id": event_id, "event": event.to_json(),
+            "standings": [s.to_json() for s in standings],
+            "tables": [{"round": r.round, "table": r.table, "game": r.game,
+                        "players": list(r.players), "totals": dict(r.totals),
+                        "boxes_won": dict(r.boxes_won), "boxes": r.boxes,
+                        "over": r.over, "net": r.nets(),
+                        "points": {p: _plain_number(v)
+                                   for p, v in table_points(event, r).items()}}
+                       for r in results]}
+
+
+def _plain_number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else round(value, 2)

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
+from typing import Any, Protocol
 
 from .chart import Chart
 from .chart import Line as ChartLine
 from .engine.contract import Payment, Sheet, SheetBox
+from .engine.event import EventEntry, Standing, TableResult
+from .engine.event import standings as rank
 
 KINDS: Mapping[str, str] = {
     "knock": "knock", "underknock": "underknock", "undercut": "underknock",
@@ -96,6 +99,9 @@ class Played:
     people: tuple[str, ...]
     stake: float | None
     sheet: Sheet
+    began: datetime | None = None
+    """When play began (as entered, else when the game was stored): games of one day
+    are in the order played by it."""
 
     def person_of(self, name: str | None) -> str | None:
         """The person who sat under ``name`` in this game (a winner, a payer)."""
@@ -226,15 +232,34 @@ def _add(a: Figures, b: Figures) -> Figures:
         money=None if money is None else round(money, 2))
 
 
+def oldest_first(games: Iterable[Played]) -> list[Played]:
+    """Games in the order they were played: by day, then by when play began (games
+    that do not say keep the order given).
+
+    >>> sheet = Sheet(totals={})
+    >>> late = Played("late", date(2026, 11, 1), "gin", (), (), None, sheet,
+    ...     datetime(2026, 11, 1, 21, 0))
+    >>> early = Played("early", date(2026, 11, 1), "gin", (), (), None, sheet,
+    ...     datetime(2026, 11, 1, 19, 0))
+    >>> [g.id for g in oldest_first([late, early])], [g.id for g in newest_first([early, late])]
+    (['early', 'late'], ['late', 'early'])
+    """
+    return sorted(games, key=lambda g: (g.day, g.began or datetime.min))
+
+
 def newest_first(games: Iterable[Played]) -> list[Played]:
-    """Games by day, newest first (ties kept in the order given)."""
-    return sorted(games, key=lambda g: g.day, reverse=True)
+    """Games newest first: :func:`oldest_first` read backwards (so games of one day
+    that do not say when they began come last given, first shown)."""
+    return oldest_first(games)[::-1]
 
 
-def record(person: str, games: Iterable[Played]) -> Record:
-    """The record of ``person`` (a folded name) over the games they played in."""
+def record(person: str, games: Iterable[Played], *,
+           only: Collection[str] | None = None) -> Record:
+    """The record of ``person`` (a folded name) over the games they played in; ``only``:
+    the ids of the games to count (an event's, say), else all."""
     person = fold(person)
-    played = newest_first(g for g in games if person in g.people)
+    played = newest_first(g for g in games if person in g.people
+                          and (only is None or g.id in only))
     overall = Figures()
     presets: dict[str, Figures] = {}
     for game in played:
@@ -328,7 +353,7 @@ def running_net(person: str, games: Iterable[Played],
     others = {fold(p) for p in against}
     points = [(0, 0)]
     total = 0
-    for game in reversed(newest_first(games)):
+    for game in oldest_first(games):
         if person not in game.people or not game.sheet.game_over:
             continue
         if others and not all(o in game.people for o in others):
@@ -357,3 +382,44 @@ def results_chart(people_: Sequence[str], games: Sequence[Played],
     title = "Points settled, game by game" if len(folded) == 1 else \
         "Points settled between them, game by game"
     return Chart(title, None, tuple(lines), unit="game")
+
+
+class TableSummary(Protocol):
+    """A table's game as the store keeps it for the standings: its round and table,
+    its players in seat order and its stored summary."""
+
+    @property
+    def round(self) -> int: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def summary(self) -> dict[str, Any]: ...
+
+
+def table_result(game: TableSummary) -> TableResult:
+    """What the standings read of one table's stored summary: the totals (final once
+    over), boxes won, and each player's net from the settlement."""
+    summary = game.summary
+    over = bool(summary.get("game_over"))
+    totals = (summary.get("final_totals") if over else None) or summary.get("totals") or {}
+    record_ = summary.get("record") or {}
+    won = Counter(box[1] for box in record_.get("boxes", [])
+                  if box[1] is not None and box[0] != NO_BOX)
+    net: dict[str, int] = dict.fromkeys(game.players, 0)
+    for payment in record_.get("settlement", []):
+        net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
+        net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
+    return TableResult(game.round, game.table, tuple(game.players), dict(totals), dict(won),
+                       over, summary.get("winner"), net if over else {},
+                       int(summary.get("boxes") or 0), game.game_id)
+
+
+def standings(event: EventEntry, games: Iterable[TableSummary], *,
+              withdrawn: Sequence[str] = ()) -> tuple[Standing, ...]:
+    """The event's standings from its games' stored summaries (not a rescoring of every
+    box: a correction or a deletion rewrites the summary, so they stay right)."""
+    return rank(event, [table_result(game) for game in games], withdrawn=withdrawn)

@@ -13,6 +13,14 @@ setting                        default  why
                                         waitress's own 100 left the 101st phone unanswered
 ``WAITRESS_CHANNEL_TIMEOUT``   120      seconds an idle connection is kept (a poll is 3 s)
 ``WAITRESS_BACKLOG``           1024     connections the kernel queues while all are busy
+``WAITRESS_CONNECTIONS_PER_``  32       connections one address may hold open at once; the
+``ADDRESS``                              next is answered 503 and closed (0: no cap; off by
+                                        default behind ``PROXY_FIX``, where every
+                                        connection comes from the proxy, whose own
+                                        ``limit_conn`` caps them: docs/deploy.md)
+``WAITRESS_REQUEST_SECONDS``   20       seconds a request's head and body may take to
+                                        arrive, from its first byte; a slower one is closed
+                                        (0: no deadline)
 ``ACCESS_LOG``                 true     one line per request, Apache's combined format
 ``SWITCH_INTERVAL``            0.001    seconds a thread runs before Python lets another
                                         have the interpreter (Python's own 0.005 made a
@@ -21,6 +29,11 @@ setting                        default  why
                                         18-19 ms to 12-13 ms, record p95 from 107-176 ms to
                                         68-72 ms; docs/performance.md)
 =============================  =======  ===================================================
+
+The last two are issue 23's: about 1,000 sockets from one client fed one byte every 5 s
+filled waitress's connection limit (its channel timeout counts from the last byte, so
+it never came) and left new phones unanswered. Waitress has neither setting, so
+``scorekeeper serve`` gives its servers a channel that has both (:class:`Guarded`).
 
 Behind a reverse proxy (``PROXY_FIX``, see :mod:`scorekeeper.web.app`) waitress keeps
 the ``X-Forwarded-*`` headers, which it would otherwise remove, for the app's ProxyFix
@@ -32,13 +45,20 @@ finish (waitress waits up to 5 s for its threads) before the process ends.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import signal
 import socket
 import sys
+import threading
+import time
+from collections import Counter
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
+
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, MultiSocketServer
 
 log = logging.getLogger("scorekeeper.serve")
 
@@ -47,6 +67,12 @@ CONNECTION_LIMIT = 1000
 CHANNEL_TIMEOUT = 120
 BACKLOG = 1024
 SWITCH_INTERVAL = 0.001
+CONNECTIONS_PER_ADDRESS = 32
+"""A phone's browser opens at most six connections to one server; a laptop with the
+projector page and a few tabs stays under a dozen."""
+REQUEST_SECONDS = 20.0
+"""A box form is a few kilobytes and the largest body taken 256 KB: seconds even on a
+poor connection."""
 
 
 class NotMigrated(Exception):
@@ -140,6 +166,108 @@ def waitress_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def guard_settings(config: Mapping[str, Any]) -> tuple[int, float]:
+    """The cap on one address's connections and the deadline for a request's head and
+    body (see the table above)."""
+    behind_proxy = int(config.get("PROXY_FIX") or 0) > 0
+    per_address = int(config.get("WAITRESS_CONNECTIONS_PER_ADDRESS",
+                                 0 if behind_proxy else CONNECTIONS_PER_ADDRESS))
+    seconds = float(config.get("WAITRESS_REQUEST_SECONDS", REQUEST_SECONDS))
+    return max(per_address, 0), max(seconds, 0.0)
+
+
+_CROWDED = b"Too many connections from this address at once: try again soon.\n"
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+        b"Retry-After: 10\r\nConnection: close\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(_CROWDED), _CROWDED))
+"""What a connection past the cap is answered before it is closed."""
+
+
+class Guarded(HTTPChannel):
+    """Waitress's channel with a cap on the connections one address holds at once and a
+    deadline for a request to arrive. Waitress only hands a request to a thread once it
+    has arrived whole, so a slow client holds connections, never threads: bounding its
+    connections and how long each may dribble keeps room for everyone else.
+
+    Made per server by :func:`guarded` (the cap, the deadline and the count of open
+    connections per address are class attributes, shared by a server's sockets)."""
+
+    per_address: ClassVar[int] = 0
+    request_seconds: ClassVar[float] = 0.0
+    open: ClassVar[Counter[str]] = Counter()
+    lock: ClassVar[threading.Lock] = threading.Lock()
+
+    address: str | None = None
+    reading: tuple[object, float] | None = None
+    """The request being received, and when its first byte came (monotonic)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        host = self.addr[0] if isinstance(self.addr, tuple) else self.addr
+        with self.lock:
+            self.address = str(host)
+            self.open[self.address] += 1
+            held = self.open[self.address]
+        if self.per_address and held > self.per_address:
+            if held == self.per_address + 1:  # once a burst, not once a connection
+                log.warning("%s holds %d connections: refusing more (503) until some close",
+                            self.address, self.per_address)
+            self.refuse()
+
+    def refuse(self) -> None:
+        """Say why (best effort: a new socket's buffer takes these bytes) and close."""
+        with contextlib.suppress(OSError, AttributeError):  # no socket: closed already
+            self.socket.send(BUSY)  # type: ignore[union-attr]
+        self.handle_close()
+
+    def received(self, data: bytes) -> bool:
+        """Note when the request being received began (its first byte)."""
+        done = super().received(data)
+        request = self.request
+        if request is None:
+            self.reading = None
+        elif self.reading is None or self.reading[0] is not request:
+            self.reading = (request, time.monotonic())
+        return done
+
+    def readable(self) -> bool:
+        """Asked on every turn of the server's loop: a request that has taken longer
+        than the deadline to arrive closes its connection (``will_close`` makes the loop
+        close it at once; nothing of it has reached the app)."""
+        reading = self.reading
+        if (reading is not None and self.request_seconds and not self.will_close
+                and not self.requests
+                and time.monotonic() - reading[1] > self.request_seconds):
+            log.info("closed a connection from %s: its request took over %g s to arrive",
+                     self.address, self.request_seconds)
+            self.will_close = True
+            return False
+        return bool(super().readable())
+
+    def del_channel(self, map: Any = None) -> None:
+        super().del_channel(map)
+        with self.lock:
+            if self.address is not None:
+                self.open[self.address] -= 1
+                if self.open[self.address] <= 0:
+                    del self.open[self.address]
+                self.address = None
+
+
+def guarded(server: BaseWSGIServer | MultiSocketServer, per_address: int,
+            request_seconds: float) -> None:
+    """Give ``server`` (``create_server``'s: one listening socket or several) channels
+    of a :class:`Guarded` class of its own with this cap and deadline."""
+    channel = type("GuardedChannel", (Guarded,), {
+        "per_address": per_address, "request_seconds": request_seconds,
+        "open": Counter(), "lock": threading.Lock()})
+    listening = ((server.map or {}).values() if isinstance(server, MultiSocketServer)
+                 else [server])
+    for each in listening:
+        if isinstance(each, BaseWSGIServer):
+            each.channel_class = channel
+
+
 def switch_interval(config: Mapping[str, Any]) -> float:
     """The interpreter's switch interval the server runs with (see the table above)."""
     return float(config.get("SWITCH_INTERVAL", SWITCH_INTERVAL))
@@ -150,7 +278,15 @@ def access_logged(app: Any) -> Any:
     (Paste's TransLogger, the access log waitress's documentation recommends)."""
     from paste.translogger import TransLogger  # type: ignore[import-untyped]
 
-    return TransLogger(app, logger_name="scorekeeper.access", setup_console_handler=True)
+    from .web.joining import scrubbed
+
+    class Scrubbed(TransLogger):  # type: ignore[misc]
+        """The log line without an old join link's code (issue 23)."""
+
+        def write_log(self, environ: Any, method: str, req_uri: str, *rest: Any) -> None:
+            super().write_log(environ, method, scrubbed(req_uri), *rest)
+
+    return Scrubbed(app, logger_name="scorekeeper.access", setup_console_handler=True)
 
 
 def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None:
@@ -170,6 +306,7 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
                           "`scorekeeper migrate` first (once per deploy, not per server)")
     wsgi = access_logged(app) if app.config.get("ACCESS_LOG", True) else app
     server = create_server(wsgi, host=host, port=port, **waitress_settings(app.config))
+    guarded(server, *guard_settings(app.config))
     sys.stdout.write(welcome(urls(host, port), local_only=loopback(host)))
     sys.stdout.flush()
     log.info("serving on %s:%s", host, port)

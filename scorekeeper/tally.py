@@ -1,6 +1,6 @@
 """Players' records read from the store (LAYOUT.md floor 3, beside the ledger): the
-games a browser may count as :class:`~scorekeeper.records.Played` values, who is who,
-and the scorers' merges and splits of names.
+games a browser may count as :class:`~scorekeeper.records.Played` values and who is
+who (the scorers' merges and splits, written by :mod:`scorekeeper.ledger.players`).
 
 A game's stored summary holds what the records need (each box's result, winner and
 credit, the shutouts, the settlement: :func:`scorekeeper.store.summarize`), so a
@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -21,39 +21,43 @@ from sqlalchemy.orm import Session
 from . import ledger, store
 from .engine.contract import Payment, Sheet, SheetBox
 from .exports import Exported
-from .records import Alias, Names, Played, fold
-
-MAX_NAME = 80
-"""A person's name in a merge or split (the store's column)."""
+from .ledger import players
+from .records import Names, Played
 
 
 def names(db: Session) -> Names:
-    """The scorers' merges and splits."""
-    return Names(tuple(Alias(row.name, row.person, row.game_id)
-                       for row in store.aliases(db)))
+    """The scorers' merges and splits (decided by :mod:`scorekeeper.ledger.players`)."""
+    return players.names(db)
 
 
 def played(db: Session, ids: Sequence[str] | None = None,
-           kept: Kept | None = None) -> list[Played]:
-    """The games that count (``ids``: only those; None: every game), each scored, oldest
-    first. With ``kept``, a game read before at its current version is not read again."""
+           kept: Kept | None = None, most: int | None = None) -> list[Played]:
+    """The games that count (``ids``: only those; None: every game; ``most``: only that
+    many of the newest of them), each scored, oldest first. With ``kept``, a game read
+    before at its current version is not read again."""
     who = names(db)
     if kept is None:
+        if most is not None:
+            ids = list(store.versions(db, ids, most))
         return [game for row in store.counted_games(db, ids)
                 if (game := _played(db, row, who)) is not None]
-    return kept.played(db, ids, who)
+    return kept.played(db, ids, who, most)
 
 
 def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
     """One game as records read it: from its summary, else scored by the engine."""
     sheet = summarised(row.summary)
+    if (sheet is not None and row.rules == "knock-rummy"
+            and _version(row.summary) < store.RECORD_VERSION):
+        sheet = None  # settled by the difference of totals before K5 said box by box
     if sheet is None:
         table = ledger.load(db, row.id)
         sheet = None if table is None else table.sheet
     if sheet is None:
         return None
     return Played(row.id, day_of(row), row.rules, tuple(row.players),
-                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet)
+                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet,
+                  began_at(row))
 
 
 class Kept:
@@ -67,9 +71,11 @@ class Kept:
         self._names = Names()
         self._lock = threading.Lock()
 
-    def played(self, db: Session, ids: Sequence[str] | None, who: Names) -> list[Played]:
-        """As :func:`played` does, from what is kept where it is still current."""
-        current = store.versions(db, ids)
+    def played(self, db: Session, ids: Sequence[str] | None, who: Names,
+               most: int | None = None) -> list[Played]:
+        """As :func:`played` does, from what is kept where it is still current (a game
+        no longer counted, past ``most`` say, is forgotten)."""
+        current = store.versions(db, ids, most)
         with self._lock:
             if who != self._names:
                 self._games = {game_id: (version, _matched(game, who))
@@ -115,6 +121,27 @@ def day_of(row: store.CountedGame | store.GameRow) -> date:
     return row.created_at.date()
 
 
+def _version(summary: Mapping[str, Any]) -> int:
+    """The version of a stored summary's record (1 before it said; store.RECORD_VERSION)."""
+    version = summary.get("record", {}).get("version", 1)
+    return version if isinstance(version, int) else 1
+
+
+def began_at(row: store.CountedGame | store.GameRow) -> datetime:
+    """When play began: its start as entered (to the minute), else when it was stored;
+    naive, as the store keeps times, so any two compare."""
+    if row.started:
+        try:
+            began = datetime.fromisoformat(row.started)
+        except ValueError:
+            pass
+        else:
+            if began.tzinfo is not None:
+                began = began.astimezone(UTC).replace(tzinfo=None)
+            return began
+    return row.created_at
+
+
 def summarised(summary: Mapping[str, Any]) -> Sheet | None:
     """The sheet as the stored summary gives it (boxes with result, winner and credit
     only), or None for a summary written before it held a ``record``."""
@@ -129,35 +156,3 @@ def summarised(summary: Mapping[str, Any]) -> Sheet | None:
         shutouts=tuple(kept.get("shutouts", ())),
         settlement=tuple(Payment.from_json(p) for p in kept.get("settlement", ())),
         boxes=boxes)
-
-
-class NameRefused(ValueError):
-    """A merge or split that cannot be stored as asked (the message says why)."""
-
-
-def merge(db: Session, name: str, person: str) -> store.AliasRow:
-    """Count ``name`` as ``person`` in every game."""
-    return store.set_alias(db, _folded(name, "name"), _person(person))
-
-
-def split(db: Session, name: str, game_id: str, person: str) -> store.AliasRow:
-    """Count ``name`` as another ``person`` in this game only (two people share a name)."""
-    row = store.get_game(db, game_id)
-    if row is None or fold(name) not in {fold(p) for p in row.players}:
-        raise NameRefused(f"no player named {name!r} in that game")
-    return store.set_alias(db, _folded(name, "name"), _person(person), game_id)
-
-
-def _folded(name: str, what: str) -> str:
-    folded = fold(name)
-    if not folded:
-        raise NameRefused(f"the {what} is empty")
-    if len(folded) > MAX_NAME:
-        raise NameRefused(f"the {what} is too long ({MAX_NAME} characters at most)")
-    return folded
-
-
-def _person(person: str) -> str:
-    """The person's name as typed, spacing tidied (it is shown as the record's name)."""
-    _folded(person, "person's name")
-    return " ".join(person.split())

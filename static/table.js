@@ -8,6 +8,9 @@
    - form errors are scrolled into view and focused;
    - a box the server could not be reached to save stays on the phone until it is sent;
    - the Undo bar goes after its time;
+   - a sheet that cannot reach the server says since when it is not current, and the
+     service worker (sw.js) is registered where the browser allows one (HTTPS or
+     localhost) so the last sheet can be read offline;
    - copy buttons on the share page. */
 (function () {
   "use strict";
@@ -299,6 +302,41 @@
     return elt && elt.matches && elt.matches("form[data-keep]") ? elt : null;
   }
 
+  /* --- a sheet that cannot reach the server is never shown as current -------------- */
+
+  var sheetAnswered = new Date();
+
+  function sheetStale() {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || document.getElementById("sheet-stale")) { return; }
+    var note = document.createElement("p");
+    note.id = "sheet-stale";
+    note.className = "offline-note";
+    note.setAttribute("role", "alert");
+    var time = document.createElement("time");
+    time.setAttribute("datetime", sheetAnswered.toISOString());
+    note.appendChild(document.createTextNode("Not connected: this is the sheet as it was at "));
+    note.appendChild(time);
+    note.appendChild(document.createTextNode(". Other phones' boxes since then are not shown; " +
+      "it updates again once the connection is back."));
+    sheet.parentNode.insertBefore(note, sheet);
+    localTimes(note);
+  }
+
+  function sheetCurrent() {
+    sheetAnswered = new Date();
+    var note = document.getElementById("sheet-stale");
+    if (note) { note.remove(); }
+  }
+
+  function registerWorker() {
+    var url = document.documentElement.dataset.sw;
+    if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) { return; }
+    navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {
+      /* no worker (private mode, an old browser): the pages work as they are */
+    });
+  }
+
   /* --- times, errors, copy buttons ------------------------------------------------- */
 
   function localTimes(root) {
@@ -350,11 +388,15 @@
   document.addEventListener("htmx:sendError", function (event) {
     var form = keptForm(event);
     if (form) { keep(form); showPending(form); }
+    if (event.detail && event.detail.elt && event.detail.elt.id === "sheet") { sheetStale(); }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = keptForm(event);
     var xhr = event.detail.xhr;
     if (form && xhr && xhr.status > 0) { forget(form); }  // the server answered
+    if (event.detail.elt && event.detail.elt.id === "sheet" && xhr && xhr.status > 0) {
+      sheetCurrent();
+    }
   });
   window.addEventListener("online", function () {
     document.querySelectorAll("form[data-keep]").forEach(resend);
@@ -383,6 +425,7 @@
     setUp(document);
     setUpPending(document);  // only as a page opens: a swapped-in form is the server's answer
     showErrors(document);
+    registerWorker();
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     setUp(document);

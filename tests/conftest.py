@@ -60,6 +60,9 @@ def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
         "DATABASE_URL": url,
         "SECRET_KEY": "test-secret-key",
         "WTF_CSRF_ENABLED": False,
+        # Page tests render PDFs in the test's own process (a printing process each
+        # would cost a second of start-up); tests/security's app keeps the real one.
+        "PDF_IN_PROCESS": True,
     })
     yield app
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .cards import count_of, mask_cards
 from .errors import IllegalLayoffError
-from .layoffs import Table, lay, layoff_plans
+from .layoffs import Layoff, Table, lay, layoff_plans
 
 if TYPE_CHECKING:
     from .showdown import Played, Showdown
@@ -35,7 +35,11 @@ def table_of(showdown: Showdown, plays: Sequence[Played]) -> Table:
 
 def second_round(showdown: Showdown, plays: list[Played]) -> list[Played]:
     """After the first round any player may lay off on any meld (J11): each such
-    layoff is marked as made in a later round."""
+    layoff is marked as made in a later round.
+
+    A declared hand is exactly what was laid (C8): its own layoffs are placed and
+    nothing is added to it; a layoff it missed is advice (:func:`missed_layoffs`). Only
+    a hand given as cards has its later layoffs played by the engine (C9)."""
     table = table_of(showdown, plays)
     rules = showdown.rules
     result = list(plays)
@@ -44,11 +48,12 @@ def second_round(showdown: Showdown, plays: list[Played]) -> list[Played]:
         changed = False
         for i, play in enumerate(result):
             hand = showdown.box.hands[play.player]
-            if hand.form == "count":
+            if hand.form == "count" or (hand.form == "declared" and not hand.layoffs):
                 continue
             if hand.layoffs:
                 if play.layoffs:
                     continue
+                showdown.check_layoffs(hand, i)
                 table, placed = showdown.place(hand, table, list(hand.layoffs))
             else:
                 targets = frozenset(showdown.order) - {play.player}
@@ -67,6 +72,22 @@ def second_round(showdown: Showdown, plays: list[Played]) -> list[Played]:
                 layoffs=(*play.layoffs, *later))
             changed = True
     return result
+
+
+def missed_layoffs(showdown: Showdown, plays: Sequence[Played]) -> list[tuple[str, Layoff]]:
+    """The cards a declared hand kept in its deadwood that fit a meld on the table after
+    the break's later rounds (J11): each player's best such plan, for the advice (C8).
+    Nothing here changes a count."""
+    table = table_of(showdown, plays)
+    missed: list[tuple[str, Layoff]] = []
+    for play in plays:
+        if showdown.box.hands[play.player].form != "declared" or not play.deadwood:
+            continue
+        targets = frozenset(showdown.order) - {play.player}
+        plans = layoff_plans(play.deadwood, table, play.player, targets, False)
+        plan = max(plans, key=lambda p: count_of(mask_cards(p.mask)))
+        missed += [(play.player, layoff) for layoff in plan.layoffs]
+    return missed
 
 
 def break_order(showdown: Showdown) -> tuple[str, ...]:
@@ -110,4 +131,4 @@ def break_gin_layoffs(showdown: Showdown, plays: list[Played]) -> list[Played]:
     return [by_player[play.player] for play in plays]
 
 
-__all__ = ["break_gin_layoffs", "break_order", "second_round"]
+__all__ = ["break_gin_layoffs", "break_order", "missed_layoffs", "second_round"]

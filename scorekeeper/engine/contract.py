@@ -625,6 +625,9 @@ class Ruling:
     after_break: bool = False
     multiplier: int = 1
     knock_limit: int | None = None
+    payments: tuple[Payment, ...] = ()
+    """Where a box is paid as it falls (Knock Rummy, K3): what each other player paid
+    the winner, the multiplier applied; empty (and absent from the JSON) elsewhere."""
     extra: Mapping[str, Json] = field(default_factory=dict)
     """Fields of the engine's answer that this version does not name."""
 
@@ -640,6 +643,8 @@ class Ruling:
                 value = _lines(value)
             elif name == "hands":
                 value = {p: LaidOut.from_json(hand) for p, hand in value.items()}
+            elif name == "payments":
+                value = tuple(Payment.from_json(line) for line in value or ())
             values[name] = cls._read(name, value)
         values["extra"] = {k: v for k, v in data.items() if k not in named}
         return cls(**values)
@@ -656,6 +661,9 @@ class Ruling:
                 continue
             if f.name == "hands":
                 body[f.name] = {p: hand.to_json() for p, hand in value.items()}
+            elif f.name == "payments":
+                if value:
+                    body[f.name] = _plain(value, items=True)
             else:
                 body[f.name] = _plain(value, f.name in self.LINES)
         return {**body, **self.extra}
@@ -702,17 +710,23 @@ class Payment:
     payee: str
     points: int
     amount: float | None = None
+    shutout: bool = False
+    """The shutout changed this payment (J15, G8, P8): a shut-out player's debt to the
+    winner, the only payment a shutout doubles; absent from the JSON when false."""
 
     JSON_NAMES: typing.ClassVar[Mapping[str, str]] = {"payer": "from", "payee": "to"}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Payment:
-        return cls(data["from"], data["to"], data["points"], data.get("amount"))
+        return cls(data["from"], data["to"], data["points"], data.get("amount"),
+                   bool(data.get("shutout", False)))
 
     def to_json(self) -> dict[str, Json]:
         body: dict[str, Json] = {"from": self.payer, "to": self.payee, "points": self.points}
         if self.amount is not None:
             body["amount"] = self.amount
+        if self.shutout:
+            body["shutout"] = True
         return body
 
 

@@ -55,6 +55,9 @@ class Outcome:
     points: int
     penalties: Mapping[str, int] = field(default_factory=dict)
     steps: tuple[Step, ...] = ()
+    payments: tuple[tuple[str, int], ...] = ()
+    """What each other player pays the winner, where the box is paid as it falls (K3):
+    ``(payer, points)``; empty where only the winner's credit is kept."""
 
     def credits(self, players: Sequence[str]) -> dict[str, int]:
         """Every player's credit: the winner's points, 0 for the others (J8)."""
@@ -120,7 +123,8 @@ def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], w
     penalties = {}
     if rules.knocker_penalty:
         penalties[knocker] = rules.knocker_penalty
-        steps.append(Step("P4", f"{knocker} was undercut and loses {rules.knocker_penalty}"))
+        steps.append(Step("P4", f"{knocker} was {vocabulary_for(rules).beaten_verb} and loses "
+                                f"{rules.knocker_penalty}"))
     if w == 0:
         steps.append(Step("C13", f"{winner} held gin but did not declare it: scored as an "
                                  f"ordinary {result}, without the gin bonus"))
@@ -129,31 +133,44 @@ def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], w
 
 def knock_rummy_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int],
                         winner: str) -> Outcome:
-    """Knock Rummy's payment (K3), one line per part so each can be checked: the
-    difference from each other player, 25 more for all cards melded, 10 more from the
-    knocker to a player lower than him; then the sum."""
+    """Knock Rummy's payment (K3), paid by each other player to the winner: the
+    difference of their counts, 25 more from each for all cards melded, 10 more from the
+    knocker to a player lower than him. One line per part so each can be checked, then
+    what each player pays; the box's credit is the sum of those payments."""
     knocker = order[0]
     points, terms = _differences(winner, order, counts)
+    payers = [p for p in order if p != winner]
     steps = [Step("K3", f"{winner} has the lowest count, {counts[winner]}; "
                         f"{_opponents(winner, order, counts)}: the difference {terms} = {points}")]
-    parts = [str(points)]
-    if counts[winner] == 0:
-        steps.append(Step("K3", f"{winner} melded every card: {rules.gin_bonus} more"))
-        parts.append(str(rules.gin_bonus))
+    melded = counts[winner] == 0
+    if melded:
+        each = rules.gin_bonus
+        steps.append(Step("K3", f"{winner} melded every card: {each} more from each other "
+                                f"player" + (f", {each} x {len(payers)} = {each * len(payers)}"
+                                             if len(payers) > 1 else "")))
     lower = winner != knocker
     if lower:
         steps.append(Step("K3", f"{winner} is lower than the knocker {knocker} "
                                 f"({counts[winner]} against {counts[knocker]}): "
                                 f"{rules.underknock_bonus} more from {knocker}"))
-        parts.append(str(rules.underknock_bonus))
-    total = points + (rules.gin_bonus if counts[winner] == 0 else 0) + (
-        rules.underknock_bonus if lower else 0)
-    if len(parts) > 1:
-        steps.append(Step("K3", f"{winner} is paid {' + '.join(parts)} = {total}"))
+    payments: list[tuple[str, int]] = []
+    said: list[str] = []
+    for payer in payers:
+        parts = [counts[payer] - counts[winner]]
+        if melded:
+            parts.append(rules.gin_bonus)
+        if lower and payer == knocker:
+            parts.append(rules.underknock_bonus)
+        paid = sum(parts)
+        payments.append((payer, paid))
+        sum_text = " + ".join(map(str, parts)) + (f" = {paid}" if len(parts) > 1 else "")
+        said.append(f"{payer} pays {winner} {sum_text}")
+    total = sum(paid for _, paid in payments)
+    steps.append(Step("K3", "; ".join(said) + f": {winner} is paid {total}"))
     result = "knock" if not lower else ("undercut" if len(order) == 2 else "underknock")
-    if counts[winner] == 0 and not lower:
+    if melded and not lower:
         result = "gin"
-    return Outcome(result, winner, total, {}, tuple(steps))
+    return Outcome(result, winner, total, {}, tuple(steps), tuple(payments))
 
 
 def gin_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int],

@@ -17,7 +17,7 @@ scores several such games at once (V3, :mod:`.hollywood`).
 >>> sheet["totals"], sheet["game_over"], sheet["final_totals"]
 ({'Ann': 105, 'Bob': 0}, True, {'Ann': 230, 'Bob': 0})
 >>> sheet["settlement"]
-[{'from': 'Bob', 'to': 'Ann', 'points': 460}]
+[{'from': 'Bob', 'to': 'Ann', 'points': 460, 'shutout': True}]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .credits import Step
 from .errors import GameOverError, MalformedError
 from .rules import Rules, default_rules_for, find_rules
 from .ruling import rule_box
-from .vocabulary import vocabulary_for
+from .vocabulary import CITES, Cites, vocabulary_for
 
 MAX_STAKE = 1_000_000
 MAX_NOTE = 1000
@@ -48,28 +48,6 @@ LABEL = ("id", "note")
 CENT = Decimal("0.01")
 ENDED = ("agreed",)
 """How a game may end other than by its target: by agreement (K5; a table that breaks up)."""
-
-
-@dataclass(frozen=True)
-class Cites:
-    """The rule ids a family's game rules live under: end, bonuses, shutout, settlement."""
-
-    end: str
-    bonus: str
-    shutout: str
-    settle: str
-    deal: str
-    """The rule the deal follows: the first dealer and the deal passing (J1/J2, G1, K1)."""
-    draw: str
-    """The rule of a drawn (void) box (P7, G7, K4)."""
-
-
-CITES = {
-    "jersey": Cites("J14", "J14", "J15", "J16", "J2", "J10"),
-    "parlett": Cites("P8", "P8", "P8", "J16", "J2", "P7"),
-    "gin": Cites("G8", "G8", "G8", "G8", "G1", "G7"),
-    "knock-rummy": Cites("K5", "K5", "K5", "K5", "K1", "K4"),
-}
 
 
 @dataclass(frozen=True)
@@ -103,6 +81,9 @@ class Tally:
     """The number (from 1) of the box after which the game was over."""
     entered: tuple[int, ...] = ()
     """The numbers of the boxes entered in this game (all but void ones, save in Hollywood)."""
+    paid: tuple[tuple[str, str, int, int], ...] = ()
+    """What was paid box by box where each box is paid as it falls (K3, K5):
+    ``(payer, payee, box number, points)``."""
 
     @classmethod
     def start(cls, players: Sequence[str], target: int | None) -> Tally:
@@ -121,7 +102,9 @@ class Tally:
         wins = tuple(w + (p == ruling["winner"]) for p, w in zip(self.players, self.wins,
                                                                    strict=True))
         entered = self.entered if ruling["winner"] is None else (*self.entered, number)
-        tally = dataclasses.replace(self, totals=totals, wins=wins, entered=entered)
+        paid = (*self.paid, *((line["from"], line["to"], number, line["points"])
+                              for line in ruling.get("payments") or ()))
+        tally = dataclasses.replace(self, totals=totals, wins=wins, entered=entered, paid=paid)
         winner = tally.reached(ruling["winner"])
         if winner is None:
             return tally
@@ -323,7 +306,8 @@ class Scoring:
             raise GameOverError(_over_message(self.tallies, vocabulary_for(game.rules).deal),
                                 where)
         if game.ended is not None:
-            raise GameOverError(f"the players ended the game by agreement after box {index}; "
+            raise GameOverError(f"the players ended the game by agreement after "
+                                f"{vocabulary_for(game.rules).deal} {index}; "
                                 "start a new game to go on", where)
         body = _check_body(raw, game, self.dealer, where)
         label = _read_label(body, where)
@@ -409,6 +393,8 @@ def summarise(tally: Tally, game: Game, played: int = 0) -> dict[str, Any]:
     if tally.winner is None:
         summary["explanation"] = [_progress(tally, cites).to_json()]
         return summary
+    if rules.family == "knock-rummy":
+        return _knock_rummy_end(summary, tally, game)
     winner = tally.winner
     box_bonuses = {p: rules.box_bonus * tally.won(p) for p in tally.players}
     final = {p: tally.total(p) + box_bonuses[p] + (rules.game_bonus if p == winner else 0)
@@ -446,15 +432,19 @@ def _agreed_stop(summary: dict[str, Any], tally: Tally, game: Game,
     best = max(final.values())
     leaders = [p for p in tally.players if final[p] == best]
     winner = leaders[0] if len(leaders) == 1 else None
-    settlement, settle_steps = settle(final, winner or "", [], game)
+    if game.rules.family == "knock-rummy":
+        settlement, settle_steps = settle_box_by_box(tally, game)
+    else:
+        settlement, settle_steps = settle(final, winner or "", [], game)
     cite = "K5" if game.rules.family == "knock-rummy" else game.cites.end
     lead = (f"{winner} leads and wins" if winner else
             f"{' and '.join(leaders)} are level at the top: nobody wins")
+    deal = vocabulary_for(game.rules)
     steps = [
         Step(cite, f"the players ended the game by agreement "
-                   f"{f'after box {played}' if played else 'before the first box'}"
+                   f"{f'after {deal.deal} {played}' if played else f'before the first {deal.deal}'}"
                    f"{'' if tally.target is None else f', before anyone reached {tally.target}'}"
-                   f": no game bonus, no box bonuses, nobody is shut out; {lead}"),
+                   f": no game bonus, no {deal.deal} bonuses, nobody is shut out; {lead}"),
         Step(game.cites.settle, "final totals are the totals: " + "; ".join(
             f"{p} {final[p]}" for p in tally.players)),
         *settle_steps,
@@ -465,12 +455,78 @@ def _agreed_stop(summary: dict[str, Any], tally: Tally, game: Game,
     return summary
 
 
+def _knock_rummy_end(summary: dict[str, Any], tally: Tally, game: Game) -> dict[str, Any]:
+    """A Knock Rummy game stopped at its agreed target (K5): no game or box bonus, nobody
+    shut out, the totals are the final totals, and the players settle what they paid
+    each other box by box (K3), not the difference of their totals (J16 does not apply)."""
+    winner = tally.winner
+    assert winner is not None
+    deal = vocabulary_for(game.rules).deal
+    final = tally.totals_dict()
+    settlement, settle_steps = settle_box_by_box(tally, game)
+    steps = [
+        Step("K5", f"{winner} reached {tally.total(winner)} in {deal} {tally.ended_with} "
+                   f"(the agreed stop at {tally.target}): the game ends, with no game or "
+                   f"{deal} bonus"),
+        Step("K5", "final totals are the totals: " + "; ".join(
+            f"{p} {final[p]}" for p in tally.players)),
+        *settle_steps,
+    ]
+    summary.update(game_bonus={winner: 0}, box_bonuses={p: 0 for p in tally.players},
+                   final_totals=final, settlement=settlement,
+                   explanation=[step.to_json() for step in steps])
+    _price(summary, game.stake)
+    return summary
+
+
+def settle_box_by_box(tally: Tally, game: Game) -> tuple[list[dict[str, Any]], list[Step]]:
+    """Who pays whom where each box is paid as it falls (K3, K5): between two players the
+    sum of what each paid the other box by box, one line per pair that owes anything.
+
+    >>> rules = find_rules("knock-rummy")
+    >>> g = Game(rules, ("Ann", "Bob"), "Ann", None, ())
+    >>> t = dataclasses.replace(Tally.start(g.players, 100),
+    ...                         paid=(("Bob", "Ann", 1, 11), ("Ann", "Bob", 2, 10)))
+    >>> settle_box_by_box(t, g)[1][0].text
+    'Bob paid Ann 11 in hand 1; Ann paid Bob 10 in hand 2: Bob pays Ann 1 (11 - 10)'
+    """
+    deal = vocabulary_for(game.rules).deal
+    lines: list[dict[str, Any]] = []
+    steps: list[Step] = []
+    for i, first in enumerate(game.players):
+        for second in game.players[i + 1:]:
+            one = [(n, pts) for payer, payee, n, pts in tally.paid
+                   if (payer, payee) == (first, second)]
+            other = [(n, pts) for payer, payee, n, pts in tally.paid
+                     if (payer, payee) == (second, first)]
+            owed, back = sum(p for _, p in one), sum(p for _, p in other)
+            pairs = ((first, second, one), (second, first, other))
+            if back > owed:  # the one who owes on balance is named first
+                pairs = pairs[::-1]
+            said = [_paid_text(payer, payee, paid, deal) for payer, payee, paid in pairs if paid]
+            if owed == back:
+                if said:
+                    steps.append(Step("K5", "; ".join(said) + ": nothing to settle"))
+                continue
+            low, high, points = ((first, second, owed - back) if owed > back
+                                 else (second, first, back - owed))
+            sums = f" ({max(owed, back)} - {min(owed, back)})" if owed and back else ""
+            lines.append({"from": low, "to": high, "points": points})
+            steps.append(Step("K5", "; ".join(said) + f": {low} pays {high} {points}{sums}"))
+    return lines, steps
+
+
+def _paid_text(payer: str, payee: str, paid: Sequence[tuple[int, int]], deal: str) -> str:
+    """What one player paid another, box by box: "Bob paid Ann 11 in box 1 and 5 in box 3"."""
+    return f"{payer} paid {payee} " + " and ".join(f"{pts} in {deal} {n}" for n, pts in paid)
+
+
 def _progress(tally: Tally, cites: Cites) -> Step:
     """Where a game in progress stands against its target (or, without one, K5)."""
     if tally.target is None:
         cites, goal = dataclasses.replace(cites, end="K5"), (
-            "there is no target: each box is paid as it falls, and the players end the game "
-            "when they agree")
+            "there is no target: each hand is paid as it falls, and the players end the game "
+            "when they agree")  # only Knock Rummy has no target: its deal is a hand
     else:
         goal = f"the game is to {tally.target}"
     if not any(tally.totals):
@@ -490,7 +546,8 @@ def _shutout_steps(shutouts: Sequence[str], winner: str, rules: Rules,
                    cites: Cites) -> list[Step]:
     """Who was shut out and what it costs him (J15, G8)."""
     if not shutouts:
-        return [Step(cites.shutout, "every player won at least one box: no shutout")]
+        return [Step(cites.shutout, f"every player won at least one "
+                                    f"{vocabulary_for(rules).deal}: no shutout")]
     effect = {"double": f"what he owes {winner} is doubled",
               "none": "this rule set adds nothing for a shutout"}.get(
         str(rules.shutout), f"he owes {winner} {rules.shutout} more")
@@ -516,9 +573,11 @@ def settle(final: Mapping[str, int], winner: str, shutouts: Sequence[str],
                                                      "to settle"))
                 continue
             points, text = difference, f"{final[high]} - {final[low]}"
-            if high == winner and low in shutouts:
+            line: dict[str, Any] = {"from": low, "to": high, "points": points}
+            if high == winner and low in shutouts and rules.shutout != "none":
                 points, text = _shut_out(difference, text, rules)
-            lines.append({"from": low, "to": high, "points": points})
+                line.update(points=points, shutout=True)  # the one payment it changes (J15)
+            lines.append(line)
             shown = text if text == str(points) else f"{text} = {points}"
             steps.append(Step(game.cites.shutout if points != difference else game.cites.settle,
                               f"{low} pays {high} {shown}"))

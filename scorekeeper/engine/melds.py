@@ -313,6 +313,40 @@ def _meld_cards(meld: int) -> tuple[Card, ...]:
     return cards
 
 
+def forget_hands() -> None:
+    """Empty every cache keyed by a hand's cards (solved meld groups, a hand's melds, a
+    meld's cards), keeping the tables of one suit's or one rank's patterns. A benchmark
+    calls it before each timed hand, so that no answer for a hand seen before is served
+    (benchmarks/solver_vs_openspiel.py)."""
+    for memo in _MEMOS.values():
+        memo.clear()
+    for cache in _HAND_MELDS:
+        cache.clear()
+    _MELD_CARDS.clear()
+
+
+def fill_tables() -> None:
+    """Build every lookup table that depends on one suit's or one rank's cards only:
+    card values and cards of each pattern, the runs of every pattern of every suit
+    (both readings of V4) and the sets of every column. What a hand-independent
+    precomputation (as OpenSpiel's) would hold; nothing in them is a hand's answer."""
+    _suit_values()
+    _byte_cards()
+    for around in (False, True):
+        runs = _SUIT_RUNS[around]
+        for shift in (0, 13, 26, 39):
+            for pattern in range(1 << 13):
+                part = pattern << shift
+                if pattern.bit_count() >= 3 and part not in runs:
+                    runs[part] = _suit_runs(part, around)
+    for rank in range(13):
+        for pattern in range(16):
+            column = sum(_COLUMN << rank & _FULL_PACK & (((1 << 13) - 1) << 13 * suit)
+                         for suit in range(4) if pattern >> suit & 1)
+            if column.bit_count() >= 3:
+                _sets_of_rank(column)
+
+
 # --- The solver -------------------------------------------------------------------------
 
 
@@ -352,15 +386,24 @@ def _best_melded(union: int, melds: Sequence[int], memo: _Memo,
             break
         first_other += 1
         rest = [other for other in melds if not other & meld]
-        value, cards, chosen = _best_melded(_union(rest), rest, memo, ace_value) if rest else (
-            0, 0, ())
+        if len(rest) > 1:
+            value, cards, chosen = _best_melded(_union(rest), rest, memo, ace_value)
+        elif rest:  # one meld left: it is the best choice (no call, no memo entry)
+            only = rest[0]
+            value, cards, chosen = _value(only, ace_value), only.bit_count(), (only,)
+        else:
+            value, cards, chosen = 0, 0, ()
         value += _value(meld, ace_value)
         cards += meld.bit_count()
         if value > best_value or (value == best_value and cards > best_cards):
             best_value, best_cards, best_chosen = value, cards, (meld, *chosen)
     others = melds[first_other:]
     if others:
-        value, cards, chosen = _best_melded(_union(others), others, memo, ace_value)
+        if len(others) > 1:
+            value, cards, chosen = _best_melded(_union(others), others, memo, ace_value)
+        else:
+            only = others[0]
+            value, cards, chosen = _value(only, ace_value), only.bit_count(), (only,)
         if value > best_value or (value == best_value and cards > best_cards):
             best_value, best_cards, best_chosen = value, cards, chosen
     found = memo[union] = (best_value, best_cards, best_chosen)

@@ -105,6 +105,8 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
         "after_break": box.after_break,
         "multiplier": multiplier,
         "knock_limit": limit,
+        **({"payments": [{"from": payer, "to": outcome.winner, "points": paid * multiplier}
+                         for payer, paid in outcome.payments]} if outcome.payments else {}),
         **({"double_refused": box.double_refused} if box.double_refused else {}),
         **({"breaker": box.breaker} if box.after_break and box.breaker else {}),
     }

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .boxes import Box, DeclaredLayoff, Hand
-from .breakplay import break_gin_layoffs, break_order, second_round
+from .breakplay import break_gin_layoffs, break_order, missed_layoffs, second_round, table_of
 from .cards import Card, by_rank, cards_mask, count_of, mask_cards, meld_order, show
 from .credits import Outcome, Step, break_outcome, gin_outcome, knock_outcome
 from .errors import (
@@ -206,7 +206,7 @@ class Showdown:
             assert hand.count is not None
             candidates = [Played(player, hand.count, "count")]
         elif hand.form == "declared":
-            if hand.layoffs and not self.break_gin:
+            if hand.layoffs and not self.break_gin and not self.box.second_round:
                 raise IllegalLayoffError(
                     f"{player} ended the {self.words.deal} and lays out first: he has nothing to lay off on "
                     f"({self.layoff_rule()})", hand.layoffs[0].where)
@@ -520,4 +520,27 @@ class Showdown:
             for layoff in play.layoffs:
                 table = lay(table, layoff)
             table = self.lay_down(table, play)
+        if self.box.second_round and not self.break_gin:
+            found += self._missed_later(plays)
         return found
+
+    def _missed_later(self, plays: Sequence[Played]) -> list[Step]:
+        """Layoffs a declared hand could still have made in a later round of the break
+        (J11): advised, never applied (C8), so his count stays what he laid."""
+        table = table_of(self, plays)
+        named = {(m.owner, m.index): str(m) for m in table}
+        missed: dict[str, list[Layoff]] = {}
+        for player, layoff in missed_layoffs(self, plays):
+            missed.setdefault(player, []).append(layoff)
+        steps = []
+        by_player = {play.player: play for play in plays}
+        for player, layoffs in missed.items():
+            play = by_player[player]
+            saved = count_of([layoff.card for layoff in layoffs], self.rules.ace_value)
+            laid = " and ".join(f"{layoff.card} on {layoff.onto}'s "
+                                f"{named[(layoff.onto, layoff.meld)]}" for layoff in layoffs)
+            steps.append(Step("J11", f"{player} could have laid {laid} in a later round, "
+                                     f"counting {play.count - saved} instead of {play.count}; "
+                                     "what was laid on the table is what is scored (C8)",
+                              player))
+        return steps

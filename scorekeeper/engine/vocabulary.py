@@ -19,8 +19,11 @@ another).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .errors import ScorekeeperError
 from .rules import Family, Rules, find_rules
 
 RESULT_NAMES: dict[str, str] = {
@@ -48,6 +51,41 @@ ENDING_VERBS: dict[str, str] = {"knock": "knocked", "gin": "went gin", "break": 
 """What the player named by ``by`` did, by the box's ending."""
 
 
+@dataclass(frozen=True)
+class Cites:
+    """The rule ids a family's game rules live under: end, bonuses, shutout, settlement."""
+
+    end: str
+    bonus: str
+    shutout: str
+    settle: str
+    deal: str
+    """The rule the deal follows: the first dealer and the deal passing (J1/J2, G1, K1)."""
+    draw: str
+    """The rule of a drawn (void) box (P7, G7, K4)."""
+
+
+CITES = {
+    "jersey": Cites("J14", "J14", "J15", "J16", "J2", "J10"),
+    "parlett": Cites("P8", "P8", "P8", "J16", "J2", "P7"),
+    "gin": Cites("G8", "G8", "G8", "G8", "G1", "G7"),
+    "knock-rummy": Cites("K5", "K5", "K5", "K5", "K1", "K4"),
+}
+
+
+SETTING_RULES: dict[str, dict[str, str]] = {
+    "parlett": {"underknock_bonus": "P4", "gin_bonus": "P6", "layoffs": "P5",
+                "stock_end": "P7", "tie_goes_to_defender": "P3"},
+    "gin": {"underknock_bonus": "G5", "gin_bonus": "G6", "layoffs": "G3", "stock_end": "G7",
+            "tie_goes_to_defender": "G5", "knock_limit": "G2"},
+    "knock-rummy": {"underknock_bonus": "K3", "gin_bonus": "K3", "layoffs": "K2",
+                    "stock_end": "K4", "tie_goes_to_defender": "K3", "knock_limit": "K2"},
+}
+"""The rule each game cites for a setting that Jersey's rules name first (RULES.md §7):
+Gin's undercut bonus is G5, not J7; the game's end, bonuses, shutout and settlement
+follow :data:`CITES`."""
+
+
 def title_of(result: str) -> str:
     """A result's name with a capital, for a heading or a table cell (an unknown one as
     written, its hyphens spaced).
@@ -72,6 +110,46 @@ class Vocabulary:
     beaten_verb: str
     """The same as a verb in the past: "underknocked" or "undercut"."""
     has_break: bool
+
+    @property
+    def cites(self) -> Cites:
+        """The rule ids this game's end, bonuses, shutout and settlement live under: a
+        page cites G8 for a Gin shutout, never Jersey's J15."""
+        return CITES[self.family]
+
+    def say(self, text: str) -> str:
+        """A text written for Jersey (a setting's meaning) in this game's word for a deal.
+
+        >>> vocabulary("gin").say("Bonus per box won; two boxes")
+        'Bonus per hand won; two hands'
+        """
+        if self.deal == "box":
+            return text
+
+        def word(found: re.Match[str]) -> str:
+            said = self.deals if found[2] else self.deal
+            return said.capitalize() if found[1] == "B" else said
+
+        return re.sub(r"\b([Bb])ox(es)?\b", word, text)
+
+    def setting_rule(self, name: str, rule: str) -> str:
+        """The rule this game cites for a setting whose own rule id is ``rule`` (the id
+        of RULES.md §7, most often Jersey's): a Knock Rummy target is K5, not J14.
+
+        >>> said = vocabulary("knock-rummy")
+        >>> said.setting_rule("game_target", "J14"), said.setting_rule("shutout", "J15")
+        ('K5', 'K5')
+        >>> vocabulary("gin").setting_rule("underknock_bonus", "J7")
+        'G5'
+        >>> vocabulary("jersey-scarne").setting_rule("game_target", "J14")
+        'J14'
+        """
+        cites = self.cites
+        game = {"game_target": cites.end, "game_bonus": cites.bonus, "box_bonus": cites.bonus,
+                "shutout": cites.shutout, "settlement": cites.settle}
+        if name in game:
+            return game[name]
+        return SETTING_RULES.get(self.family, {}).get(name, rule)
 
     @property
     def next_deal(self) -> str:
@@ -113,18 +191,41 @@ def deal_word(rules: object, plural: bool = False) -> str:
     return "boxes" if plural else "box"
 
 
+def shared_deal_word(presets: Iterable[str], plural: bool = False) -> str:
+    """What pages over several games (a player's record, its CSV) call a deal: the
+    games' own word when they all share it, else the neutral "deal" (C7: a box is one
+    deal).
+
+    >>> shared_deal_word(["gin", "hollywood"]), shared_deal_word(["gin", "jersey-scarne"])
+    ('hand', 'deal')
+    >>> shared_deal_word([], plural=True)
+    'deals'
+    """
+    words = set()
+    for preset in presets:
+        try:
+            said = vocabulary(preset)
+        except ScorekeeperError:
+            return "deals" if plural else "deal"
+        words.add(said.deals if plural else said.deal)
+    return words.pop() if len(words) == 1 else ("deals" if plural else "deal")
+
+
 def vocabulary(preset: str) -> Vocabulary:
     """The words of a preset by its id (for pages that know only the name)."""
     return vocabulary_for(find_rules(preset))
 
 
 __all__ = [
+    "CITES",
     "ENDING_VERBS",
     "RESULT_LETTERS",
     "RESULT_NAMES",
     "VOID_RESULTS",
+    "Cites",
     "Vocabulary",
     "deal_word",
+    "shared_deal_word",
     "title_of",
     "vocabulary",
     "vocabulary_for",

@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.errors import GameOverError, MalformedError
+from . import cache
 
 
 class LedgerError(Exception):
@@ -202,11 +203,9 @@ class Started:
 
 
 def load(db: Session, game_id: str) -> Table | None:
-    """The game with its live boxes, scored; None if there is none."""
-    found = store.load_game(db, game_id)
-    if found is None:
-        return None
-    return Table.of(*found)
+    """The game with its live boxes, scored; None if there is none. A game unchanged
+    since it was last scored in this process is not scored again (:mod:`.cache`)."""
+    return cache.scored(db, game_id, Table.of)
 
 
 def _current(db: Session, game_id: str) -> Table:
@@ -214,6 +213,15 @@ def _current(db: Session, game_id: str) -> Table:
     if table is None:
         raise NotFound(f"there is no game {game_id!r}")
     return table
+
+
+def _still_open(table: Table) -> None:
+    """A game the players ended by agreement stays as they ended it: no box corrected,
+    deleted or undone, no rule changed (issue 23; a new box the engine refuses alike)."""
+    if table.game.ended:
+        raise GameOverError(f"the players ended this game by agreement after box "
+                            f"{len(table.boxes)}: it stays as it was ended; start a new "
+                            "game (Rematch) to play on", "ended")
 
 
 # --- starting -----------------------------------------------------------------------------
@@ -446,6 +454,7 @@ def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
         if (done := _repeat(db, table, key, digest)) is not None:
             return done
         _check_version(table, version)
+        _still_open(table)
         place = _place(table, box_id)
         sheet = table.scored_with(entry, place)
         if laid_out:
@@ -466,6 +475,7 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
         if (done := _repeat(db, table, key, digest)) is not None:
             return done
         _check_version(table, version)
+        _still_open(table)
         sheet = table.scored_without(_place(table, box_id))
         result = store.delete_box(db, game_id, box_id, table.version,
                                   rulings=_changed_rulings(table, sheet, box_id),
@@ -502,6 +512,7 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
         table = _current(db, game_id)
         if (done := _repeat(db, table, key, digest)) is not None:
             return _undone(db, table, done, box_id)
+        _still_open(table)
         box = store.get_box(db, table.row, box_id)
         if box is None:
             raise NotFound(f"box {box_id} is not in this game")
@@ -610,6 +621,7 @@ def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
         if (done := _repeat(db, table, key, digest)) is not None:
             return done
         _check_version(table, version)
+        _still_open(table)
         engine.find_rules(table.game.rules).with_settings(new)  # the settings alone first
         try:
             sheet = _score(dataclasses.replace(table.game, settings=new))

@@ -28,7 +28,8 @@ def chart_section(score: Sheet, rules: engine.Rules, players: Sequence[str],
     """The chart(s) under the box table, kept with their heading; nothing before a box."""
     if not score.boxes:
         return []
-    found = data.charts(players, score, target=rules.game_target)
+    found = data.charts(players, score, target=rules.game_target,
+                        unit=vocabulary_for(rules).deal)
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm

@@ -53,9 +53,8 @@ def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
         Spacer(1, 3 * mm),
     ]
     currency = meta.currency if meta else ""
-    doubled = set(score.shutouts) if rules.shutout == "double" else set()
     payments = settlement_table(score.settlement, stake, room, currency=currency,
-                                doubled=doubled)
+                                shutout_mark=shutout_mark(rules))
     if payments is not None:
         block += [Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5,
                                                                spaceBefore=0)), payments,
@@ -170,16 +169,26 @@ def _totals_style(rows: int, *, final: bool) -> TableStyle:
     return ruled(commands)
 
 
+def shutout_mark(rules: engine.Rules) -> str:
+    """What a payment the shutout changed says: doubled, or a flat amount added (J15).
+
+    >>> shutout_mark(engine.find_rules("gin")), shutout_mark(engine.find_rules("gin")
+    ...     .with_settings({"shutout": 50}))
+    ('×2 shut out', '+50 shut out')
+    """
+    return "×2 shut out" if rules.shutout == "double" else f"+{rules.shutout} shut out"
+
+
 def settlement_table(payments: Sequence[Payment], stake: object, width: float, *,
-                     currency: str = "", doubled: set[str] | frozenset[str] = frozenset()
-                     ) -> Table | None:
-    """Who pays whom, in points and, when there is a stake, in money (J16); a payment the
-    shutout doubled (J15) says so in words."""
+                     currency: str = "", shutout_mark: str = "×2 shut out") -> Table | None:
+    """Who pays whom, in points and, when there is a stake, in money (J16); the one
+    payment a shutout changed (a shut-out player's to the winner, J15) says so in words,
+    and no other payment of his."""
     if not payments:
         return None
     sheet = styles()
     money = any(p.amount not in (None, 0) for p in payments) or words.stake(stake) != "none"
-    shutout = any(p.payer in doubled for p in payments)
+    shutout = any(p.shutout for p in payments)
     rest = 20 * mm + (26 * mm if money else 0) + 22 * mm * shutout
     name_width = max(24 * mm, min(40 * mm, (width - rest) / 2))
     head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
@@ -190,7 +199,7 @@ def settlement_table(payments: Sequence[Payment], stake: object, width: float, *
         if money:
             row.append(words.money(payment.amount, currency))
         if shutout:
-            row.append("×2 shut out" if payment.payer in doubled else "")
+            row.append(shutout_mark if payment.shutout else "")
         rows.append(row)
     widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")

@@ -99,10 +99,11 @@ def changed_settings(rules: engine.Rules) -> list[str]:
     lines = []
     for name, value in rules.changed_settings().items():
         setting = meanings[name]
-        meaning = re.sub(r" \([^)]*\)$", "", setting.meaning)
-        line = f"{meaning}: {setting_value(value)} instead of {setting_value(getattr(preset, name))}"
-        # The rule to look up, when it is this game's own (no J14 on a Knock Rummy sheet).
-        lines.append(line + (f", rule {setting.rule}" if belongs(setting.rule, "", rules) else ""))
+        said = vocabulary_for(rules)
+        meaning = re.sub(r" \([^)]*\)$", "", said.say(setting.meaning))
+        lines.append(f"{meaning}: {setting_value(value)} instead of "
+                     f"{setting_value(getattr(preset, name))}, rule "
+                     f"{said.setting_rule(name, setting.rule)}")
     return lines
 
 

@@ -9,6 +9,7 @@ before.
 
 from __future__ import annotations
 
+from . import events
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -35,6 +36,7 @@ from .locks import writing
 from .models import (
     GAME_FIELDS,
     MAX_ROW_ID,
+    RECORD_VERSION,
     Base,
     Box,
     BoxRevision,
@@ -55,16 +57,23 @@ from .models import (
 from .players import (
     AliasRow,
     CountedGame,
+    DecisionRow,
+    NameChange,
     aliases,
     counted_games,
+    decide,
+    decision,
+    decisions,
     drop_alias,
     set_alias,
+    undo_decision,
     versions,
 )
 from .reads import (
     Stamp,
     all_game_ids,
     check_edit_token,
+    deleted_boxes,
     game_entry,
     game_events,
     game_stamp,
@@ -107,6 +116,7 @@ __all__ = [
     "GAME_FIELDS",
     "MAX_ROW_ID",
     "MIGRATIONS",
+    "RECORD_VERSION",
     "SQLITE_BUSY_MS",
     "AliasRow",
     "Amendment",
@@ -118,6 +128,7 @@ __all__ = [
     "BoxRow",
     "Codes",
     "CountedGame",
+    "DecisionRow",
     "EventRow",
     "Game",
     "GameEvent",
@@ -125,6 +136,7 @@ __all__ = [
     "GameRow",
     "Key",
     "KeyTaken",
+    "NameChange",
     "NetworkStorage",
     "NewGame",
     "RevisionRow",
@@ -144,8 +156,13 @@ __all__ = [
     "connect",
     "counted_games",
     "create_game",
+    "decide",
+    "decision",
+    "decisions",
     "delete_box",
+    "deleted_boxes",
     "drop_alias",
+    "events",
     "export_game",
     "game_entry",
     "game_events",
@@ -175,6 +192,7 @@ __all__ = [
     "started_with",
     "summarize",
     "token_hash",
+    "undo_decision",
     "verify",
     "verify_game",
     "versions",

@@ -141,6 +141,111 @@ class PlayerAlias(Base):
     at: Mapped[datetime] = mapped_column(default=now)
 
 
+class NameDecision(Base):
+    """A merge or split of names as a scorer decided it, kept in history (undone ones
+    too): ``changes`` lists each name it set in each game, ``{"game", "name",
+    "before"}`` (the person the name counted as there before, or None), so that undoing
+    it puts back what it replaced. A decision from before this history (a server-wide
+    merge) has one change with ``game`` None."""
+
+    __tablename__ = "name_decisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(80))
+    person: Mapped[str] = mapped_column(String(80))
+    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None]
+
+
+class Event(Base):
+    """A club night (CONTRACT.md "An event"): its settings as the director gave them
+    (``entry``: the event's JSON without entrants, seating, games and penalties), the
+    draw's seed, the round it is at and the director's codes (hashed, like a game's)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    entry: Mapped[dict[str, Any]]
+    seed: Mapped[int] = mapped_column(sa.BigInteger)
+    version: Mapped[int] = mapped_column(default=1)
+    current_round: Mapped[int] = mapped_column(default=0)
+    finished: Mapped[bool] = mapped_column(default=False)
+    director_hash: Mapped[str] = mapped_column(String(64))
+    join_code_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    codes_round: Mapped[int | None]
+    start_key: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class EventEntrant(Base):
+    """An entrant, in entry order: from which round, and withdrawn after which."""
+
+    __tablename__ = "event_entrants"
+    __table_args__ = (sa.UniqueConstraint("event_id", "name", name="uq_event_entrants_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    position: Mapped[int]
+    entered_round: Mapped[int] = mapped_column(default=1)
+    withdrawn_round: Mapped[int | None]
+    """The first round the entrant no longer plays (None: still in)."""
+
+
+class EventRound(Base):
+    """A round's seating (tables in seat order, byes), its clock and its close."""
+
+    __tablename__ = "event_rounds"
+    __table_args__ = (sa.UniqueConstraint("event_id", "number", name="uq_event_rounds_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    number: Mapped[int]
+    tables: Mapped[list[Any]] = mapped_column(JSON)
+    byes: Mapped[list[str]]
+    started_at: Mapped[datetime | None]
+    minutes: Mapped[int | None]
+    closed_at: Mapped[datetime | None]
+
+
+class EventTable(Base):
+    """The game a table plays in a round."""
+
+    __tablename__ = "event_games"
+    __table_args__ = (sa.UniqueConstraint("event_id", "round", "table_number",
+                                          name="uq_event_games_table"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    round: Mapped[int]
+    table_number: Mapped[int]
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         unique=True)
+
+
+class EventPenalty(Base):
+    """Points the director took from a player, with the note."""
+
+    __tablename__ = "event_penalties"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    player: Mapped[str] = mapped_column(String(80))
+    points: Mapped[int]
+    note: Mapped[str] = mapped_column(sa.Text)
+    round: Mapped[int | None]
+    game_id: Mapped[str | None] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
 GAMES = typing.cast(sa.Table, Game.__table__)
 GAME_FIELDS = tuple(column.name for column in GAMES.c)
 BOXES = typing.cast(sa.Table, Box.__table__)
@@ -148,6 +253,8 @@ REVISIONS = typing.cast(sa.Table, BoxRevision.__table__)
 KEYS = typing.cast(sa.Table, WriteKey.__table__)
 EVENTS = typing.cast(sa.Table, GameEvent.__table__)
 ALIASES = typing.cast(sa.Table, PlayerAlias.__table__)
+DECISIONS = typing.cast(sa.Table, NameDecision.__table__)
+EVENT_TABLES = ("events", "event_entrants", "event_rounds", "event_games", "event_penalties")
 
 
 @dataclass(frozen=True)
@@ -226,6 +333,11 @@ class Key:
     digest: str
 
 
+RECORD_VERSION = 2
+"""The version of a summary's ``record``: 2 since Knock Rummy settles box by box (K5);
+a Knock Rummy summary of version 1 holds the old settlement and is scored again."""
+
+
 def summarize(sheet: Sheet) -> dict[str, Any]:
     """What a list of games shows without rescoring: totals, boxes, the end; and what
     players' records read of it (``record``: each box's result, winner and credit, the
@@ -234,7 +346,8 @@ def summarize(sheet: Sheet) -> dict[str, Any]:
     return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
             "game_over": sheet.game_over, "winner": sheet.winner,
             "final_totals": dict(sheet.final_totals),
-            "record": {"boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
+            "record": {"version": RECORD_VERSION,
+                       "boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
                        "shutouts": list(sheet.shutouts),
                        "settlement": [payment.to_json() for payment in _payments(sheet)]}}
 

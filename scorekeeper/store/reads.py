@@ -117,6 +117,15 @@ def get_box(db: Session, game: GameRow, box_id: int) -> BoxRow | None:
                   sound(box.ruling, "ruling", []))
 
 
+def deleted_boxes(db: Session, game_id: str) -> list[BoxRow]:
+    """The game's deleted boxes with their last ruling, in play order: the sheet still
+    names them once the Undo bar is gone, each linked to its history."""
+    query = (select(Box).where(Box.game_id == game_id, Box.deleted.is_(True))
+             .order_by(Box.position, Box.id))
+    return [BoxRow(box.id, sound(box.entry, "entry", []), box.revision, True,
+                   sound(box.ruling, "ruling", [])) for box in db.scalars(query)]
+
+
 def live_place(db: Session, box_id: int) -> int:
     """Where the box stands (from 0) among its game's live boxes in play order, were it
     live: the place a deleted box goes back to when its deletion is undone."""

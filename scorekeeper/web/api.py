@@ -15,9 +15,11 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from .. import engine, ledger, store
+from .. import engine, exports, ledger, store
 from ..engine import contract
 from ..engine.contract import BoxEntry, GameEntry
+from ..engine.event import EventEntry
+from ..ledger import events
 from . import database, gamedata, printing
 from .openapi import document
 
@@ -342,7 +344,151 @@ def change_settings(game_id: str) -> Response:
 @bp.get("/games/<game_id>/sheet.pdf")
 def sheet_pdf(game_id: str) -> Response:
     """The game's score sheet as a PDF."""
-    table = _load(game_id)
-    if table.sheet is None:
-        return error_response(422, "malformed", f"this game cannot be scored: {table.error}")
-    return printing.pdf_response(table, *printing.pdf_options())
+    with printing.turn():  # before the game is read: a refused request costs nothing
+        table = _load(game_id)
+        if table.sheet is None:
+            return error_response(422, "malformed",
+                                  f"this game cannot be scored: {table.error}")
+        return printing.pdf_response(table, *printing.pdf_options())
+
+
+# --- events (club nights) ---------------------------------------------------------------
+
+
+def _event_errors(run: Callable[[], Response]) -> Response:
+    """An event use case's refusals: a round still playing or not in a state for it is
+    409, an unknown player or game 422, and the ledger's others as for games."""
+    try:
+        return _ledger_errors(run)
+    except events.RoundStillPlaying as playing:
+        return error_response(409, "round-playing", str(playing), "force")
+    except events.RoundRefused as refused:
+        return error_response(409, "round-refused", str(refused))
+    except events.NotInEvent as missing:
+        return error_response(422, "unknown-player", str(missing))
+
+
+def _event(event_id: str) -> store.events.LoadedEvent:
+    found = events.load_event(database.session(), event_id)
+    if found is None:
+        abort(error_response(404, "not-found", f"there is no event {event_id!r}"))
+    return found
+
+
+def _director(event_id: str) -> None:
+    """401 without the director's token, 403 with a wrong one."""
+    header = request.headers.get("Authorization", "")
+    match = re.fullmatch(r"Bearer\s+(\S+)", header.strip())
+    if match is None:
+        abort(error_response(401, "unauthorized", "send the event's director token as "
+                             "'Authorization: Bearer <token>'",
+                             headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
+    row = store.events.get_event(database.session(), event_id)
+    if row is None:
+        abort(error_response(404, "not-found", f"there is no event {event_id!r}"))
+    if not events.is_director(row, match.group(1)):
+        abort(error_response(403, "forbidden", "this token is not this event's director's"))
+
+
+def event_json(event: store.events.LoadedEvent) -> dict[str, Any]:
+    """CONTRACT.md's event with its standings, the current round's tables and clock."""
+    board = events.board(database.session(), event)
+    clock = events.clock(event)
+    return {
+        "id": event.id, "version": event.row.version, "round": event.row.current_round,
+        "finished": event.row.finished, "event": event.entry.to_json(),
+        "standings": [s.to_json() for s in board.standings],
+        "tables": [{"round": t.round, "table": t.table, "game": t.game_id,
+                    "players": list(t.players), "boxes": t.boxes, "playing": t.playing,
+                    "totals": dict(t.totals)} for t in board.tables],
+        "clock": None if clock is None else {"started": clock[0].isoformat() + "Z",
+                                             "minutes": clock[1]},
+        "withdrawn": list(event.withdrawn),
+    }
+
+
+def _event_response(event: store.events.LoadedEvent, status: int = 200) -> Response:
+    response = jsonify(event_json(event))
+    response.status_code = status
+    response.headers["ETag"] = f'"{event.row.version}"'
+    return response
+
+
+@bp.post("/events")
+def create_event() -> Response:
+    """Start an event (CONTRACT.md "An event": name, rules, table size, rounds, how a
+    round ends, how standings count, entrants) and seat its first round from a seed
+    (given, or drawn and answered). Answers the event with the director's token and
+    short code; the same Idempotency-Key answers the same event again."""
+    data = _object_body()
+    key = _idempotency_key()
+
+    def run() -> Response:
+        entry = EventEntry.from_json({k: v for k, v in data.items()
+                                      if k not in ("seating", "games", "penalties")})
+        started = events.start_event(database.session(), entry, secret=gamedata.secret(),
+                                     key=key)
+        codes = events.director_codes(started.event.row, gamedata.secret())
+        body = {**event_json(started.event), "director_token": codes.director,
+                "join_code": codes.join, "repeated": started.repeated}
+        response = jsonify(body)
+        response.status_code = 200 if started.repeated else 201
+        response.headers["Location"] = url_for("api.get_event", event_id=started.event.id)
+        response.headers["ETag"] = f'"{started.event.row.version}"'
+        return response
+
+    return _event_errors(run)
+
+
+@bp.get("/events/<event_id>")
+def get_event(event_id: str) -> Response:
+    """The event with its standings, the current round's tables and its clock."""
+    return _event_response(_event(event_id))
+
+
+@bp.post("/events/<event_id>/rounds")
+def seat_round(event_id: str) -> Response:
+    """Seat the next round (the previous one closed): the movement seats the present
+    entrants and each table's game is started."""
+    _director(event_id)
+    return _event_errors(lambda: _event_response(events.seat_next_round(
+        database.session(), event_id, secret=gamedata.secret()), 201))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/close")
+def close_round(event_id: str, number: int) -> Response:
+    """Close the current round: 409 while a table still plays unless ``{"force": true}``
+    (the running games then end by agreement, settled as they stand)."""
+    _director(event_id)
+    data = _object_body() if request.get_data(cache=True).strip() else {}
+    force = data.get("force", False)
+    if not isinstance(force, bool) or set(data) - {"force"}:
+        return error_response(422, "malformed", "the body is {\"force\": true} or empty",
+                              "force")
+    event = _event(event_id)
+    if number != event.row.current_round:
+        return error_response(409, "round-refused", f"round {number} is not the current "
+                              f"round ({event.row.current_round})")
+    return _event_errors(lambda: _event_response(events.close_round(
+        database.session(), event_id, force=force)))
+
+
+@bp.get("/events/<event_id>/results.csv")
+def event_csv(event_id: str) -> Response:
+    """The standings with every round's table, seat and points, as CSV."""
+    event = _event(event_id)
+    board = events.board(database.session(), event)
+    text = exports.event_csv(event.entry, board.standings, board.results)
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="event-{event.id}.csv"'})
+
+
+@bp.get("/events/<event_id>/results.json")
+def event_results_json(event_id: str) -> Response:
+    """The event, its standings and every table's result, as JSON."""
+    event = _event(event_id)
+    board = events.board(database.session(), event)
+    response = jsonify(exports.event_json(event.id, event.entry, board.standings,
+                                          board.results))
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
+    return response

@@ -26,7 +26,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from ..engine import vocabulary
-from . import cardfaces, compress, database, htmx, printing
+from . import cardfaces, compress, database, htmx, limits, printing
 from .session import SessionInterface, instance_secret
 
 _WEB = Path(__file__).resolve().parent
@@ -130,10 +130,11 @@ def configure(config: Config, instance: Path,
         # True renders in the request's own thread (no printing process): it then holds
         # the interpreter lock and slows every other request of the process.
         PDF_IN_PROCESS=False,
-        # Wrong join codes allowed per client address and per game in the window (in
+        # Wrong short join codes allowed per client address, then per game (a generous
+        # cap: the join link is never limited) in the window (in
         # seconds), counted in each process (see scorekeeper/web/invite.py).
         JOIN_TRIES_PER_CLIENT=10,
-        JOIN_TRIES_PER_GAME=30,
+        JOIN_TRIES_PER_GAME=300,
         JOIN_TRIES_WINDOW=15 * 60,
         # Behind a reverse proxy that terminates HTTPS, set this to the number of proxies
         # in front (instance/config.py): X-Forwarded-Proto/-For/-Host are then believed.
@@ -199,15 +200,16 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, games, health, joining, pads, players, rules
+    from . import api, boxes, disputes, events, games, health, joining, pads, players, rules
 
     csrf.init_app(app)
     compress.init_app(app)
     printing.init_app(app)
-    for module in (games, joining, boxes, rules, disputes, pads, api, health, players):
+    for module in (games, joining, boxes, rules, disputes, pads, api, health, players, events):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)
+    limits.init_app(app)  # after the blueprints: it limits their game-starting views
 
     app.jinja_env.filters["card"] = cardfaces.face
     app.jinja_env.filters["cards"] = cardfaces.faces
@@ -249,7 +251,7 @@ def _busy(error: HTTPException) -> Response:
     message = error.description or "The server is busy: try again in a few seconds."
     if request.blueprint == "api" or request.path.startswith("/api/"):
         return error_response(503, "busy", message, headers={"Retry-After": retry})
-    page, status = htmx.error_page(503, "Busy printing", message)
+    page, status = htmx.error_page(503, "The server is busy", message)
     response = Response(page, status=status, mimetype="text/html")
     response.headers["Retry-After"] = retry
     return response

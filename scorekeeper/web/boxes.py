@@ -8,10 +8,15 @@ the game as it is now with nothing typed lost.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from flask import Blueprint, Response, abort, make_response, request, url_for
 
 from .. import engine, ledger, store
+from ..engine import vocabulary
 from ..engine.contract import BoxEntry, SheetBox
+from ..engine.vocabulary import deal_word
 from . import forms, gamedata, htmx
 from .database import session as db_session
 
@@ -141,13 +146,14 @@ def _saved(written: ledger.Written, done: str, number: int | None = None) -> Res
         place = table.place_of(written.box_id)
         number = number if place is None else place + 1
         gamedata.note_write(table.id, written.box_id, table.version,
-                            f"Box {number or ''} {done}.")
+                            f"{deal_word(table.rules()).capitalize()} {number or ''} {done}.")
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
 def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) -> Response:
     """409: box N was saved by another phone meanwhile. Show both side by side and let
-    the scorer keep theirs, replace it with this one, or record this one as the next."""
+    the scorer keep theirs, replace it with this one, or record this one as the next;
+    when both rule the same, only keep it (a second copy would count the box twice)."""
     table = taken.table
     place = taken.number - 1
     mine: SheetBox | None = None
@@ -165,8 +171,15 @@ def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) ->
         replace_url=url_for("boxes.edit", game_id=table.id, box_id=box_id),
         next_url=url_for("boxes.new", game_id=table.id), next_number=table.next_number,
         version=table.version, sheet_url=url_for("games.sheet", game_id=table.id),
-        rules=table.rules(),
+        rules=table.rules(), same=mine is not None and _same_box(mine, taken.box),
     )
+
+
+def _same_box(mine: SheetBox, theirs: SheetBox) -> bool:
+    """Whether two rulings of one box say the same (its id and note apart)."""
+    def ruled(box: SheetBox) -> dict[str, object]:
+        return {k: v for k, v in box.to_json().items() if k not in ("id", "note", "advice")}
+    return ruled(mine) == ruled(theirs)
 
 
 def _conflict(table: ledger.Table, form: forms.BoxForm, box_id: int | None = None) -> Response:
@@ -191,7 +204,7 @@ def preview(game_id: str) -> Response:
 
 def _preview_response(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled,
                       box: store.BoxRow | None = None) -> Response:
-    status = 200 if outcome.ok else 422
+    status = 200  # a box half entered is not an error: the preview shows what is missing
     if htmx.is_htmx():
         return htmx.render(
             "boxes/_preview.html", "boxes/_preview.html", status, form=form,
@@ -212,12 +225,78 @@ def show(game_id: str, box_id: int) -> Response:
     ruled = table.ruled(box.id)
     ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling or {})
     return htmx.render(
-        "boxes/show.html", "boxes/_show.html", game=table, box=box,
+        "boxes/show.html", "boxes/_show.html", game=table, box=box, rules=table.rules(),
         number=None if place is None else place + 1, ruling=ruling,
-        history=store.history(db_session(), box),
+        history=changes(store.history(db_session(), box)),
         editable=gamedata.can_edit(table.row) and not box.deleted,
         delete_form=_delete_form(table),
     )
+
+
+STEPS = {"recorded": "Recorded", "edited": "Corrected", "deleted": "Deleted",
+         "undone": "Undone"}
+
+
+def _said(ruling: Mapping[str, Any] | None) -> str:
+    """A ruling in a few words: "Knock, Bob +19"."""
+    if not ruling:
+        return "no ruling"
+    said = vocabulary.title_of(str(ruling.get("result", "")))
+    if ruling.get("winner"):
+        said += f", {ruling['winner']} +{ruling.get('points', 0)}"
+    return said
+
+
+def _counts(ruling: Mapping[str, Any] | None) -> dict[str, Any]:
+    counts = (ruling or {}).get("counts") or {}
+    return dict(counts) if isinstance(counts, Mapping) else {}
+
+
+def changes(history: Sequence[store.RevisionRow],
+            ) -> list[tuple[store.RevisionRow, str, str]]:
+    """Each step of a box's history with what it changed, in words: what was recorded,
+    what a correction changed (the ruling, each count, the note), what was deleted or
+    put back; not the game's version number, which says nothing to a player.
+
+    >>> from datetime import datetime
+    >>> def rev(n, action, ruling, note=None):
+    ...     entry = {"note": note} if note else {}
+    ...     return store.RevisionRow(n, action, entry, ruling, n, datetime(2026, 11, 1))
+    >>> knock = {"result": "knock", "winner": "Bob", "points": 19,
+    ...          "counts": {"Ann": 14, "Bob": 4, "Cal": 13}}
+    >>> gin = {"result": "gin", "winner": "Bob", "points": 67,
+    ...        "counts": {"Ann": 14, "Bob": 0, "Cal": 13}}
+    >>> for _, step, what in changes([rev(1, "recorded", knock),
+    ...                               rev(2, "edited", gin, "late"), rev(3, "deleted", gin)]):
+    ...     print(f"{step}: {what}")
+    Recorded: Knock, Bob +19 (counts Ann 14, Bob 4, Cal 13)
+    Corrected: Knock, Bob +19 → Gin, Bob +67; Bob's count 4 → 0; note "late"
+    Deleted: Gin, Bob +67 is off the sheet
+    """
+    lines = []
+    before: store.RevisionRow | None = None
+    for rev in history:
+        step = STEPS.get(rev.action, rev.action.capitalize())
+        if rev.action == "deleted":
+            text = f"{_said(rev.ruling)} is off the sheet"
+        elif before is None or rev.action == "recorded":
+            counts = ", ".join(f"{p} {c}" for p, c in _counts(rev.ruling).items())
+            text = _said(rev.ruling) + (f" (counts {counts})" if counts else "")
+        else:
+            parts = []
+            if _said(before.ruling) != _said(rev.ruling):
+                parts.append(f"{_said(before.ruling)} → {_said(rev.ruling)}")
+            old, new = _counts(before.ruling), _counts(rev.ruling)
+            parts += [f"{p}'s count {old.get(p, '–')} → {c}" for p, c in new.items()
+                      if old.get(p) != c]
+            if (before.entry.get("note") or "") != (rev.entry.get("note") or ""):
+                parts.append(f'note "{rev.entry.get("note") or ""}"')
+            if rev.action == "undone" and before.action == "deleted":
+                parts.insert(0, "back on the sheet")
+            text = "; ".join(parts) if parts else _said(rev.ruling)
+        lines.append((rev, step, text))
+        before = rev
+    return lines
 
 
 def _delete_form(table: ledger.Table) -> forms.DeleteBoxForm:
@@ -294,9 +373,10 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     return _saved(written, "deleted", None if place is None else place + 1)
 
 
-UNDONE = {"recorded": "Undone: box {} is off the sheet.",
-          "edited": "Undone: box {} is back as it was.",
-          "deleted": "Undone: box {} is back on the sheet."}
+UNDONE = {"recorded": "Undone: {} {} is off the sheet.",
+          "edited": "Undone: {} {} is back as it was.",
+          "deleted": "Undone: {} {} is back on the sheet."}
+"""What the undo bar says, in the game's word for a deal ("box 3", "hand 3")."""
 
 
 @bp.post("/<int:box_id>/undo")
@@ -306,6 +386,9 @@ def undo(game_id: str, box_id: int) -> Response:
     form = forms.UndoForm(request.form)
     if not form.validate():
         abort(400)
+    if not gamedata.may_undo(table.id, box_id, _int(form.version.data), _key(form)):
+        return _undo_refused(table, "only the phone that made a write can undo it, as its "
+                             "sheet offers; correct or delete the box instead")
     try:
         undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
                              or -1, key=_key(form))
@@ -318,8 +401,9 @@ def undo(game_id: str, box_id: int) -> Response:
     except engine.ScorekeeperError as err:
         return _undo_refused(table, err.message)
     gamedata.note_write(table.id, box_id, undone.version,
-                        UNDONE.get(undone.action, "Undone.").format(undone.number),
-                        undoable=False)
+                        UNDONE.get(undone.action, "Undone.").format(
+                            deal_word(table.rules()), undone.number),
+                        undoable=False, undo_key=_key(form))
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 

@@ -15,9 +15,10 @@ import hmac
 import time
 from typing import Any
 
-from flask import abort, current_app, session
+from flask import abort, current_app, flash, request, session
 
 from .. import ledger, store
+from . import printing
 from .database import session as db_session
 
 MAX_REMEMBERED = 30
@@ -25,7 +26,9 @@ MAX_REMEMBERED = 30
 MAX_EDIT_RIGHTS = 60
 """Edit secrets a cookie keeps (about 55 bytes each: a cookie holds 4 KB). They are
 kept apart from the recent games, so looking at games never drops a right; past this
-the least recently used right goes."""
+the least recently used right goes (a write or a join uses one), and the phone is
+told. They are kept as a list of ``[game, secret]`` pairs, least recently used first:
+the session's JSON sorts a dict's keys, which once made the order that of game ids."""
 
 
 NO_GAME = "There is no game at this address. Check the link."
@@ -49,7 +52,12 @@ def row(game_id: str) -> store.GameRow:
 
 
 def find(game_id: str) -> ledger.Table | None:
-    return ledger.load(db_session(), game_id)
+    """The game scored, or None; a very large game waits for its turn first (issue 23:
+    web/printing.py's :func:`~.printing.big_game_turn`)."""
+    table = ledger.load(db_session(), game_id)
+    if table is not None:
+        printing.big_game_turn(table)
+    return table
 
 
 def max_boxes() -> int:
@@ -69,10 +77,18 @@ def creator_pass(game_id: str) -> str:
     return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
 
 
+def _rights() -> list[tuple[str, str]]:
+    """The rights the cookie holds, least recently used first (a cookie from before
+    holds a dict: its order is lost, so its games' ids order it)."""
+    held = session.get("edit") or []
+    pairs = held.items() if isinstance(held, dict) else (
+        p for p in held if isinstance(p, list | tuple) and len(p) == 2)
+    return [(g, t) for g, t in pairs if isinstance(g, str) and isinstance(t, str)]
+
+
 def token_of(game_id: str) -> str | None:
     """The right this browser holds for the game (a pass or an edit code), if any."""
-    token = (session.get("edit") or {}).get(game_id)
-    return token if isinstance(token, str) else None
+    return next((token for game, token in _rights() if game == game_id), None)
 
 
 def can_edit(game: str | store.GameRow) -> bool:
@@ -81,13 +97,49 @@ def can_edit(game: str | store.GameRow) -> bool:
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
-        return False
+        return _directs(game_id)
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
-    if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))):
+    if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))) \
+            or store.check_edit_token(row, token):
+        if request.method not in ("GET", "HEAD"):
+            _used(game_id, token)
         return True
-    return store.check_edit_token(row, token)
+    return _directs(game_id)
+
+
+def _used(game_id: str, token: str) -> None:
+    """A right used for a write becomes the most recently used (the last to go)."""
+    rights = _rights()
+    if rights and rights[-1] == (game_id, token):
+        return
+    _keep([(g, t) for g, t in rights if g != game_id] + [(game_id, token)])
+
+
+def _keep(rights: list[tuple[str, str]]) -> None:
+    """Store the rights, the least recently used beyond :data:`MAX_EDIT_RIGHTS`
+    dropped, and tell the phone which games it no longer keeps score of."""
+    dropped = rights[:-MAX_EDIT_RIGHTS]
+    session["edit"] = [[g, t] for g, t in rights[-MAX_EDIT_RIGHTS:]]
+    if dropped:
+        games = "a game" if len(dropped) == 1 else f"{len(dropped)} games"
+        flash(f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
+              "at most: the least recently used went). Its scorers can give you the "
+              "join code again.", "rights")
+
+
+def _directs(game_id: str) -> bool:
+    """An event's director holds a right over every game of the event (issue 25)."""
+    from .eventdata import directs_game
+
+    return directs_game(game_id)
+
+
+def scored() -> set[str]:
+    """The games this browser keeps score of now (each right checked, as
+    :func:`can_edit` does): what a merge or split of names may touch."""
+    return {game_id for game_id, _ in _rights() if can_edit(game_id)}
 
 
 def started(game_id: str) -> None:
@@ -109,20 +161,32 @@ def remember(game_id: str, token: str | None = None) -> None:
         session.permanent = True
         session["games"] = games
     if token is not None:
-        rights = {k: v for k, v in (session.get("edit") or {}).items() if k != game_id}
-        rights[game_id] = token
-        session["edit"] = dict(list(rights.items())[-MAX_EDIT_RIGHTS:])
+        _keep([(g, t) for g, t in _rights() if g != game_id] + [(game_id, token)])
 
 
 def forget_right(game_id: str) -> None:
     """Drop a code that no longer unlocks the game (its codes were renewed)."""
-    rights = dict(session.get("edit") or {})
-    if rights.pop(game_id, None) is not None:
-        session["edit"] = rights
+    rights = _rights()
+    if any(g == game_id for g, _ in rights):
+        session["edit"] = [[g, t] for g, t in rights if g != game_id]
 
 
 def remembered() -> list[str]:
     return list(session.get("games", []))
+
+
+def note_joined(game_id: str) -> None:
+    """This phone has just joined the game: its sheet says so, once."""
+    session["joined"] = game_id
+
+
+def just_joined(game_id: str) -> bool:
+    """Whether this phone has just joined the game (said once, on a GET: the note is
+    dropped then; a HEAD changes nothing)."""
+    if session.get("joined") != game_id or request.method != "GET":
+        return False
+    session.pop("joined")
+    return True
 
 
 UNDO_SECONDS = 60
@@ -130,13 +194,27 @@ UNDO_SECONDS = 60
 
 
 def note_write(game_id: str, box_id: int, version: int, what: str,
-               undoable: bool = True) -> None:
+               undoable: bool = True, undo_key: str | None = None) -> None:
     """Remember this phone's last write (one at a time), for the sheet to say what was
     done and offer to undo it: the game version it made, so the offer ends with the
-    next write from any phone."""
+    next write from any phone. An undo notes its own key (``undo_key``), so a second
+    tap of the same undo is still this phone's."""
     session["last_write"] = {"game": game_id, "box": box_id, "version": version,
-                             "what": what, "undoable": undoable,
+                             "what": what, "undoable": undoable, "undo_key": undo_key,
                              "until": int(time.time()) + UNDO_SECONDS}
+
+
+def may_undo(game_id: str, box_id: int, version: int | None, key: str | None) -> bool:
+    """Whether an undo of the box is this phone's own, as the sheet promises: its last
+    write was to that box and made that version (or the undo repeats this phone's
+    undo, by its key). Another scorer's write is theirs to undo, or anyone's to edit."""
+    noted = session.get("last_write")
+    if not isinstance(noted, dict) or noted.get("game") != game_id \
+            or noted.get("box") != box_id:
+        return False
+    if noted.get("undoable") and noted.get("version") == version:
+        return True
+    return key is not None and noted.get("undo_key") == key
 
 
 def last_write(table: ledger.Table) -> dict[str, Any] | None:

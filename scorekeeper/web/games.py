@@ -6,12 +6,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 
 from .. import chart, engine, ledger, store
+from ..engine import vocabulary
 from ..engine.contract import GameEntry
-from . import database, forms, gamedata, htmx, invite, printing
+from . import database, forms, gamedata, htmx, invite, printing, watching
 
 bp = Blueprint("games", __name__)
 
@@ -104,6 +114,16 @@ def main_settings(rules: Any) -> set[str]:
     return {s.name for s in engine.SETTINGS if not hidden.get(s.rule, False)}
 
 
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js), served from the root so that it may keep the
+    sheets of every game for reading offline; always checked for a new version."""
+    response = current_app.send_static_file("sw.js")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
 @bp.get("/games/<game_id>")
 def sheet(game_id: str) -> Response:
     """The score sheet: the game's home page."""
@@ -132,6 +152,12 @@ def _sheet_page(table: ledger.Table) -> Response:
     others (QR codes, the short code: kept out of caches) and says what this phone just
     did, offering to undo it; a watcher's offers the code prompt."""
     editable = gamedata.can_edit(table.row)
+    if not editable:  # a watcher's sheet: rendered once a version (web/watching.py)
+        html = watching.watcher_sheet(table, lambda: render_template(
+            "games/_sheet.html", **_sheet_context(table, False)))
+        return htmx.render("games/sheet.html", "games/_watched.html", game=table,
+                           sheet_html=html,
+                           limit=None if htmx.is_htmx() else invite.limit(table.id))
     if htmx.is_htmx():
         return htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable))
@@ -140,11 +166,14 @@ def _sheet_page(table: ledger.Table) -> Response:
     if last is not None:
         undo_form = forms.UndoForm(formdata=None)
         undo_form.version.data = str(table.version)
+    # A finished game invites no one: no codes, no join prompt.
+    open_ = table.sheet is not None and not table.sheet.game_over
     response = htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable), last_write=last,
                            undo_form=undo_form,
-                           invite=invite.invite(table) if editable else None,
-                           limit=None if editable else invite.limit(table.id))
+                           joined=editable and gamedata.just_joined(table.id),
+                           invite=invite.invite(table) if editable and open_ else None,
+                           limit=invite.limit(table.id) if open_ and not editable else None)
     return invite.private(response) if editable else response
 
 
@@ -165,6 +194,7 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
         "events": store.game_events(database.session(), table.id),
         "ended": (sheet.extra.get("ended") if sheet else None) or table.game.ended,
         "charts": _charts(table),
+        "deleted": store.deleted_boxes(database.session(), table.id),
     }
 
 
@@ -174,7 +204,9 @@ def _charts(table: ledger.Table) -> list[Markup]:
     sheet = table.sheet
     if sheet is None or not sheet.boxes:
         return []
-    found = chart.charts(table.players, sheet, target=table.rules().game_target)
+    rules = table.rules()
+    found = chart.charts(table.players, sheet, target=rules.game_target,
+                         unit=vocabulary.vocabulary_for(rules).deal)
     return [Markup(chart.svg(each)) for each in found]
 
 
@@ -290,7 +322,8 @@ def export(game_id: str) -> Response:
 def sheet_pdf(game_id: str) -> Response:
     """The printed score sheet (scorekeeper.pdf renders it): ``size`` A4 or letter,
     ``detail`` 1 or 0 (default: detail for the boxes entered with cards)."""
-    table = gamedata.load(game_id)
-    if table.sheet is None:
-        abort(404, description=f"This game cannot be scored: {table.error}")
-    return printing.pdf_response(table, *printing.pdf_options())
+    with printing.turn():  # before the game is read: a refused request costs nothing
+        table = gamedata.load(game_id)
+        if table.sheet is None:
+            abort(404, description=f"This game cannot be scored: {table.error}")
+        return printing.pdf_response(table, *printing.pdf_options())

@@ -14,10 +14,22 @@ def is_htmx() -> bool:
     )
 
 
+QUIET = frozenset({409})
+"""Answers htmx gets as 200: a conflict is a page to show (the game changed, the box
+was taken), not a failed request for the browser's console; a browser without
+JavaScript still gets the status itself."""
+
+
+def status_for(status: int) -> int:
+    """The status to send: :data:`QUIET` ones are 200 for htmx (it swaps the page the
+    same way), themselves for a browser."""
+    return 200 if status in QUIET and is_htmx() else status
+
+
 def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
     """The fragment for htmx, the full page (which includes the fragment) otherwise."""
     template = fragment if is_htmx() else page
-    return _varied(render_template(template, **context), status)
+    return _varied(render_template(template, **context), status_for(status))
 
 
 def _varied(body: str, status: int) -> Response:
@@ -41,4 +53,5 @@ def go(url: str) -> Response:
 def error_page(code: int, title: str, message: str) -> tuple[str, int]:
     """A small error page (or fragment for htmx) that says what went wrong."""
     template = "errors/_error.html" if is_htmx() else "errors/error.html"
-    return render_template(template, code=code, title=title, message=message), code
+    return (render_template(template, code=code, title=title, message=message),
+            status_for(code))

@@ -2,22 +2,28 @@
 the short join code), the pages that show a code kept out of caches and referrers,
 and the limit on wrong codes.
 
-Wrong codes are counted in this process's memory, per client address and per game
-(the home page's form, which names no game, counts as one game): a table needs no
-table of its own for a handful of typos, and a guesser meets the limit long before a
-code falls (30 characters, 6 of them: 729 million codes; 30 wrong tries per game per
-15 minutes is about 1,000 years of guessing on average). With several worker
-processes each counts on its own, so the limit is that many times as loose; a restart
-forgets the counts. Neither changes the arithmetic much; a database table would cost a
-write per wrong try for no measured gain.
+Wrong short codes are counted in this process's memory, per client address first
+(10 per 15 minutes), then per game (a generous cap, 300, against many addresses
+guessing one game's code). Only the 6-character code is limited: the join link's
+32-character code (the QR code) cannot be guessed, so it is never refused and a wrong
+one is not counted; a client or game past its limit still joins by the link or the QR
+code, and the refusal says so. The home page's form names no game, so it counts per
+client only: no number of wrong codes locks "Join a game" for everyone. A guesser
+meets the limit long before a code falls (30 characters, 6 of them: 729 million
+codes; 300 tries per game per 15 minutes is about 35 years of guessing on average).
+With several worker processes each counts on its own, so the limit is that many times
+as loose; a restart forgets the counts. Neither changes the arithmetic much; a
+database table would cost a write per wrong try for no measured gain.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
+from typing import Any
 
 import segno
 from flask import Response, current_app, make_response, render_template, request, url_for
@@ -32,8 +38,8 @@ class Invite:
     """What a scorer's phone shows to bring others in: the watch link for everyone,
     and (when the codes can be shown) the join link, the short code and both QR codes."""
 
-    watch_url: str
-    watch_qr: Markup
+    watch_url: str | None
+    watch_qr: Markup | None
     join_url: str | None = None
     join_qr: Markup | None = None
     join_code: str | None = None
@@ -57,26 +63,71 @@ def qr_svg(url: str, title: str) -> Markup:
     return Markup(svg)  # segno escapes the title; the rest is its own markup
 
 
-def join_url(game_id: str, edit_code: str) -> str:
+def public_url(endpoint: str, **values: Any) -> str | None:
+    """An absolute link to a page of this server, for phones to open: from the address
+    whoever runs it configured (``PUBLIC_URL``), else from the request's Host when it
+    is trusted (Flask's ``TRUSTED_HOSTS`` checked it, or it is an address a table's LAN
+    uses: an IP address, localhost, a ``.local`` name); None for any other Host, which
+    a stranger may have written (issue 23: links were built from any Host header)."""
+    path = url_for(endpoint, **values)
+    base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    if base:
+        return base + path[len(request.script_root):]
+    if current_app.config.get("TRUSTED_HOSTS") or _lan_host(request.host):
+        return url_for(endpoint, _external=True, **values)
+    return None
+
+
+def _lan_host(host: str) -> bool:
+    """Whether a Host header names this machine as a table's LAN reaches it.
+
+    >>> [_lan_host(h) for h in ("192.168.1.5:8000", "[::1]:8000", "pi.local", "evil.example")]
+    [True, True, True, False]
+    """
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host
+    name = name.strip("[]").lower()
+    if name == "localhost" or name.endswith((".local", ".localhost")):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+NO_ADDRESS = ("the links and QR codes need this server's own address, which it does not "
+              "know yet: whoever runs it sets SCOREKEEPER_PUBLIC_URL (docs/deploy.md). "
+              "The join code works meanwhile")
+
+
+def join_url(game_id: str, edit_code: str) -> str | None:
     """The join link: the edit code rides in the fragment, which browsers never send to
     a server nor put in a Referer; the page posts it when the scorer confirms."""
-    return url_for("joining.confirm", game_id=game_id, _external=True) + "#" + edit_code
+    base = public_url("joining.confirm", game_id=game_id)
+    return None if base is None else base + "#" + edit_code
 
 
 def invite(table: ledger.Table) -> Invite:
     """The game's invitation as its scorer sees it (call only for a phone with rights)."""
-    watch = url_for("games.sheet", game_id=table.id, _external=True)
+    watch = public_url("games.sheet", game_id=table.id)
+    if watch is None:
+        try:
+            codes = ledger.codes_of(table.row, gamedata.secret())
+        except ledger.CodesUnknown:
+            return Invite(None, None, problem=NO_ADDRESS)
+        return Invite(None, None, join_code=codes.join, edit_code=codes.edit,
+                      problem=NO_ADDRESS)
     watch_qr = qr_svg(watch, "QR code to watch this game")
     try:
         codes = ledger.codes_of(table.row, gamedata.secret())
     except ledger.CodesUnknown as unknown:
         held = gamedata.token_of(table.id)
         if held is not None and store.check_edit_token(table.row, held):
-            link = join_url(table.id, held)
+            link = join_url(table.id, held) or ""
             return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
                           edit_code=held, problem=str(unknown))
         return Invite(watch, watch_qr, problem=str(unknown))
-    link = join_url(table.id, codes.edit)
+    link = join_url(table.id, codes.edit) or ""
     return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
                   codes.join, codes.edit)
 
@@ -96,14 +147,15 @@ def scorers_only(game_id: str) -> Response:
     """What a watcher gets on a scorer's page (record, edit, delete, settings): a page
     (403) that says why and offers the code prompt, never a bare "Forbidden". Once
     the code works the scorer lands on the page refused (a GET) or the sheet. For
-    htmx, which swaps no 403, the browser is sent to the same prompt."""
+    htmx, which swaps no 403, the browser is sent to the same prompt (a 200 with
+    ``HX-Redirect``, so the console logs no failed request)."""
     back = _back(game_id)
     table = gamedata.find(game_id)
     if table is None:
         return make_response(htmx.error_page(404, "Not found", "There is no game at "
                                              "this address. Check the link."))
     if htmx.is_htmx():
-        response = make_response("", 403)
+        response = make_response("", 200)
         response.headers["HX-Redirect"] = url_for("joining.confirm", game_id=game_id,
                                                   next=back)
         return response
@@ -161,11 +213,13 @@ class Tries:
 
 @dataclass(frozen=True)
 class Limit:
-    """Where a client stands before typing a code: tries left (the smaller of its own
-    and the game's) and, when none, the seconds to wait."""
+    """Where a client stands before typing a short code: tries left (the smaller of its
+    own and the game's), when none the seconds to wait, and whose limit that is."""
 
     left: int
     wait: float
+    game_closed: bool = False
+    """The game's cap, not this client's, is what stops the short code."""
 
     @property
     def minutes(self) -> int:
@@ -184,26 +238,29 @@ def _counters() -> tuple[Tries, Tries]:
     return found
 
 
-def _keys(game_id: str | None) -> tuple[str, str]:
-    return f"client:{request.remote_addr}", f"game:{game_id or '*'}"
-
-
 def limit(game_id: str | None) -> Limit:
-    """How many wrong codes this client may still type for this game."""
+    """How many wrong short codes this client may still type for this game (``None``:
+    the home page's form, limited per client only)."""
     per_client, per_game = _counters()
-    client, game = _keys(game_id)
+    client = f"client:{request.remote_addr}"
     now = _clock()
-    return Limit(min(per_client.left(client, now), per_game.left(game, now)),
-                 max(per_client.wait(client, now), per_game.wait(game, now)))
+    own = Limit(per_client.left(client, now), per_client.wait(client, now))
+    if game_id is None or own.left == 0:
+        return own
+    game = f"game:{game_id}"
+    if per_game.left(game, now) == 0:
+        return Limit(0, per_game.wait(game, now), game_closed=True)
+    return Limit(min(own.left, per_game.left(game, now)), own.wait)
 
 
 def count_wrong(game_id: str | None) -> Limit:
-    """Count a wrong code against this client and this game; where they stand after."""
+    """Count a wrong short code against this client and this game (the home page's
+    form: this client only); where they stand after."""
     per_client, per_game = _counters()
-    client, game = _keys(game_id)
     now = _clock()
-    per_client.wrong(client, now)
-    per_game.wrong(game, now)
+    per_client.wrong(f"client:{request.remote_addr}", now)
+    if game_id is not None:
+        per_game.wrong(f"game:{game_id}", now)
     return limit(game_id)
 
 

@@ -5,12 +5,23 @@ renewing a game's codes.
 Looking never changes anything: the join link (``/games/<id>/join#<edit code>``, the
 code in the fragment that no server or Referer sees) shows a "Join as scorer" button,
 and only its POST gives this browser the right. Old links with the code in the path
-still open the same confirm page.
+are sent on to today's link, the code moved into the fragment.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+import re
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import ledger, store
 from . import database, gamedata, htmx, invite
@@ -25,11 +36,29 @@ def confirm(game_id: str) -> Response:
     return _join_page(game_id, next_url=_next(game_id, request.args.get("next")))
 
 
+OLD_LINK = re.compile(r"(/games/[^/?#]+/join/)[^?#\s]*")
+"""An edit link from before, the code in the path (as an access log writes it)."""
+
+
 @bp.get("/games/<game_id>/join/<path:code>")
 def confirm_old_link(game_id: str, code: str) -> Response:
-    """An edit link from before (the code in the path): the same confirm page, with
-    the code filled in; it changes nothing by itself."""
-    return _join_page(game_id, code=code[:200])
+    """An edit link from before (the code in the path): sent on to the join link of
+    today, the code in the fragment, which no server sees again nor any Referer; the
+    access log of ``scorekeeper serve`` writes this request's path without the code
+    (:func:`scrubbed`). It changes nothing by itself."""
+    gamedata.row(game_id)
+    response = make_response(redirect(url_for("joining.confirm", game_id=game_id) + "#"
+                                      + code[:200], 303))
+    return invite.private(response)
+
+
+def scrubbed(uri: str) -> str:
+    """A request's path as the access log may keep it: an old join link's code cut.
+
+    >>> scrubbed("/games/abc/join/SECRET?x=1")
+    '/games/abc/join/...?x=1'
+    """
+    return OLD_LINK.sub(r"\1...", uri)
 
 
 def _join_page(game_id: str, code: str = "", next_url: str | None = None) -> Response:
@@ -53,14 +82,21 @@ def join(game_id: str) -> Response:
         abort(404, description="There is no game at this address. Check the link.")
     next_url = _next(row.id, request.form.get("next")) or url_for("games.sheet",
                                                                    game_id=row.id)
+    code = request.form.get("code") or ""
+    short = ledger.as_join_code(code) is not None
     limit = invite.limit(row.id)
-    if limit.left == 0:
+    if short and limit.left == 0:
         return _too_many(row.id, limit, next_url)
-    found = ledger.joined(database.session(), request.form.get("code") or "",
-                          gamedata.secret(), game_id=row.id)
+    found = ledger.joined(database.session(), code, gamedata.secret(), game_id=row.id)
+    if found is None and not short:
+        # The link's code is not guessed (32 characters): refused, never counted.
+        return _refusal(row.id, 403, "That code does not unlock this game (its codes may "
+                        "have been renewed). Check it with a scorer, or scan their "
+                        "\u201cScore with us\u201d QR code.", next_url, limit)
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
     gamedata.remember(row.id, found[1])
+    gamedata.note_joined(row.id)
     return htmx.go(next_url)
 
 
@@ -78,6 +114,7 @@ def join_by_code() -> Response:
         return _wrong(None, invite.count_wrong(None), None)
     row, edit_code = found
     gamedata.remember(row.id, edit_code)
+    gamedata.note_joined(row.id)
     return htmx.go(url_for("games.sheet", game_id=row.id))
 
 
@@ -105,12 +142,20 @@ def _wrong(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Re
 
 
 def _too_many(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Response:
-    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-    message = (f"Too many wrong codes: try again in {minutes}, or scan the scorer's QR "
-               "code, which needs no typing.")
+    message = too_many_words(limit)
     response = _refusal(game_id, 429, message, next_url, limit)
     response.headers["Retry-After"] = str(max(1, round(limit.wait)))
     return response
+
+
+def too_many_words(limit: invite.Limit) -> str:
+    """What a client past the short code's limit is told: whose limit, how long, and
+    what still works now (the join link or QR code, never limited)."""
+    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
+    whose = ("Too many wrong short codes have been tried for this game" if limit.game_closed
+             else "Too many wrong short codes from this phone")
+    return (f"{whose}: the short code works again in {minutes}. The join link or the "
+            "\u201cScore with us\u201d QR code on a scorer's phone still works now.")
 
 
 def _refusal(game_id: str | None, status: int, message: str, next_url: str | None,

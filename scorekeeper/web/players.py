@@ -8,25 +8,36 @@ every game when ``RECENT_GAMES_PUBLIC`` is set (a club's own server). The figure
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import date
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
 
-from .. import chart, exports, records, store, tally
+from .. import chart, engine, exports, records, store, tally
+from ..engine import vocabulary
+from ..ledger import players
 from ..pdf import render_season
-from . import database, gamedata, htmx
+from . import database, gamedata, htmx, printing
 
 bp = Blueprint("players", __name__)
 LAST_GAMES = 10
 
 
+RECORDS_MAX_GAMES = 1000
+"""The newest games a public server's records pages count (``RECORDS_MAX_GAMES``): what
+one request reads stays bounded however many games the server holds (issue 23)."""
+
+
 def counted() -> list[records.Played]:
     """The games this browser may count (the home page's rule), scored; the app keeps
-    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change."""
+    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change. A public
+    server counts its newest ``RECORDS_MAX_GAMES`` games."""
     kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
     if current_app.config["RECENT_GAMES_PUBLIC"]:
-        return tally.played(database.session(), kept=kept)
+        most = int(current_app.config.get("RECORDS_MAX_GAMES", RECORDS_MAX_GAMES))
+        return tally.played(database.session(), kept=kept, most=max(most, 1))
     mine = gamedata.remembered()
     return tally.played(database.session(), mine, kept=kept) if mine else []
 
@@ -46,7 +57,8 @@ def player(person: str) -> Response:
 
 
 def _player_page(person: str, status: int = 200, error: str | None = None) -> Response:
-    games = counted()
+    event = _event_filter()
+    games = counted() if event is None else event[1]
     record = _record(person, games)
     others = [p for p in records.people(record.games) if p.person != record.person]
     svg = chart.svg(records.results_chart([record.person], games, {record.person: record.name}))
@@ -54,8 +66,44 @@ def _player_page(person: str, status: int = 200, error: str | None = None) -> Re
         "players/player.html", "players/_player.html", status, record=record,
         last=record.games[:LAST_GAMES], svg=svg, opponents=others[:6],
         years=sorted({g.day.year for g in record.games}, reverse=True),
-        aliases=_aliases_of(record), scored=_scorer_games(record), error=error,
-        kinds=records.KIND_ORDER)
+        decisions=_decisions_of(record), scored=_scorer_games(record),
+        deciding=bool(gamedata.scored()), error=error,
+        event=event[0] if event else None, **_words(record))
+
+
+def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None:
+    """``?event=<id>``: only that event's games, every one of them (an event's results
+    are public on its page), else None; an unknown event is a 404."""
+    event_id = request.args.get("event")
+    if not event_id:
+        return None
+    db = database.session()
+    row = store.events.get_event(db, event_id)
+    if row is None:
+        abort(404, description="There is no event at this address. Check the link.")
+    kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
+    ids = sorted(store.events.event_game_ids(db, row.id))
+    return row, tally.played(db, ids, kept=kept) if ids else []
+
+
+def _words(record: records.Record) -> dict[str, Any]:
+    """The record's words: the deal as its games call it ("deal" when they differ), and
+    the kinds of deal won that its games have, each named as those games name it."""
+    presets = sorted({game.rules for game in record.games})
+    said = []
+    for preset in presets:
+        with contextlib.suppress(engine.ScorekeeperError):
+            said.append(vocabulary.vocabulary(preset))
+    names: dict[str, str] = {}
+    for kind in records.KIND_ORDER:
+        if kind in ("break", "gin after the break") and said and not any(
+                s.has_break for s in said):
+            continue  # no break in any of these games (J10 is Jersey's)
+        beaten = " or ".join(sorted({s.beaten for s in said}))
+        names[kind] = beaten if kind == "underknock" and beaten else kind
+    return {"kinds": list(names), "kind_names": names,
+            "deal": vocabulary.shared_deal_word(presets),
+            "deals": vocabulary.shared_deal_word(presets, plural=True)}
 
 
 def _record(person: str, games: list[records.Played]) -> records.Record:
@@ -114,20 +162,23 @@ def record_json(person: str) -> Response:
 
 @bp.get("/players/<path:person>/season.pdf")
 def season_pdf(person: str) -> Response | tuple[str, int]:
-    """The player's season (``year``, default the latest played) on paper."""
-    games = counted()
-    record = _record(person, games)
-    year_text = request.args.get("year") or str(record.games[0].day.year)
-    if not year_text.isdigit() or len(year_text) != 4:
+    """The player's season (``year``, default the latest played) on paper: it waits
+    its turn with the score sheets, before any game is read (web/printing.py)."""
+    year_text = request.args.get("year")
+    if year_text is not None and (not year_text.isdigit() or len(year_text) != 4):
         return htmx.error_page(422, "Which season?", "year must be four digits, like 2026.")
     size = request.args.get("size") or "A4"
     if size.lower() not in ("a4", "letter"):
         return htmx.error_page(422, "Which paper?", "size must be A4 or letter.")
-    year = int(year_text)
-    season = [g for g in games if g.day.year == year]
-    body = render_season(records.record(person, season), year,
-                         records.results_chart([record.person], season,
-                                               {record.person: record.name}), size=size)
+    with printing.turn():
+        games = counted()
+        record = _record(person, games)
+        year = int(year_text or record.games[0].day.year)
+        season = [g for g in games if g.day.year == year]
+        body = printing.printed(
+            render_season, records.record(person, season), year,
+            records.results_chart([record.person], season, {record.person: record.name}),
+            size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'inline; filename="season-{year}-{_slug(record.name)}.pdf"')
@@ -175,26 +226,24 @@ def _scorer_games(record: records.Record) -> list[records.Played]:
     return [g for g in record.games if gamedata.can_edit(g.id)]
 
 
-def _aliases_of(record: records.Record) -> list[store.AliasRow]:
-    """The merges and splits that touch this player."""
-    return [a for a in store.aliases(database.session())
-            if records.fold(a.person) == record.person or a.name == record.person]
+def _decisions_of(record: records.Record) -> list[tuple[store.DecisionRow, bool]]:
+    """The merges and splits that touch this player, newest first, each with whether
+    this browser may undo it (it keeps score of every game the decision changed)."""
+    db = database.session()
+    scored = gamedata.scored()
+    return [(d, d.undone_at is None and set(players.touched(db, d)) <= scored)
+            for d in players.history(db, record.person)]
 
 
 @bp.post("/players/<path:person>/merge")
 def merge(person: str) -> Response:
-    """Count another name as this player in every game: the browser must keep score of
-    a game where that name played."""
-    games = counted()
-    record = _record(person, games)
-    name = request.form.get("name") or ""
-    if not any(records.fold(name) in [records.fold(p) for p in g.players]
-               and gamedata.can_edit(g.id) for g in games):
-        return _player_page(person, 422, f"Only a scorer of a game where {name!r} played "
-                            "can count that name as this player.")
+    """Count another name as this player in the games this browser keeps score of
+    where that name played (never in other scorers' games)."""
+    record = _record(person, counted())
     try:
-        tally.merge(database.session(), name, record.name)
-    except tally.NameRefused as err:
+        players.merge(database.session(), request.form.get("name") or "", record.name,
+                      gamedata.scored())
+    except players.NameRefused as err:
         return _player_page(person, 422, str(err))
     return htmx.go(url_for("players.player", person=record.person))
 
@@ -205,29 +254,25 @@ def split(person: str) -> Response:
     record = _record(person, counted())
     game_id = request.form.get("game") or ""
     game = next((g for g in record.games if g.id == game_id), None)
-    if game is None or not gamedata.can_edit(game_id):
+    if game is None:
         return _player_page(person, 422, "Choose a game of this player that you keep "
                             "score of.")
     try:
-        row = tally.split(database.session(), game.name_of(record.person) or record.name,
-                          game_id, request.form.get("person") or "")
-    except tally.NameRefused as err:
+        row = players.split(database.session(), game.name_of(record.person) or record.name,
+                            game_id, request.form.get("person") or "", gamedata.scored())
+    except players.NameRefused as err:
         return _player_page(person, 422, str(err))
     return htmx.go(url_for("players.player", person=records.fold(row.person)))
 
 
-@bp.post("/players/names/<int:alias_id>/undo")
-def undo(alias_id: int) -> Response:
-    """Undo a merge or split: a split by a scorer of its game; a merge by a scorer of
-    any game the merged name played in."""
-    db = database.session()
-    alias = next((a for a in store.aliases(db) if a.id == alias_id), None)
-    if alias is None:
-        abort(404)
-    allowed = gamedata.can_edit(alias.game_id) if alias.game_id else any(
-        alias.name in [records.fold(p) for p in g.players] and gamedata.can_edit(g.id)
-        for g in counted())
-    if not allowed:
-        abort(403)
-    store.drop_alias(db, alias_id)
-    return htmx.go(url_for("players.player", person=records.fold(alias.person)))
+@bp.post("/players/names/<int:decision_id>/undo")
+def undo(decision_id: int) -> Response:
+    """Undo a merge or split (kept in history as undone): only a browser that keeps
+    score of every game it changed may."""
+    try:
+        done = players.undo(database.session(), decision_id, gamedata.scored())
+    except players.NotYours as err:
+        abort(403, description=str(err))
+    if done is None:
+        abort(404, description="There is no such merge or split standing.")
+    return htmx.go(url_for("players.player", person=records.fold(done.person)))

@@ -8,19 +8,35 @@ lock would otherwise make every other request of the process wait its turn. At m
 ``PDF_WAIT_SECONDS`` gets 503 with ``Retry-After``. A client asking for many large
 PDFs at once then holds a few threads, not all of them, and the tables keep recording
 (docs/performance.md, "A hostile client").
+
+The turn is taken before the game is read (:func:`turn`, around the view's load): a
+request that is refused then costs the server nothing but the wait. A player's season
+takes the same turn, and is rendered in the same printing process.
+
+A big game's page is the next costliest answer: a sheet of 300 boxes takes about a
+quarter of a second of the interpreter to render even when the game is kept scored
+(scorekeeper/ledger/cache.py), and eight anonymous readers rendering it at once left
+a table's poll a ninth of the interpreter (issue 23). So a request that reads a game
+of more than ``BIG_GAME_BOXES`` boxes waits for its turn too (:func:`big_game_turn`,
+``BIG_GAMES_AT_ONCE`` at a time, 503 past ``PDF_WAIT_SECONDS``), held to the end of the
+request: the tables' requests then share the interpreter with one such render, not
+eight. No real game comes near the bound (an evening is a few dozen boxes).
 """
 
 from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import contextlib
 import datetime
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from flask import Flask, Response, current_app, request, url_for
+from flask import Flask, Response, current_app, g, has_request_context, request, url_for
 from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger, pdf
@@ -58,17 +74,26 @@ def _started(text: str | None) -> datetime.datetime | None:
         return None
 
 
-def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> Response:
-    """The PDF of a game's score sheet, sent inline with a sensible file name."""
-    assert table.sheet is not None
+@contextlib.contextmanager
+def turn() -> Iterator[None]:
+    """This request's turn to print (``PDF_AT_ONCE`` at a time), held around reading
+    the game and rendering it; 503 with Retry-After when it does not come within
+    ``PDF_WAIT_SECONDS``."""
     gate = _gate(current_app)
     if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
         raise ServiceUnavailable("The server is busy printing other score sheets: try "
                                  "again in a few seconds.", retry_after=RETRY_SECONDS)
     try:
-        body = _render(table.game, table.sheet, detail, size, sheet_meta(table))
+        yield
     finally:
         gate.release()
+
+
+def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> Response:
+    """The PDF of a game's score sheet, sent inline with a sensible file name (the view
+    holds its :func:`turn`)."""
+    assert table.sheet is not None
+    body = _render(table.game, table.sheet, detail, size, sheet_meta(table))
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="score-sheet-{table.id}.pdf"'
     return response
@@ -77,11 +102,16 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
 def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str,
             meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
+    return printed(pdf.render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
+
+
+def printed(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    """``render(*args, **kwargs)`` (one of :mod:`scorekeeper.pdf`'s entry points) in the
+    printing process, or in this one by configuration (``PDF_IN_PROCESS``)."""
     if current_app.config["PDF_IN_PROCESS"]:
-        return pdf.render_sheet(game, sheet, detail=detail, page_size=size, meta=meta)
+        return render(*args, **kwargs)
     printer = _printer(int(current_app.config["PDF_AT_ONCE"]))
-    return printer.submit(pdf.render_sheet, game, sheet, detail=detail,
-                          page_size=size, meta=meta).result()
+    return printer.submit(render, *args, **kwargs).result()
 
 
 _PRINTER: list[concurrent.futures.ProcessPoolExecutor] = []
@@ -124,13 +154,51 @@ def _end_with(server: int) -> None:
     os._exit(0)
 
 
+BIG_GAME_BOXES = 100
+"""A game read with more boxes than this takes a turn (``BIG_GAME_BOXES``)."""
+BIG_GAMES_AT_ONCE = 1
+"""Requests reading such games at once in a process (``BIG_GAMES_AT_ONCE``)."""
+BIG_GAME_WAIT_SECONDS = 0.5
+"""How long such a request waits for its turn (``BIG_GAME_WAIT_SECONDS``): briefly,
+since a waiting request holds one of the server's threads from the tables."""
+
+
+def big_game_turn(table: ledger.Table) -> None:
+    """Wait for this request's turn to read a game past ``BIG_GAME_BOXES`` boxes (once
+    a request: it is held until the request ends); 503 with Retry-After when it does
+    not come within ``PDF_WAIT_SECONDS``. Outside a request, nothing."""
+    if not has_request_context() or "scorekeeper_big_turn" in g:
+        return
+    if len(table.boxes) <= int(current_app.config.get("BIG_GAME_BOXES", BIG_GAME_BOXES)):
+        return
+    gate = current_app.extensions["scorekeeper.big_game_gate"]
+    assert isinstance(gate, threading.BoundedSemaphore)
+    wait = float(current_app.config.get("BIG_GAME_WAIT_SECONDS", BIG_GAME_WAIT_SECONDS))
+    if not gate.acquire(timeout=wait):
+        raise ServiceUnavailable("The server is busy showing other very large games: try "
+                                 "again in a few seconds.", retry_after=RETRY_SECONDS)
+    g.scorekeeper_big_turn = gate
+
+
+def _end_big_game_turn(_error: BaseException | None) -> None:
+    gate = g.pop("scorekeeper_big_turn", None)
+    if gate is not None:
+        gate.release()
+
+
 def init_app(app: Flask) -> None:
-    """Give the app its turnstile for PDFs (``PDF_AT_ONCE`` renders at a time)."""
+    """Give the app its turnstiles: for PDFs (``PDF_AT_ONCE`` renders at a time) and
+    for reading big games (``BIG_GAMES_AT_ONCE``), the latter given back as each
+    request ends."""
     app.extensions["scorekeeper.pdf_gate"] = threading.BoundedSemaphore(
         int(app.config["PDF_AT_ONCE"]))
+    app.extensions["scorekeeper.big_game_gate"] = threading.BoundedSemaphore(
+        int(app.config.get("BIG_GAMES_AT_ONCE", BIG_GAMES_AT_ONCE)))
+    app.teardown_request(_end_big_game_turn)
 
 
 def _gate(app: Flask) -> threading.BoundedSemaphore:
     gate = app.extensions["scorekeeper.pdf_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)
     return gate
+

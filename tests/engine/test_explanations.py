@@ -89,11 +89,11 @@ def test_knock_rummy_pays_difference_all_melded_and_lower_than_knocker_apart() -
     ruling = adjudicate(box("knock-rummy", JERSEY, "knock", "Ann", counts(Ann=5, Bob=0, Cal=12)))
     assert lines(ruling, "K3") == [
         "Bob has the lowest count, 0; Ann 5, Cal 12: the difference (5-0)+(12-0) = 17",
-        "Bob melded every card: 25 more",
+        "Bob melded every card: 25 more from each other player, 25 x 2 = 50",
         "Bob is lower than the knocker Ann (0 against 5): 10 more from Ann",
-        "Bob is paid 17 + 25 + 10 = 52",
+        "Ann pays Bob 5 + 25 + 10 = 40; Cal pays Bob 12 + 25 = 37: Bob is paid 77",
     ]
-    assert (ruling["winner"], ruling["points"]) == ("Bob", 52)
+    assert (ruling["winner"], ruling["points"]) == ("Bob", 77)
 
 
 @pytest.mark.rule("C3")

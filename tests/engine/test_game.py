@@ -73,7 +73,7 @@ def test_contract_example_game() -> None:
     assert sheet["final_totals"] == {"Ann": 259, "Bob": 95, "Cal": 0}
     assert sheet["settlement"] == [
         {"from": "Bob", "to": "Ann", "points": 164, "amount": 8.2},
-        {"from": "Cal", "to": "Ann", "points": 518, "amount": 25.9},
+        {"from": "Cal", "to": "Ann", "points": 518, "shutout": True, "amount": 25.9},
         {"from": "Cal", "to": "Bob", "points": 95, "amount": 4.75},
     ]
 
@@ -153,8 +153,8 @@ def test_three_hand_parlett_game() -> None:
     # Ann 222+75+100 = 397
     assert sheet["final_totals"] == {"Ann": 397, "Bob": -20, "Cal": 0}
     assert sheet["settlement"] == [
-        {"from": "Bob", "to": "Ann", "points": 834},  # (397+20) x 2
-        {"from": "Cal", "to": "Ann", "points": 794},  # (397-0) x 2
+        {"from": "Bob", "to": "Ann", "points": 834, "shutout": True},  # (397+20) x 2
+        {"from": "Cal", "to": "Ann", "points": 794, "shutout": True},  # (397-0) x 2
         {"from": "Bob", "to": "Cal", "points": 20},   # not doubled: Cal is not the winner
     ]
     assert {step["rule"] for step in sheet["explanation"]} == {"P8", "J16"}
@@ -247,29 +247,30 @@ def test_doubling_game_bonuses_are_not_multiplied() -> None:
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 209}]
 
 
-@pytest.mark.rule("K3", "K4", "J14", "J15", "J16")
+@pytest.mark.rule("K3", "K4", "K5")
 def test_knock_rummy_game_for_four() -> None:
     players = ["Ann", "Bob", "Cal", "Dan"]
     sheet = score(game("knock-rummy", players, "Dan", [
         knock("Ann", Ann=12, Bob=20, Cal=15, Dan=30),  # K3: 8+3+18 = 29
         draw(),                                        # K4: void, the deal passes
-        knock("Cal", Cal=0, Ann=10, Bob=15, Dan=30),   # all melded: 55+25 = 80
-        knock("Ann", Ann=5, Bob=40, Cal=30, Dan=30),   # 35+25+25 = 85: Ann 114
+        knock("Cal", Cal=0, Ann=10, Bob=15, Dan=30),   # all melded: 55 + 25 x 3 = 130
     ]))
-    assert column(sheet, "points") == [29, 0, 80, 85]
-    assert column(sheet, "dealer") == ["Dan", "Ann", "Bob", "Cal"]
-    assert sheet["totals"] == {"Ann": 114, "Bob": 0, "Cal": 80, "Dan": 0}
-    assert sheet["game_bonus"] == {"Ann": 0}
+    assert column(sheet, "points") == [29, 0, 130]
+    assert column(sheet, "dealer") == ["Dan", "Ann", "Bob"]
+    assert sheet["totals"] == {"Ann": 29, "Bob": 0, "Cal": 130, "Dan": 0}
+    assert sheet["game_over"] and sheet["winner"] == "Cal"
+    assert sheet["game_bonus"] == {"Cal": 0}
     assert sheet["box_bonuses"] == {"Ann": 0, "Bob": 0, "Cal": 0, "Dan": 0}
-    assert sheet["shutouts"] == ["Bob", "Dan"]
+    assert sheet["shutouts"] == []  # K5: no bonus of any kind, J15 does not apply
     assert sheet["final_totals"] == sheet["totals"]
-    assert sheet["settlement"] == [  # shutout "none": nothing doubled; Bob and Dan are level
-        {"from": "Bob", "to": "Ann", "points": 114},
-        {"from": "Cal", "to": "Ann", "points": 34},
-        {"from": "Dan", "to": "Ann", "points": 114},
-        {"from": "Bob", "to": "Cal", "points": 80},
-        {"from": "Dan", "to": "Cal", "points": 80},
+    assert sheet["settlement"] == [  # box by box (K5): Bob and Dan paid each other nothing
+        {"from": "Bob", "to": "Ann", "points": 8},
+        {"from": "Ann", "to": "Cal", "points": 32},
+        {"from": "Dan", "to": "Ann", "points": 18},
+        {"from": "Bob", "to": "Cal", "points": 40},
+        {"from": "Dan", "to": "Cal", "points": 55},
     ]
     texts = [step["text"] for step in sheet["explanation"]]
-    assert "Bob and Dan are level: nothing to settle" in texts
-    assert "Bob won no hand and is shut out: this rule set adds nothing for a shutout" in texts
+    assert "Ann paid Cal 35 in hand 3; Cal paid Ann 3 in hand 1: Ann pays Cal 32 (35 - 3)" \
+        in texts
+    assert not any("shut out" in text for text in texts)

@@ -121,8 +121,8 @@ def test_two_shut_out_players() -> None:
     ]))
     assert sheet["shutouts"] == ["Bob", "Cal"]
     assert sheet["settlement"] == [
-        {"from": "Bob", "to": "Ann", "points": 550},  # (150+25+100) x 2
-        {"from": "Cal", "to": "Ann", "points": 550},
+        {"from": "Bob", "to": "Ann", "points": 550, "shutout": True},  # (150+25+100) x 2
+        {"from": "Cal", "to": "Ann", "points": 550, "shutout": True},
     ]
     assert "Bob and Cal are level: nothing to settle" in [
         step["text"] for step in sheet["explanation"]]
@@ -136,7 +136,7 @@ def test_j16_winner_only() -> None:
     sheet = score(with_settings(CONTRACT_GAME, settlement="winner-only"))
     assert sheet["settlement"] == [
         {"from": "Bob", "to": "Ann", "points": 164, "amount": 8.2},
-        {"from": "Cal", "to": "Ann", "points": 518, "amount": 25.9},
+        {"from": "Cal", "to": "Ann", "points": 518, "shutout": True, "amount": 25.9},
     ]
 
 
@@ -153,7 +153,7 @@ def test_j16_winner_only_when_a_loser_ends_higher() -> None:
     assert pairwise["final_totals"] == {"Ann": 200, "Bob": 220, "Cal": 0}
     assert pairwise["settlement"] == [
         {"from": "Ann", "to": "Bob", "points": 20},
-        {"from": "Cal", "to": "Ann", "points": 400},
+        {"from": "Cal", "to": "Ann", "points": 400, "shutout": True},
         {"from": "Cal", "to": "Bob", "points": 220},
     ]
     winner_only = score({**base, "settings": {**settings, "settlement": "winner-only"}})

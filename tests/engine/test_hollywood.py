@@ -129,7 +129,7 @@ def test_per_deal_entry_and_shutout_in_one_column() -> None:
     assert [g["settlement"] for g in sheet["games"]] == [
         [{"from": "Bob", "to": "Ann", "points": 215, "amount": 21.5}],
         [{"from": "Bob", "to": "Ann", "points": 210, "amount": 21.0}],
-        [{"from": "Bob", "to": "Ann", "points": 510, "amount": 51.0}],  # (255-0) x 2
+        [{"from": "Bob", "to": "Ann", "points": 510, "shutout": True, "amount": 51.0}],  # (255-0) x 2
     ]
     assert sheet["shutouts"] == []  # Bob won a box, just none entered in game 3
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 935, "amount": 93.5}]

@@ -522,9 +522,9 @@ def test_knock_rummy_lower_than_the_knocker_and_all_melded() -> None:
     ruling = adjudicate(box("knock-rummy", THREE, "knock", "Ann", counts(Ann=30, Bob=30, Cal=35)))
     assert ruling["winner"] == "Ann"  # a tie goes to the knocker here
     ruling = adjudicate(box("knock-rummy", THREE, "knock", "Ann", counts(Ann=30, Bob=0, Cal=35)))
-    assert ruling["points"] == 30 + 35 + 10 + 25
+    assert ruling["points"] == 30 + 35 + 10 + 25 * 2  # 25 from each other player
     ruling = adjudicate(box("knock-rummy", THREE, "knock", "Ann", counts(Ann=0, Bob=9, Cal=35)))
-    assert (ruling["result"], ruling["points"]) == ("gin", 9 + 35 + 25)
+    assert (ruling["result"], ruling["points"]) == ("gin", 9 + 35 + 25 * 2)
 
 
 @pytest.mark.rule("K4")

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records, store, tally
 from scorekeeper.engine.contract import BoxEntry
+from scorekeeper.ledger import players
 
 from .games import box
 
@@ -68,8 +69,10 @@ def test_only_the_games_a_browser_counts(db: Session, ids: list[str]) -> None:
 
 
 def test_a_merge_and_a_split_decided_by_a_scorer(db: Session, ids: list[str]) -> None:
-    tally.merge(db, "Dan", "Cal")
-    tally.split(db, "Bob", ids[0], "Bob Two")
+    """A scorer of every game merges Dan into Cal and splits Bob in game A; undoing the
+    merge puts Dan back, and the history keeps both decisions."""
+    players.merge(db, "Dan", "Cal", set(ids))
+    players.split(db, "Bob", ids[0], "Bob Two", set(ids))
     games = tally.played(db)
     cal = records.record("cal", games)
     assert {g.id for g in cal.games} == set(ids)
@@ -77,11 +80,15 @@ def test_a_merge_and_a_split_decided_by_a_scorer(db: Session, ids: list[str]) ->
     bob = records.record("bob", games).overall
     assert (bob.games, bob.shutouts_taken) == (1, 0)
     assert records.record("bob two", games).overall.shutouts_taken == 1
-    with pytest.raises(tally.NameRefused, match="no player named 'Zed'"):
-        tally.split(db, "Zed", ids[0], "Zed Two")
-    (merge,) = [a for a in store.aliases(db) if a.game_id is None]
-    assert store.drop_alias(db, merge.id) == merge
+    with pytest.raises(players.NameRefused, match="no player named 'Zed'"):
+        players.split(db, "Zed", ids[0], "Zed Two", set(ids))
+    merge, split = store.decisions(db)
+    assert (merge.kind, merge.games, split.games) == ("merge", (ids[1],), (ids[0],))
+    undone = players.undo(db, merge.id, set(ids))
+    assert undone is not None and undone.undone_at is not None
     assert {g.id for g in records.record("cal", tally.played(db)).games} == {ids[0], ids[2]}
+    assert players.undo(db, merge.id, set(ids)) is None
+    assert [d.id for d in players.history(db, "cal")] == [merge.id]
 
 
 def test_head_to_head_games_boxes_and_net_settlement(db: Session, ids: list[str]) -> None:
@@ -120,7 +127,7 @@ def test_kept_games_are_read_again_once_written(db: Session, ids: list[str]) -> 
     again = {g.id: g for g in tally.played(db, kept=kept)}
     assert again[ids[0]] is first[ids[0]]  # unchanged: not read again
     assert again[ids[1]].sheet.totals == {"bob": 0, "ANN": 50, "Dan": 67}
-    tally.merge(db, "Dan", "Cal")
+    players.merge(db, "Dan", "Cal", set(ids))
     merged = tally.played(db, kept=kept)
     assert merged == tally.played(db)
     assert records.record("cal", merged).overall.games == 3

@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import engine, ledger, store
 from scorekeeper.engine.contract import BoxEntry
+from scorekeeper.engine.event import EventEntry
+from scorekeeper.ledger import events
 
 CAL = "C\u0327al 🃏"
 """A combining cedilla and an emoji: stored and compared exactly as given."""
@@ -130,12 +132,17 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
             ledger.change_rules(db, other.id, {"underknock_bonus": 10, "gin_bonus": 50})
             ledger.end(db, other.id)
             store.set_alias(db, "ann", "Ann Smith", game_id)
+            event = events.start_event(db, EventEntry("Club", ("Ann", "Bob", "Cal")),
+                                       secret=b"k" * 32).event
+            events.penalize(db, event.id, "Bob", 5, "slow play")
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
     counts = store.backup(path, database_url).rows
-    assert counts == {"games": 2, "boxes": 6, "box_revisions": 8, "game_events": 2,
-                      "write_keys": 1, "player_aliases": 1}
+    assert counts == {"games": 3, "boxes": 6, "box_revisions": 8, "game_events": 3,
+                      "write_keys": 1, "player_aliases": 1, "name_decisions": 0, "events": 1,
+                      "event_entrants": 3, "event_rounds": 1, "event_games": 1,
+                      "event_penalties": 1}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
     assert store.restore(path, restored_url) == counts

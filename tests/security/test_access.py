@@ -39,9 +39,9 @@ OPEN_POSTS = {
     "disputes.settle": "rules on a showdown, stores nothing",
     "api.adjudicate": "stores nothing", "api.score": "stores nothing",
     "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
-    "players.merge": "needs the edit secret of a game the merged name played in",
+    "players.merge": "changes only games whose edit secret the browser holds",
     "players.split": "needs the edit secret of the game the name is split in",
-    "players.undo": "needs the edit secret the merge or split needed (tests/records)",
+    "players.undo": "needs the edit secret of every game the decision changed",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -62,7 +62,7 @@ def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
     return str(rule.rule).replace("<game_id>", game.id).replace(
         "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
-        "<int:alias_id>", "1")
+        "<int:decision_id>", "1")
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
@@ -144,6 +144,7 @@ def test_edit_secrets_are_unguessable_and_stored_hashed(secure_app: Flask) -> No
     """200 games: tokens of 32 URL-safe characters (192 random bits), all different,
     none stored in the clear, unrelated to the game's id; ids of 16 characters (96
     bits), all different, sharing no common prefix that could betray an order."""
+    secure_app.config["START_LIMIT"] = "1000 per minute"  # one address starts them all
     client = secure_app.test_client()
     created = [client.post("/api/v1/games", json=GAME).get_json() for _ in range(200)]
     tokens = [c["edit_token"] for c in created]
@@ -389,11 +390,11 @@ def test_a_cross_site_page_cannot_strip_edit_rights(secure_app: Flask, editor: F
     others = [creator.post("/api/v1/games", json=GAME).get_json() for _ in range(40)]
     for other in others:
         assert editor.get(f"/games/{other['id']}/join/{other['edit_token']}").status_code \
-            == 200
+            == 303
         assert editor.get(f"/games/{other['id']}/join").status_code == 200
         assert editor.get(f"/games/{other['id']}").status_code == 200
     with editor.session_transaction() as session:
-        assert set(session["edit"]) == {stored_game.id}
+        assert {game for game, _ in session["edit"]} == {stored_game.id}
     page = editor.get(f"/games/{stored_game.id}").get_data(as_text=True)
     assert "Record box" in page
     for rule in _mutating_rules(secure_app):

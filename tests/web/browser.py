@@ -43,7 +43,7 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
     store.migrate(url)
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "browser-" + "b" * 40,
-                      "POLL_SECONDS": 1})
+                      "POLL_SECONDS": 1, "PDF_IN_PROCESS": True})
     server = create_server(app, host="127.0.0.1", port=free_port(), threads=6)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -63,10 +63,11 @@ GAMES: dict[str, dict[str, Any]] = {
         {"ending": "knock", "by": "Cal", "hands": _counts(Ann=30, Bob=40, Cal=2)},
     ]},
     "knock-rummy": {"players": ["Ann", "Bob", "Cal", "Dee"], "boxes": [
-        {"ending": "knock", "by": "Ann", "hands": _counts(Ann=3, Bob=20, Cal=30, Dee=40)},
+        # K3: each box paid as it falls; all melded is 25 from each other player
+        {"ending": "knock", "by": "Ann", "hands": _counts(Ann=3, Bob=10, Cal=8, Dee=12)},
         {"ending": "draw"},
         {"ending": "gin", "by": "Bob", "hands": {"Ann": {"count": 10}, "Bob": {"cards": RUMMY_GIN},
-                                                 "Cal": {"count": 20}, "Dee": {"count": 30}}},
-        {"ending": "knock", "by": "Ann", "hands": _counts(Ann=2, Bob=10, Cal=20, Dee=30)},
+                                                 "Cal": {"count": 5}, "Dee": {"count": 6}}},
+        {"ending": "knock", "by": "Bob", "hands": _counts(Ann=10, Bob=1, Cal=3, Dee=2)},
     ]},
 }

@@ -5,6 +5,7 @@ errors); tap targets of at least 44 px, measured."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -26,21 +27,42 @@ TARGETS = ("button, a.button, .bar nav a, summary, select, .pill span, .tap span
 """What a thumb taps; links inside sentences are exempt (WCAG 2.5.8's inline links)."""
 
 
-def _pages(page: Any, base: str) -> dict[str, str]:
+def _pages(page: Any, base: str, name: str) -> dict[str, str]:
+    if name.startswith("event"):
+        return _event_pages(page, base)
     sheet = open_game(page, base, GAME)
     return {"home": base + "/", "sheet": sheet, "record": sheet + "/boxes/new",
             "check": base + "/check", "rules": base + "/rules",
             "preset": base + "/rules/jersey-scarne", "new": base + "/games/new"}
 
 
+def _event_pages(page: Any, base: str) -> dict[str, str]:
+    """A timed club night started through its form: its pages (issue 25)."""
+    page.goto(base + "/events/new")
+    page.fill("#name", "Audit night")
+    page.check("input[name=round_ends][value=minutes]")
+    page.fill("#round_limit", "40")
+    page.fill("#entrants", "Ann\nBob\nCal\nDee\nEve\nFay\nGus")
+    page.get_by_role("button", name="Start the event and seat round 1").click()
+    page.wait_for_url(re.compile(r"/events/(?!new\b)[^/?]+$"), timeout=30_000)
+    event = str(page.url)
+    return {"event-new": base + "/events/new", "event": event,
+            "event-standings": event + "/standings", "event-director": event + "/director",
+            "event-player": event + "/player?name=Eve"}
+
+
 @pytest.fixture
-def audited(live_server: str, browser: Any) -> tuple[Any, dict[str, str]]:
+def audited(live_server: str, browser: Any,
+            request: pytest.FixtureRequest) -> tuple[Any, dict[str, str]]:
     page = phone(browser)
-    return page, _pages(page, live_server)
+    return page, _pages(page, live_server, request.node.callspec.params["name"])
 
 
-@pytest.mark.parametrize("name", ["home", "sheet", "record", "check", "rules", "preset",
-                                  "new"])
+PAGES = ["home", "sheet", "record", "check", "rules", "preset", "new", "event-new", "event",
+         "event-standings", "event-director", "event-player"]
+
+
+@pytest.mark.parametrize("name", PAGES)
 def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str) -> None:
     axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
     page, urls = audited
@@ -52,8 +74,7 @@ def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str)
     assert violations == []
 
 
-@pytest.mark.parametrize("name", ["home", "sheet", "record", "check", "rules", "preset",
-                                  "new"])
+@pytest.mark.parametrize("name", PAGES)
 def test_seo_and_best_practice(audited: tuple[Any, dict[str, str]], name: str) -> None:
     page, urls = audited
     page.goto(urls[name])

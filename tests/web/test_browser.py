@@ -77,7 +77,7 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     page.wait_for_selector("#game-form")
     for seat, name in enumerate(["Ann", "Bob", "Cal"]):
         page.fill(f"#players-{seat}", name)
-    page.locator("details.house-rules summary").click()
+    page.locator("details.house-rules > summary").click()
     page.fill("#setting_underknock_bonus", "10")
     page.fill("#stake", "0.05")
     _shot(page, "02-new-game")

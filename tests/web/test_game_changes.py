@@ -29,7 +29,7 @@ def _api_game(client: FlaskClient, **extra: Any) -> tuple[str, dict[str, str]]:
 @pytest.mark.rule("K5")
 def test_the_engine_settles_an_agreed_stop_without_bonuses() -> None:
     """The totals as they stand are the final totals; no game bonus, no box bonus, no
-    shutout; the leader wins; the settlement is the rule set's (pairwise here), in money
+    shutout; the leader wins; the settlement is box by box (K5), in money
     at the stake; no box may follow."""
     game = {"rules": "knock-rummy", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
             "stake": 0.5, "ended": "agreed",
@@ -40,11 +40,12 @@ def test_the_engine_settles_an_agreed_stop_without_bonuses() -> None:
     assert sheet["winner"] == "Bob" and sheet["next_dealer"] is None
     assert sheet["final_totals"] == sheet["totals"] == {"Ann": 0, "Bob": 22, "Cal": 0}
     assert sheet["game_bonus"] == {} and sheet["box_bonuses"] == {} and sheet["shutouts"] == []
-    assert sheet["settlement"] == [{"from": "Ann", "to": "Bob", "points": 22, "amount": 11.0},
-                                   {"from": "Cal", "to": "Bob", "points": 22, "amount": 11.0}]
+    # box by box (K5): each pays Bob what he paid in the box, not the difference of totals
+    assert sheet["settlement"] == [{"from": "Ann", "to": "Bob", "points": 15, "amount": 7.5},
+                                   {"from": "Cal", "to": "Bob", "points": 7, "amount": 3.5}]
     assert sheet["explanation"][0]["rule"] == "K5"
-    assert "by agreement after box 1" in sheet["explanation"][0]["text"]
-    with pytest.raises(engine.ScorekeeperError, match="ended the game by agreement after box 1"):
+    assert "by agreement after hand 1" in sheet["explanation"][0]["text"]  # its own word
+    with pytest.raises(engine.ScorekeeperError, match="ended the game by agreement after hand 1"):
         engine.Scoring.of(game).add({"ending": "misdeal"})
     with pytest.raises(engine.ScorekeeperError) as bad:
         engine.score({**game, "ended": "bored"})

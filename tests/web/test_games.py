@@ -146,7 +146,7 @@ def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient,
     wrong = watcher.post(f"/games/{game_id}/join", data={"code": "guess"})
     assert wrong.status_code == 403 and "Wrong code" in wrong.get_data(as_text=True)
     looked = watcher.get(f"/games/{game_id}/join/{token}")
-    assert looked.status_code == 200 and "Record box" not in watcher.get(
+    assert looked.status_code == 303 and "Record box" not in watcher.get(
         f"/games/{game_id}").get_data(as_text=True)
     joined = watcher.post(f"/games/{game_id}/join", data={"code": token}, headers=HX)
     assert joined.headers["HX-Redirect"] == f"/games/{game_id}"

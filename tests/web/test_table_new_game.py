@@ -34,7 +34,7 @@ def test_house_rules_are_in_plain_words_with_the_books_value(live_server: str,
                                                             browser: Any) -> None:
     page = phone(browser)
     page.goto(f"{live_server}/games/new?rules=gin")
-    page.locator("details.house-rules summary").click()
+    page.locator("details.house-rules > summary").click()
     row = page.locator("tr", has=page.locator("#setting_underknock_bonus"))
     text = row.inner_text()
     assert "Bonus for an underknock or undercut" in text and "Book: 25 (Gin Rummy)" in text
@@ -49,7 +49,7 @@ def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
     page = phone(browser)
     page.goto(f"{live_server}/games/new")
     page.fill("#players-0", "Ann")
-    page.locator("details.house-rules summary").click()
+    page.locator("details.house-rules > summary").click()
     page.fill("#setting_underknock_bonus", "-5")
     page.get_by_role("button", name="Start the game").click()
     errors = page.locator("#form-errors")

@@ -56,7 +56,14 @@ def test_the_second_save_of_a_box_shows_both_side_by_side(client: FlaskClient,
 
 
 def test_record_mine_as_the_next_box(client: FlaskClient, game_id: str) -> None:
-    action, fields = _choice(_taken(client, game_id), "Record mine as box 2")
+    page = _taken(client, game_id)
+    # Keep theirs first; three alike (none primary); the next box asks again first.
+    assert page.index("Keep theirs") < page.index("Replace box 1") < page.index(
+        "Record mine as box 2") < page.index("Yes, store it as box 2")
+    assert "primary" not in page.split('class="choices"')[1]
+    assert re.search(r'<details class="ask">\s*<summary[^>]*>Record mine as box 2</summary>',
+                     page)
+    action, fields = _choice(page, "Yes, store it as box 2")
     assert fields["number"] == ["2"] and fields["hands-2-count"] == ["5"]
     assert client.post(action, data=fields).status_code == 303
     assert totals(client, game_id) == {"Ann": 0, "Bob": 19, "Cal": 40}
@@ -72,4 +79,19 @@ def test_replace_theirs_with_mine(client: FlaskClient, game_id: str) -> None:
 def test_keep_theirs_stores_nothing(client: FlaskClient, game_id: str) -> None:
     page = _taken(client, game_id)
     assert f'href="/games/{game_id}">Keep theirs' in page
+    assert totals(client, game_id) == {"Ann": 0, "Bob": 19, "Cal": 0}
+
+
+def test_the_same_box_saved_twice_is_kept_once(client: FlaskClient, game_id: str) -> None:
+    """Both phones entered the same box 1: the page says so and offers only to keep it
+    (recording it as box 2 would count its credit twice)."""
+    same = box_form(1, counts={0: 14, 1: 4, 2: 13}, extra={"number": "1"})
+    assert client.post(f"/games/{game_id}/boxes/new", data=same).status_code == 303
+    second = client.post(f"/games/{game_id}/boxes/new", data={**same, "key": "second"})
+    assert second.status_code == 409
+    page = second.get_data(as_text=True)
+    assert "it is the same as yours" in page
+    assert f'href="/games/{game_id}">Keep box 1 (it is yours too)' in page
+    assert "Record mine" not in page and "Replace box 1" not in page
+    assert "<form" not in page.split('class="choices"')[1]
     assert totals(client, game_id) == {"Ann": 0, "Bob": 19, "Cal": 0}

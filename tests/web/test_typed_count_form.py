@@ -24,7 +24,7 @@ def test_the_box_form_refuses_a_count_that_disagrees_with_the_cards(
     for url in (f"/games/{game_id}/boxes/preview", f"/games/{game_id}/boxes/new"):
         answer = client.post(url, data=form)
         page = answer.get_data(as_text=True)
-        assert answer.status_code == 422
+        assert answer.status_code == (200 if url.endswith("preview") else 422)
         message = "Bob&#39;s count was entered as 3, but Bob&#39;s cards count 4 (C4)"
         assert message in page
         # on Bob's count field: the field is marked and the message follows it

@@ -1,0 +1,300 @@
+"""A club night on paper: the table cards of a round and the evening's results.
+
+:func:`render_table_cards` prints one card per table (four to an A4 or Letter page,
+with cut marks): the table's number, the round, the seats, and a QR code that opens
+the table's game to score it. :func:`render_results` prints the final standings, every
+round's tables with their final totals, and the evening's highest box and most gins.
+
+Typed values in (:class:`TableCard`, :class:`Results`), bytes out: no Flask, no
+database, no clock. The page frame, fonts and styles are the score sheet's.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
+
+from . import fonts, words
+from .blocks import name_cell
+from .document import Layout, build, draw_qr
+from .styles import (
+    FONT,
+    FONT_BOLD,
+    FRAMED_GRID,
+    HEAD,
+    INK,
+    MARGIN,
+    MUTED,
+    RULE,
+    WON,
+    paper_size,
+    register_fonts,
+    ruled,
+    styles,
+    text,
+)
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """One table of one round, as its card shows it."""
+
+    event: str
+    round: int
+    table: int
+    seats: tuple[str, ...]
+    """The players in seat order (seat 1 first); the game's first dealer is seat 1's
+    cut, as the sheet says."""
+    url: str | None = None
+    """The link the QR code opens: the table's game to score it (its join link)."""
+    code: str | None = None
+    """The game's short join code, for a phone that cannot scan."""
+    rules: str = ""
+    """The rule set's title."""
+    round_ends: str = ""
+    """How the round ends, in words ("40 minutes", "6 boxes", "each game to its end")."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings as printed."""
+
+    rank: int
+    player: str
+    score: float
+    games: int
+    won: int
+    boxes: int
+    tie_breaks: tuple[str, ...] = ()
+    """The tie-break figures in the order the event names them (already in words)."""
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A table of a round with its final totals (or where it stands)."""
+
+    round: int
+    table: int
+    totals: tuple[tuple[str, int], ...]
+    """Each seat's player and final total, in seat order."""
+    status: str = "done"
+    """``done``, ``agreed`` (ended by agreement), ``playing``, or ``bye``."""
+    boxes: int = 0
+
+
+@dataclass(frozen=True)
+class Results:
+    """The evening's results: what :func:`render_results` prints."""
+
+    name: str
+    date: str = ""
+    place: str = ""
+    rules: str = ""
+    count: str = "net"
+    """How the standings count: ``net`` or ``placings``."""
+    tie_breaks: tuple[str, ...] = ()
+    """The names of the tie-break columns, as headed."""
+    standings: tuple[Standing, ...] = ()
+    tables: tuple[TableResult, ...] = ()
+    highest_box: tuple[str, int, int, int] | None = None
+    """(player, points, round, table) of the evening's highest box."""
+    most_gins: tuple[tuple[str, int], ...] = ()
+    """The players with the most gins and their count (several when tied)."""
+    footer: str = field(default="")
+
+
+CARD_COLUMNS, CARD_ROWS = 2, 2
+"""Four cards a page: A6 on A4, about 4 x 5.5 inches on Letter."""
+CARD_QR = 46 * mm
+
+
+def render_table_cards(cards: Sequence[TableCard], *, size: str = "A4") -> bytes:
+    """One card per table, four to a page with cut marks between them, as PDF bytes."""
+    register_fonts()
+    page = paper_size(size)
+    buffer = io.BytesIO()
+    # Start in the embedded body font, so no unembedded Helvetica is ever referenced.
+    options: dict[str, Any] = {"initialFontName": FONT, "initialFontSize": 8}
+    canvas = Canvas(buffer, pagesize=page, invariant=1, **options)
+    first = cards[0] if cards else None
+    title = f"{first.event}: table cards, round {first.round}" if first else "Table cards"
+    canvas.setTitle(title)
+    canvas.setAuthor("scorekeeper")
+    canvas.setCreator("scorekeeper")
+    canvas.setSubject(title)
+    width, height = page
+    cell_w, cell_h = width / CARD_COLUMNS, height / CARD_ROWS
+    per_page = CARD_COLUMNS * CARD_ROWS
+    for start in range(0, max(len(cards), 1), per_page):
+        _cut_marks(canvas, page)
+        for place, card in enumerate(cards[start:start + per_page]):
+            column, row = place % CARD_COLUMNS, place // CARD_COLUMNS
+            _card(canvas, card, column * cell_w, height - (row + 1) * cell_h, cell_w, cell_h)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _cut_marks(canvas: Canvas, page: tuple[float, float]) -> None:
+    """Dashed lines where the page is cut into cards."""
+    width, height = page
+    canvas.saveState()
+    canvas.setStrokeColor(RULE)
+    canvas.setLineWidth(0.4)
+    canvas.setDash(3, 3)
+    for c in range(1, CARD_COLUMNS):
+        canvas.line(width * c / CARD_COLUMNS, 0, width * c / CARD_COLUMNS, height)
+    for r in range(1, CARD_ROWS):
+        canvas.line(0, height * r / CARD_ROWS, width, height * r / CARD_ROWS)
+    canvas.restoreState()
+
+
+def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: float) -> None:
+    """One card in the cell whose lower left corner is (x, y): table number large,
+    round and event, the seats, the QR code and the short code under it."""
+    inner = 9 * mm
+    left, right, top = x + inner, x + w - inner, y + h - inner
+    room = right - left
+    canvas.saveState()
+    canvas.setFillColor(MUTED)
+    fonts.draw(canvas, left, top - 9, card.event, FONT, 9, room=room)
+    canvas.setFillColor(INK)
+    canvas.setFont(FONT_BOLD, 44)
+    canvas.drawString(left, top - 52, f"Table {card.table}")
+    canvas.setFont(FONT, 14)
+    round_line = f"Round {card.round}"
+    if card.round_ends:
+        round_line += f" · {card.round_ends}"
+    fonts.draw(canvas, left, top - 72, round_line, FONT, 14, room=room)
+    seat_y = top - 98
+    for number, player in enumerate(card.seats, start=1):
+        canvas.setFillColor(MUTED)
+        canvas.setFont(FONT, 11)
+        canvas.drawString(left, seat_y, f"Seat {number}")
+        canvas.setFillColor(INK)
+        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, 14,
+                   room=room - 16 * mm)
+        seat_y -= 20
+    if card.rules:
+        canvas.setFillColor(MUTED)
+        fonts.draw(canvas, left, seat_y - 2, card.rules, FONT, 8.5, room=room)
+    if card.url:
+        qr_x = x + (w - CARD_QR) / 2
+        qr_y = y + inner + 14
+        draw_qr(canvas, card.url, qr_x, qr_y, CARD_QR)
+        canvas.setFillColor(INK)
+        said = "Scan to score this table"
+        if card.code:
+            said += f" · or type the code {card.code[:3]} {card.code[3:]}"
+        fonts.draw(canvas, x + w / 2, y + inner + 2, said, FONT, 8.5, align="centre",
+                   room=room)
+    canvas.restoreState()
+
+
+HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
+"""A table whose first row is its heading."""
+
+
+def render_results(results: Results, *, size: str = "A4") -> bytes:
+    """The evening's results as PDF bytes: standings, the tables round by round, the
+    highest box and the most gins."""
+    page = paper_size(size)
+    width = page[0] - 2 * MARGIN
+    sheet = styles()
+    subtitle = " · ".join(part for part in (results.date, results.place, results.rules) if part)
+    layout = Layout(page, title=f"{results.name}: results", header=subtitle,
+                    footer=results.footer or f"scorekeeper · results of {results.name}")
+    story: list[Flowable] = [Paragraph(text(f"{results.name}: results"), sheet.title)]
+    if subtitle:
+        story.append(Paragraph(text(subtitle), sheet.subtitle))
+    story.append(Spacer(1, 3 * mm))
+    counted = ("the sum of each player's settlements" if results.count == "net"
+               else "points by place at the table, ties shared")
+    story += [_heading("Final standings"),
+              Paragraph(text(f"Score: {counted}."), sheet.small), Spacer(1, 1.5 * mm),
+              _standings(results, width)]
+    story += _highlights(results)
+    rounds = sorted({t.round for t in results.tables})
+    for number in rounds:
+        tables = [t for t in results.tables if t.round == number]
+        story.append(KeepTogether([_heading(f"Round {number}"), _round(tables, width)]))
+    return build(story, layout, subject=f"Results of {results.name}")
+
+
+def _heading(said: str) -> Paragraph:
+    return Paragraph(text(said), styles().heading)
+
+
+def _standings(results: Results, width: float) -> Flowable:
+    """Rank, player, score, games, games won, boxes won, then the tie-breaks."""
+    if not results.standings:
+        return Paragraph("No game has been scored yet.", styles().body)
+    fixed = ["#", "Score", "Games", "Won", "Boxes", *results.tie_breaks]
+    number_w = 15 * mm
+    name_w = max(35 * mm, width - number_w * (len(fixed) - 1) - 10 * mm)
+    widths = [10 * mm, name_w] + [number_w] * (len(fixed) - 1)
+    head = styles().head
+    rows: list[list[object]] = [[Paragraph(h, head) for h in
+                                 ["#", "Player", *fixed[1:]]]]
+    for line in results.standings:
+        rows.append([str(line.rank), name_cell(line.player, name_w),
+                     words.number(line.score), str(line.games), str(line.won),
+                     str(line.boxes), *line.tie_breaks])
+    table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(ruled([*HEADED, ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                          ("FONT", (0, 1), (-1, -1), FONT, 9.5),
+                          ("FONT", (2, 1), (2, -1), FONT_BOLD, 9.5)]))
+    return table
+
+
+def _highlights(results: Results) -> list[Flowable]:
+    """The evening's highest box and most gins, when any box was scored."""
+    said: list[str] = []
+    if results.highest_box is not None:
+        player, points, round_, table = results.highest_box
+        said.append(f"<b>Highest box:</b> {text(player)}, {points} points "
+                    f"(round {round_}, table {table})")
+    if results.most_gins:
+        count = results.most_gins[0][1]
+        names = ", ".join(text(p) for p, _ in results.most_gins)
+        said.append(f"<b>Most gins:</b> {names}, {count} gin{'' if count == 1 else 's'}")
+    if not said:
+        return []
+    story: list[Flowable] = [_heading("The evening's best")]
+    return story + [Paragraph(s, styles().body) for s in said]
+
+
+STATUS_WORDS = {"done": "", "agreed": "ended by agreement", "playing": "still playing",
+                "bye": "bye"}
+
+
+def _round(tables: Sequence[TableResult], width: float) -> Flowable:
+    """One line per table: its number, each seat's player and final total, status."""
+    seats = max((len(t.totals) for t in tables), default=1)
+    seat_w = (width - 14 * mm - 30 * mm) / seats
+    head = styles().head
+    titles = ["Table", *(f"Seat {n}" for n in range(1, seats + 1)), "Boxes"]
+    rows: list[list[object]] = [[Paragraph(t, head) for t in titles]]
+    style: list[tuple[object, ...]] = [*HEADED]
+    for r, table in enumerate(tables, start=1):
+        best = max((total for _, total in table.totals), default=None)
+        cells: list[object] = [str(table.table) if table.status != "bye" else "bye"]
+        for c, (player, total) in enumerate(table.totals, start=1):
+            shown = name_cell(f"{player} {words.number(total)}", seat_w)
+            cells.append(shown)
+            if total == best and table.status != "bye" and len(table.totals) > 1:
+                style.append(("BACKGROUND", (c, r), (c, r), WON))
+        cells += [""] * (seats - len(table.totals))
+        note = STATUS_WORDS.get(table.status, table.status)
+        said = f"{table.boxes}" + (f" · {note}" if note else "")
+        cells.append(Paragraph(text(said), styles().cell))
+        rows.append(cells)
+    grid = Table(rows, colWidths=[14 * mm] + [seat_w] * seats + [30 * mm], hAlign="LEFT")
+    grid.setStyle(ruled(style))
+    return grid

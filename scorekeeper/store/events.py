@@ -1,0 +1,415 @@
+"""Reading and writing events (club nights): the event, its entrants, its rounds'
+seating and clocks, its tables' games and the director's penalties.
+
+An event's writes hold its row (:func:`event_writing`: ``BEGIN IMMEDIATE`` on SQLite,
+``FOR UPDATE`` on PostgreSQL) from the read they are based on to their commit, and bump
+its ``version``, which the pages poll. The games themselves are written as any game is
+(``writes.py``): the event only links them to its tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..engine.event import EventEntry, EventGame, Penalty, Seating
+from .locks import IMMEDIATE
+from .models import (
+    Event,
+    EventEntrant,
+    EventPenalty,
+    EventRound,
+    EventTable,
+    Game,
+    now,
+)
+from .reads import join_code_hash, token_hash
+
+
+class EventNotFound(LookupError):
+    """No such event."""
+
+
+class EventKeyTaken(Exception):
+    """The start key of an event is already used (a resent form): ``event_id`` is it."""
+
+    def __init__(self, event_id: str) -> None:
+        super().__init__(f"an event was already started with this key: {event_id}")
+        self.event_id = event_id
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """An event's own row, plain data."""
+
+    id: str
+    name: str
+    entry: dict[str, Any]
+    seed: int
+    version: int
+    current_round: int
+    finished: bool
+    director_hash: str
+    join_code_hash: str | None
+    codes_round: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    position: int
+    entered_round: int
+    withdrawn_round: int | None
+
+    def plays(self, round: int) -> bool:
+        """Whether the entrant is in the event for this round."""
+        return self.entered_round <= round and (
+            self.withdrawn_round is None or round < self.withdrawn_round)
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    number: int
+    tables: list[list[str]]
+    byes: list[str]
+    started_at: datetime | None
+    minutes: int | None
+    closed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class LoadedEvent:
+    """An event as stored: its row, entrants, rounds, tables' games and penalties, and
+    the same as the engine's :class:`EventEntry`."""
+
+    row: EventRow
+    entrants: tuple[Entrant, ...]
+    rounds: tuple[RoundRow, ...]
+    entry: EventEntry
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    def round(self, number: int) -> RoundRow | None:
+        return next((r for r in self.rounds if r.number == number), None)
+
+    def playing(self, round: int) -> tuple[str, ...]:
+        """The entrants in the event for ``round``, in entry order."""
+        return tuple(e.name for e in self.entrants if e.plays(round))
+
+    @property
+    def withdrawn(self) -> tuple[str, ...]:
+        return tuple(e.name for e in self.entrants if e.withdrawn_round is not None)
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """A table's game as the standings read it: one row of one query."""
+
+    round: int
+    table: int
+    game_id: str
+    players: list[str]
+    summary: dict[str, Any]
+    version: int
+    ended: str | None
+
+
+@contextmanager
+def event_writing(db: Session, event_id: str) -> Iterator[None]:
+    """Hold the event for one write (see :func:`scorekeeper.store.writing`)."""
+    db.rollback()
+    if db.get_bind().dialect.name == "sqlite":
+        db.connection(execution_options={IMMEDIATE: True})
+    else:
+        db.execute(select(Event.version).where(Event.id == event_id).with_for_update())
+    try:
+        yield
+    finally:
+        if db.in_transaction():
+            db.rollback()
+
+
+def create_event(db: Session, *, event_id: str, entry: EventEntry, director: str,
+                 join: str | None, codes_round: int | None, key: str | None = None) -> None:
+    """Store a new event with its entrants (no round seated yet). A start ``key``
+    already used raises :class:`EventKeyTaken` naming that event."""
+    settings = entry.to_json()
+    for name in ("entrants", "seating", "games", "penalties", "seed"):
+        settings.pop(name, None)
+    assert entry.seed is not None
+    db.add(Event(id=event_id, name=entry.name, entry=settings, seed=entry.seed,
+                 version=1, current_round=0, finished=False,
+                 director_hash=token_hash(director),
+                 join_code_hash=None if join is None else join_code_hash(join),
+                 codes_round=codes_round, start_key=key))
+    try:
+        db.flush()
+        db.add_all([EventEntrant(event_id=event_id, name=name, position=i, entered_round=1)
+                    for i, name in enumerate(entry.entrants)])
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        found = None if key is None else db.scalar(
+            select(Event.id).where(Event.start_key == key))
+        if found is None:
+            raise
+        raise EventKeyTaken(found) from None
+
+
+_EVENT_FIELDS = tuple(c.name for c in sa.inspect(Event).columns if c.name != "start_key")
+
+
+def get_event(db: Session, event_id: str) -> EventRow | None:
+    if not isinstance(event_id, str) or len(event_id) > 32 or "\x00" in event_id:
+        return None
+    row = db.get(Event, event_id)
+    if row is None:
+        return None
+    return EventRow(**{name: getattr(row, name) for name in _EVENT_FIELDS})
+
+
+def load_event(db: Session, event_id: str) -> LoadedEvent | None:
+    """The event with everything it holds, or None."""
+    row = get_event(db, event_id)
+    if row is None:
+        return None
+    sql = db.connection()
+    entrants = tuple(Entrant(*e) for e in sql.execute(
+        select(EventEntrant.name, EventEntrant.position, EventEntrant.entered_round,
+               EventEntrant.withdrawn_round)
+        .where(EventEntrant.event_id == event_id).order_by(EventEntrant.position)))
+    rounds = tuple(RoundRow(*r) for r in sql.execute(
+        select(EventRound.number, EventRound.tables, EventRound.byes, EventRound.started_at,
+               EventRound.minutes, EventRound.closed_at)
+        .where(EventRound.event_id == event_id).order_by(EventRound.number)))
+    games = tuple(EventGame(*g) for g in sql.execute(
+        select(EventTable.round, EventTable.table_number, EventTable.game_id)
+        .where(EventTable.event_id == event_id)
+        .order_by(EventTable.round, EventTable.table_number)))
+    penalties = tuple(Penalty(*p) for p in sql.execute(
+        select(EventPenalty.player, EventPenalty.points, EventPenalty.note, EventPenalty.round)
+        .where(EventPenalty.event_id == event_id).order_by(EventPenalty.id)))
+    # The settings are read (and checked) as the contract reads them; the names were
+    # checked when they were entered.
+    entry = EventEntry.from_json({**row.entry, "entrants": [], "seed": row.seed})
+    entry = entry.with_changes(
+        entrants=tuple(e.name for e in entrants),
+        seating=tuple(Seating(r.number, tuple(tuple(t) for t in r.tables), tuple(r.byes))
+                      for r in rounds),
+        games=games, penalties=penalties)
+    return LoadedEvent(row, entrants, rounds, entry)
+
+
+def table_games(db: Session, event_id: str) -> list[TableGame]:
+    """Every table's game of the event with its stored summary, in one query: what the
+    standings are computed from (no box is read or scored again)."""
+    query = (select(EventTable.round, EventTable.table_number, Game.id, Game.players,
+                    Game.summary, Game.version, Game.ended)
+             .join(Game, Game.id == EventTable.game_id)
+             .where(EventTable.event_id == event_id)
+             .order_by(EventTable.round, EventTable.table_number))
+    return [TableGame(*row) for row in db.execute(query)]
+
+
+def event_stamp(db: Session, event_id: str) -> tuple[int, int, int] | None:
+    """What changes whenever the standings may: the event's version, and the sum and
+    count of its games' versions (a box recorded at any table)."""
+    version = db.scalar(select(Event.version).where(Event.id == event_id))
+    if version is None:
+        return None
+    total, count = db.execute(
+        select(func.coalesce(func.sum(Game.version), 0), func.count(Game.id))
+        .join(EventTable, EventTable.game_id == Game.id)
+        .where(EventTable.event_id == event_id)).one()
+    return version, int(total), int(count)
+
+
+def _bump(db: Session, event_id: str, **values: Any) -> None:
+    changed = db.execute(update(Event).where(Event.id == event_id).values(
+        version=Event.version + 1, updated_at=now(), **values))
+    if getattr(changed, "rowcount", 0) != 1:
+        raise EventNotFound(f"there is no event {event_id!r}")
+
+
+def add_round(db: Session, event_id: str, seating: Seating, games: Sequence[str], *,
+              minutes: int | None, started_at: datetime | None) -> None:
+    """Store a round's seating and its tables' games (``games[i]`` plays table i + 1);
+    the event moves on to this round. Inside :func:`event_writing`; commits."""
+    db.add(EventRound(event_id=event_id, number=seating.round,
+                      tables=[list(t) for t in seating.tables], byes=list(seating.byes),
+                      minutes=minutes, started_at=started_at))
+    db.add_all([EventTable(event_id=event_id, round=seating.round, table_number=i,
+                           game_id=game) for i, game in enumerate(games, start=1)])
+    _bump(db, event_id, current_round=seating.round)
+    db.commit()
+
+
+def reseat_table(db: Session, event_id: str, round: int, table: int,
+                 players: Sequence[str], game_id: str) -> None:
+    """A table of a round seated anew (seats swapped, a player replaced) with its new
+    game. Inside :func:`event_writing`; commits."""
+    found = db.scalar(select(EventRound).where(EventRound.event_id == event_id,
+                                               EventRound.number == round))
+    if found is None:
+        raise EventNotFound(f"round {round} is not seated")
+    tables = [list(t) for t in found.tables]
+    tables[table - 1] = list(players)
+    found.tables = tables
+    db.execute(update(EventTable).where(
+        EventTable.event_id == event_id, EventTable.round == round,
+        EventTable.table_number == table).values(game_id=game_id))
+    _bump(db, event_id)
+    db.commit()
+
+
+def set_clock(db: Session, event_id: str, round: int, started_at: datetime | None,
+              minutes: int | None) -> None:
+    db.execute(update(EventRound).where(EventRound.event_id == event_id,
+                                        EventRound.number == round)
+               .values(started_at=started_at, minutes=minutes))
+    _bump(db, event_id)
+    db.commit()
+
+
+def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> None:
+    """Mark the round closed (and the event finished after its last). Inside
+    :func:`event_writing`; commits."""
+    db.execute(update(EventRound).where(EventRound.event_id == event_id,
+                                        EventRound.number == round)
+               .values(closed_at=now()))
+    _bump(db, event_id, finished=finished)
+    db.commit()
+
+
+def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
+    """A late entry, playing from ``round`` (or one who withdrew, back from it)."""
+    found = db.scalar(select(EventEntrant).where(EventEntrant.event_id == event_id,
+                                                 EventEntrant.name == name))
+    if found is not None:
+        found.withdrawn_round = None
+    else:
+        position = db.scalar(select(func.coalesce(func.max(EventEntrant.position), -1))
+                             .where(EventEntrant.event_id == event_id))
+        db.add(EventEntrant(event_id=event_id, name=name, position=(position or 0) + 1,
+                            entered_round=round))
+    _bump(db, event_id)
+    db.commit()
+
+
+def withdraw(db: Session, event_id: str, name: str, round: int) -> None:
+    """The entrant plays no more from ``round``."""
+    db.execute(update(EventEntrant).where(EventEntrant.event_id == event_id,
+                                          EventEntrant.name == name)
+               .values(withdrawn_round=round))
+    _bump(db, event_id)
+    db.commit()
+
+
+def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | None) -> None:
+    db.add(EventPenalty(event_id=event_id, player=penalty.player, points=penalty.points,
+                        note=penalty.note, round=penalty.round, game_id=game_id))
+    _bump(db, event_id)
+    db.commit()
+
+
+def renew_event_codes(db: Session, event_id: str, seen_round: int | None, director: str,
+                      join: str, codes_round: int) -> bool:
+    """Replace the director's codes, if still of ``seen_round`` (False: another phone
+    renewed them first)."""
+    changed = db.execute(
+        update(Event).where(Event.id == event_id)
+        .where(Event.codes_round.is_(None) if seen_round is None
+               else Event.codes_round == seen_round)
+        .values(director_hash=token_hash(director), join_code_hash=join_code_hash(join),
+                codes_round=codes_round))
+    db.commit()
+    return bool(getattr(changed, "rowcount", 0))
+
+
+def events_with_join_code(db: Session, code: str) -> list[EventRow]:
+    ids = db.scalars(select(Event.id).where(Event.join_code_hash == join_code_hash(code)))
+    return [row for event_id in list(ids) if (row := get_event(db, event_id)) is not None]
+
+
+def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
+    """The event, round and table a game is played at, if it is an event's."""
+    row = db.execute(select(EventTable.event_id, EventTable.round, EventTable.table_number)
+                     .where(EventTable.game_id == game_id)).first()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] | None:
+    """A round's start and minutes, if it is timed and started."""
+    row = db.execute(select(EventRound.started_at, EventRound.minutes, EventRound.closed_at)
+                     .where(EventRound.event_id == event_id,
+                            EventRound.number == round)).first()
+    if row is None or row[0] is None or row[1] is None or row[2] is not None:
+        return None
+    return row[0], row[1]
+
+
+def game_clock(db: Session, game_id: str) -> tuple[int, datetime, int] | None:
+    """The round number, start and minutes of the open, timed round a game is played
+    in (every table's sheet shows its clock), in one query; None for any other game."""
+    row = db.execute(
+        select(EventRound.number, EventRound.started_at, EventRound.minutes)
+        .join(EventTable, (EventTable.event_id == EventRound.event_id)
+              & (EventTable.round == EventRound.number))
+        .where(EventTable.game_id == game_id, EventRound.closed_at.is_(None),
+               EventRound.started_at.is_not(None), EventRound.minutes.is_not(None))).first()
+    if row is None or row[1] is None or row[2] is None:
+        return None
+    return row[0], row[1], row[2]
+
+
+def event_game_ids(db: Session, event_id: str) -> set[str]:
+    """The ids of the event's games (a player's record filtered to one event)."""
+    return set(db.scalars(select(EventTable.game_id).where(EventTable.event_id == event_id)))
+
+
+def recent_events(db: Session, limit: int = 20) -> list[EventRow]:
+    ids = list(db.scalars(select(Event.id).order_by(Event.created_at.desc()).limit(limit)))
+    return [row for event_id in ids if (row := get_event(db, event_id)) is not None]
+
+
+__all__ = [
+    "Entrant",
+    "EventKeyTaken",
+    "EventNotFound",
+    "EventRow",
+    "LoadedEvent",
+    "RoundRow",
+    "TableGame",
+    "add_entrant",
+    "add_penalty",
+    "add_round",
+    "close_round",
+    "create_event",
+    "event_game_ids",
+    "event_of_game",
+    "event_stamp",
+    "event_writing",
+    "events_with_join_code",
+    "game_clock",
+    "get_event",
+    "load_event",
+    "recent_events",
+    "renew_event_codes",
+    "reseat_table",
+    "round_clock",
+    "set_clock",
+    "table_games",
+    "withdraw",
+]

@@ -1,0 +1,482 @@
+"""An event as its pages show it: the tables of each round with where their games
+stand, the standings, the round's clock, a player's seat and rank, and who may direct.
+
+The pages render these values; only :func:`load` reads (through the ledger and the
+store's summaries, never a rescoring of every box), so the projector's page stays cheap.
+The director's right lives in the signed session cookie beside the scorers' rights
+(:mod:`.gamedata`): an event's creator's pass, or the director's code it joined with.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import datetime
+import hashlib
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, session, url_for
+from markupsafe import Markup
+
+from .. import engine, ledger, records, store
+from ..engine.event import EventEntry, Seating, Standing
+from ..engine.event import TableResult as Result
+from ..engine.event import standings as rank
+from ..ledger import events as ledger_events
+from ..pdf.events import Results, TableCard
+from ..pdf.events import Standing as PrintedStanding
+from ..pdf.events import TableResult as PrintedTable
+from . import database, gamedata, invite
+
+STATUS_WORDS = {"playing": "playing", "done": "done", "agreed": "ended by agreement",
+                "waiting": "not started"}
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One table of one round: its game, players in seat order, and where it stands."""
+
+    round: int
+    table: int
+    game: str | None
+    players: tuple[str, ...]
+    status: str = "waiting"
+    """``waiting`` (no box yet), ``playing``, ``done`` (the game is over) or ``agreed``."""
+    boxes: int = 0
+    totals: tuple[int, ...] = ()
+    """Each seat's total so far, in seat order (empty before the first box)."""
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("done", "agreed")
+
+    @property
+    def said(self) -> str:
+        return STATUS_WORDS.get(self.status, self.status)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A timed round's clock: when it started and how long it lasts."""
+
+    round: int
+    started: datetime.datetime
+    minutes: int
+
+    @property
+    def ends(self) -> datetime.datetime:
+        return self.started + datetime.timedelta(minutes=self.minutes)
+
+    def left(self, now: datetime.datetime) -> int:
+        """Whole minutes left (rounded up), 0 once time is up.
+
+        >>> c = Clock(1, datetime.datetime(2026, 12, 1, 19, 0), 40)
+        >>> c.left(datetime.datetime(2026, 12, 1, 19, 0, 30)), c.left(
+        ...     datetime.datetime(2026, 12, 1, 19, 41))
+        (40, 0)
+        """
+        seconds = (self.ends - now).total_seconds()
+        return max(0, int(-(-seconds // 60)))
+
+    def iso_end(self) -> str:
+        """The end in UTC, as ``<time datetime>`` wants it (the page shows local time)."""
+        return self.ends.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class EventView:
+    """What the event's pages show."""
+
+    id: str
+    entry: EventEntry
+    version: int
+    tables: tuple[TableView, ...]
+    standings: tuple[Standing, ...]
+    current: int
+    """The round being played or about to be (0 before any seating)."""
+    closed: tuple[int, ...] = ()
+    """The rounds closed so far."""
+    withdrawn: tuple[str, ...] = ()
+    clock: Clock | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Every round closed: the page is the event's published result."""
+        return len(self.closed) >= self.entry.rounds
+
+    @property
+    def between_rounds(self) -> bool:
+        """The current round is seated but no table has a box yet."""
+        return all(t.status == "waiting" for t in self.round_tables(self.current))
+
+    def round_tables(self, number: int) -> tuple[TableView, ...]:
+        return tuple(t for t in self.tables if t.round == number)
+
+    def seating(self, number: int) -> Seating | None:
+        return self.entry.seating_of(number)
+
+    def rounds_seated(self) -> list[int]:
+        """The rounds seated so far, latest first."""
+        return sorted({s.round for s in self.entry.seating}, reverse=True)
+
+    def playing(self, number: int) -> list[TableView]:
+        return [t for t in self.round_tables(number) if not t.finished]
+
+    def rank_of(self, player: str) -> Standing | None:
+        return next((s for s in self.standings if s.player == player), None)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A player's evening at a glance: where to sit next, their rank."""
+
+    player: str
+    round: int | None
+    table: int | None
+    seat: int | None
+    bye: bool
+    standing: Standing | None
+    game: str | None = None
+
+    @property
+    def where(self) -> str:
+        """``Round 3: table 7, seat 2`` (or the bye, or nothing seated yet)."""
+        if self.round is None:
+            return "Not seated yet: the director seats the next round."
+        if self.bye:
+            return f"Round {self.round}: a bye (you sit this round out)."
+        return f"Round {self.round}: table {self.table}, seat {self.seat}"
+
+
+def find_player(event: EventView, typed: str) -> str | None:
+    """The entrant whose name was typed, case and spacing aside (None when nobody).
+
+    >>> entry = EventEntry("x", ("Ann Lee", "Bob"))
+    >>> view = EventView("e", entry, 1, (), (), 0)
+    >>> find_player(view, "  ann   LEE "), find_player(view, "Cal")
+    ('Ann Lee', None)
+    """
+    folded = " ".join(typed.split()).casefold()
+    if not folded:
+        return None
+    names = list(event.entry.entrants) + [s.player for s in event.standings]
+    return next((name for name in names if name.casefold() == folded), None)
+
+
+def player_view(event: EventView, player: str) -> PlayerView:
+    """Where ``player`` sits in the latest round seated, and their rank now."""
+    standing = event.rank_of(player)
+    for number in event.rounds_seated():
+        seating = event.seating(number)
+        if seating is None:
+            continue
+        place = seating.place_of(player)
+        if place is not None:
+            table, seat = place
+            return PlayerView(player, number, table, seat, False, standing,
+                              event.entry.game_of(number, table))
+        if player in seating.byes:
+            return PlayerView(player, number, None, None, True, standing)
+        break
+    return PlayerView(player, None, None, None, False, standing)
+
+
+def table_views(entry: EventEntry, results: Sequence[Result],
+                ended: Sequence[str] = ()) -> tuple[TableView, ...]:
+    """Every seated table with where its game stands, from the standings' own table
+    results (the games' stored summaries): ``ended`` names the games ended by agreement."""
+    by_game = {r.game: r for r in results if r.game}
+    by_place = {(r.round, r.table): r for r in results}
+    agreed = set(ended)
+    views: list[TableView] = []
+    for seating in sorted(entry.seating, key=lambda s: s.round):
+        for number, players in enumerate(seating.tables, start=1):
+            game = entry.game_of(seating.round, number)
+            result = by_game.get(game) if game else None
+            result = result or by_place.get((seating.round, number))
+            if result is None:
+                views.append(TableView(seating.round, number, game, players))
+                continue
+            if game in agreed:
+                status = "agreed"
+            elif result.over:
+                status = "done"
+            else:
+                status = "playing" if result.boxes else "waiting"
+            views.append(TableView(seating.round, number, game, result.players or players,
+                                   status, result.boxes,
+                                   tuple(result.totals.get(p, 0) for p in
+                                         (result.players or players))))
+    return tuple(views)
+
+
+def round_ends_words(entry: EventEntry) -> str:
+    """How a round ends, in words.
+
+    >>> from scorekeeper.engine.event import RoundEnd
+    >>> round_ends_words(EventEntry("x", ("A",), round_ends=RoundEnd("minutes", 40)))
+    '40 minutes'
+    """
+    ends = entry.round_ends
+    if ends.kind == "minutes":
+        return f"{ends.limit} minutes"
+    if ends.kind == "boxes":
+        return f"{ends.limit} boxes"
+    return "each game to its end"
+
+
+# --- reading: through the store's queries (one row per table's game, no rescoring) ----------
+
+NO_EVENT = "There is no event at this address. Check the link."
+
+
+
+def load(event_id: str) -> EventView:
+    """The event as its pages show it, or 404: its stored entry, each table's game as
+    its summary stands, the standings computed from those summaries."""
+    db = database.session()
+    loaded = store.events.load_event(db, event_id)
+    if loaded is None:
+        abort(404, description=NO_EVENT)
+    games = store.events.table_games(db, loaded.id)
+    results = [records.table_result(g) for g in games]
+    withdrawn = loaded.withdrawn
+    standing = rank(loaded.entry, results, withdrawn=withdrawn)
+    ended = [g.game_id for g in games if g.ended]
+    closed = tuple(r.number for r in loaded.rounds if r.closed_at is not None)
+    current = loaded.row.current_round
+    clock = None
+    here = loaded.round(current)
+    if here is not None and here.minutes and here.started_at is not None:
+        clock = Clock(current, here.started_at, here.minutes)
+    return EventView(loaded.id, loaded.entry, loaded.row.version,
+                     table_views(loaded.entry, results, ended), standing, current, closed,
+                     withdrawn, clock)
+
+
+def stamp(event_id: str) -> str | None:
+    """What the projector's poll compares: it changes with the event and with any box
+    recorded, corrected or deleted at any of its tables (None: no such event)."""
+    found = store.events.event_stamp(database.session(), event_id)
+    return None if found is None else "-".join(str(part) for part in found)
+
+
+def clock_of_game(db: Any, game_id: str) -> Clock | None:
+    """The clock of the timed round a game is played in, while that round is open (one
+    query: every table's sheet asks)."""
+    found = store.events.game_clock(db, game_id)
+    return None if found is None else Clock(*found)
+
+
+# --- writing: through the ledger's use cases ------------------------------------------------
+
+
+def start(entry: EventEntry, key: str | None = None) -> str:
+    """Start the event and seat round 1; its id."""
+    started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(),
+                                        key=key)
+    return started.event.id
+
+
+def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str]) -> None:
+    """Late entries and withdrawals, from the next round seated."""
+    db = database.session()
+    for name in added:
+        ledger_events.enter(db, event_id, name)
+    for name in gone:
+        ledger_events.withdraw(db, event_id, name)
+
+
+def swap(event_id: str, first: str, second: str) -> None:
+    ledger_events.swap(database.session(), event_id, first, second,
+                       secret=gamedata.secret())
+
+
+def replace(event_id: str, player: str, by: str) -> None:
+    ledger_events.replace(database.session(), event_id, player, by,
+                          secret=gamedata.secret())
+
+
+def close_round(event_id: str, *, force: bool) -> None:
+    """Close the round (ending the tables still playing when forced), then seat the
+    next one unless it was the last."""
+    db = database.session()
+    closed = ledger_events.close_round(db, event_id, force=force)
+    if not closed.row.finished and closed.row.current_round < closed.entry.rounds:
+        ledger_events.seat_next_round(db, event_id, secret=gamedata.secret())
+
+
+def end_game(event_id: str, game_id: str) -> None:
+    ledger_events.end_table(database.session(), event_id, game_id)
+
+
+def penalise(event_id: str, player: str, points: int, note: str) -> None:
+    ledger_events.penalize(database.session(), event_id, player, points, note)
+
+
+# --- the director's right ---------------------------------------------------------------------
+
+DIRECT = "direct"
+"""The session's key for the director's rights (event id -> the code or pass held)."""
+
+
+def creator_pass(event_id: str) -> str:
+    """What the phone that started an event keeps: never shown, untouched by renewals."""
+    digest = hmac.new(gamedata.secret(), b"director:" + event_id.encode("utf-8"),
+                      hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
+
+
+def _held(event_id: str) -> str | None:
+    token = (session.get(DIRECT) or {}).get(event_id)
+    return token if isinstance(token, str) else None
+
+
+def can_direct(event_id: str) -> bool:
+    """Whether this phone holds the event's director's right: its creator's pass, or
+    the current director's code."""
+    token = _held(event_id)
+    if not token:
+        return False
+    if hmac.compare_digest(token, creator_pass(event_id)):
+        return True
+    row = store.events.get_event(database.session(), event_id)
+    return row is not None and ledger_events.is_director(row, token)
+
+
+def directs_game(game_id: str) -> bool:
+    """Whether this phone directs the event a game is played in (its right then covers
+    the game). Costs nothing for a phone that directs no event."""
+    if not session.get(DIRECT):
+        return False
+    found = store.events.event_of_game(database.session(), game_id)
+    return found is not None and can_direct(found[0])
+
+
+def _keep(event_id: str, token: str) -> None:
+    rights = {k: v for k, v in (session.get(DIRECT) or {}).items() if k != event_id}
+    rights[event_id] = token
+    session.permanent = True
+    session[DIRECT] = dict(list(rights.items())[-gamedata.MAX_EDIT_RIGHTS:])
+
+
+def directs(event_id: str) -> None:
+    """This phone started the event: it keeps the creator's pass."""
+    _keep(event_id, creator_pass(event_id))
+
+
+def join(event_id: str, code: str) -> bool:
+    """Become a director with a typed code (short, or the link's); False when wrong."""
+    found = ledger_events.director_joined(database.session(), code, gamedata.secret(),
+                                          event_id=event_id)
+    if found is None:
+        return False
+    _keep(event_id, found[1])
+    return True
+
+
+def renew(event_id: str) -> None:
+    """New director's codes; a phone that joined by code keeps its right with the new one."""
+    codes = ledger_events.renew_director_codes(database.session(), event_id,
+                                               gamedata.secret())
+    held = _held(event_id)
+    if held is not None and held != creator_pass(event_id):
+        _keep(event_id, codes.director)
+
+
+def share(event_id: str) -> invite.Invite | None:
+    """The director's link (its code in the fragment), QR code and short code."""
+    row = store.events.get_event(database.session(), event_id)
+    if row is None:
+        return None
+    codes = ledger_events.director_codes(row, gamedata.secret())
+    if not ledger_events.is_director(row, codes.director):
+        return None
+    page = url_for("events.director", event_id=event_id, _external=True)
+    link = f"{page}#{codes.director}"
+    return invite.Invite(page, invite.qr_svg(page, "QR code of the event's director page"),
+                         link, invite.qr_svg(link, "QR code to direct this event"),
+                         codes.join, codes.director)
+
+
+# --- print --------------------------------------------------------------------------------
+
+
+def table_cards(event: EventView, number: int) -> list[TableCard]:
+    """A card per table of round ``number``: its QR code the table's game's join link
+    (scoring that game only), with the game's short join code."""
+    db = database.session()
+    cards = []
+    rules = engine.find_rules(event.entry.rules)
+    for table in event.round_tables(number):
+        url = code = None
+        row = store.get_game(db, table.game) if table.game else None
+        if row is not None:
+            with contextlib.suppress(ledger.CodesUnknown):
+                codes = ledger.codes_of(row, gamedata.secret())
+                url, code = invite.join_url(row.id, codes.edit), codes.join
+        cards.append(TableCard(event.entry.name, number, table.table, table.players, url,
+                               code, rules.title, round_ends_words(event.entry)))
+    return cards
+
+
+def results(event: EventView) -> Results:
+    """The results PDF's values: standings, every round's tables, the evening's best."""
+    db = database.session()
+    games = {g.game_id: g for g in store.events.table_games(db, event.id)}
+    best: tuple[str, int, int, int] | None = None
+    gins: dict[str, int] = {}
+    for t in event.tables:
+        summary = games[t.game].summary if t.game in games else {}
+        for box in (summary.get("record") or {}).get("boxes") or ():
+            result, winner, points = [*box, None, None, None][:3]
+            if winner and isinstance(points, int) and (best is None or points > best[1]):
+                best = (winner, points, t.round, t.table)
+            if winner and result in ("gin", "break-gin"):
+                gins[winner] = gins.get(winner, 0) + 1
+    most = max(gins.values(), default=0)
+    ties = event.entry.tie_breaks
+    standings = tuple(PrintedStanding(
+        s.rank, s.player, s.score, s.games, s.won, s.boxes,
+        tuple(_tie_value(s, tie) for tie in ties)) for s in event.standings)
+    tables = tuple(PrintedTable(t.round, t.table, tuple(zip(t.players, t.totals or
+                                                            (0,) * len(t.players),
+                                                            strict=True)),
+                                t.status, t.boxes) for t in event.tables)
+    return Results(event.entry.name, event.entry.date or "", event.entry.place or "",
+                   engine.find_rules(event.entry.rules).title, event.entry.standings,
+                   tuple(TIE_WORDS[t] for t in ties), standings, tables, best,
+                   tuple(sorted((p, n) for p, n in gins.items() if n == most and most)))
+
+
+TIE_WORDS = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}
+
+
+def standing_rows(event: EventView) -> list[tuple[Standing, str, Markup]]:
+    """Each standing with its score and its tie-break cells ready to show: the
+    projector's table is drawn every few seconds, so its 300 rows are put together
+    here rather than cell by cell in the template."""
+    ties = event.entry.tie_breaks
+    return [(s, shown_number(s.score),
+             Markup("".join(f'<td class="num">{_tie_value(s, tie)}</td>' for tie in ties)))
+            for s in event.standings]
+
+
+def shown_number(value: float) -> str:
+    """A score as the pages show it: whole numbers plain, others to one decimal, and a
+    minus sign rather than a hyphen.
+
+    >>> shown_number(-12.0), shown_number(2.5)
+    ('−12', '2.5')
+    """
+    shown = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    return shown.replace("-", "−")
+
+
+def _tie_value(standing: Standing, tie: str) -> str:
+    value = {"won": standing.won, "boxes": standing.boxes,
+             "head_to_head": standing.head_to_head}[tie]
+    return shown_number(value)

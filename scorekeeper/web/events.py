@@ -1,0 +1,349 @@
+"""Club nights: start an event, its page (rounds, tables, seeds, where each player sits),
+the live standings for a projector, the director's page, table cards and results.
+
+Every write is a POST on a real form (htmx enhances it; without JavaScript the browser
+posts it and follows the 303); the views parse, call the ledger (``ledger.events``),
+and render through :mod:`.htmx`. The director's right is shared and renewed like a
+scorer's: :mod:`.eventdata` keeps it in the session.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+
+from .. import engine
+from ..ledger import LedgerError
+from . import database, eventdata, htmx, invite, printing
+from .forms import GAME_ORDER, presets
+from .forms import event as forms
+from .forms.fields import add_error, choices
+
+bp = Blueprint("events", __name__, url_prefix="/events")
+
+REFRESH_SECONDS = 15
+"""The projector's refresh without JavaScript (a meta refresh)."""
+
+
+@bp.app_template_global("event_clock")
+def event_clock(game_id: str) -> eventdata.Clock | None:
+    """The clock of the timed round a game is played in (None for any other game)."""
+    return eventdata.clock_of_game(database.session(), game_id)
+
+
+@bp.app_template_global("event_now")
+def event_now() -> datetime.datetime:
+    """Now in UTC without a zone, as the store keeps times."""
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+bp.add_app_template_global(eventdata.shown_number, "number")
+bp.add_app_template_global(eventdata.standing_rows, "standing_rows")
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Response:
+    """The new-event form; POST starts the event, seats round 1 and goes to its page."""
+    preset = request.values.get("rules") or GAME_ORDER[0]
+    if preset not in engine.PRESETS:
+        preset = GAME_ORDER[0]
+    form = forms.new_event_form_class(preset)()
+    form.rules.data = preset
+    if request.method != "POST":
+        return _new_page(form)
+    if not form.validate():
+        return _new_page(form, 422)
+    entry = forms.event_from_form(form)
+    if entry is None:
+        return _new_page(form, 422)
+    try:
+        event_id = eventdata.start(entry, key=form.key.data or None)
+    except engine.ScorekeeperError as err:
+        forms.attach_event_error(form, err)
+        return _new_page(form, 422)
+    except LedgerError as refused:
+        form.form_errors.append(str(refused))
+        return _new_page(form, 422)
+    eventdata.directs(event_id)
+    return htmx.go(url_for("events.show", event_id=event_id))
+
+
+def _new_page(form: forms.NewEventForm, status: int = 200) -> Response:
+    rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
+    return htmx.render("events/new.html", "events/_new_form.html", status, form=form,
+                       rules=rules, presets=presets())
+
+
+def _context(event: eventdata.EventView, **more: Any) -> dict[str, Any]:
+    entry = event.entry
+    return {"event": event, "rules": engine.find_rules(entry.rules),
+            "ends_words": eventdata.round_ends_words(entry),
+            "tie_words": [forms.TIE_BREAK_WORDS[t].lower() for t in entry.tie_breaks],
+            "tie_short": forms.TIE_BREAK_SHORT, "tie_long": forms.TIE_BREAK_WORDS,
+            "standings_count": len(event.standings),
+            "director": eventdata.can_direct(event.id), **more}
+
+
+@bp.get("/<event_id>")
+def show(event_id: str) -> Response:
+    """The event's page: its rounds and tables with links to their games, the seed,
+    the find-your-seat form; after the last round, the published result."""
+    event = eventdata.load(event_id)
+    return htmx.render("events/event.html", "events/_event.html", **_context(event))
+
+
+@bp.get("/<event_id>/player")
+def player(event_id: str) -> Response:
+    """A player's view, found by name: "Round 3: table 7, seat 2" and their rank."""
+    event = eventdata.load(event_id)
+    typed = (request.args.get("name") or "")[:80]
+    found = eventdata.find_player(event, typed)
+    me = eventdata.player_view(event, found) if found else None
+    status = 200 if me or not typed.strip() else 404
+    context = _context(event, me=me, not_found=None if me else typed.strip())
+    return htmx.render("events/player.html", "events/_player.html", status, **context)
+
+
+@bp.get("/<event_id>/standings")
+def standings(event_id: str) -> Response:
+    """The live standings for a projector or a phone: refreshes by itself (htmx polls;
+    without JavaScript a meta refresh), and answers 204 to a poll while nothing changed."""
+    since = request.args.get("since")
+    stamp = eventdata.stamp(event_id)
+    if stamp is None:
+        abort(404, description=eventdata.NO_EVENT)
+    if htmx.is_htmx() and since is not None and since == stamp:
+        response = Response(status=204)
+        response.vary.add("HX-Request")
+        return response
+    event = eventdata.load(event_id)
+    return htmx.render("events/standings.html", "events/_standings.html",
+                       **_context(event, stamp=stamp, refresh_seconds=REFRESH_SECONDS,
+                                  poll_seconds=current_app.config["POLL_SECONDS"]))
+
+
+# --- the director ------------------------------------------------------------------------
+
+
+@bp.get("/<event_id>/director")
+def director(event_id: str) -> Response:
+    """The director's page: share the director's right (QR and code), the round's
+    tables with their games, entrants, seat swaps, closing the round, penalties and
+    replacing a player. A phone without the right is asked for the code."""
+    event = eventdata.load(event_id)
+    if not eventdata.can_direct(event.id):
+        return _director_prompt(event)
+    return _director_page(event)
+
+
+def _director_page(event: eventdata.EventView, status: int = 200, **forms_: Any) -> Response:
+    seating = event.entry.seating_of(event.current)
+    seated = sorted(seating.players if seating else ())
+    everyone = sorted(set(event.entry.entrants) - set(event.withdrawn))
+    swap = forms_.get("swap") or forms.SwapForm(formdata=None)
+    swap.first.choices = choices((p, p) for p in seated)
+    swap.second.choices = choices((p, p) for p in seated)
+    penalty = forms_.get("penalty") or forms.PenaltyForm(formdata=None)
+    penalty.player.choices = choices((p, p) for p in everyone)
+    replace = forms_.get("replace") or forms.ReplaceForm(formdata=None)
+    replace.player.choices = choices((p, p) for p in seated)
+    close = forms_.get("close") or forms.CloseRoundForm(formdata=None)
+    close.round.data = str(event.current)
+    entrants = forms_.get("entrants") or forms.ChangeEntrantsForm(formdata=None)
+    response = htmx.render(
+        "events/director.html", "events/_director.html", status,
+        **_context(event, swap=swap, penalty=penalty, replace=replace, close=close,
+                   entrants=entrants, share=eventdata.share(event.id),
+                   refused=forms_.get("refused", "")))
+    return invite.private(response)
+
+
+def _director_prompt(event: eventdata.EventView, wrong: str = "",
+                     status: int = 403) -> Response:
+    body = htmx.render("events/director_join.html", "events/_director_join.html",
+                       status if not htmx.is_htmx() else (422 if wrong else 200),
+                       **_context(event, wrong=wrong))
+    return invite.private(body)
+
+
+@bp.post("/<event_id>/director/join")
+def join(event_id: str) -> Response:
+    """Become a director with the director's code (or the whole link); wrong codes
+    count against this client like a game's join code."""
+    event = eventdata.load(event_id)
+    limit = invite.limit(f"event:{event.id}")
+    if limit.left == 0:
+        minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
+        return _director_prompt(event, f"Too many wrong codes: try again in {minutes}.",
+                                429)
+    if not eventdata.join(event.id, request.form.get("code") or ""):
+        left = invite.count_wrong(f"event:{event.id}").left
+        return _director_prompt(event, "That code does not unlock this event's director "
+                                f"pages ({left} more tries before a pause).")
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/director/codes")
+def renew(event_id: str) -> Response:
+    """New director's codes: the old link and code stop working, and so do the rights
+    of phones that joined with them (the event's creator keeps its right)."""
+    _require_director(event_id)
+    eventdata.renew(event_id)
+    return htmx.go(url_for("events.director", event_id=event_id) + "#share")
+
+
+def _require_director(event_id: str) -> eventdata.EventView:
+    event = eventdata.load(event_id)
+    if not eventdata.can_direct(event.id):
+        abort(make_response(_director_prompt(event)))
+    return event
+
+
+def _refused(event_id: str, message: str, status: int = 422) -> Response:
+    """The director's page again, saying why the action was refused (htmx swaps 409
+    and 422)."""
+    return _director_page(eventdata.load(event_id), status, refused=message)
+
+
+@bp.post("/<event_id>/entrants")
+def entrants(event_id: str) -> Response:
+    """Late entries and withdrawals, between rounds."""
+    event = _require_director(event_id)
+    form = forms.ChangeEntrantsForm()
+    if not form.validate():
+        return _director_page(event, 422, entrants=form)
+    added = forms.entrant_names(form.add.data or "")
+    gone = (form.withdraw.data or "").strip()
+    if not added and not gone:
+        add_error(form.add, "Type a late entry, or the name of a player who withdraws.")
+        return _director_page(event, 422, entrants=form)
+    try:
+        eventdata.change_entrants(event.id, added, [gone] if gone else [])
+    except engine.ScorekeeperError as err:
+        add_error(form.withdraw if "withdraw" in (err.where or "") else form.add,
+                  err.message)
+        return _director_page(event, 422, entrants=form)
+    except LedgerError as refused:
+        add_error(form.add, str(refused))
+        return _director_page(event, 422, entrants=form)
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/swap")
+def swap(event_id: str) -> Response:
+    """Two players change seats before the round starts."""
+    event = _require_director(event_id)
+    form = forms.SwapForm()
+    form.validate()
+    first, second = form.first.data or "", form.second.data or ""
+    if not first or not second or first == second:
+        add_error(form.second, "Pick two different players.")
+        return _director_page(event, 422, swap=form)
+    try:
+        eventdata.swap(event.id, first, second)
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        add_error(form.second, getattr(refused, "message", str(refused)))
+        return _director_page(event, 422, swap=form)
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/close")
+def close(event_id: str) -> Response:
+    """Close the round and seat the next. Refused while a table still plays, unless
+    forced: then those games end by agreement, settled as they stand."""
+    event = _require_director(event_id)
+    form = forms.CloseRoundForm()
+    form.validate()
+    try:
+        eventdata.close_round(event.id, force=bool(form.force.data))
+    except LedgerError as refused:
+        add_error(form.force, str(refused))
+        return _director_page(event, 409, close=form)
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/tables/<int:table>/end")
+def end_table(event_id: str, table: int) -> Response:
+    """End one table's game by agreement (the director, for a table that stops)."""
+    event = _require_director(event_id)
+    game = event.entry.game_of(event.current, table)
+    if game is None:
+        abort(404, description=f"There is no table {table} in round {event.current}.")
+    try:
+        eventdata.end_game(event.id, game)
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        return _refused(event.id, getattr(refused, "message", str(refused)))
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/penalties")
+def penalty(event_id: str) -> Response:
+    """Points taken from a player, with the reason (kept with the event)."""
+    event = _require_director(event_id)
+    form = forms.PenaltyForm()
+    form.player.choices = choices((p, p) for p in event.entry.entrants)
+    if not form.validate():
+        return _director_page(event, 422, penalty=form)
+    try:
+        eventdata.penalise(event.id, form.player.data or "", int(form.points.data or 0),
+                           form.note.data or "")
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        add_error(form.player, getattr(refused, "message", str(refused)))
+        return _director_page(event, 422, penalty=form)
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/replace")
+def replace(event_id: str) -> Response:
+    """Another player takes a seat in the current round (kept in the game's history)."""
+    event = _require_director(event_id)
+    form = forms.ReplaceForm()
+    if not form.validate():
+        return _director_page(event, 422, replace=form)
+    try:
+        eventdata.replace(event.id, form.player.data or "",
+                          engine.player_name(form.by.data or ""))
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        add_error(form.by, getattr(refused, "message", str(refused)))
+        return _director_page(event, 422, replace=form)
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+# --- print ---------------------------------------------------------------------------------
+
+
+@bp.get("/<event_id>/cards.pdf")
+def cards_pdf(event_id: str) -> Response:
+    """The table cards of a round (the current one by default): one card per table, its
+    QR code the join link of the table's game. Directors only: the codes grant scoring."""
+    event = _require_director(event_id)
+    number = request.args.get("round", type=int) or event.current
+    cards = eventdata.table_cards(event, number)
+    if not cards:
+        abort(404, description=f"Round {number} is not seated.")
+    size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
+    from ..pdf.events import render_table_cards
+
+    with printing.turn():
+        body = printing.printed(render_table_cards, cards, size=size)
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = (
+        f'inline; filename="table-cards-{event.id}-round-{number}.pdf"')
+    return invite.private(response)
+
+
+@bp.get("/<event_id>/results.pdf")
+def results_pdf(event_id: str) -> Response:
+    """The event's results: final standings, every round's tables, the evening's best."""
+    event = eventdata.load(event_id)
+    size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
+    from ..pdf.events import render_results
+
+    with printing.turn():
+        body = printing.printed(render_results, eventdata.results(event), size=size)
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="results-{event.id}.pdf"'
+    return response
+

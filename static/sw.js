@@ -1,0 +1,137 @@
+/* Scorekeeper's service worker: the app opens from the home screen, and a sheet seen
+   before can be read when the server is away, always saying when it was last updated.
+
+   - The app's own files (style, scripts, icons) are kept so an offline page looks right.
+   - A score sheet (/games/<id>) is asked of the server first, always. Each time the
+     server answers, the sheet as it stands (the fragment the phones poll, no codes in
+     it) is kept with the time it was read. When the server cannot be reached, that copy
+     is shown under a banner: "Not connected. This sheet was last updated at ...". It
+     is never shown as current.
+   - A box form opened before is kept the same way, so a box can still be entered; its
+     save goes through the form's own keeping in table.js (kept on the phone and sent
+     when the connection is back): the one path for saves. Nothing but GET is touched.
+   - Any other page offline: a short page that says so. */
+"use strict";
+
+var VERSION = "scorekeeper-v1";
+var FILES = ["/static/app.css", "/static/htmx.min.js", "/static/table.js",
+             "/static/share.js", "/static/favicon.svg", "/static/icon-192.png"];
+var SHEET = /^\/games\/([^/]+)$/;
+var FRAGMENT = /^\/games\/([^/]+)\/sheet$/;
+var FORM = /^\/games\/[^/]+\/boxes\/new$/;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(VERSION).then(function (cache) { return cache.addAll(FILES); })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return name !== VERSION; })
+      .map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, function (c) {
+    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+  });
+}
+
+/* The page shown offline: the app's look, a banner saying how old it is, the body. */
+function offlinePage(title, savedAt, body) {
+  var when = savedAt ? new Date(savedAt) : null;
+  var banner = when
+    ? "Not connected: this is the sheet as it was at <time datetime=\"" + when.toISOString() +
+      "\">" + escapeHtml(when.toUTCString()) + "</time>. It may have changed since: " +
+      "it updates again once the connection is back."
+    : "Not connected: the server cannot be reached, and this phone has no copy of this page.";
+  return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
+    "<meta name=\"color-scheme\" content=\"light dark\">" +
+    "<title>" + escapeHtml(title) + " (offline) · Scorekeeper</title>" +
+    "<link rel=\"stylesheet\" href=\"/static/app.css\">" +
+    "<script src=\"/static/table.js\" defer></script></head><body>" +
+    "<main id=\"main\" class=\"offline\"><p class=\"offline-note\" role=\"alert\">" + banner +
+    " <a href=\"\">Try again</a></p>" + body + "</main></body></html>";
+}
+
+function html(text, status) {
+  return new Response(text, { status: status || 200,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/* Keep the sheet as it stands now (its fragment), with the time it was read. */
+function keepSheet(id, response) {
+  return response.text().then(function (body) {
+    return caches.open(VERSION).then(function (cache) {
+      return cache.put("/offline/games/" + id, new Response(body, {
+        headers: { "Content-Type": "text/html; charset=utf-8", "X-Saved-At": new Date().toISOString() }
+      }));
+    });
+  });
+}
+
+function fetchSheet(id) {
+  return fetch("/games/" + id + "/sheet", { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+    .then(function (response) { if (response.status === 200) { return keepSheet(id, response); } })
+    .catch(function () { /* offline meanwhile: keep what was kept */ });
+}
+
+function keptSheet(id) {
+  return caches.open(VERSION).then(function (cache) { return cache.match("/offline/games/" + id); })
+    .then(function (kept) {
+      if (!kept) { return html(offlinePage("Score sheet", null, ""), 503); }
+      return kept.text().then(function (body) {
+        return html(offlinePage("Score sheet", kept.headers.get("X-Saved-At"), body));
+      });
+    });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") { return; }  // saves: table.js keeps them, never here
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  var sheet = url.pathname.match(SHEET);
+  var fragment = url.pathname.match(FRAGMENT);
+  if (request.mode === "navigate" && sheet) {
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.ok) { event.waitUntil(fetchSheet(sheet[1])); }
+      return response;
+    }, function () { return keptSheet(sheet[1]); }));
+  } else if (fragment && request.headers.get("HX-Request")) {
+    // The poll: a new sheet is kept as the latest; offline, the poll fails as it should.
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.status === 200) { event.waitUntil(keepSheet(fragment[1], response.clone())); }
+      return response;
+    }));
+  } else if (request.mode === "navigate" && FORM.test(url.pathname)) {
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.ok) {
+        var copy = response.clone();
+        event.waitUntil(caches.open(VERSION).then(function (cache) { return cache.put(request, copy); }));
+      }
+      return response;
+    }, function () {
+      return caches.match(request).then(function (kept) {
+        return kept || html(offlinePage("Record a box", null, ""), 503);
+      });
+    }));
+  } else if (request.mode === "navigate") {
+    event.respondWith(fetch(request).catch(function () {
+      return html(offlinePage("Scorekeeper", null, ""), 503);
+    }));
+  } else if (url.pathname.indexOf("/static/") === 0) {
+    // The app's files: the network first (a new version shows at once), the copy offline.
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.ok && FILES.indexOf(url.pathname) >= 0) {
+        var copy = response.clone();
+        event.waitUntil(caches.open(VERSION).then(function (cache) { return cache.put(url.pathname, copy); }));
+      }
+      return response;
+    }, function () {
+      return caches.match(url.pathname).then(function (kept) { return kept || Response.error(); });
+    }));
+  }
+});

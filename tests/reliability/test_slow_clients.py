@@ -1,0 +1,144 @@
+"""Many slow connections from one client do not block the others (issue 23).
+
+One client opened about 1,000 sockets and fed each one byte every 5 s: waitress's
+connection limit was reached (its channel timeout counts from the last byte, so it
+never came), and new phones were left unanswered. ``scorekeeper serve`` now caps the
+connections one address holds and gives a request's head and body a deadline.
+
+Everything here is on loopback and bounded: the "client" is 127.0.0.1, the new phone
+127.0.0.2 (Linux answers the whole of 127.0.0.0/8), the server's limits are scaled
+down so that a few dozen sockets are the same attack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import serve
+
+from .test_serving import Served, _sqlite
+
+CONNECTION_LIMIT = 40
+PER_ADDRESS = 8
+REQUEST_SECONDS = 2
+SETTINGS = {
+    "SCOREKEEPER_WAITRESS_CONNECTION_LIMIT": str(CONNECTION_LIMIT),
+    "SCOREKEEPER_WAITRESS_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
+    "SCOREKEEPER_WAITRESS_REQUEST_SECONDS": str(REQUEST_SECONDS),
+    "SCOREKEEPER_ACCESS_LOG": "false",
+}
+HEAD = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+"""A request's head, never finished: the slow client sends one more byte at a time."""
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Served]:
+    served = Served(_sqlite(tmp_path), tmp_path / "serve.log", settings=SETTINGS).start()
+    yield served
+    served.stop()
+
+
+def _slow_sockets(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections from 127.0.0.1, each with a request's head begun."""
+    opened = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        with contextlib.suppress(OSError):  # refused at once: past the cap
+            sock.sendall(HEAD[:5])
+        opened.append(sock)
+    return opened
+
+
+def _dribble(sockets: list[socket.socket], stop: threading.Event, seconds: float) -> None:
+    """One more byte on every socket every 0.3 s, for at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    sent = 5
+    while not stop.is_set() and time.monotonic() < deadline:
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.sendall(HEAD[sent : sent + 1] or b"X")
+        sent += 1
+        stop.wait(0.3)
+
+
+def _phone(port: int, timeout: float) -> int:
+    """A new phone, from another address, asks for /health: its status."""
+    phone = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=("127.0.0.2", 0))
+    try:
+        phone.request("GET", "/health")
+        return phone.getresponse().status
+    finally:
+        phone.close()
+
+
+def test_a_new_phone_is_answered_while_one_client_holds_many_slow_connections(live: Served) -> None:
+    sockets = _slow_sockets(live.port, CONNECTION_LIMIT + 10)
+    stop = threading.Event()
+    feeder = threading.Thread(target=_dribble, args=(sockets, stop, 20.0), daemon=True)
+    feeder.start()
+    try:
+        time.sleep(0.5)  # every slow socket accepted or refused, the feeder running
+        started = time.monotonic()
+        assert _phone(live.port, timeout=5) == 200
+        assert time.monotonic() - started < 3
+    finally:
+        stop.set()
+        feeder.join(timeout=5)
+        for sock in sockets:
+            sock.close()
+
+
+def test_connections_past_the_cap_are_told_why(live: Served) -> None:
+    sockets = _slow_sockets(live.port, PER_ADDRESS + 2)
+    try:
+        last = sockets[-1]
+        last.settimeout(5)
+        answer = b""
+        try:
+            while chunk := last.recv(1024):
+                answer += chunk
+        except ConnectionResetError:  # the close may overtake what was read
+            pass
+        assert answer.startswith(b"HTTP/1.1 503"), answer
+        assert b"Too many connections from this address" in answer
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_a_request_that_dribbles_in_is_closed_at_its_deadline(live: Served) -> None:
+    sock = _slow_sockets(live.port, 1)[0]
+    stop = threading.Event()
+    feeder = threading.Thread(target=_dribble, args=([sock], stop, 15.0), daemon=True)
+    started = time.monotonic()
+    feeder.start()
+    try:
+        sock.settimeout(12)
+        try:
+            closed = sock.recv(1024) == b""
+        except ConnectionResetError:
+            closed = True
+        took = time.monotonic() - started
+        assert closed and REQUEST_SECONDS <= took < REQUEST_SECONDS + 4, took
+    finally:
+        stop.set()
+        feeder.join(timeout=5)
+        sock.close()
+
+
+def test_the_cap_is_off_behind_a_proxy_unless_set() -> None:
+    """Behind a proxy every connection comes from the proxy's address: its own
+    ``limit_conn`` caps each phone (docs/deploy.md)."""
+    assert serve.guard_settings({}) == (serve.CONNECTIONS_PER_ADDRESS, serve.REQUEST_SECONDS)
+    assert serve.guard_settings({"PROXY_FIX": 1}) == (0, serve.REQUEST_SECONDS)
+    assert serve.guard_settings(
+        {"PROXY_FIX": 1, "WAITRESS_CONNECTIONS_PER_ADDRESS": 50, "WAITRESS_REQUEST_SECONDS": 0}
+    ) == (50, 0.0)

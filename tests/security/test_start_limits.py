@@ -1,0 +1,68 @@
+"""Starting games is limited per address (issue 23: one client started 2,000 games in
+17.5 s). The form, a rematch and the API share one budget; other addresses, and
+everything but starting a game, go on as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from scorekeeper import store
+from scorekeeper.web import create_app, limits
+
+from .conftest import GAME
+
+PHONE = {"REMOTE_ADDR": "192.0.2.10"}
+OTHER = {"REMOTE_ADDR": "192.0.2.20"}
+
+
+@pytest.fixture
+def limited_app(tmp_path: Path) -> Iterator[Flask]:
+    url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
+    store.migrate(url)
+    yield create_app({"DATABASE_URL": url, "SECRET_KEY": "limit-tests-" + "s" * 32,
+                      "WTF_CSRF_ENABLED": False})
+
+
+def test_a_burst_of_starts_from_one_address_is_refused_past_the_default(
+        limited_app: Flask) -> None:
+    client = limited_app.test_client()
+    statuses = [client.post("/api/v1/games", json=GAME, environ_base=PHONE).status_code
+                for _ in range(105)]
+    assert statuses[:100] == [201] * 100
+    assert statuses[100:] == [429] * 5
+    assert limited_app.config["START_LIMIT"] == limits.START_LIMIT
+
+
+def test_the_refusal_says_what_to_do_and_when_and_others_go_on(limited_app: Flask) -> None:
+    limited_app.config["START_LIMIT"] = "2 per minute"  # as a club may set it
+    client = limited_app.test_client()
+    first = client.post("/api/v1/games", json=GAME, environ_base=PHONE).get_json()
+    assert client.post("/api/v1/games", json=GAME, environ_base=PHONE).status_code == 201
+    refused = client.post("/api/v1/games", json=GAME, environ_base=PHONE)
+    assert refused.status_code == 429
+    assert refused.get_json()["error"]["code"] == "too-many-requests"
+    assert "Games already started can be scored" in refused.get_json()["error"]["message"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 61  # the window, rounded up
+    # The form shares the budget, and answers a page that says the same.
+    page = client.post("/games/new", data={"rules": "gin"}, environ_base=PHONE)
+    assert page.status_code == 429 and page.mimetype == "text/html"
+    assert "Too many new games" in page.get_data(as_text=True)
+    # Scoring the games already started, and reading, are not limited.
+    box = {"ending": "misdeal"}
+    written = client.post(f"/api/v1/games/{first['id']}/boxes", json=box, environ_base=PHONE,
+                          headers={"Authorization": f"Bearer {first['edit_token']}"})
+    assert written.status_code == 201
+    assert client.get("/games/new", environ_base=PHONE).status_code == 200
+    # Another address has its own budget.
+    assert client.post("/api/v1/games", json=GAME, environ_base=OTHER).status_code == 201
+
+
+def test_every_starting_endpoint_exists() -> None:
+    """A renamed view would escape the limit: the app refuses to build without it."""
+    app = Flask("bare")
+    with pytest.raises(KeyError):
+        limits.init_app(app)

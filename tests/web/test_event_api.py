@@ -1,0 +1,114 @@
+"""The events API (CONTRACT.md "An event"): start, read with standings, seat and close
+rounds with the director's token, the CSV and JSON exports, the OpenAPI document."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import ledger
+from scorekeeper.web import database, gamedata
+
+NINE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "=HYPERLINK(\"x\")"]
+EVENT: dict[str, Any] = {"name": "Tuesday Jersey", "date": "2026-12-01", "rounds": 3,
+                         "round_ends": {"game": True}, "standings": "net", "seed": 99,
+                         "entrants": "\n".join(NINE)}
+
+
+def _started(client: FlaskClient) -> dict[str, Any]:
+    response = client.post("/api/v1/events", json=EVENT, headers={"Idempotency-Key": "e-1"})
+    assert response.status_code == 201, response.get_json()
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def _record(app: Flask, game_id: str, players: list[str], client: FlaskClient) -> None:
+    with app.test_request_context():
+        row = gamedata.row(game_id)
+        token = ledger.codes_of(row, gamedata.secret()).edit
+        database.session().close()
+    knocker = players[0]
+    box = {"ending": "knock", "by": knocker,
+           "hands": {p: {"count": 2 if p == knocker else 30} for p in players}}
+    written = client.post(f"/api/v1/games/{game_id}/boxes", json=box,
+                          headers={"Authorization": f"Bearer {token}"})
+    assert written.status_code == 201, written.get_json()
+
+
+def test_an_event_is_started_read_and_its_rounds_closed_and_seated(
+        app: Flask, client: FlaskClient) -> None:
+    body = _started(client)
+    event_id, token = body["id"], body["director_token"]
+    assert body["event"]["seed"] == 99 and len(body["join_code"]) == 6
+    seating = body["event"]["seating"][0]
+    assert seating["round"] == 1 and [len(t) for t in seating["tables"]] == [3, 3, 3]
+    assert [g["table"] for g in body["event"]["games"]] == [1, 2, 3]
+    assert {s["player"] for s in body["standings"]} == set(NINE)
+    again = client.post("/api/v1/events", json=EVENT, headers={"Idempotency-Key": "e-1"})
+    assert again.status_code == 200 and again.get_json()["id"] == event_id
+
+    first = body["tables"][0]
+    _record(app, first["game"], first["players"], client)
+    read = client.get(f"/api/v1/events/{event_id}").get_json()
+    leader = read["standings"][0]
+    assert leader["player"] == first["players"][0] and leader["score"] == 2 * 56
+    assert read["tables"][0]["boxes"] == 1 and read["tables"][0]["playing"]
+
+    close = f"/api/v1/events/{event_id}/rounds/1/close"
+    assert client.post(close).status_code == 401
+    assert client.post(close, headers={"Authorization": "Bearer nope"}).status_code == 403
+    director = {"Authorization": f"Bearer {token}"}
+    refused = client.post(close, headers=director)
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["code"] == "round-playing"
+    assert "tables 1, 2, 3" in refused.get_json()["error"]["message"]
+    bad = client.post(close, json={"force": "yes"}, headers=director)
+    assert bad.status_code == 422 and bad.get_json()["error"]["where"] == "force"
+    closed = client.post(close, json={"force": True}, headers=director)
+    assert closed.status_code == 200 and not any(t["playing"] for t in closed.get_json()["tables"])
+    seated = client.post(f"/api/v1/events/{event_id}/rounds", headers=director)
+    assert seated.status_code == 201 and seated.get_json()["round"] == 2
+    twice = client.post(f"/api/v1/events/{event_id}/rounds", headers=director)
+    assert twice.status_code == 409 and "round 2 is not closed" in twice.get_json()["error"]["message"]
+
+
+def test_a_bad_event_is_422_naming_the_field(client: FlaskClient) -> None:
+    response = client.post("/api/v1/events", json={**EVENT, "table_size": 2})
+    error = response.get_json()["error"]
+    assert response.status_code == 422 and error["where"] == "table_size"
+    assert "played 3 to a table" in error["message"]
+    response = client.post("/api/v1/events", json={**EVENT, "entrants": "Ann\nann"})
+    assert response.get_json()["error"]["where"] == "entrants[1]"
+    assert client.get("/api/v1/events/nothing").status_code == 404
+
+
+def test_the_exports_escape_formulas_and_carry_every_round(app: Flask,
+                                                            client: FlaskClient) -> None:
+    body = _started(client)
+    first = body["tables"][0]
+    _record(app, first["game"], first["players"], client)
+    text = client.get(f"/api/v1/events/{body['id']}/results.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:4] == ["rank", "player", "score", "games"]
+    assert rows[0][-3:] == ["round 1 table", "round 1 seat", "round 1 points"]
+    names = [row[1] for row in rows[1:]]
+    assert "'=HYPERLINK(\"x\")" in names and "=HYPERLINK(\"x\")" not in names
+    winner = rows[1]
+    assert winner[1] == first["players"][0] and winner[-3:] == ["1", "1", "112"]
+    data = client.get(f"/api/v1/events/{body['id']}/results.json").get_json()
+    assert data["event"]["name"] == "Tuesday Jersey" and len(data["tables"]) == 3
+    assert data["tables"][0]["points"][first["players"][0]] == 112
+
+
+def test_the_openapi_document_has_the_events(client: FlaskClient) -> None:
+    doc = client.get("/api/v1/openapi.json").get_json()
+    assert {"/api/v1/events", "/api/v1/events/{event_id}",
+            "/api/v1/events/{event_id}/rounds",
+            "/api/v1/events/{event_id}/rounds/{number}/close"} <= set(doc["paths"])
+    event = doc["components"]["schemas"]["Event"]
+    assert {"name", "rules", "table_size", "rounds", "round_ends", "standings",
+            "entrants", "seating", "games"} <= set(event["properties"])

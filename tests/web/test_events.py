@@ -1,0 +1,317 @@
+"""Club nights in the browser's absence: starting an event through its form (errors name
+the field), its page (rounds, tables linking to their games, the seed), a player's seat
+and rank found by name, the live standings (and their cheap poll), the director's right
+shared like a scorer's, closing a round (refused while a table plays unless forced),
+table cards and results as PDFs, and a timed round's clock on every table's sheet."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import engine
+from tests.pdf.reading import flat
+from tests.web.conftest import box_form, start_preset, version_of
+
+NINE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+def event_form(**changes: Any) -> dict[str, Any]:
+    """The new-event form as a browser posts it: Jersey Gin, the book's rules."""
+    rules = engine.PRESETS["jersey-scarne"]
+    data: dict[str, Any] = {"rules": "jersey-scarne", "name": "Tuesday Jersey",
+                            "date": "2026-12-01", "place": "Elm Street Club",
+                            "table_size": "3", "rounds": "3", "round_ends": "game",
+                            "round_limit": "", "standings": "net", "tie_break_1": "won",
+                            "tie_break_2": "boxes", "tie_break_3": "head_to_head",
+                            "entrants": "\n".join(NINE)}
+    for s in engine.SETTINGS:
+        value = getattr(rules, s.name)
+        data[f"setting_{s.name}"] = (("true" if value else "false") if s.kind is bool
+                                     else "" if value is None else str(value))
+    data.update(changes)
+    return data
+
+
+def start_event(client: FlaskClient, **changes: Any) -> str:
+    answer = client.post("/events/new?rules=jersey-scarne", data=event_form(**changes))
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:3000]
+    return str(answer.headers["Location"]).rsplit("/", 1)[1]
+
+
+def tables_of(client: FlaskClient, event_id: str, round: int = 1) -> list[tuple[str, list[str]]]:
+    """Each table's game id and players in seat order, read from the event's page."""
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    section = page.split(f'id="round-{round}"', 1)[1].split("</section>", 1)[0]
+    found = []
+    for row in re.findall(r"<tr class=\"\w+\">(.*?)</tr>", section, re.S):
+        names = re.findall(r"<small>\d</small> ([^<]+?)(?: <b>|</span>)", row)
+        game = re.search(r'href="/games/([^"/]+)"', row)
+        assert game is not None
+        found.append((game.group(1), names))
+    return found
+
+
+def test_the_form_names_each_field_at_fault(client: FlaskClient) -> None:
+    answer = client.post("/events/new?rules=jersey-scarne",
+                         data=event_form(name="", entrants="Ann\nBob\nann"))
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert "Name of the event: Give the event a name." in page
+    answer = client.post("/events/new?rules=jersey-scarne",
+                         data=event_form(entrants="Ann\nBob\n\nann", table_size="4"))
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert "Players at a table: Jersey Gin (Scarne) is played 3 to a table, not 4" in page \
+        or "is played 3 to a table, not 4" in page
+
+
+def test_an_entrant_named_twice_is_refused_on_the_entrants_field(client: FlaskClient) -> None:
+    answer = client.post("/events/new?rules=jersey-scarne",
+                         data=event_form(entrants="Ann\nBob\n\nann"))
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert "Entrants, one a line: ann is entered twice (lines 1 and 3)" in page
+
+
+def test_a_timed_round_needs_its_minutes(client: FlaskClient) -> None:
+    answer = client.post("/events/new?rules=jersey-scarne",
+                         data=event_form(round_ends="minutes", round_limit=""))
+    assert answer.status_code == 422
+    assert "Boxes or minutes: Give the number of boxes or minutes a round lasts." in \
+        answer.get_data(as_text=True)
+
+
+def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Tuesday Jersey" in page and "Elm Street Club" in page
+    assert re.search(r'seed <code class="seed">\d+</code>', page)
+    tables = tables_of(client, event_id)
+    assert len(tables) == 3
+    assert sorted(p for _, players in tables for p in players) == sorted(NINE)
+    for game_id, players in tables:
+        sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert " · ".join(players) in sheet
+
+
+def test_a_player_finds_their_seat_and_rank_by_name(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    tables = tables_of(client, event_id)
+    number, seat = next((n, players.index("Eve") + 1)
+                        for n, (_, players) in enumerate(tables, start=1) if "Eve" in players)
+    answer = client.get(f"/events/{event_id}/player?name=%20eve%20")
+    page = answer.get_data(as_text=True)
+    assert f"Round 1: table {number}, seat {seat}" in page
+    assert "Rank <strong>" in page and "of 9" in page
+    missing = client.get(f"/events/{event_id}/player?name=Zed")
+    assert missing.status_code == 404
+    assert "No entrant is called “Zed”" in missing.get_data(as_text=True)
+
+
+def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+    assert '<meta http-equiv="refresh"' in page  # refreshes without JavaScript
+    for name in NINE:
+        assert f'<th scope="row" class="player">{name}' in page
+    stamp = re.search(r'data-stamp="([^"]+)"', page)
+    assert stamp is not None
+    poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}",
+                      headers={"HX-Request": "true"})
+    assert poll.status_code == 204
+    # A box at any table changes the stamp: the next poll brings the standings.
+    game_id, players = tables_of(client, event_id)[0]
+    version = version_of(client, game_id)
+    counts = {0: 14, 1: 4, 2: 13}
+    recorded = client.post(f"/games/{game_id}/boxes/new", data=box_form(
+        version, by=players[1], counts=counts))
+    assert recorded.status_code in (200, 303), recorded.get_data(as_text=True)[:2000]
+    poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}",
+                      headers={"HX-Request": "true"})
+    assert poll.status_code == 200
+    body = poll.get_data(as_text=True)
+    assert "1 box" in body and "playing" in body
+
+
+def test_the_director_right_is_shared_by_code(app: Flask, client: FlaskClient) -> None:
+    event_id = start_event(client)
+    page = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    code = re.search(r'id="director-code">(\w{3}) (\w{3})<', page)
+    assert code is not None
+    other = app.test_client()
+    refused = other.get(f"/events/{event_id}/director")
+    assert refused.status_code == 403
+    assert "director's code" in refused.get_data(as_text=True)
+    wrong = other.post(f"/events/{event_id}/director/join", data={"code": "ZZZZZZ"})
+    assert "does not unlock this event" in wrong.get_data(as_text=True)
+    joined = other.post(f"/events/{event_id}/director/join",
+                        data={"code": (code.group(1) + code.group(2)).lower()})
+    assert joined.status_code == 303
+    assert other.get(f"/events/{event_id}/director").status_code == 200
+    # The right covers every table's game: the director records a box anywhere.
+    game_id, players = tables_of(other, event_id)[2]
+    version = version_of(other, game_id)
+    recorded = other.post(f"/games/{game_id}/boxes/new", data=box_form(
+        version, by=players[0], counts={0: 5, 1: 20, 2: 30}))
+    assert recorded.status_code in (200, 303)
+    # A watcher cannot.
+    watcher = app.test_client()
+    assert watcher.post(f"/games/{game_id}/boxes/new", data=box_form(
+        version + 1, by=players[0], counts={0: 5, 1: 20, 2: 30})).status_code == 403
+
+
+@pytest.mark.rule("K5")
+def test_closing_a_round_refuses_while_a_table_plays_unless_forced(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    game_id, players = tables_of(client, event_id)[0]
+    version = version_of(client, game_id)
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(version, by=players[1],
+                                                         counts={0: 14, 1: 4, 2: 13}))
+    refused = client.post(f"/events/{event_id}/close", data={"round": "1"})
+    assert refused.status_code == 409
+    assert "still" in refused.get_data(as_text=True)
+    assert 'id="round-2"' not in client.get(f"/events/{event_id}").get_data(as_text=True)
+    closed = client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
+    assert closed.status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert 'id="round-2"' in page
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Ended by agreement" in sheet
+
+
+def test_penalty_with_a_note_counts_in_the_standings(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    answer = client.post(f"/events/{event_id}/penalties",
+                         data={"player": "Cal", "points": "25", "note": "slow play"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+    page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+    assert re.search(r'class="player">Cal <small class="penalty-inline">−25</small>', page)
+    missing = client.post(f"/events/{event_id}/penalties",
+                          data={"player": "Cal", "points": "25", "note": ""})
+    assert missing.status_code == 422
+    assert "Say why" in missing.get_data(as_text=True)
+
+
+def test_table_cards_and_results_print(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    tables = tables_of(client, event_id)
+    cards = client.get(f"/events/{event_id}/cards.pdf")
+    assert cards.mimetype == "application/pdf"
+    text = flat(cards.get_data())
+    for number, (_, players) in enumerate(tables, start=1):
+        assert f"Table {number}" in text
+        assert f"Seat 1 {players[0]}" in text
+    assert "Scan to score this table" in text
+    results = client.get(f"/events/{event_id}/results.pdf")
+    text = flat(results.get_data())
+    assert "Tuesday Jersey: results" in text and "Final standings" in text
+    assert "Round 1" in text
+
+
+def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient) -> None:
+    event_id = start_event(client, round_ends="minutes", round_limit="40")
+    for game_id, _ in tables_of(client, event_id):
+        sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert re.search(r'class="round-clock notice" data-ends="[\dT:-]+Z">Round 1: '
+                         r'<strong class="clock-left">(40|39) min</strong> left', sheet)
+    untimed = start_event(client, name="Untimed")
+    game_id, _ = tables_of(client, untimed)[0]
+    assert "round-clock" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_event_games_count_in_a_players_record_with_an_event_filter(
+        client: FlaskClient) -> None:
+    event_id = start_event(client)
+    game_id, players = tables_of(client, event_id)[0]
+    who = players[0]
+    version = version_of(client, game_id)  # the sheet opened: this phone counts it
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(
+        version, by=who, counts={0: 4, 1: 14, 2: 13}))
+    start_preset(client, "jersey-scarne", [who, "Xan", "Yul"])
+
+    def games(query: str) -> int:
+        page = client.get(f"/players/{who}{query}").get_data(as_text=True)
+        found = re.search(r'data-figure="games">(\d+)<', page)
+        assert found is not None, page[:2000]
+        return int(found.group(1))
+
+    assert games("") == 2
+    assert games(f"?event={event_id}") == 1
+    filtered = client.get(f"/players/{who}?event={event_id}").get_data(as_text=True)
+    assert "Only the games of" in filtered and "Tuesday Jersey" in filtered
+    assert client.get(f"/players/{who}?event=nope").status_code == 404
+    assert client.get(f"/players/Xan?event={event_id}").status_code == 404
+
+
+def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    answer = client.post(f"/events/{event_id}/entrants",
+                         data={"add": "Jo\n\nKim", "withdraw": "ann"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Withdrawn: Ann" in page
+    twice = client.post(f"/events/{event_id}/entrants", data={"add": "jo"})
+    assert twice.status_code == 422
+    assert "jo is already entered" in twice.get_data(as_text=True)
+    nobody = client.post(f"/events/{event_id}/entrants", data={"withdraw": "Zed"})
+    assert nobody.status_code == 422
+    assert "Zed is not an entrant of this event" in nobody.get_data(as_text=True)
+    client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
+    round_2 = [p for _, players in tables_of(client, event_id, 2) for p in players]
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    byes = re.findall(r'<p class="byes">Bye: ([^<]+)</p>', page.split('id="round-1"')[0])
+    assert "Ann" not in round_2 and len(round_2) == 9 and len(byes) == 1
+    assert {"Jo", "Kim"} <= {*round_2, *byes[0].split(", ")}
+
+
+def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    (first, a), (_, b), _ = tables_of(client, event_id)
+    swapped = client.post(f"/events/{event_id}/swap", data={"first": a[0], "second": b[0]})
+    assert swapped.status_code == 303, swapped.get_data(as_text=True)[:2000]
+    (new_first, a2), (_, b2), _ = tables_of(client, event_id)
+    assert a2[0] == b[0] and b2[0] == a[0] and new_first != first
+    same = client.post(f"/events/{event_id}/swap", data={"first": a2[1], "second": a2[1]})
+    assert same.status_code == 422 and "Pick two different players." in \
+        same.get_data(as_text=True)
+    version = version_of(client, new_first)
+    client.post(f"/games/{new_first}/boxes/new", data=box_form(
+        version, by=a2[0], counts={0: 4, 1: 14, 2: 13}))
+    late = client.post(f"/events/{event_id}/swap", data={"first": a2[1], "second": b2[1]})
+    assert late.status_code == 422
+    assert "table 1 has started" in late.get_data(as_text=True)
+
+
+def test_the_director_replaces_a_player_and_ends_a_tables_game(client: FlaskClient) -> None:
+    event_id = start_event(client)
+    game, players = tables_of(client, event_id)[1]
+    answer = client.post(f"/events/{event_id}/replace", data={"player": players[2],
+                                                               "by": "Zoe"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+    game, players = tables_of(client, event_id)[1]
+    assert players[2] == "Zoe"
+    ended = client.post(f"/events/{event_id}/tables/2/end")
+    assert ended.status_code == 303
+    assert "Ended by agreement" in client.get(f"/games/{game}").get_data(as_text=True)
+    assert client.post(f"/events/{event_id}/tables/9/end").status_code == 404
+
+
+def test_renewing_the_directors_code_locks_out_those_who_joined_with_it(
+        app: Flask, client: FlaskClient) -> None:
+    event_id = start_event(client)
+    page = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    code = re.search(r'id="director-code">(\w{3}) (\w{3})<', page)
+    assert code is not None
+    other = app.test_client()
+    other.post(f"/events/{event_id}/director/join", data={"code": "".join(code.groups())})
+    assert other.get(f"/events/{event_id}/director").status_code == 200
+    renewed = client.post(f"/events/{event_id}/director/codes")
+    assert renewed.status_code == 303
+    assert client.get(f"/events/{event_id}/director").status_code == 200  # the creator
+    assert other.get(f"/events/{event_id}/director").status_code == 403
+    assert other.post(f"/events/{event_id}/close", data={"force": "y"}).status_code == 403

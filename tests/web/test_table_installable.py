@@ -1,0 +1,71 @@
+"""Installable and readable offline (issue 22): a web app manifest with icons served from
+static/, and a service worker that shows the last sheet when the server is away, saying
+when it was last updated; a sheet left open says so too. Saves are not the worker's:
+table.js keeps them (tests/web/test_table_offline.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from benchmarks import taps
+from tests.web.browser import MARKS
+from tests.web.table_phone import open_game, phone, shot
+
+STALE = "Not connected: this is the sheet as it was at"
+
+
+def test_the_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
+    home = client.get("/").text
+    link = re.search(r'<link rel="manifest" href="(/static/manifest\.json[^"]*)">', home)
+    assert link is not None
+    with client.get(link.group(1)) as answer:
+        manifest = json.loads(answer.data)
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
+    for icon in manifest["icons"]:
+        with client.get(icon["src"]) as image:
+            assert image.status_code == 200 and image.data.startswith(b"\x89PNG")
+            width = int.from_bytes(image.data[16:20], "big")
+        assert f"{width}x{width}" == icon["sizes"]
+    with client.get("/sw.js") as worker:
+        assert worker.status_code == 200 and "javascript" in (worker.mimetype or "")
+        assert worker.headers["Service-Worker-Allowed"] == "/"
+    assert 'data-sw="/sw.js"' in home
+
+
+@MARKS[0]
+@MARKS[1]
+def test_the_last_sheet_is_read_offline_and_says_how_old_it_is(live_server: str,
+                                                              browser: Any) -> None:
+    page = phone(browser)
+    game = {**taps.JERSEY, "boxes": [{"ending": "knock", "by": "Bob", "hands": {
+        "Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}]}
+    sheet = open_game(page, live_server, game)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now the worker answers this page's requests
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "caches.open('scorekeeper-v1').then(c => c.keys()).then(k => "
+        "k.some(r => r.url.includes('/offline/games/')))")
+    assert page.locator("#sheet-stale").count() == 0
+
+    # The server goes away with the sheet open: the next poll fails and the sheet says so.
+    page.context.set_offline(True)
+    page.wait_for_selector("#sheet-stale")
+    assert STALE in page.inner_text("#sheet-stale")
+    # Opened again offline: the kept sheet, under the same warning.
+    page.goto(sheet)
+    note = page.locator(".offline-note")
+    assert STALE in note.inner_text() and note.locator("time").get_attribute("datetime")
+    assert page.inner_text("[data-player-total='Bob']") == "19"
+    shot(page, "offline-sheet")
+    page.context.set_offline(False)
+    page.goto(sheet)
+    assert page.locator(".offline-note").count() == 0
+    page.wait_for_selector("#sheet")

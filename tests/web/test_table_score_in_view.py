@@ -1,0 +1,58 @@
+"""The score always in view (issue 22): a 30-box game played on a 390 x 844 phone; after
+every save the totals and boxes won are readable beside the Record button, without
+scrolling, and the console stays quiet (a preview of a half-entered box is no failure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks import taps
+from tests.web.browser import MARKS
+from tests.web.table_phone import open_game, shot
+
+pytestmark = MARKS
+
+BOXES = 30
+LONG_GAME = {**taps.JERSEY, "settings": {"game_target": 1000}}
+"""Jersey to 1000, so thirty knocks of 19 (Bob 4; Ann 14, Cal 13: J6) leave it running."""
+
+
+def _strict_phone(browser: Any) -> Any:
+    """A 390 x 844 phone that keeps every console error (none is expected)."""
+    context = browser.new_context(viewport=taps.PHONE, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.script_errors = errors
+    return page
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    """Whether the element is inside the viewport and is what the phone shows there."""
+    return bool(page.locator(selector).evaluate("""el => {
+        const r = el.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > innerHeight || r.width === 0) return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return el === hit || el.contains(hit);
+    }"""))
+
+
+def test_thirty_boxes_with_the_totals_in_view_after_every_save(live_server: str,
+                                                               browser: Any) -> None:
+    page = _strict_phone(browser)
+    open_game(page, live_server, LONG_GAME)
+    for number in range(1, BOXES + 1):
+        taps.knock_box_by_counts(page)  # the form opened from the bar; back on the sheet
+        page.wait_for_selector(f".record-bar a:has-text('Record box {number + 1}')")
+        for player, total in (("Ann", 0), ("Bob", 19 * number), ("Cal", 0)):
+            shown = f".record-bar [data-bar-total='{player}']"
+            assert _in_view(page, shown), (number, player)
+            assert page.inner_text(shown) == str(total)
+        assert _in_view(page, ".record-bar [data-bar-won='Bob']")
+        assert page.inner_text(".record-bar [data-bar-won='Bob']") == f"{number} won"
+        assert _in_view(page, ".record-bar a.primary")
+        if number in (1, 12, BOXES):
+            shot(page, f"score-in-view-{number}")
+    assert page.script_errors == []
