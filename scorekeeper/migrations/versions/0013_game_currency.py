@@ -1,7 +1,7 @@
 """game currency: the stake's ISO 4217 code, stored with the game (CONTRACT.md currency)
 
 Revision ID: 0013
-Revises: 0006
+Revises: 0008
 Create Date: 2026-11-26 11:30:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0013'
-down_revision: str | None = '0006'
+down_revision: str | None = '0008'
 branch_labels: str | None = None
 depends_on: str | None = None
 
