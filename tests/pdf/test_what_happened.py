@@ -74,3 +74,10 @@ def test_settings_and_the_preset_in_words() -> None:
     assert "Rules as the book has them, but for: • Total that ends the game: 138 instead " \
            "of 100, rule J14" in text
     assert "jersey-scarne" not in text and "(J14)" not in text
+
+
+def test_no_bonus_row_of_nothing() -> None:
+    game = games.preset_game("knock-rummy")
+    text = flat(games.sheet_pdf(game))
+    assert "End of game" in text
+    assert "bonuses, 0 a" not in text and "Game bonus" not in text
