@@ -61,7 +61,8 @@ def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
                   Spacer(1, 2 * mm),
                   net_table(score.settlement, players, stake, currency, room)]
     story = _side_by_side(block, beside, room, width, gap)
-    steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes))
+    steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes),
+                      currency=meta.currency if meta else "")
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
