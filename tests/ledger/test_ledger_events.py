@@ -3,10 +3,12 @@ director's right, penalties, timed rounds and the standings they leave."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
 import pytest
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records, store
@@ -245,3 +247,55 @@ def test_where_each_player_sits_next(db: Session) -> None:
     table, seat = seating.place_of("Ivy") or (0, 0)
     assert events.where_next(event, "Ivy") == (1, table, seat)
     assert events.where_next(event, "Nobody") is None
+
+
+def test_a_seating_cut_short_is_done_again_with_the_same_games(
+        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash between starting a round's games and storing its seating leaves no round
+    half seated; seating again finds the games it started (their keys) and stores it."""
+    event = _start(db).event
+    events.close_round(db, event.id, force=True)
+    real = store.events.add_round
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(store.events, "add_round", crash)
+    with pytest.raises(RuntimeError):
+        events.seat_next_round(db, event.id, secret=SECRET)
+    loaded = events.load_event(db, event.id)
+    assert loaded is not None and loaded.row.current_round == 1 and len(loaded.rounds) == 1
+    games_before = db.scalar(select(func.count()).select_from(store.Game))
+    monkeypatch.setattr(store.events, "add_round", real)
+    seated = events.seat_next_round(db, event.id, secret=SECRET)
+    assert seated.row.current_round == 2
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games_before == 6
+
+
+def test_two_directors_seating_at_once_seat_one_round(migrated: Callable[[str], str]) -> None:
+    url = migrated("race.sqlite3")
+    with store.opened(url) as db:
+        event = _start(db).event
+        events.close_round(db, event.id, force=True)
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def seat() -> None:
+        with store.opened(url) as own:
+            barrier.wait()
+            try:
+                events.seat_next_round(own, event.id, secret=SECRET)
+            except BaseException as err:
+                failures.append(err)
+
+    threads = [threading.Thread(target=seat) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    with store.opened(url) as db:
+        loaded = events.load_event(db, event.id)
+        assert loaded is not None and [r.number for r in loaded.rounds] == [1, 2]
+        assert len(loaded.entry.games) == 6
+        assert db.scalar(select(func.count()).select_from(store.Game)) == 6
