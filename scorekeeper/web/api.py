@@ -168,6 +168,12 @@ def refusal(err: Exception) -> Response:
         return error_response(422, "malformed", str(err), err.where)
     if isinstance(err, ledger.RulesRefused):
         return error_response(422, err.error.code, str(err), err.where)
+    if isinstance(err, events.RoundStillPlaying):
+        return error_response(409, "round-playing", str(err), "force")
+    if isinstance(err, events.RoundRefused):
+        return error_response(409, "round-refused", str(err))
+    if isinstance(err, events.NotInEvent):
+        return error_response(422, "unknown-player", str(err))
     if isinstance(err, ledger.Conflict):
         return error_response(409, "conflict", str(err))
     return error_response(422, "malformed", str(err))
@@ -342,14 +348,7 @@ def sheet_pdf(game_id: str) -> Response:
 def _event_errors(run: Callable[[], Response]) -> Response:
     """An event use case's refusals: a round still playing or not in a state for it is
     409, an unknown player or game 422, and the ledger's others as for games."""
-    try:
-        return _ledger_errors(run)
-    except events.RoundStillPlaying as playing:
-        return error_response(409, "round-playing", str(playing), "force")
-    except events.RoundRefused as refused:
-        return error_response(409, "round-refused", str(refused))
-    except events.NotInEvent as missing:
-        return error_response(422, "unknown-player", str(missing))
+    return _ledger_errors(run)
 
 
 def _event(event_id: str) -> store.events.LoadedEvent:
