@@ -245,8 +245,9 @@ def _if_match() -> int | None:
     if not tags or tags.star_tag:
         return None
     named = tags.as_set(include_weak=True)
-    version = next(iter(named)) if len(named) == 1 else ""
-    if not (version.isascii() and version.isdigit() and len(version) <= 12):
+    version = next(iter(named)) if len(named) == 1 else None  # '""' parses as None
+    if not (isinstance(version, str) and version.isascii() and version.isdigit()
+            and len(version) <= 12):
         abort(error_response(412, "malformed", "If-Match must be the game's version, "
                              "as in the ETag"))
     return int(version)

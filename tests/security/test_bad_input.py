@@ -170,6 +170,7 @@ def test_bad_headers_on_writes(secure_app: Flask, stored_game: StoredGame) -> No
     before = snapshot(secure_app)
     for headers, status in (({"If-Match": "yesterday"}, 412), ({"If-Match": "9" * 13}, 412),
                             ({"If-Match": '"1", "2"'}, 412), ({"If-Match": "１"}, 412),
+                            ({"If-Match": '""'}, 412),
                             ({"If-Match": "999"}, 409), ({"If-Match": 'W/"999"'}, 409),
                             ({"Idempotency-Key": "é"}, 422),
                             ({"Idempotency-Key": "k" * 65}, 422),
