@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from scorekeeper import chart as data
-from scorekeeper.records import KIND_ORDER, Figures, Played, Record
+from scorekeeper.records import Figures, Played, Record, Words, words_of
 
 from . import words
 from .blocks import name_cell
@@ -43,9 +43,10 @@ def render_season(record: Record, year: int, found: data.Chart, *, size: str = "
         story.append(Paragraph("No game counted in this season.", sheet.body))
         return build(story, layout, subject=title)
     figures = record.overall
-    story += [_heading("The season in figures"), _figures(figures, width, currency),
-              _heading("Boxes won, by kind"), _kinds(figures, width),
-              _heading("By rule set"), _presets(record, width, currency)]
+    said = words_of(record.games)
+    story += [_heading("The season in figures"), _figures(figures, width, currency, said),
+              _heading(f"{said.deals.capitalize()} won, by kind"), _kinds(figures, width, said),
+              _heading("By rule set"), _presets(record, width, currency, said)]
     if len(found.lines[0].points) > 1:
         story.append(KeepTogether([_heading("Results over the season"),
                                    ChartDrawing(found, width, 50 * mm, found.unit)]))
@@ -71,17 +72,20 @@ def _table(rows: list[list[object]], widths: Sequence[float]) -> Table:
     return table
 
 
-def _figures(figures: Figures, width: float, currency: str) -> Table:
-    """Label and value, one figure a row."""
+def _figures(figures: Figures, width: float, currency: str, said: Words) -> Table:
+    """Label and value, one figure a row, in the games' words for a deal."""
+    deal, deals = said.deal, said.deals
     average = "–" if figures.average_credit is None else f"{figures.average_credit:.1f}"
     biggest = "–" if figures.biggest is None else (
-        f"{figures.biggest.points} ({figures.biggest.kind}, box {figures.biggest.number})")
+        f"{figures.biggest.points} ({said.kinds.get(figures.biggest.kind, figures.biggest.kind)}"
+        f", {deal} {figures.biggest.number})")
     rows: list[list[object]] = [
         ["Figure", "Season"],
         ["Games played", figures.games], ["Games won", figures.won],
-        ["Boxes won (of boxes played)", f"{figures.boxes_won} of {figures.boxes}"],
-        ["Average credit per box won", average], ["Biggest box", biggest],
-        ["Longest run of boxes won", figures.longest_run],
+        [f"{deals.capitalize()} won (of {deals} played)",
+         f"{figures.boxes_won} of {figures.boxes}"],
+        [f"Average credit per {deal} won", average], [f"Biggest {deal}", biggest],
+        [f"Longest run of {deals} won", figures.longest_run],
         ["Shutouts given", figures.shutouts_given], ["Shutouts taken", figures.shutouts_taken],
         ["Points settled (won less lost)", words.number(figures.points, signed=True)],
     ]
@@ -90,15 +94,18 @@ def _figures(figures: Figures, width: float, currency: str) -> Table:
     return _table(rows, [width * 0.6, width * 0.4])
 
 
-def _kinds(figures: Figures, width: float) -> Table:
-    rows: list[list[object]] = [list(KIND_ORDER), [figures.kinds.get(k, 0) for k in KIND_ORDER]]
-    table = Table(rows, colWidths=[width / len(KIND_ORDER)] * len(KIND_ORDER), hAlign="LEFT")
+def _kinds(figures: Figures, width: float, said: Words) -> Table:
+    kinds = list(said.kinds)
+    rows: list[list[object]] = [[said.kinds[k] for k in kinds],
+                                [figures.kinds.get(k, 0) for k in kinds]]
+    table = Table(rows, colWidths=[width / len(kinds)] * len(kinds), hAlign="LEFT")
     table.setStyle(ruled([*HEADED, ("ALIGN", (0, 0), (-1, -1), "CENTER")]))
     return table
 
 
-def _presets(record: Record, width: float, currency: str) -> Table:
-    rows: list[list[object]] = [["Rule set", "Games", "Won", "Boxes won", "Avg credit", "Money"]]
+def _presets(record: Record, width: float, currency: str, said: Words) -> Table:
+    rows: list[list[object]] = [["Rule set", "Games", "Won", f"{said.deals.capitalize()} won",
+                                 "Avg credit", "Money"]]
     for name, figures in sorted(record.presets.items()):
         average = "–" if figures.average_credit is None else f"{figures.average_credit:.1f}"
         rows.append([name, figures.games, figures.won, figures.boxes_won, average,

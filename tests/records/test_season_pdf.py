@@ -27,13 +27,14 @@ def test_the_season_prints_the_figures_and_every_game(db: Session, ids: list[str
     assert text.startswith("Ann: season 2026")  # the name last played under (game C)
     assert "3 games, 2026-10-01 to 2026-11-20" in text
     assert "Games played 3" in text and "Games won 1" in text
-    assert "Boxes won (of boxes played) 5 of 8" in text
-    assert "Average credit per box won 31.6" in text
-    assert "Biggest box 90 (gin, box 2)" in text
-    assert "Longest run of boxes won 3" in text
+    # Jersey and Gin games: a deal is called by the neutral word (issue 21)
+    assert "Deals won (of deals played) 5 of 8" in text
+    assert "Average credit per deal won 31.6" in text
+    assert "Biggest deal 90 (gin, deal 2)" in text
+    assert "Longest run of deals won 3" in text
     assert "Shutouts given 2" in text and "Shutouts taken 0" in text
     assert "Money won or lost 103.20" in text
-    assert "knock underknock gin break gin after the break 2 1 1 1 0" in text
+    assert "knock undercut or underknock gin break gin after the break 2 1 1 1 0" in text
     assert "jersey-scarne 2 1 5 31.6 103.20" in text
     assert "Points settled, game by game 0 1032 game 1 Ann 1032" in text
     assert "2026-11-05 jersey-scarne ANN 50 · Dan 37 · bob 0 in progress" in text

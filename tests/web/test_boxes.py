@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -210,8 +211,8 @@ def test_edit_rescores_everything_after(client: FlaskClient, game_id: str) -> No
     assert response.status_code == 303
     assert totals(client, game_id) == {"Ann": 0, "Bob": 21, "Cal": 85}
     shown = client.get(f"/games/{game_id}/boxes/{box_id}").get_data(as_text=True)
-    assert "Recorded" in shown and "Edited" in shown and "counts Ann 14" in shown
-    assert "counts Ann 16" in shown
+    assert "Recorded" in shown and "Corrected" in shown and "counts Ann 14" in shown
+    assert "Ann's count 14 → 16" in html.unescape(shown)
     stale = client.post(f"/games/{game_id}/boxes/{box_id}/edit",
                         data=box_form(3, counts={0: 18, 1: 4, 2: 13}))
     assert stale.status_code == 409

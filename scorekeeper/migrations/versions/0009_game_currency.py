@@ -1,7 +1,7 @@
 """game currency: the stake's ISO 4217 code, stored with the game (CONTRACT.md currency)
 
-Revision ID: 0013
-Revises: 0006
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-11-26 11:30:00
 """
 
