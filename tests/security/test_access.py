@@ -30,6 +30,14 @@ GAME_WRITES = {
 }
 """Routes that change (or need the right to change) one stored game."""
 
+EVENT_WRITES = {
+    "events.renew", "events.entrants", "events.swap", "events.close", "events.end_table",
+    "events.penalty", "events.replace",
+    "api.seat_round", "api.close_round", "api.enter", "api.withdraw", "api.penalize",
+    "api.swap", "api.replace",
+}
+"""Routes that need an event's director's right (issue 25)."""
+
 OPEN_POSTS = {
     "games.new": "starts a new game of one's own",
     "games.cut": "Scarne's cut on the new-game form: stores nothing",
@@ -42,18 +50,9 @@ OPEN_POSTS = {
     "players.merge": "changes only games whose edit secret the browser holds",
     "players.split": "needs the edit secret of the game the name is split in",
     "players.undo": "needs the edit secret of every game the decision changed",
-    "api.create_event": "a new event of one's own (answers its director's token)",
-    "api.seat_round": "needs the event director's token",
-    "api.close_round": "needs the event director's token",
-    "events.new": "starts an event of one's own",
+    "events.new": "starts a new event of one's own",
+    "api.create_event": "a new event of one's own",
     "events.join": "needs the event's director code itself (wrong ones limited)",
-    "events.renew": "needs the event director's right",
-    "events.entrants": "needs the event director's right",
-    "events.swap": "needs the event director's right",
-    "events.close": "needs the event director's right",
-    "events.end_table": "needs the event director's right",
-    "events.penalty": "needs the event director's right",
-    "events.replace": "needs the event director's right",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -67,14 +66,15 @@ def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
     """A new POST/PUT/DELETE route must be added to one of the lists above (and so to the
     read-only test below) before this passes."""
     endpoints = {rule.endpoint for rule in _mutating_rules(secure_app)}
-    assert endpoints == GAME_WRITES | set(OPEN_POSTS)
+    assert endpoints == GAME_WRITES | EVENT_WRITES | set(OPEN_POSTS)
 
 
 def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
     return str(rule.rule).replace("<game_id>", game.id).replace(
         "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
-        "<int:decision_id>", "1").replace("<event_id>", "noevent").replace("<int:table>", "1")
+        "<int:decision_id>", "1").replace("<event_id>", "anevent").replace(
+        "<int:table>", "1").replace("<int:number>", "1")
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
@@ -278,15 +278,15 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/players/ann/merge", {"name": "Bob"}),
         ("/players/ann/split", {"game": game, "person": "Ann Two"}),
         ("/players/names/1/undo", {}),
-        ("/events/new", {"name": "Club night"}),
-        ("/events/noevent/director/join", {"code": "ABCDEF"}),
-        ("/events/noevent/director/codes", {}),
-        ("/events/noevent/entrants", {"name": "Dee"}),
-        ("/events/noevent/swap", {}),
-        ("/events/noevent/close", {}),
-        ("/events/noevent/tables/1/end", {}),
-        ("/events/noevent/penalties", {}),
-        ("/events/noevent/replace", {}),
+        ("/events/new?rules=jersey-scarne", {"name": "Club", "entrants": "Ann\nBob\nCal"}),
+        ("/events/anevent/director/join", {"code": "ABCDEF"}),
+        ("/events/anevent/director/codes", {}),
+        ("/events/anevent/entrants", {"add": "Dee"}),
+        ("/events/anevent/swap", {"first": "Ann", "second": "Bob"}),
+        ("/events/anevent/close", {"force": "y"}),
+        ("/events/anevent/tables/1/end", {}),
+        ("/events/anevent/penalties", {"player": "Ann", "points": "5", "note": "late"}),
+        ("/events/anevent/replace", {"player": "Ann", "by": "Eve"}),
     ]
 
 
