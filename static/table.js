@@ -2,7 +2,9 @@
    - card grids: a card tapped into one hand is disabled in the others, each hand shows
      how many cards it has, the grid closes by itself when the hand is full and the next
      empty hand opens; in meld mode the first and last card of a run or set fill it;
-   - counts: a complete count moves on to the next player by itself;
+   - counts: a complete count moves on to the next player by itself; a keypad under
+     the count being typed (digits, a key to take one back, Next) keeps the phone's
+     keyboard closed, so a one-digit count moves on with one tap on Next;
    - the live preview marks the fields it names;
    - times are shown in the phone's own time zone;
    - form errors are scrolled into view and focused;
@@ -165,6 +167,7 @@
   function advance(input) {
     var next = nextCount(input);
     if (next) { next.focus(); }
+    if (!next || !next.matches("input.count")) { hideKeypad(); }
   }
 
   /* --- the live preview's faults ----------------------------------------------------- */
@@ -177,13 +180,76 @@
     preview.querySelectorAll("[data-fault]").forEach(function (item) {
       var id = item.dataset.fault;
       var field = document.getElementById(id) || form.querySelector('[name="' + id + '"]');
-      if (!field) { return; }
+      if (!field || notYetEntered(field)) { return; }
       if (field.matches("input:not([type=radio]):not([type=checkbox]), select")) {
         field.setAttribute("aria-invalid", "true");
       }
       var holder = field.matches("fieldset") ? field : field.closest("fieldset");
       if (holder) { holder.classList.add("invalid"); }
     });
+  }
+
+  /* A hand nobody has entered yet is not wrong, only to come: the preview names what
+     is missing, but the hand's panel turns red only once something was entered in it
+     (a save still marks it: the server's page does). */
+  function notYetEntered(field) {
+    var hand = field.closest("fieldset.hand");
+    if (!hand) { return false; }
+    var count = hand.querySelector("input.count");
+    return !(count && count.value.trim()) && !hand.querySelector(".grid input:checked");
+  }
+
+  /* --- the count keypad ------------------------------------------------------------ */
+
+  var keypad = null;
+  var keypadFor = null;
+
+  function makeKeypad() {
+    var pad = document.createElement("div");
+    pad.className = "keypad";
+    pad.setAttribute("role", "group");
+    pad.setAttribute("aria-label", "Count keypad");
+    ["1", "2", "3", "back", "4", "5", "6", "0", "7", "8", "9", "next"].forEach(function (key) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.dataset.key = key;
+      if (key === "back") {
+        button.textContent = "⌫";
+        button.setAttribute("aria-label", "Take back a digit");
+      } else if (key === "next") {
+        button.textContent = "Next";
+        button.className = "next";
+      } else {
+        button.textContent = key;
+      }
+      pad.appendChild(button);
+    });
+    // The count keeps the focus: a key tapped does not take it.
+    pad.addEventListener("mousedown", function (event) { event.preventDefault(); });
+    pad.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("button[data-key]");
+      var input = keypadFor;
+      if (!button || !input) { return; }
+      var key = button.dataset.key;
+      if (key === "next") { advance(input); return; }
+      input.value = key === "back" ? input.value.slice(0, -1) : (input.value + key).slice(0, 2);
+      input.focus({ preventScroll: true });
+      input.dispatchEvent(new Event("input", { bubbles: true }));  // moves on when complete
+    });
+    return pad;
+  }
+
+  function showKeypad(input) {
+    if (!keypad) { keypad = makeKeypad(); }
+    keypadFor = input;
+    var row = input.closest(".count-row") || input;
+    if (row.nextSibling !== keypad) { row.parentNode.insertBefore(keypad, row.nextSibling); }
+    keypad.hidden = false;
+  }
+
+  function hideKeypad() {
+    if (keypad) { keypad.hidden = true; }
+    keypadFor = null;
   }
 
   /* --- a save the server never answered stays on the phone ------------------------ */
@@ -364,6 +430,9 @@
     root.querySelectorAll(".meld-toggle").forEach(function (toggle) {
       toggle.hidden = false;
     });
+    root.querySelectorAll("input.count").forEach(function (input) {
+      input.setAttribute("inputmode", "none");  // the page's keypad, not the phone's keyboard
+    });
     localTimes(root);
     setUpUndo(root);
     undoOutdated();
@@ -402,6 +471,10 @@
     document.querySelectorAll("form[data-keep]").forEach(resend);
   });
   document.addEventListener("click", function (event) {
+    // Done with counts: the keypad goes once a tap elsewhere is over (not as it starts,
+    // which would move what the finger is on).
+    if (keypad && !keypad.hidden && !keypad.contains(event.target) &&
+        !(event.target.matches && event.target.matches("input.count"))) { hideKeypad(); }
     var retry = event.target.closest && event.target.closest(".pending .retry");
     if (retry) { resend(retry.closest("form")); return; }
     var toggle = event.target.closest && event.target.closest(".meld-toggle");
@@ -413,6 +486,10 @@
   document.addEventListener("input", function (event) {
     var target = event.target;
     if (target.matches && target.matches("input.count") && countComplete(target)) { advance(target); }
+  });
+  document.addEventListener("focusin", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("input.count")) { showKeypad(target); }
   });
   document.addEventListener("keydown", function (event) {
     var target = event.target;

@@ -152,12 +152,15 @@ def _sheet_page(table: ledger.Table) -> Response:
     others (QR codes, the short code: kept out of caches) and says what this phone just
     did, offering to undo it; a watcher's offers the code prompt."""
     editable = gamedata.can_edit(table.row)
+    # A finished game invites no one: no codes, no join prompt.
+    open_ = table.sheet is not None and not table.sheet.game_over
     if not editable:  # a watcher's sheet: rendered once a version (web/watching.py)
         html = watching.watcher_sheet(table, lambda: render_template(
             "games/_sheet.html", **_sheet_context(table, False)))
         return htmx.render("games/sheet.html", "games/_watched.html", game=table,
                            sheet_html=html,
-                           limit=None if htmx.is_htmx() else invite.limit(table.id))
+                           limit=invite.limit(table.id) if open_ and not htmx.is_htmx()
+                           else None)
     if htmx.is_htmx():
         return htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable))
@@ -166,8 +169,6 @@ def _sheet_page(table: ledger.Table) -> Response:
     if last is not None:
         undo_form = forms.UndoForm(formdata=None)
         undo_form.version.data = str(table.version)
-    # A finished game invites no one: no codes, no join prompt.
-    open_ = table.sheet is not None and not table.sheet.game_over
     response = htmx.render("games/sheet.html", "games/_sheet.html",
                            **_sheet_context(table, editable), last_write=last,
                            undo_form=undo_form,

@@ -31,9 +31,11 @@ def _pages(page: Any, base: str, name: str) -> dict[str, str]:
     if name.startswith("event"):
         return _event_pages(page, base)
     sheet = open_game(page, base, GAME)
+    box = page.locator(".scores td:first-child a").first.get_attribute("href")
     return {"home": base + "/", "sheet": sheet, "record": sheet + "/boxes/new",
             "check": base + "/check", "rules": base + "/rules",
-            "preset": base + "/rules/jersey-scarne", "new": base + "/games/new"}
+            "preset": base + "/rules/jersey-scarne", "new": base + "/games/new",
+            "house-rules": sheet + "/rules", "box": base + str(box)}
 
 
 def _event_pages(page: Any, base: str) -> dict[str, str]:
@@ -58,8 +60,8 @@ def audited(live_server: str, browser: Any,
     return page, _pages(page, live_server, request.node.callspec.params["name"])
 
 
-PAGES = ["home", "sheet", "record", "check", "rules", "preset", "new", "event-new", "event",
-         "event-standings", "event-director", "event-player"]
+PAGES = ["home", "sheet", "record", "check", "rules", "preset", "new", "house-rules", "box",
+         "event-new", "event", "event-standings", "event-director", "event-player"]
 
 
 @pytest.mark.parametrize("name", PAGES)
