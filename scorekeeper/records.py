@@ -30,7 +30,9 @@ from typing import Any, Protocol
 
 from .chart import Chart
 from .chart import Line as ChartLine
+from .engine import vocabulary
 from .engine.contract import Payment, Sheet, SheetBox
+from .engine.errors import ScorekeeperError
 from .engine.event import EventEntry, Standing, TableResult
 from .engine.event import standings as rank
 
@@ -177,6 +179,42 @@ class Record:
     overall: Figures
     presets: Mapping[str, Figures]
     games: tuple[Played, ...]
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a record's pages call a deal and each kind of deal won: the games' own words
+    ("box", "hand"; the neutral "deal" when they differ), and only the kinds those games
+    have (no break where no game has one, J10), each as those games name it."""
+
+    deal: str
+    deals: str
+    kinds: Mapping[str, str]
+    """Each kind shown (of :data:`KIND_ORDER`), in order, with its name."""
+
+
+def words_of(games: Iterable[Played]) -> Words:
+    """The words of a record over these games.
+
+    >>> [words_of([]).deal, list(words_of([]).kinds)]
+    ['deal', ['knock', 'underknock', 'gin', 'break', 'gin after the break']]
+    """
+    presets = sorted({game.rules for game in games})
+    said = []
+    for preset in presets:
+        try:
+            said.append(vocabulary.vocabulary(preset))
+        except ScorekeeperError:
+            continue
+    kinds: dict[str, str] = {}
+    for kind in KIND_ORDER:
+        if kind in ("break", "gin after the break") and said and not any(
+                s.has_break for s in said):
+            continue
+        beaten = " or ".join(sorted({s.beaten for s in said}))
+        kinds[kind] = beaten if kind == "underknock" and beaten else kind
+    return Words(vocabulary.shared_deal_word(presets),
+                 vocabulary.shared_deal_word(presets, plural=True), kinds)
 
 
 def _game_figures(person: str, game: Played) -> Figures:

@@ -16,11 +16,13 @@ import contextlib
 import dataclasses
 import hmac
 import secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from .. import engine, records, store
@@ -34,6 +36,7 @@ from ..engine.event import (
     TableResult,
     read_entrants,
 )
+from ..engine.event import standings as rank
 from ..engine.movement import cut_at_table, seat_round
 from ..store.events import LoadedEvent
 from ..store.models import now as _now
@@ -214,8 +217,9 @@ class Board:
 def board(db: Session, event: LoadedEvent) -> Board:
     """The standings, the current round's tables and every table's result."""
     games = store.events.table_games(db, event.id)
-    return Board(standings(db, event, games), tables(db, event, games=games),
-                 [records.table_result(game) for game in games])
+    results = [records.table_result(game) for game in games]
+    return Board(rank(event.entry, results, withdrawn=event.withdrawn),
+                 tables(db, event, games=games), results)
 
 
 def where_next(event: LoadedEvent, player: str) -> tuple[int, int, int] | None:
@@ -354,7 +358,18 @@ def _table_game(db: Session, event: LoadedEvent, round: int, table: int,
                      place=_table_place(entry, round, table),
                      started=(entry.date or _now().date().isoformat()))
     key = f"event:{event.id}:{round}:{table}:{attempt}"
-    return start(db, game, key=key, secret=secret).table.id
+    for tries in range(1, 6):
+        try:
+            return start(db, game, key=key, secret=secret).table.id
+        except OperationalError:
+            # SQLite: ``start`` reads before it writes in one deferred transaction, and
+            # another director seating at the same moment may have written between
+            # (SQLITE_BUSY, which waits for no one). Again: the key finds that game.
+            db.rollback()
+            if tries == 5:
+                raise
+            time.sleep(0.05 * tries)
+    raise AssertionError("unreachable")
 
 
 def _table_place(entry: EventEntry, round: int, table: int) -> str:
@@ -464,6 +479,8 @@ def swap(db: Session, event_id: str, first: str, second: str, *,
     recorded at either): their tables get new games with the new seats."""
     event = _loaded(db, event_id)
     a, b = _entrant(event, first), _entrant(event, second)
+    if a == b:
+        raise MalformedError(f"name two players to swap, not {a} twice", "players")
     seating = _open_seating(event)
     at_a, at_b = seating.place_of(a), seating.place_of(b)
     if at_a is None or at_b is None:

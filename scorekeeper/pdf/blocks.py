@@ -132,7 +132,7 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
 
 def citations(items: Sequence[Line | str], width: float,
               rules: engine.Rules | None = None,
-              numbers: Mapping[int, str] | None = None) -> Table | None:
+              numbers: Mapping[int, str] | None = None, currency: str = "") -> Table | None:
     """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
 
     Steps print with the tables' typography (−, ×, suits), and only those citing
@@ -151,6 +151,8 @@ def citations(items: Sequence[Line | str], width: float,
         if not words.belongs(rule, said, rules):
             continue
         said = words.typeset(said, numbers)
+        if currency and rule.startswith("V6"):
+            said = words.priced(said, currency)
         rows.append([rule, label_cell(said, column - 2 * mm + PAD, sheet.small)])
     if not rows:
         return None

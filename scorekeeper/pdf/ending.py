@@ -61,7 +61,8 @@ def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
                   Spacer(1, 2 * mm),
                   net_table(score.settlement, players, stake, currency, room)]
     story = _side_by_side(block, beside, room, width, gap)
-    steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes))
+    steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes),
+                      currency=meta.currency if meta else "")
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
@@ -113,11 +114,11 @@ def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
                                   score.boxes_won, players)]
     agreed = stopped_by_agreement(score)
     if over and not agreed:  # stopped by agreement: no bonus of any kind, so no such rows
-        if rules.box_bonus or score.box_bonuses:
+        if rules.box_bonus or any(score.box_bonuses.values()):
             deal = vocabulary_for(rules).deal
             rows.append(_row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}",
                              score.box_bonuses, players))
-        if rules.game_bonus or score.game_bonus:
+        if rules.game_bonus or any(score.game_bonus.values()):
             rows.append(_row("Game bonus", score.game_bonus, players))
         shut = set(score.shutouts)
         if shut:

@@ -107,6 +107,8 @@ class Results:
     most_gins: tuple[tuple[str, int], ...] = ()
     """The players with the most gins and their count (several when tied)."""
     footer: str = field(default="")
+    standing_title: str = "Final standings"
+    """The standings' heading ("Standings after round 2" while the event goes on)."""
 
 
 CARD_COLUMNS, CARD_ROWS = 2, 2
@@ -216,7 +218,7 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
     story.append(Spacer(1, 3 * mm))
     counted = ("the sum of each player's settlements" if results.count == "net"
                else "points by place at the table, ties shared")
-    story += [_heading("Final standings"),
+    story += [_heading(results.standing_title),
               Paragraph(text(f"Score: {counted}."), sheet.small), Spacer(1, 1.5 * mm),
               _standings(results, width)]
     story += _highlights(results)
@@ -271,7 +273,7 @@ def _highlights(results: Results) -> list[Flowable]:
 
 
 STATUS_WORDS = {"done": "", "agreed": "ended by agreement", "playing": "still playing",
-                "bye": "bye"}
+                "waiting": "not started", "bye": "bye"}
 
 
 def _round(tables: Sequence[TableResult], width: float) -> Flowable:
@@ -286,13 +288,14 @@ def _round(tables: Sequence[TableResult], width: float) -> Flowable:
         best = max((total for _, total in table.totals), default=None)
         cells: list[object] = [str(table.table) if table.status != "bye" else "bye"]
         for c, (player, total) in enumerate(table.totals, start=1):
-            shown = name_cell(f"{player} {words.number(total)}", seat_w)
+            said = player if table.status == "bye" else f"{player} {words.number(total)}"
+            shown = name_cell(said, seat_w)
             cells.append(shown)
-            if total == best and table.status != "bye" and len(table.totals) > 1:
+            if total == best and table.boxes and len(table.totals) > 1:
                 style.append(("BACKGROUND", (c, r), (c, r), WON))
         cells += [""] * (seats - len(table.totals))
         note = STATUS_WORDS.get(table.status, table.status)
-        said = f"{table.boxes}" + (f" · {note}" if note else "")
+        said = "" if table.status == "bye" else f"{table.boxes}" + (f" · {note}" if note else "")
         cells.append(Paragraph(text(said), styles().cell))
         rows.append(cells)
     grid = Table(rows, colWidths=[14 * mm] + [seat_w] * seats + [30 * mm], hAlign="LEFT")

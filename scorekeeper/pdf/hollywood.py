@@ -220,11 +220,11 @@ def hollywood_foot(score: Sheet, games: Sequence[Summary],
             "sub", fontSize=9.5, spaceBefore=0)), payments]
     story: list[Flowable] = [KeepTogether(block)]
     numbers = sheet_numbers(score.boxes)
-    steps = citations(score.explanation, width, rules, numbers)
+    steps = citations(score.explanation, width, rules, numbers, currency=currency)
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     for n, summary in enumerate(games, start=1):
-        steps = citations(summary.explanation, width, rules, numbers)
+        steps = citations(summary.explanation, width, rules, numbers, currency=currency)
         if steps is not None and summary.game_over:
             story += [Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD,
                                                                spaceBefore=2 * mm)), steps]

@@ -164,6 +164,20 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
     return _SETTING.sub(lambda m: m.group(0).replace("_", " "), said)
 
 
+def priced(said: str, currency: str) -> str:
+    """A money step (V6) with the currency after each amount it works out, as the tables
+    print it.
+
+    >>> priced("at 0.05 a point: Bob pays Ann 142 × 0.05 = 7.10; Cal pays Ann 60 × 0.05 = 3.00",
+    ...        "EUR")
+    'at 0.05 EUR a point: Bob pays Ann 142 × 0.05 = 7.10 EUR; Cal pays Ann 60 × 0.05 = 3.00 EUR'
+    """
+    said = re.sub(r"^at (\d+(?:\.\d+)?) a point",
+                  lambda m: f"at {with_currency(m.group(1), currency)} a point", said)
+    return re.sub(r"= (−?\d[\d,]*\.\d\d)\b",
+                  lambda m: "= " + with_currency(m.group(1), currency), said)
+
+
 def belongs(rule: str, said: str, rules: engine.Rules | None) -> bool:
     """Whether an explanation step belongs on this game's sheet: it cites common ground or
     the game's own section of RULES.md, and is not a bonus of nothing.

@@ -492,3 +492,68 @@ def event_results_json(event_id: str) -> Response:
                                           board.results))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response
+
+
+def _director_body(fields: dict[str, type]) -> dict[str, Any]:
+    """The body of a director's write: exactly these fields, of these JSON types."""
+    data = _object_body()
+    for name in data:
+        if name not in fields:
+            abort(error_response(422, "malformed", f"this request has no field {name[:40]!r} "
+                                 f"(it takes {', '.join(fields)})", name[:40]))
+    for name, kind in fields.items():
+        value = data.get(name)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            what = {str: "text", int: "a whole number", list: "a list"}.get(kind, "given")
+            abort(error_response(422, "malformed", f"{name} must be {what}", name))
+    return data
+
+
+@bp.post("/events/<event_id>/entrants")
+def enter(event_id: str) -> Response:
+    """A late entry (``{"name": ...}``), playing from the next round."""
+    _director(event_id)
+    data = _director_body({"name": str})
+    return _event_errors(lambda: _event_response(
+        events.enter(database.session(), event_id, data["name"]), 201))
+
+
+@bp.post("/events/<event_id>/withdrawals")
+def withdraw(event_id: str) -> Response:
+    """A withdrawal (``{"name": ...}``) from the next round; kept in the standings."""
+    _director(event_id)
+    data = _director_body({"name": str})
+    return _event_errors(lambda: _event_response(
+        events.withdraw(database.session(), event_id, data["name"])))
+
+
+@bp.post("/events/<event_id>/penalties")
+def penalize(event_id: str) -> Response:
+    """Points off a player's score with a note (``{"player", "points", "note"}``), also
+    in the history of the player's game this round."""
+    _director(event_id)
+    data = _director_body({"player": str, "points": int, "note": str})
+    return _event_errors(lambda: _event_response(events.penalize(
+        database.session(), event_id, data["player"], data["points"], data["note"]), 201))
+
+
+@bp.post("/events/<event_id>/swaps")
+def swap(event_id: str) -> Response:
+    """Swap two players' seats before their tables start (``{"players": [a, b]}``)."""
+    _director(event_id)
+    data = _director_body({"players": list})
+    players = data["players"]
+    if len(players) != 2 or not all(isinstance(p, str) for p in players):
+        return error_response(422, "malformed", "players names the two players to swap",
+                              "players")
+    return _event_errors(lambda: _event_response(events.swap(
+        database.session(), event_id, players[0], players[1], secret=gamedata.secret())))
+
+
+@bp.post("/events/<event_id>/replacements")
+def replace(event_id: str) -> Response:
+    """``by`` takes ``player``'s seat before that table starts, and the rounds after."""
+    _director(event_id)
+    data = _director_body({"player": str, "by": str})
+    return _event_errors(lambda: _event_response(events.replace(
+        database.session(), event_id, data["player"], data["by"], secret=gamedata.secret())))

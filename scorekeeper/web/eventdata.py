@@ -264,11 +264,13 @@ def stamp(event_id: str) -> str | None:
     return None if found is None else "-".join(str(part) for part in found)
 
 
-def clock_of_game(db: Any, game_id: str) -> Clock | None:
-    """The clock of the timed round a game is played in, while that round is open (one
-    query: every table's sheet asks)."""
-    found = store.events.game_clock(db, game_id)
-    return None if found is None else Clock(*found)
+def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | None] | None:
+    """Where a game is played in an event, and its round's clock while a timed round
+    runs (None for a game of no event): two small reads, since every table's sheet asks."""
+    seat = ledger_events.seat_of_game(db, game_id)
+    if seat is None:
+        return None
+    return seat, None if seat.clock is None else Clock(seat.round, *seat.clock)
 
 
 # --- writing: through the ledger's use cases ------------------------------------------------
@@ -438,7 +440,7 @@ def results(event: EventView) -> Results:
             if winner and result in ("gin", "break-gin"):
                 gins[winner] = gins.get(winner, 0) + 1
     most = max(gins.values(), default=0)
-    ties = event.entry.tie_breaks
+    ties = tuple(t for t in event.entry.tie_breaks if t == "head_to_head")  # the rest
     standings = tuple(PrintedStanding(
         s.rank, s.player, s.score, s.games, s.won, s.boxes,
         tuple(_tie_value(s, tie) for tie in ties)) for s in event.standings)
@@ -446,10 +448,15 @@ def results(event: EventView) -> Results:
                                                             (0,) * len(t.players),
                                                             strict=True)),
                                 t.status, t.boxes) for t in event.tables)
+    tables += tuple(PrintedTable(seating.round, 0, tuple((p, 0) for p in seating.byes), "bye")
+                    for seating in event.entry.seating if seating.byes)
     return Results(event.entry.name, event.entry.date or "", event.entry.place or "",
                    engine.find_rules(event.entry.rules).title, event.entry.standings,
                    tuple(TIE_WORDS[t] for t in ties), standings, tables, best,
-                   tuple(sorted((p, n) for p, n in gins.items() if n == most and most)))
+                   tuple(sorted((p, n) for p, n in gins.items() if n == most and most)),
+                   standing_title="Final standings" if event.finished else (
+                       f"Standings after round {event.closed[-1]}" if event.closed
+                       else "Standings so far"))
 
 
 TIE_WORDS = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}

@@ -27,10 +27,11 @@ REFRESH_SECONDS = 15
 """The projector's refresh without JavaScript (a meta refresh)."""
 
 
-@bp.app_template_global("event_clock")
-def event_clock(game_id: str) -> eventdata.Clock | None:
-    """The clock of the timed round a game is played in (None for any other game)."""
-    return eventdata.clock_of_game(database.session(), game_id)
+@bp.app_template_global("event_seat")
+def event_seat(game_id: str) -> tuple[Any, eventdata.Clock | None] | None:
+    """The event table a game is played at and its round's clock (None for any other
+    game): what a table's sheet shows above its boxes."""
+    return eventdata.seat_of_game(database.session(), game_id)
 
 
 @bp.app_template_global("event_now")

@@ -15,7 +15,7 @@ import hmac
 import time
 from typing import Any
 
-from flask import abort, current_app, flash, request, session
+from flask import abort, current_app, flash, g, request, session
 
 from .. import ledger, store
 from . import printing
@@ -83,7 +83,8 @@ def _rights() -> list[tuple[str, str]]:
     held = session.get("edit") or []
     pairs = held.items() if isinstance(held, dict) else (
         p for p in held if isinstance(p, list | tuple) and len(p) == 2)
-    return [(g, t) for g, t in pairs if isinstance(g, str) and isinstance(t, str)]
+    return [(game, token) for game, token in pairs
+            if isinstance(game, str) and isinstance(token, str)]
 
 
 def token_of(game_id: str) -> str | None:
@@ -114,14 +115,14 @@ def _used(game_id: str, token: str) -> None:
     rights = _rights()
     if rights and rights[-1] == (game_id, token):
         return
-    _keep([(g, t) for g, t in rights if g != game_id] + [(game_id, token)])
+    _keep([(game, held) for game, held in rights if game != game_id] + [(game_id, token)])
 
 
 def _keep(rights: list[tuple[str, str]]) -> None:
     """Store the rights, the least recently used beyond :data:`MAX_EDIT_RIGHTS`
     dropped, and tell the phone which games it no longer keeps score of."""
     dropped = rights[:-MAX_EDIT_RIGHTS]
-    session["edit"] = [[g, t] for g, t in rights[-MAX_EDIT_RIGHTS:]]
+    session["edit"] = [[game, token] for game, token in rights[-MAX_EDIT_RIGHTS:]]
     if dropped:
         games = "a game" if len(dropped) == 1 else f"{len(dropped)} games"
         flash(f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
@@ -138,8 +139,11 @@ def _directs(game_id: str) -> bool:
 
 def scored() -> set[str]:
     """The games this browser keeps score of now (each right checked, as
-    :func:`can_edit` does): what a merge or split of names may touch."""
-    return {game_id for game_id, _ in _rights() if can_edit(game_id)}
+    :func:`can_edit` does, once a request): what a merge or split of names may touch."""
+    found = g.get("scored")
+    if found is None:
+        found = g.scored = {game_id for game_id, _ in _rights() if can_edit(game_id)}
+    return set(found)
 
 
 def started(game_id: str) -> None:
@@ -161,14 +165,15 @@ def remember(game_id: str, token: str | None = None) -> None:
         session.permanent = True
         session["games"] = games
     if token is not None:
-        _keep([(g, t) for g, t in _rights() if g != game_id] + [(game_id, token)])
+        _keep([(game, held) for game, held in _rights() if game != game_id]
+              + [(game_id, token)])
 
 
 def forget_right(game_id: str) -> None:
     """Drop a code that no longer unlocks the game (its codes were renewed)."""
     rights = _rights()
-    if any(g == game_id for g, _ in rights):
-        session["edit"] = [[g, t] for g, t in rights if g != game_id]
+    if any(game == game_id for game, _ in rights):
+        session["edit"] = [[game, token] for game, token in rights if game != game_id]
 
 
 def remembered() -> list[str]:

@@ -89,10 +89,13 @@ def join(game_id: str) -> Response:
         return _too_many(row.id, limit, next_url)
     found = ledger.joined(database.session(), code, gamedata.secret(), game_id=row.id)
     if found is None and not short:
-        # The link's code is not guessed (32 characters): refused, never counted.
-        return _refusal(row.id, 403, "That code does not unlock this game (its codes may "
-                        "have been renewed). Check it with a scorer, or scan their "
-                        "\u201cScore with us\u201d QR code.", next_url, limit)
+        # Not a short code: the link's code is not guessed (32 characters), and a typo
+        # of the short code cannot match one. Refused, never counted.
+        what = ("a join code has 6 letters and digits, without 0, O, 1, I, L or U"
+                if len("".join(code.split())) <= 8 else "its codes may have been renewed")
+        return _refusal(row.id, 403, f"That code does not unlock this game ({what}). Check "
+                        "it with a scorer, or scan their \u201cScore with us\u201d QR code.",
+                        next_url, limit)
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
     gamedata.remember(row.id, found[1])

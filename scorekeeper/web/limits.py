@@ -47,6 +47,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["scorekeeper.limiter"] = limiter
+    # Every other request is let through before the limiter resolves any limit: a poll
+    # (most of a club evening's requests) pays a set lookup, not Flask-Limiter's checks.
+    limiter.request_filter(lambda: request.endpoint not in STARTS)
     starts = limiter.shared_limit(_start_limit, scope="start", methods=["POST"],
                                   error_message=BUSY_MESSAGE)
     for endpoint in STARTS:

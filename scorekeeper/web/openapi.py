@@ -252,6 +252,25 @@ def _event_paths() -> dict[str, Any]:
                 "type": "object", "properties": {"force": {"type": "boolean"}},
                 "additionalProperties": False}}}},
             "responses": {"200": stored, **EVENT_ERRORS}}},
+        **{f"/api/v1/events/{{event_id}}/{path}": {"post": {
+            "summary": summary, "security": director, "parameters": [EVENT_ID],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": list(body), "properties": body,
+                "additionalProperties": False}}}},
+            "responses": {ok: stored, **EVENT_ERRORS}}}
+           for path, summary, body, ok in (
+               ("entrants", "A late entry, playing from the next round",
+                {"name": NAME}, "201"),
+               ("withdrawals", "A withdrawal from the next round (kept in the standings)",
+                {"name": NAME}, "200"),
+               ("penalties", "Points off a player's score, with a note",
+                {"player": NAME, "points": {"type": "integer", "minimum": 1},
+                 "note": {"type": "string", "minLength": 1}}, "201"),
+               ("swaps", "Swap two players' seats before their tables start",
+                {"players": {"type": "array", "items": NAME, "minItems": 2,
+                             "maxItems": 2}}, "200"),
+               ("replacements", "A player replaced before his table starts",
+                {"player": NAME, "by": NAME}, "200"))},
         "/api/v1/events/{event_id}/results.csv": {"get": {
             "summary": "The standings and every round's points as CSV",
             "parameters": [EVENT_ID],

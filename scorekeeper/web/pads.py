@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 
 from .. import engine
+from . import printing
 
 bp = Blueprint("pads", __name__, url_prefix="/pads")
 
@@ -29,7 +30,9 @@ def pad() -> Response | tuple[str, int]:
     try:
         players = int(raw_players) if raw_players else None
         columns = int(raw_columns) if raw_columns else None
-        body = pdf.render_blank_pad(rules, players=players, page_size=size, columns=columns)
+        with printing.turn():  # a blank pad is a PDF too: its turn, the printing process
+            body = printing.printed(pdf.render_blank_pad, rules, players=players,
+                                    page_size=size, columns=columns)
     except (ValueError, engine.ScorekeeperError) as err:
         message = err.message if isinstance(err, engine.ScorekeeperError) else str(err)
         if raw_players and not raw_players.isdigit():

@@ -8,15 +8,13 @@ every game when ``RECENT_GAMES_PUBLIC`` is set (a club's own server). The figure
 
 from __future__ import annotations
 
-import contextlib
 import json
 from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
 
-from .. import chart, engine, exports, records, store, tally
-from ..engine import vocabulary
+from .. import chart, exports, records, store, tally
 from ..ledger import players
 from ..pdf import render_season
 from . import database, gamedata, htmx, printing
@@ -87,23 +85,10 @@ def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None
 
 
 def _words(record: records.Record) -> dict[str, Any]:
-    """The record's words: the deal as its games call it ("deal" when they differ), and
-    the kinds of deal won that its games have, each named as those games name it."""
-    presets = sorted({game.rules for game in record.games})
-    said = []
-    for preset in presets:
-        with contextlib.suppress(engine.ScorekeeperError):
-            said.append(vocabulary.vocabulary(preset))
-    names: dict[str, str] = {}
-    for kind in records.KIND_ORDER:
-        if kind in ("break", "gin after the break") and said and not any(
-                s.has_break for s in said):
-            continue  # no break in any of these games (J10 is Jersey's)
-        beaten = " or ".join(sorted({s.beaten for s in said}))
-        names[kind] = beaten if kind == "underknock" and beaten else kind
-    return {"kinds": list(names), "kind_names": names,
-            "deal": vocabulary.shared_deal_word(presets),
-            "deals": vocabulary.shared_deal_word(presets, plural=True)}
+    """The record's words (:func:`records.words_of`) as the page's context."""
+    said = records.words_of(record.games)
+    return {"kinds": list(said.kinds), "kind_names": said.kinds, "deal": said.deal,
+            "deals": said.deals}
 
 
 def _record(person: str, games: list[records.Played]) -> records.Record:

@@ -5,9 +5,10 @@ the box limit, against milliseconds for a box). So it is rendered in a separate
 process at a lower priority (``PDF_IN_PROCESS`` off): a render holding the interpreter
 lock would otherwise make every other request of the process wait its turn. At most
 ``PDF_AT_ONCE`` are rendered at once, and a request that cannot start within
-``PDF_WAIT_SECONDS`` gets 503 with ``Retry-After``. A client asking for many large
-PDFs at once then holds a few threads, not all of them, and the tables keep recording
-(docs/performance.md, "A hostile client").
+``PDF_WAIT_SECONDS`` (or finds ``PDF_WAITING`` requests waiting already) gets 503
+with ``Retry-After``. A client asking for many large PDFs at once then holds a few
+threads, not all of them, and the tables keep recording (docs/performance.md, "A
+hostile client").
 
 The turn is taken before the game is read (:func:`turn`, around the view's load): a
 request that is refused then costs the server nothing but the wait. A player's season
@@ -83,6 +84,8 @@ def turn() -> Iterator[None]:
     if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
         raise ServiceUnavailable("The server is busy printing other score sheets: try "
                                  "again in a few seconds.", retry_after=RETRY_SECONDS)
+    if has_request_context():  # a big game read while printing needs no second turn
+        g.setdefault("scorekeeper_big_turn", None)
     try:
         yield
     finally:
@@ -186,14 +189,50 @@ def _end_big_game_turn(_error: BaseException | None) -> None:
         gate.release()
 
 
+PDF_WAITING = 4
+"""Requests that may wait for their turn to print at once (``PDF_WAITING``); past them
+the answer is 503 at once. A waiting request holds one of the server's threads."""
+BIG_GAMES_WAITING = 2
+"""The same for reading big games (``BIG_GAMES_WAITING``)."""
+
+
+class Turnstile(threading.BoundedSemaphore):
+    """A bounded semaphore whose queue is bounded too: while ``waiting`` requests wait
+    for a turn, another is refused at once instead of waiting. Eight clients asking for
+    PDFs back to back otherwise held every thread of ``scorekeeper serve`` waiting for
+    the one turn, and the tables' requests waited for a thread (issue 23)."""
+
+    def __init__(self, value: int, waiting: int) -> None:
+        super().__init__(value)
+        self.waiting = waiting
+        self._waiters = 0
+        self._count = threading.Lock()
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
+        if super().acquire(blocking=False):
+            return True
+        if not blocking:
+            return False
+        with self._count:
+            if self._waiters >= self.waiting:
+                return False
+            self._waiters += 1
+        try:
+            return super().acquire(True, timeout)
+        finally:
+            with self._count:
+                self._waiters -= 1
+
+
 def init_app(app: Flask) -> None:
     """Give the app its turnstiles: for PDFs (``PDF_AT_ONCE`` renders at a time) and
     for reading big games (``BIG_GAMES_AT_ONCE``), the latter given back as each
     request ends."""
-    app.extensions["scorekeeper.pdf_gate"] = threading.BoundedSemaphore(
-        int(app.config["PDF_AT_ONCE"]))
-    app.extensions["scorekeeper.big_game_gate"] = threading.BoundedSemaphore(
-        int(app.config.get("BIG_GAMES_AT_ONCE", BIG_GAMES_AT_ONCE)))
+    app.extensions["scorekeeper.pdf_gate"] = Turnstile(
+        int(app.config["PDF_AT_ONCE"]), int(app.config.get("PDF_WAITING", PDF_WAITING)))
+    app.extensions["scorekeeper.big_game_gate"] = Turnstile(
+        int(app.config.get("BIG_GAMES_AT_ONCE", BIG_GAMES_AT_ONCE)),
+        int(app.config.get("BIG_GAMES_WAITING", BIG_GAMES_WAITING)))
     app.teardown_request(_end_big_game_turn)
 
 

@@ -163,3 +163,20 @@ def test_allah_prints_with_its_ligature_in_a_font_that_has_it() -> None:
     assert [font for font, _ in fonts.runs(shown)] == ["NotoSansArabic"]
     assert all(ord(c) in fonts._glyphs("NotoSansArabic") for c in shown)
     assert unicodedata.normalize("NFKC", shown[::-1]).replace("\xa0", " ") == ALLAH
+
+
+@pytest.mark.parametrize("onto", ["Maximiliano Hohenzollern-Sigmaringen III", LONG_WORD, ARABIC])
+def test_a_layoff_line_wraps_or_shortens_inside_its_cell(onto: str) -> None:
+    from scorekeeper.engine.contract import LaidOut, Layoff
+    from scorekeeper.pdf.cards import CardLine, layoff
+
+    hands = {onto: LaidOut(melds=(("AS", "2S", "3S"),), deadwood=(), layoffs=(), count=0)}
+    line = CardLine(layoff(Layoff(card="4S", onto=onto, meld=0), hands))
+    room = 45.0
+    _, height = line.wrap(room, 1000)
+    space = fonts.width(" ", FONT, 8)
+    for words_ in line.lines:
+        drawn = sum(fonts.width(word, FONT, 8) for word, _ in words_) + space * (len(words_) - 1)
+        assert drawn <= room + 0.01, words_
+    assert height > line.leading  # wrapped, not run over the deadwood cell
+    assert line.lines[0][0][0] == "4♠"

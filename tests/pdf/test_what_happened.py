@@ -74,3 +74,17 @@ def test_settings_and_the_preset_in_words() -> None:
     assert "Rules as the book has them, but for: • Total that ends the game: 138 instead " \
            "of 100, rule J14" in text
     assert "jersey-scarne" not in text and "(J14)" not in text
+
+
+def test_no_bonus_row_of_nothing() -> None:
+    game = games.preset_game("knock-rummy")
+    text = flat(games.sheet_pdf(game))
+    assert "End of game" in text
+    assert "bonuses, 0 a" not in text and "Game bonus" not in text
+
+
+def test_the_money_step_of_the_explanation_carries_the_currency() -> None:
+    text = flat(games.sheet_pdf({**games.jersey_game(11), "currency": "EUR"}))
+    assert "at 0.05 EUR a point: Ann pays Bob 142 × 0.05 = 7.10 EUR" in text
+    hollywood = flat(games.sheet_pdf({**games.hollywood_game(), "currency": "GBP"}))
+    assert "at 0.1 GBP a point: Ann pays Bob 777 × 0.1 = 77.70 GBP" in hollywood

@@ -79,6 +79,9 @@ def test_a_big_game_waits_for_its_turn(app: Flask, client: FlaskClient) -> None:
         assert "very large games" in busy.get_data(as_text=True)
         assert client.get(f"/api/v1/games/{big}").status_code == 503
         assert client.get(f"/games/{small}").status_code == 200
+        # Printing it takes the print turn, which is turn enough.
+        app.config["PDF_IN_PROCESS"] = True
+        assert client.get(f"/games/{big}/sheet.pdf").data.startswith(b"%PDF")
     finally:
         gate.release()
     for _ in range(2):  # each request gives its turn back as it ends

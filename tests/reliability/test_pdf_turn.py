@@ -5,6 +5,7 @@ Retry-After at once, without reading or scoring a game; its turn come, it is pri
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from flask import Flask
@@ -12,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records
-from scorekeeper.web import players
+from scorekeeper.web import players, printing
 
 GAME = {
     "rules": "gin",
@@ -88,3 +89,39 @@ def test_a_season_pdf_takes_the_same_turn(printing_app: Flask, client: FlaskClie
     finally:
         gate.release()
     assert client.get("/players/Ann/season.pdf?year=20x6").status_code == 422
+
+
+def test_past_the_waiting_requests_a_turn_is_refused_at_once() -> None:
+    """Eight PDF loops used to hold every thread of the server waiting for the one turn
+    (the tables' requests then waited for a thread): past ``waiting`` waiters, refused."""
+    turnstile = printing.Turnstile(1, waiting=1)
+    assert turnstile.acquire(timeout=1)  # printing
+
+    def wait_then_print() -> None:
+        if turnstile.acquire(timeout=2):
+            turnstile.release()
+
+    waiter = threading.Thread(target=wait_then_print)
+    waiter.start()
+    time.sleep(0.2)  # the one allowed waiter is waiting
+    started = time.monotonic()
+    assert not turnstile.acquire(timeout=5)
+    assert time.monotonic() - started < 1
+    turnstile.release()
+    waiter.join(timeout=5)
+    assert turnstile.acquire(blocking=False)  # the turn came back
+    turnstile.release()
+
+
+def test_a_blank_pad_takes_the_same_turn(printing_app: Flask, client: FlaskClient) -> None:
+    """A blank pad is about 0.1 s of CPU, asked for anonymously: it was rendered in the
+    request's thread, outside the turn, as many at once as clients asked."""
+    gate = _gate(printing_app)
+    assert gate.acquire(blocking=False)
+    try:
+        assert client.get("/pads/pad.pdf?rules=gin").status_code == 503
+    finally:
+        gate.release()
+    assert client.get("/pads/pad.pdf?rules=gin").data.startswith(b"%PDF")
+    refused = client.get("/pads/pad.pdf?rules=gin&players=9")
+    assert refused.status_code == 422 and "2 players, not 9" in refused.get_data(as_text=True)

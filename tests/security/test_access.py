@@ -30,6 +30,14 @@ GAME_WRITES = {
 }
 """Routes that change (or need the right to change) one stored game."""
 
+EVENT_WRITES = {
+    "events.renew", "events.entrants", "events.swap", "events.close", "events.end_table",
+    "events.penalty", "events.replace",
+    "api.seat_round", "api.close_round", "api.enter", "api.withdraw", "api.penalize",
+    "api.swap", "api.replace",
+}
+"""Routes that need an event's director's right (issue 25)."""
+
 OPEN_POSTS = {
     "games.new": "starts a new game of one's own",
     "games.cut": "Scarne's cut on the new-game form: stores nothing",
@@ -42,6 +50,9 @@ OPEN_POSTS = {
     "players.merge": "changes only games whose edit secret the browser holds",
     "players.split": "needs the edit secret of the game the name is split in",
     "players.undo": "needs the edit secret of every game the decision changed",
+    "events.new": "starts a new event of one's own",
+    "api.create_event": "a new event of one's own",
+    "events.join": "needs the event's director code itself (wrong ones limited)",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -55,14 +66,15 @@ def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
     """A new POST/PUT/DELETE route must be added to one of the lists above (and so to the
     read-only test below) before this passes."""
     endpoints = {rule.endpoint for rule in _mutating_rules(secure_app)}
-    assert endpoints == GAME_WRITES | set(OPEN_POSTS)
+    assert endpoints == GAME_WRITES | EVENT_WRITES | set(OPEN_POSTS)
 
 
 def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
     return str(rule.rule).replace("<game_id>", game.id).replace(
         "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
-        "<int:decision_id>", "1")
+        "<int:decision_id>", "1").replace("<event_id>", "anevent").replace(
+        "<int:table>", "1").replace("<int:number>", "1")
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
@@ -120,6 +132,7 @@ def test_head_with_a_body_writes_nothing(secure_app: Flask, editor: FlaskClient,
         if "<" in url:  # a route with values of its own (a rules preset, a pad)
             continue
         response = editor.open(url, method="HEAD", data=form)
+        response.close()  # a file's response (/sw.js) holds the file open until closed
         assert response.status_code < 500 and not response.get_data(), url
         assert snapshot(secure_app) == before, (rule.endpoint, response.status_code)
     after = editor.get_cookie("session")
@@ -265,19 +278,28 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/players/ann/merge", {"name": "Bob"}),
         ("/players/ann/split", {"game": game, "person": "Ann Two"}),
         ("/players/names/1/undo", {}),
+        ("/events/new?rules=jersey-scarne", {"name": "Club", "entrants": "Ann\nBob\nCal"}),
+        ("/events/anevent/director/join", {"code": "ABCDEF"}),
+        ("/events/anevent/director/codes", {}),
+        ("/events/anevent/entrants", {"add": "Dee"}),
+        ("/events/anevent/swap", {"first": "Ann", "second": "Bob"}),
+        ("/events/anevent/close", {"force": "y"}),
+        ("/events/anevent/tables/1/end", {}),
+        ("/events/anevent/penalties", {"player": "Ann", "points": "5", "note": "late"}),
+        ("/events/anevent/replace", {"player": "Ann", "by": "Eve"}),
     ]
 
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 18 of them, by the editor, who may do them all) without the
+    """Each form POST (all 27 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 18
+    assert len(posts) == len(form_routes) == 27
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}

@@ -112,4 +112,6 @@ def test_wrong_long_codes_do_not_spend_the_short_codes_tries(app: Flask) -> None
     for _ in range(12):
         wrong = phone.post(path, data={"code": "x" * 32})
         assert wrong.status_code == 403
+    typo = phone.post(path, data={"code": "K7M-2Q0"})
+    assert typo.status_code == 403 and "without 0, O, 1" in typo.get_data(as_text=True)
     assert phone.post(path, data={"code": game["join_code"]}).status_code == 303

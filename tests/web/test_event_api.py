@@ -92,7 +92,8 @@ def test_the_exports_escape_formulas_and_carry_every_round(app: Flask,
     first = body["tables"][0]
     _record(app, first["game"], first["players"], client)
     text = client.get(f"/api/v1/events/{body['id']}/results.csv").get_data(as_text=True)
-    rows = list(csv.reader(io.StringIO(text)))
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0][:4] == ["rank", "player", "score", "games"]
     assert rows[0][-3:] == ["round 1 table", "round 1 seat", "round 1 points"]
     names = [row[1] for row in rows[1:]]
@@ -112,3 +113,40 @@ def test_the_openapi_document_has_the_events(client: FlaskClient) -> None:
     event = doc["components"]["schemas"]["Event"]
     assert {"name", "rules", "table_size", "rounds", "round_ends", "standings",
             "entrants", "seating", "games"} <= set(event["properties"])
+
+
+def test_the_directors_writes(client: FlaskClient) -> None:
+    body = _started(client)
+    event_id = body["id"]
+    director = {"Authorization": f"Bearer {body['director_token']}"}
+    base = f"/api/v1/events/{event_id}"
+    assert client.post(f"{base}/entrants", json={"name": "Jo"}).status_code == 401
+    entered = client.post(f"{base}/entrants", json={"name": "Jo"}, headers=director)
+    assert entered.status_code == 201 and "Jo" in entered.get_json()["event"]["entrants"]
+    again = client.post(f"{base}/entrants", json={"name": "jo"}, headers=director)
+    assert again.status_code == 422 and "already entered" in again.get_json()["error"]["message"]
+    gone = client.post(f"{base}/withdrawals", json={"name": "Gus"}, headers=director)
+    assert gone.status_code == 200 and gone.get_json()["withdrawn"] == ["Gus"]
+    unknown = client.post(f"{base}/withdrawals", json={"name": "Zed"}, headers=director)
+    assert unknown.status_code == 422 and unknown.get_json()["error"]["code"] == "unknown-player"
+    fined = client.post(f"{base}/penalties", json={"player": "Bob", "points": 5,
+                                                  "note": "slow play"}, headers=director)
+    assert fined.status_code == 201
+    assert {s["player"]: s["penalty"] for s in fined.get_json()["standings"]}["Bob"] == 5
+    for bad, where in (({"player": "Bob", "points": "5", "note": "x"}, "points"),
+                       ({"player": "Bob", "points": True, "note": "x"}, "points"),
+                       ({"player": "Bob", "points": 0, "note": "x"}, "penalty.points"),
+                       ({"player": "Bob", "points": 5, "note": "x", "extra": 1}, "extra")):
+        refused = client.post(f"{base}/penalties", json=bad, headers=director)
+        assert refused.status_code == 422 and refused.get_json()["error"]["where"] == where
+    tables = body["event"]["seating"][0]["tables"]
+    a, b = tables[0][0], tables[1][0]
+    swapped = client.post(f"{base}/swaps", json={"players": [a, b]}, headers=director)
+    assert swapped.status_code == 200
+    assert swapped.get_json()["event"]["seating"][0]["tables"][0][0] == b
+    same = client.post(f"{base}/swaps", json={"players": [a, a]}, headers=director)
+    assert same.status_code == 422 and same.get_json()["error"]["where"] == "players"
+    replaced = client.post(f"{base}/replacements", json={"player": tables[2][1], "by": "Kim"},
+                           headers=director)
+    assert replaced.status_code == 200
+    assert replaced.get_json()["event"]["seating"][0]["tables"][2][1] == "Kim"

@@ -1,7 +1,8 @@
 """Every game in its own words (issue 21): a finished game of each preset, walked page by
 page and export by export (the sheet page, each box's page, the CSV and JSON exports,
-the PDF's text, each player's record page and record exports), fails on a word or a
-rule id of another game.
+the PDF's text, each player's record page, record exports and season PDF), fails on a
+word or a rule id of another game. (The house rules form is left out: it offers every
+setting's values with the rule each comes from, other games' included.)
 
 Jersey Gin and Parlett's Three-hand Gin say *box* and *underknock*; the two-hand games
 say *hand* and *undercut*, and cite G (and V) rules, never J or P; Knock Rummy says
@@ -35,7 +36,8 @@ def foreign(rules: engine.Rules) -> list[re.Pattern[str]]:
     """What a page of this game must not say: another game's rule ids and words."""
     said = vocabulary_for(rules)
     ids = "".join(f for f in "JPGK" if f not in OWN_IDS[rules.family])
-    found = [re.compile(rf"\b[{ids}]\d{{1,2}}\b")]
+    found = [re.compile(rf"\b(J1[0-6]|[{ids}][1-9])\b" if "J" in ids
+                        else rf"\b[{ids}][1-9]\b")]
     if said.deal == "hand":
         found.append(re.compile(r"\b[Bb]ox(es)?\b"))
         if rules.family != "knock-rummy":  # Knock Rummy names it by the number of players
@@ -49,7 +51,8 @@ def foreign(rules: engine.Rules) -> list[re.Pattern[str]]:
 def visible(page: str) -> str:
     """A page's text as a reader sees it: no scripts, styles, tags or attributes."""
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    return re.sub(r"Join code:\s*\S+ \S+", "Join code:", text)  # random letters and digits
 
 
 def strings(value: Any) -> list[str]:
@@ -99,6 +102,9 @@ def walk(client: FlaskClient, game_id: str, players: list[str]) -> dict[str, str
         texts[f"record.csv of {player}"] = get(f"/players/{player.lower()}/record.csv")
         texts[f"record.json of {player}"] = "\n".join(
             strings(json.loads(get(f"/players/{player.lower()}/record.json"))))
+        season = client.get(f"/players/{player.lower()}/season.pdf")
+        assert season.status_code == 200
+        texts[f"season.pdf of {player}"] = flat(season.data)
     return texts
 
 

@@ -91,6 +91,11 @@ def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClien
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert "Tuesday Jersey" in page and "Elm Street Club" in page
     assert re.search(r'seed <code class="seed">\d+</code>', page)
+    for export in ("results.csv", "results.json"):
+        link = f'href="/api/v1/events/{event_id}/{export}"'
+        assert link in page
+        answer = client.get(f"/api/v1/events/{event_id}/{export}")
+        assert answer.status_code == 200 and "Ann" in answer.get_data(as_text=True)
     tables = tables_of(client, event_id)
     assert len(tables) == 3
     assert sorted(p for _, players in tables for p in players) == sorted(NINE)
@@ -133,8 +138,9 @@ def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
     assert recorded.status_code in (200, 303), recorded.get_data(as_text=True)[:2000]
     poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}",
                       headers={"HX-Request": "true"})
-    assert poll.status_code == 200
+    assert poll.status_code == 200 and "HX-Request" in poll.headers["Vary"]
     body = poll.get_data(as_text=True)
+    assert "<html" not in body and body.lstrip().startswith("<section id=\"standings\"")
     assert "1 box" in body and "playing" in body
 
 
@@ -163,6 +169,16 @@ def test_the_director_right_is_shared_by_code(app: Flask, client: FlaskClient) -
     watcher = app.test_client()
     assert watcher.post(f"/games/{game_id}/boxes/new", data=box_form(
         version + 1, by=players[0], counts={0: 5, 1: 20, 2: 30})).status_code == 403
+    # The director deletes any box (kept in the game's history as deleted).
+    sheet = other.get(f"/games/{game_id}").get_data(as_text=True)
+    box_id = re.findall(rf"/games/{game_id}/boxes/(\d+)", sheet)[0]
+    assert watcher.post(f"/games/{game_id}/boxes/{box_id}/delete", data={
+        "version": str(version_of(other, game_id)), "key": "w"}).status_code == 403
+    deleted = other.post(f"/games/{game_id}/boxes/{box_id}/delete", data={
+        "version": str(version_of(other, game_id)), "key": "d"})
+    assert deleted.status_code == 303
+    assert "This box was deleted" in other.get(
+        f"/games/{game_id}/boxes/{box_id}").get_data(as_text=True)
 
 
 @pytest.mark.rule("K5")
@@ -209,14 +225,16 @@ def test_table_cards_and_results_print(client: FlaskClient) -> None:
     assert "Scan to score this table" in text
     results = client.get(f"/events/{event_id}/results.pdf")
     text = flat(results.get_data())
-    assert "Tuesday Jersey: results" in text and "Final standings" in text
-    assert "Round 1" in text
+    assert "Tuesday Jersey: results" in text and "Standings so far" in text
+    assert "Round 1" in text and "not started" in text
+    assert "Won Boxes Won" not in text  # the tie-breaks already shown are not repeated
 
 
 def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient) -> None:
     event_id = start_event(client, round_ends="minutes", round_limit="40")
-    for game_id, _ in tables_of(client, event_id):
+    for number, (game_id, _) in enumerate(tables_of(client, event_id), start=1):
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert f"Round 1, table {number} of <a href=\"/events/{event_id}\">" in sheet
         assert re.search(r'class="round-clock notice" data-ends="[\dT:-]+Z">Round 1: '
                          r'<strong class="clock-left">(40|39) min</strong> left', sheet)
     untimed = start_event(client, name="Untimed")
@@ -315,3 +333,22 @@ def test_renewing_the_directors_code_locks_out_those_who_joined_with_it(
     assert client.get(f"/events/{event_id}/director").status_code == 200  # the creator
     assert other.get(f"/events/{event_id}/director").status_code == 403
     assert other.post(f"/events/{event_id}/close", data={"force": "y"}).status_code == 403
+
+
+def test_every_directors_route_refuses_a_phone_without_the_right(
+        app: Flask, client: FlaskClient) -> None:
+    event_id = start_event(client)
+    before = client.get(f"/events/{event_id}").get_data(as_text=True)
+    stranger = app.test_client()
+    posts = {"entrants": {"add": "Dee"}, "swap": {"first": "Ann", "second": "Bob"},
+             "close": {"force": "y"}, "tables/1/end": {},
+             "penalties": {"player": "Ann", "points": "5", "note": "late"},
+             "replace": {"player": "Ann", "by": "Zed"}, "director/codes": {}}
+    for path, data in posts.items():
+        answer = stranger.post(f"/events/{event_id}/{path}", data=data)
+        assert answer.status_code == 403, path
+        assert "director's code" in answer.get_data(as_text=True), path
+    assert stranger.get(f"/events/{event_id}/cards.pdf").status_code == 403
+    after = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert re.sub(r'data-version="\d+"', "", after) == re.sub(r'data-version="\d+"', "", before)
+    assert 'data-version="' in after and before.count("Withdrawn") == after.count("Withdrawn")

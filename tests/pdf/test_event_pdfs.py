@@ -109,7 +109,8 @@ def _results() -> Results:
          Standing(3, "Cal", -200, 3, 0, 4, ("0",))),
         (TableResult(1, 1, (("Ann", 250), ("Bob", 30), ("Cal", 0)), "done", 12),
          TableResult(1, 2, (("Dee", 100), ("Eve", 130), ("Fay", 0)), "agreed", 8),
-         TableResult(2, 1, (("Bob", 90), ("Ann", 60), ("Cal", 10)), "done", 9)),
+         TableResult(2, 1, (("Bob", 90), ("Ann", 60), ("Cal", 10)), "done", 9),
+         TableResult(2, 0, (("Gus", 0),), "bye")),
         highest_box=("Ann", 75, 1, 1), most_gins=(("Ann", 2), ("Eve", 2)))
 
 
@@ -124,6 +125,7 @@ def test_results_list_standings_rounds_and_the_evenings_best() -> None:
     assert "Ann 250" in text and "Eve 130" in text and "ended by agreement" in text
     assert "Highest box: Ann, 75 points (round 1, table 1)" in text
     assert "Most gins: Ann, Eve, 2 gins" in text
+    assert contains_run(found, ["bye", "Gus"])
     assert "Score: the sum of each player's settlements." in text
 
 

@@ -3,10 +3,12 @@ director's right, penalties, timed rounds and the standings they leave."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
 import pytest
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records, store
@@ -245,3 +247,79 @@ def test_where_each_player_sits_next(db: Session) -> None:
     table, seat = seating.place_of("Ivy") or (0, 0)
     assert events.where_next(event, "Ivy") == (1, table, seat)
     assert events.where_next(event, "Nobody") is None
+
+
+def test_a_seating_cut_short_is_done_again_with_the_same_games(
+        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash between starting a round's games and storing its seating leaves no round
+    half seated; seating again finds the games it started (their keys) and stores it."""
+    event = _start(db).event
+    events.close_round(db, event.id, force=True)
+    real = store.events.add_round
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(store.events, "add_round", crash)
+    with pytest.raises(RuntimeError):
+        events.seat_next_round(db, event.id, secret=SECRET)
+    loaded = events.load_event(db, event.id)
+    assert loaded is not None and loaded.row.current_round == 1 and len(loaded.rounds) == 1
+    games_before = db.scalar(select(func.count()).select_from(store.Game))
+    monkeypatch.setattr(store.events, "add_round", real)
+    seated = events.seat_next_round(db, event.id, secret=SECRET)
+    assert seated.row.current_round == 2
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games_before == 6
+
+
+def test_two_directors_seating_at_once_seat_one_round(migrated: Callable[[str], str]) -> None:
+    url = migrated("race.sqlite3")
+    with store.opened(url) as db:
+        event = _start(db).event
+        events.close_round(db, event.id, force=True)
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def seat() -> None:
+        with store.opened(url) as own:
+            barrier.wait()
+            try:
+                events.seat_next_round(own, event.id, secret=SECRET)
+            except BaseException as err:
+                failures.append(err)
+
+    threads = [threading.Thread(target=seat) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    with store.opened(url) as db:
+        loaded = events.load_event(db, event.id)
+        assert loaded is not None and [r.number for r in loaded.rounds] == [1, 2]
+        assert len(loaded.entry.games) == 6
+        assert db.scalar(select(func.count()).select_from(store.Game)) == 6
+
+
+@pytest.mark.parametrize(("rules", "size", "count", "sizes"), [
+    ("knock-rummy", 4, 11, [4, 4, 3]),
+    ("gin", 2, 7, [2, 2, 2]),
+    ("three-hand-parlett", 3, 7, [3, 3]),
+])
+def test_every_rule_set_seats_tables_its_games_accept(
+        db: Session, rules: str, size: int, count: int, sizes: list[int]) -> None:
+    names = tuple(f"P{n}" for n in range(count))
+    event = events.start_event(db, EventEntry("x", names, rounds=3, rules=rules,
+                                              table_size=size, seed=3), secret=SECRET).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None and sorted(map(len, seating.tables), reverse=True) == sizes
+    for number, seats in enumerate(seating.tables, start=1):
+        game_id = event.entry.game_of(1, number)
+        assert game_id is not None
+        table = ledger.load(db, game_id)
+        assert table is not None and table.game.rules == rules and table.sheet is not None
+        assert tuple(table.players) == seats
+    events.close_round(db, event.id, force=True)
+    second = events.seat_next_round(db, event.id, secret=SECRET).entry.seating_of(2)
+    assert second is not None and len(second.byes) == count - sum(sizes)
+    assert not set(second.byes) & set(seating.byes)  # byes spread
