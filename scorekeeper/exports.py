@@ -68,7 +68,7 @@ def box_rows(games: Sequence[Exported]) -> Iterator[list[str | int]]:
             yield row
 
 
-def inert(value: str | int) -> str | int:
+def inert(value: str | int | float) -> str | int | float:
     """A cell a spreadsheet shows as written: text that would start a formula gets a
     leading single quote (OWASP's advice on CSV injection); numbers are left numbers,
     so a negative credit stays a number.
@@ -122,22 +122,6 @@ def record_json(record: Record, games: Sequence[Exported]) -> dict[str, Any]:
             "games": [game_json(game) for game in games]}
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet reads as the start of a formula in a cell of text."""
-
-
-def safe_cell(value: str | int | float) -> str | int | float:
-    """A CSV cell a spreadsheet shows as text, never runs: text that starts like a
-    formula (a name typed as ``=HYPERLINK(...)``) gets a leading apostrophe.
-
-    >>> safe_cell("=1+1"), safe_cell("Ann"), safe_cell(-5)
-    ("'=1+1", 'Ann', -5)
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
 STANDING_COLUMNS = ("rank", "player", "score", "games", "won", "boxes", "byes", "penalty",
                     "head_to_head", "withdrawn")
 
@@ -158,7 +142,7 @@ def event_rows(event: EventEntry, standings: Sequence[Standing],
     for standing in standings:
         body = standing.to_json()
         row: list[str | int | float] = [
-            safe_cell(body[c] if c != "withdrawn" else ("yes" if body[c] else ""))
+            inert(body[c] if c != "withdrawn" else ("yes" if body[c] else ""))
             for c in STANDING_COLUMNS]
         for n in rounds:
             found = played.get((standing.player, n))
@@ -169,8 +153,10 @@ def event_rows(event: EventEntry, standings: Sequence[Standing],
 
 def event_csv(event: EventEntry, standings: Sequence[Standing],
               results: Sequence[TableResult]) -> str:
-    """:func:`event_rows` as CSV text, names escaped against formulas."""
+    """:func:`event_rows` as CSV text after a byte order mark, names made :func:`inert`
+    as the games' CSV has them."""
     out = io.StringIO()
+    out.write(BOM)
     csv.writer(out, lineterminator="\n").writerows(event_rows(event, standings, results))
     return out.getvalue()
 

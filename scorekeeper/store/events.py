@@ -360,20 +360,6 @@ def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] 
     return row[0], row[1]
 
 
-def game_clock(db: Session, game_id: str) -> tuple[int, datetime, int] | None:
-    """The round number, start and minutes of the open, timed round a game is played
-    in (every table's sheet shows its clock), in one query; None for any other game."""
-    row = db.execute(
-        select(EventRound.number, EventRound.started_at, EventRound.minutes)
-        .join(EventTable, (EventTable.event_id == EventRound.event_id)
-              & (EventTable.round == EventRound.number))
-        .where(EventTable.game_id == game_id, EventRound.closed_at.is_(None),
-               EventRound.started_at.is_not(None), EventRound.minutes.is_not(None))).first()
-    if row is None or row[1] is None or row[2] is None:
-        return None
-    return row[0], row[1], row[2]
-
-
 def event_game_ids(db: Session, event_id: str) -> set[str]:
     """The ids of the event's games (a player's record filtered to one event)."""
     return set(db.scalars(select(EventTable.game_id).where(EventTable.event_id == event_id)))
@@ -402,7 +388,6 @@ __all__ = [
     "event_stamp",
     "event_writing",
     "events_with_join_code",
-    "game_clock",
     "get_event",
     "load_event",
     "recent_events",

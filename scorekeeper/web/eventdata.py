@@ -302,13 +302,16 @@ def replace(event_id: str, player: str, by: str) -> None:
                           secret=gamedata.secret())
 
 
-def close_round(event_id: str, *, force: bool) -> None:
-    """Close the round (ending the tables still playing when forced), then seat the
-    next one unless it was the last."""
-    db = database.session()
-    closed = ledger_events.close_round(db, event_id, force=force)
-    if not closed.row.finished and closed.row.current_round < closed.entry.rounds:
-        ledger_events.seat_next_round(db, event_id, secret=gamedata.secret())
+def close_round(event_id: str, *, force: bool) -> bool:
+    """Close the round (ending the tables still playing when forced); whether a next
+    round is to be seated."""
+    closed = ledger_events.close_round(database.session(), event_id, force=force)
+    return not closed.row.finished and closed.row.current_round < closed.entry.rounds
+
+
+def seat_next(event_id: str) -> None:
+    """Seat the next round (after a close whose seating was refused, say)."""
+    ledger_events.seat_next_round(database.session(), event_id, secret=gamedata.secret())
 
 
 def end_game(event_id: str, game_id: str) -> None:

@@ -258,10 +258,24 @@ def close(event_id: str) -> Response:
     form = forms.CloseRoundForm()
     form.validate()
     try:
-        eventdata.close_round(event.id, force=bool(form.force.data))
+        more = eventdata.close_round(event.id, force=bool(form.force.data))
     except LedgerError as refused:
         add_error(form.force, str(refused))
         return _director_page(event, 409, close=form)
+    if more:
+        return seat(event.id)
+    return htmx.go(url_for("events.director", event_id=event.id))
+
+
+@bp.post("/<event_id>/seat")
+def seat(event_id: str) -> Response:
+    """Seat the next round once the current one is closed (closing seats it by itself;
+    this is for a seating that was refused, after entrants changed, say)."""
+    event = _require_director(event_id)
+    try:
+        eventdata.seat_next(event.id)
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        return _refused(event.id, getattr(refused, "message", str(refused)), 409)
     return htmx.go(url_for("events.director", event_id=event.id))
 
 

@@ -4,6 +4,7 @@ sharing, rematch, export and the printed sheet."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -115,7 +116,8 @@ def main_settings(rules: Any) -> set[str]:
 def service_worker() -> Response:
     """The service worker (static/sw.js), served from the root so that it may keep the
     sheets of every game for reading offline; always checked for a new version."""
-    response = current_app.send_static_file("sw.js")
+    worker = Path(current_app.static_folder or "static") / "sw.js"
+    response = Response(worker.read_bytes(), mimetype="text/javascript")  # a small file
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     return response

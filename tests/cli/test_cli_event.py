@@ -26,7 +26,7 @@ def test_event_results_as_json_and_csv(migrated: Callable[[str], str],
     assert body["event"]["name"] == "Club" and len(body["standings"]) == 4
     assert body["event"]["seating"][0]["byes"]  # four in threes: one sits out
     assert main(["event-results", event.id, "--csv"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().out.removeprefix("\ufeff").splitlines()
     assert lines[0].startswith("rank,player,score") and any(",'-Dee," in line for line in lines)
     assert main(["event-results", "nothing"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "not-found"

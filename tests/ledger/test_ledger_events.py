@@ -299,3 +299,27 @@ def test_two_directors_seating_at_once_seat_one_round(migrated: Callable[[str], 
         assert loaded is not None and [r.number for r in loaded.rounds] == [1, 2]
         assert len(loaded.entry.games) == 6
         assert db.scalar(select(func.count()).select_from(store.Game)) == 6
+
+
+@pytest.mark.parametrize(("rules", "size", "count", "sizes"), [
+    ("knock-rummy", 4, 11, [4, 4, 3]),
+    ("gin", 2, 7, [2, 2, 2]),
+    ("three-hand-parlett", 3, 7, [3, 3]),
+])
+def test_every_rule_set_seats_tables_its_games_accept(
+        db: Session, rules: str, size: int, count: int, sizes: list[int]) -> None:
+    names = tuple(f"P{n}" for n in range(count))
+    event = events.start_event(db, EventEntry("x", names, rounds=3, rules=rules,
+                                              table_size=size, seed=3), secret=SECRET).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None and sorted(map(len, seating.tables), reverse=True) == sizes
+    for number, seats in enumerate(seating.tables, start=1):
+        game_id = event.entry.game_of(1, number)
+        assert game_id is not None
+        table = ledger.load(db, game_id)
+        assert table is not None and table.game.rules == rules and table.sheet is not None
+        assert tuple(table.players) == seats
+    events.close_round(db, event.id, force=True)
+    second = events.seat_next_round(db, event.id, secret=SECRET).entry.seating_of(2)
+    assert second is not None and len(second.byes) == count - sum(sizes)
+    assert not set(second.byes) & set(seating.byes)  # byes spread

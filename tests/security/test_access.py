@@ -31,7 +31,8 @@ GAME_WRITES = {
 """Routes that change (or need the right to change) one stored game."""
 
 EVENT_WRITES = {
-    "events.renew", "events.entrants", "events.swap", "events.close", "events.end_table",
+    "events.renew", "events.entrants", "events.swap", "events.close", "events.seat",
+    "events.end_table",
     "events.penalty", "events.replace",
     "api.seat_round", "api.close_round", "api.enter", "api.withdraw", "api.penalize",
     "api.swap", "api.replace",
@@ -284,6 +285,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/events/anevent/entrants", {"add": "Dee"}),
         ("/events/anevent/swap", {"first": "Ann", "second": "Bob"}),
         ("/events/anevent/close", {"force": "y"}),
+        ("/events/anevent/seat", {}),
         ("/events/anevent/tables/1/end", {}),
         ("/events/anevent/penalties", {"player": "Ann", "points": "5", "note": "late"}),
         ("/events/anevent/replace", {"player": "Ann", "by": "Eve"}),
@@ -292,14 +294,14 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 
 def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
                                          stored_game: StoredGame) -> None:
-    """Each form POST (all 27 of them, by the editor, who may do them all) without the
+    """Each form POST (all 28 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
     form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
                    if not rule.endpoint.startswith("api.")}
-    assert len(posts) == len(form_routes) == 27
+    assert len(posts) == len(form_routes) == 28
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}

@@ -92,7 +92,8 @@ def test_the_exports_escape_formulas_and_carry_every_round(app: Flask,
     first = body["tables"][0]
     _record(app, first["game"], first["players"], client)
     text = client.get(f"/api/v1/events/{body['id']}/results.csv").get_data(as_text=True)
-    rows = list(csv.reader(io.StringIO(text)))
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0][:4] == ["rank", "player", "score", "games"]
     assert rows[0][-3:] == ["round 1 table", "round 1 seat", "round 1 points"]
     names = [row[1] for row in rows[1:]]

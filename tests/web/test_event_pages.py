@@ -341,7 +341,7 @@ def test_every_directors_route_refuses_a_phone_without_the_right(
     before = client.get(f"/events/{event_id}").get_data(as_text=True)
     stranger = app.test_client()
     posts = {"entrants": {"add": "Dee"}, "swap": {"first": "Ann", "second": "Bob"},
-             "close": {"force": "y"}, "tables/1/end": {},
+             "close": {"force": "y"}, "seat": {}, "tables/1/end": {},
              "penalties": {"player": "Ann", "points": "5", "note": "late"},
              "replace": {"player": "Ann", "by": "Zed"}, "director/codes": {}}
     for path, data in posts.items():
@@ -352,3 +352,21 @@ def test_every_directors_route_refuses_a_phone_without_the_right(
     after = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert re.sub(r'data-version="\d+"', "", after) == re.sub(r'data-version="\d+"', "", before)
     assert 'data-version="' in after and before.count("Withdrawn") == after.count("Withdrawn")
+
+
+def test_a_refused_seating_is_retried_once_entrants_allow(client: FlaskClient) -> None:
+    event_id = start_event(client, entrants="Ann\nBob\nCal")
+    client.post(f"/events/{event_id}/entrants", data={"withdraw": "Bob"})
+    client.post(f"/events/{event_id}/entrants", data={"withdraw": "Cal"})
+    closed = client.post(f"/events/{event_id}/close", data={"force": "y"})
+    assert closed.status_code == 409
+    page = closed.get_data(as_text=True)
+    assert "cannot fill a table" in page and "Seat round 2" in page
+    assert 'id="round-2"' not in client.get(f"/events/{event_id}").get_data(as_text=True)
+    refused = client.post(f"/events/{event_id}/seat")
+    assert refused.status_code == 409 and "cannot fill a table" in refused.get_data(True)
+    client.post(f"/events/{event_id}/entrants", data={"add": "Dee\nEve"})
+    seated = client.post(f"/events/{event_id}/seat")
+    assert seated.status_code == 303
+    assert sorted(p for _, ps in tables_of(client, event_id, 2) for p in ps) == \
+        ["Ann", "Dee", "Eve"]

@@ -4,6 +4,7 @@ scrolling, and the console stays quiet (a preview of a half-entered box is no fa
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from benchmarks import taps
@@ -56,3 +57,26 @@ def test_thirty_boxes_with_the_totals_in_view_after_every_save(live_server: str,
         if number in (1, 12, BOXES):
             shot(page, f"score-in-view-{number}")
     assert page.script_errors == []
+
+
+def test_a_phone_that_lost_its_right_is_sent_to_the_prompt_quietly(live_server: str,
+                                                                   browser: Any) -> None:
+    """Bob has the box form open when Ann renews the codes: his next preview is refused
+    (a watcher now) and htmx takes him to the code prompt, with no failed request in the
+    console (the refusal reaches htmx as 200 with HX-Redirect)."""
+    ann, bob = _strict_phone(browser), _strict_phone(browser)
+    sheet = open_game(ann, live_server)
+    bob.goto(sheet)
+    code = ann.locator("#join-code").inner_text()
+    bob.fill("#join-code-field", code)
+    bob.get_by_role("button", name="Join as scorer").click()
+    bob.wait_for_selector(".record-bar a")
+    bob.locator(".record-bar a").click()
+    bob.wait_for_selector("#box-form")
+    ann.locator("#invite summary").click()
+    ann.get_by_role("button", name="Renew the codes").click()
+    ann.wait_for_url(sheet + "#invite")
+    bob.fill("#hands-0-count", "14")  # the live preview asks, and is refused
+    bob.wait_for_url(re.compile(r"/join\?next="))
+    assert bob.locator("#join-code-field, input[name=code]").count() >= 1
+    assert bob.script_errors == [] and ann.script_errors == []
