@@ -49,7 +49,7 @@ PARTS = (
     ("forms.box_form: the WTForms form built and filled", "scorekeeper.web.forms", "box_form"),
     ("boxes.rule_box: form checked, the box ruled and added to the score",
      "scorekeeper.web.boxes", "rule_box"),
-    ("ledger.record: the write (the game read again, scored, stored)",
+    ("ledger.record: the write (the game held, the box scored, stored)",
      "scorekeeper.ledger", "record"),
     ("  of which store.append_box: the write transaction", "scorekeeper.store",
      "append_box"),

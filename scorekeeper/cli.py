@@ -22,14 +22,15 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scorekeeper.engine import (
-    PRESETS,
     SETTINGS,
     ScorekeeperError,
     adjudicate,
     arrange,
     contract,
     find_rules,
+    ordered_presets,
     score,
+    score_game,
 )
 
 OK, BAD_INPUT = 0, 2
@@ -195,7 +196,7 @@ def _sheet(args: argparse.Namespace) -> int:
     from scorekeeper.pdf.meta import SheetMeta
 
     game = contract.GameEntry.from_json(_load(args.file))
-    sheet = contract.Sheet.from_json(score(game.to_json()))
+    sheet = score_game(game)
     meta = SheetMeta(game_id=args.game_id, place=args.place or "", started=args.started,
                      currency=args.currency or "", read_only_url=args.url,
                      printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0))
@@ -245,7 +246,7 @@ def _rules(args: argparse.Namespace) -> int:
         _emit({"presets": [
             {"id": rules.name, "title": rules.title, "min_players": rules.min_players,
              "max_players": rules.max_players}
-            for rules in PRESETS.values()
+            for rules in ordered_presets()
         ]})
         return OK
     rules = find_rules(args.preset, "preset")

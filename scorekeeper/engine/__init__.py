@@ -9,11 +9,23 @@ Everything outside the engine uses only what is exported here (docs/engine-api.m
 
 from .arrange import arrange
 from .boxes import MAX_NAME, player_name, read_players
-from .cards import Card, Suit, parse_cards
+from .cards import SUIT_SYMBOLS, Card, Suit, parse_cards, shown, spoken
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
 from .game import MAX_BOXES, Scoring, score, too_many_boxes
+from .knocking import KnockLimit, knock_limit, may_knock
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
-from .rules import PRESETS, SETTINGS, Rules, Setting, find_rules
+from .rules import (
+    CHOICE_WORDS,
+    DEFAULT_PRESET,
+    PRESET_ORDER,
+    PRESETS,
+    SETTINGS,
+    Rules,
+    Setting,
+    find_rules,
+    ordered_presets,
+    setting_words,
+)
 from .ruletext import (
     RULE_TEXTS,
     RuleText,
@@ -26,18 +38,24 @@ from .ruletext import (
 )
 from .ruling import adjudicate, knock_limit_for, rule_box
 from .seating import Cut, cut_for_deal, eldest
+from .typed import rule, score_game, scoring, scoring_with, sheet
 
 __all__ = [
+    "CHOICE_WORDS",
+    "DEFAULT_PRESET",
     "ERROR_CLASSES",
     "MAX_BOXES",
     "MAX_NAME",
     "PRESETS",
+    "PRESET_ORDER",
     "RULE_TEXTS",
     "SETTINGS",
+    "SUIT_SYMBOLS",
     "Arrangement",
     "Card",
     "Cut",
     "IllegalPlayError",
+    "KnockLimit",
     "NotationError",
     "RuleText",
     "Rules",
@@ -55,15 +73,26 @@ __all__ = [
     "cut_for_deal",
     "eldest",
     "find_rules",
+    "knock_limit",
     "knock_limit_for",
+    "may_knock",
+    "ordered_presets",
     "parse_cards",
     "player_name",
     "read_players",
+    "rule",
     "rule_box",
     "rule_text",
     "rule_texts",
     "score",
+    "score_game",
+    "scoring",
+    "scoring_with",
     "sections",
+    "setting_words",
     "settings_table",
+    "sheet",
+    "shown",
+    "spoken",
     "too_many_boxes",
 ]

@@ -237,6 +237,34 @@ def meld_order(meld: Sequence[Card]) -> tuple[int, int]:
     return min(card.rank for card in meld), meld[0].suit_number
 
 
+SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+"""A suit's JSON letter and the symbol people read (C1): the one card notation the
+pages, the PDF and the command line show."""
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def shown(code: object) -> str:
+    """People's notation of a card written in JSON (C1), anything else as given.
+
+    >>> shown("7C"), shown("Th"), shown("10h"), shown("?")
+    ('7♣', '10♥', '10♥', '?')
+    """
+    value = str(code).strip()
+    rank, suit = value[:-1].upper(), value[-1:].upper()
+    if suit not in SUIT_SYMBOLS:
+        return value
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit]
+
+
+def spoken(code: object) -> str:
+    """A card's name for a screen reader: ``QS`` is ``queen of spades``."""
+    value = str(code).strip()
+    rank, suit = value[:-1].upper(), value[-1:].upper()
+    rank = "10" if rank == "T" else rank
+    return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS.get(suit, suit)}"
+
+
 def codes(cards: Iterable[Card]) -> list[str]:
     """JSON notation for a list of cards."""
     return [card.code for card in cards]

@@ -746,12 +746,21 @@ class Summary:
     settlement: tuple[Payment, ...] = ()
     explanation: tuple[Line, ...] = ()
     column: int | None = None
+    entered_boxes: tuple[int, ...] | None = None
+    """Hollywood (V3): the numbers of the boxes entered in this column."""
+    ended: str | None = None
+    """``"agreed"``: the players ended the game by agreement after its last box (K5)."""
     extra: Mapping[str, Json] = field(default_factory=dict)
+
+    OPTIONAL: typing.ClassVar[tuple[str, ...]] = ("column", "entered_boxes", "ended")
+    """Fields left out of the JSON when they are None."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> typing.Self:
         named = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         values: dict[str, Any] = {name: data[name] for name in named & data.keys()}
+        if values.get("entered_boxes") is not None:
+            values["entered_boxes"] = tuple(values["entered_boxes"])
         values["shutouts"] = tuple(data.get("shutouts") or ())
         values["settlement"] = tuple(Payment.from_json(p) for p in data.get("settlement") or ())
         values["explanation"] = _lines(data.get("explanation"))
@@ -766,7 +775,7 @@ class Summary:
         body: dict[str, Json] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "extra" or (f.name == "column" and value is None):
+            if f.name == "extra" or (f.name in self.OPTIONAL and value is None):
                 continue
             body[f.name] = _plain(value, f.name in ("settlement", "explanation", "boxes",
                                                     "games"))

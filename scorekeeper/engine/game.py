@@ -328,6 +328,12 @@ class Scoring:
         dealer, why = next_dealer(game, self.dealer, ruling["result"])
         return Scoring(game, columns, tallies, wins, dealer, why, (*self.boxes, entry))
 
+    def labelled(self, box_id: str | int) -> Scoring:
+        """The same state with its last box labelled ``box_id`` (the id a store gave
+        the box once it was written): nothing is ruled again."""
+        last = {"id": box_id, **{k: v for k, v in self.boxes[-1].items() if k != "id"}}
+        return dataclasses.replace(self, boxes=(*self.boxes[:-1], last))
+
     def sheet(self) -> dict[str, Any]:
         """The score sheet (CONTRACT.md "A game" out) of the boxes added so far."""
         wins = dict(zip(self.game.players, self.wins, strict=True))

@@ -290,3 +290,55 @@ def find_rules(name: str, where: str = "rules") -> Rules:
 def default_rules_for(players: int) -> Rules:
     """Jersey Gin for three players, two-hand Gin for two (RULES.md §2 heading)."""
     return find_rules("jersey-scarne" if players == 3 else "gin")
+
+
+DEFAULT_PRESET = "jersey-scarne"
+"""The game this app is for: the preset a form or page offers first."""
+PRESET_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
+                "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
+"""The order pages, the PDF and the command line list presets in: Jersey Gin first, then
+two-hand Gin and its variants."""
+
+
+def ordered_presets() -> list[Rules]:
+    """Every preset, in :data:`PRESET_ORDER` (any preset it does not name last)."""
+    ordered = [PRESETS[name] for name in PRESET_ORDER if name in PRESETS]
+    return ordered + [p for name, p in PRESETS.items() if name not in PRESET_ORDER]
+
+
+CHOICE_WORDS: dict[str, str] = {
+    "fixed": "a fixed number",
+    "first-upcard": "the first upcard",
+    "current-upcard": "the current upcard",
+    "gin-only": "gin only",
+    "knock-1": "knock with 1",
+    "sequential": "each on the melds before him (J5)",
+    "knocker-original-only": "on the knocker's own melds only (P5)",
+    "knocker-only": "on the knocker's melds (G3)",
+    "none": "none",
+    "break-3": "the break at 3 cards",
+    "draw-3": "a draw at 3 cards",
+    "draw-2": "a draw at 2 cards",
+    "draw-players": "a draw at as many cards as players",
+    "same": "the same dealer",
+    "next": "the next dealer",
+    "double": "double",
+    "pairwise": "every pair settles",
+    "winner-only": "only the winner collects",
+    "per-win": "a column per win",
+    "per-deal": "a column per deal",
+}
+"""The words for each setting's choices, as pages, the PDF and the command line say them."""
+
+
+def setting_words(value: object) -> str:
+    """A setting's value in plain words.
+
+    >>> setting_words(True), setting_words(None), setting_words("first-upcard"), setting_words(25)
+    ('yes', 'any', 'the first upcard', '25')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "any"
+    return CHOICE_WORDS.get(str(value), str(value))

@@ -13,6 +13,7 @@ writes the ruling with its explanation, each step citing a RULES.md id.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from .blocking import blocked_steps
 from .boxes import Box, read_box, read_player, read_players
 from .cards import Card
 from .credits import Step
-from .errors import DeadwoodMismatchError, MalformedError
+from .errors import DeadwoodMismatchError, MalformedError, ScorekeeperError
 from .rules import Rules, default_rules_for, find_rules
 from .showdown import Played, Showdown
 from .vocabulary import vocabulary_for
@@ -46,8 +47,8 @@ def adjudicate(data: Any) -> dict[str, Any]:
     return rule_box(data, rules, players, dealer)
 
 
-_MEMO: dict[tuple[str, Rules, tuple[str, ...], str | None], str] = {}
-_MEMO_SIZE = 20_000
+MEMO_SIZE = 20_000
+"""Rulings remembered (a club evening of 100 tables re-rules every box of every game)."""
 
 
 def rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
@@ -55,22 +56,24 @@ def rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None
     """Rule on a box body under rules already read (a game's boxes come through here).
 
     A game is rescored box by box on every change, yet a box's ruling depends only
-    on its body, the rules, the seats and the dealer: rulings are remembered (as
-    JSON, so every caller gets its own copy). ``where`` only names errors, and
-    errors are never remembered.
+    on its body, the rules, the seats and the dealer: rulings are remembered
+    (:func:`functools.lru_cache`, as JSON, so every caller gets its own copy). ``where``
+    only names errors, and errors are never remembered: a box refused is ruled again
+    with its ``where``.
     """
     try:
-        key = (json.dumps(data, sort_keys=True), rules, tuple(players), dealer)
+        body = json.dumps(data, sort_keys=True)
     except (TypeError, ValueError):
         return _rule_box(data, rules, players, dealer, where)  # not JSON: let it fail
-    known = _MEMO.get(key)
-    if known is not None:
-        return dict(json.loads(known))
-    ruling = _rule_box(data, rules, players, dealer, where)
-    if len(_MEMO) >= _MEMO_SIZE:
-        _MEMO.clear()
-    _MEMO[key] = json.dumps(ruling)
-    return ruling
+    try:
+        return dict(json.loads(_remembered(body, rules, tuple(players), dealer)))
+    except ScorekeeperError:
+        return _rule_box(data, rules, players, dealer, where)
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _remembered(body: str, rules: Rules, players: tuple[str, ...], dealer: str | None) -> str:
+    return json.dumps(_rule_box(json.loads(body), rules, players, dealer, ""))
 
 
 def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,

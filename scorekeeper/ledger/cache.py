@@ -115,3 +115,12 @@ def scored(
     table = score(*found)
     kept.put((database, table.row.id), (table.row.version, table.row.updated_at), table)
     return table
+
+
+def keep(db: Session, table: Table, kept: Kept | None = None) -> None:
+    """Keep the table a write built from the game before it (the ledger's
+    :meth:`~scorekeeper.ledger.Table.after`), under the row that write stored: the next
+    read of the game finds it scored."""
+    kept = KEPT if kept is None else kept
+    database = str(db.get_bind().engine.url)
+    kept.put((database, table.row.id), (table.row.version, table.row.updated_at), table)

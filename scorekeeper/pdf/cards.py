@@ -16,6 +16,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable
 
+from .. import engine
 from ..engine.contract import LaidOut, Layoff
 from . import fonts
 from .fonts import is_rtl
@@ -23,7 +24,6 @@ from .styles import FONT, INK, MUTED, RED, text
 
 T = TypeVar("T")
 
-SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = "♥♦♡♢"
 _RED_SYMBOL = re.compile(f"([{RED_SUITS}])")
 
@@ -37,11 +37,8 @@ def card(code: object) -> Word:
     >>> card("7C")[0], card("Th") == ("10♥", RED)
     ('7♣', True)
     """
-    value = str(code).strip()
-    rank, suit = value[:-1].upper(), value[-1:].upper()
-    rank = "10" if rank == "T" else rank
-    symbol = SYMBOLS.get(suit, suit)
-    return rank + symbol, RED if symbol in RED_SUITS else INK
+    word = engine.shown(code)
+    return word, RED if word[-1:] in RED_SUITS else INK
 
 
 def cards(codes: Iterable[object]) -> list[Word]:

@@ -92,7 +92,7 @@ def _side_by_side(block: list[Flowable], beside: Beside | None, room: float, wid
 
 def stopped_by_agreement(score: Summary) -> bool:
     """Whether the players ended the game by agreement (CONTRACT.md ``ended``)."""
-    return score.extra.get("ended") == "agreed"
+    return score.ended == "agreed"
 
 
 def _standing_note(score: Sheet, rules: engine.Rules) -> str:

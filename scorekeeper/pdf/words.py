@@ -77,14 +77,12 @@ def rules_of(game: GameEntry) -> engine.Rules:
 
 
 def setting_value(value: object) -> str:
-    """A setting's value as a player reads it.
+    """A setting's value as a player reads it: the engine's words, as the pages say it.
 
     >>> setting_value(True), setting_value(None), setting_value("first-upcard")
-    ('yes', 'any', 'first upcard')
+    ('yes', 'any', 'the first upcard')
     """
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "any" if value is None else str(value).replace("-", " ").replace("_", " ")
+    return engine.setting_words(value)
 
 
 def changed_settings(rules: engine.Rules) -> list[str]:

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine.contract import Sheet, sound, unsound
+from ..engine.contract import sound, unsound
 from .db import connect, migrate
 from .models import (
     EVENT_TABLES,
@@ -76,7 +76,7 @@ def verify_game(db: Session, game_id: str) -> list[str]:
     problems: list[str] = []
     boxes = live_boxes(db, row)
     try:
-        sheet = Sheet.from_json(engine.score(game_entry(row, boxes).to_json()))
+        sheet = engine.score_game(game_entry(row, boxes))
     except engine.ScorekeeperError as err:
         return [f"game {game_id} no longer scores: {err.message}"]
     rescored = summarize(sheet)

@@ -44,11 +44,6 @@ def _engine_error(err: engine.ScorekeeperError) -> Response:
     return response
 
 
-MAX_DEPTH = 24
-"""Deepest nesting a request may have: a game is five levels deep (game, boxes, box,
-hands, hand, melds, meld); hostile nesting must not reach Python's recursion limit."""
-
-
 class _BadJSON(ValueError):
     pass
 
@@ -66,43 +61,21 @@ def _finite(text: str) -> float:
 
 def _json_body() -> Any:
     """The request's JSON, or a 422 error object when it is not JSON we can take:
-    not JSON at all, NaN or Infinity, numbers beyond a float, nesting deeper than
-    :data:`MAX_DEPTH` (which would otherwise exhaust the parser's recursion)."""
+    not JSON at all, NaN or Infinity, numbers beyond a float. Hostile nesting needs no
+    scan of ours: the parser refuses it past the recursion limit (RecursionError), and
+    the contract's readers refuse what it parses by field without recursing into it
+    (tests/security/test_bad_input.py)."""
     if not request.is_json:
         abort(error_response(422, "malformed", "the body must be JSON (Content-Type: "
                              "application/json)"))
     try:
         text = request.get_data(cache=True).decode("utf-8")
-        _check_depth(text)
         data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
     except _BadJSON as err:
         abort(error_response(422, "malformed", str(err)))
     except (ValueError, RecursionError):
         abort(error_response(422, "malformed", "the body is not valid JSON"))
     return data
-
-
-def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than MAX_DEPTH before parsing (brackets inside strings are
-    skipped)."""
-    depth = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise _BadJSON(f"the JSON is nested more than {MAX_DEPTH} levels deep")
-        elif char in "]}":
-            depth -= 1
 
 
 def _object_body() -> dict[str, Any]:
@@ -173,22 +146,37 @@ def openapi() -> Response:
 
 
 def _ledger_errors(run: Callable[[], Response]) -> Response:
-    """A use case's refusals as CONTRACT.md errors: the engine's 422, a stale write's
-    409 (with the current version), a reused key's 422, a missing game or box's 404."""
+    """A use case's refusals as CONTRACT.md errors (:func:`refusal`)."""
     try:
         return run()
-    except engine.ScorekeeperError as err:
+    except (engine.ScorekeeperError, ledger.LedgerError) as err:
+        return refusal(err)
+
+
+def refusal(err: Exception) -> Response:
+    """The API's answer to a refusal, in one place: the engine's 422, a stale write's
+    409 (with the current version), a reused key's 422, a missing game or box's 404."""
+    if isinstance(err, engine.ScorekeeperError):
         return _engine_error(err)
-    except ledger.Stale as stale:
-        return _stale(stale.table.version)
-    except ledger.KeyReused as reused:
-        return error_response(422, "key-reused", str(reused))
-    except ledger.NotFound as missing:
-        return error_response(404, "not-found", str(missing))
-    except ledger.TooManyBoxes as full:
-        return error_response(422, "malformed", str(full), full.where)
-    except ledger.RulesRefused as refused:
-        return error_response(422, refused.error.code, str(refused), refused.where)
+    if isinstance(err, ledger.Stale):
+        return _stale(err.table.version)
+    if isinstance(err, ledger.KeyReused):
+        return error_response(422, "key-reused", str(err))
+    if isinstance(err, ledger.NotFound):
+        return error_response(404, "not-found", str(err))
+    if isinstance(err, ledger.TooManyBoxes):
+        return error_response(422, "malformed", str(err), err.where)
+    if isinstance(err, ledger.RulesRefused):
+        return error_response(422, err.error.code, str(err), err.where)
+    if isinstance(err, events.RoundStillPlaying):
+        return error_response(409, "round-playing", str(err), "force")
+    if isinstance(err, events.RoundRefused):
+        return error_response(409, "round-refused", str(err))
+    if isinstance(err, events.NotInEvent):
+        return error_response(422, "unknown-player", str(err))
+    if isinstance(err, ledger.Conflict):
+        return error_response(409, "conflict", str(err))
+    return error_response(422, "malformed", str(err))
 
 
 @bp.post("/games")
@@ -251,15 +239,18 @@ def _authorize(game_id: str) -> None:
 
 
 def _if_match() -> int | None:
-    """The version named by ``If-Match`` (``3``, ``"3"`` or ``W/"3"``), if sent."""
-    raw = request.headers.get("If-Match")
-    if raw is None or raw.strip() == "*":
+    """The version named by ``If-Match`` (``3``, ``"3"`` or ``W/"3"``: Werkzeug parses
+    the header), if sent; ``*`` names none."""
+    tags = request.if_match
+    if not tags or tags.star_tag:
         return None
-    match = re.fullmatch(r'\s*(?:W/)?"?(\d{1,12})"?\s*', raw)
-    if match is None:
+    named = tags.as_set(include_weak=True)
+    version = next(iter(named)) if len(named) == 1 else None  # '""' parses as None
+    if not (isinstance(version, str) and version.isascii() and version.isdigit()
+            and len(version) <= 12):
         abort(error_response(412, "malformed", "If-Match must be the game's version, "
                              "as in the ETag"))
-    return int(match.group(1))
+    return int(version)
 
 
 def _idempotency_key() -> str | None:
@@ -358,14 +349,7 @@ def sheet_pdf(game_id: str) -> Response:
 def _event_errors(run: Callable[[], Response]) -> Response:
     """An event use case's refusals: a round still playing or not in a state for it is
     409, an unknown player or game 422, and the ledger's others as for games."""
-    try:
-        return _ledger_errors(run)
-    except events.RoundStillPlaying as playing:
-        return error_response(409, "round-playing", str(playing), "force")
-    except events.RoundRefused as refused:
-        return error_response(409, "round-refused", str(refused))
-    except events.NotInEvent as missing:
-        return error_response(422, "unknown-player", str(missing))
+    return _ledger_errors(run)
 
 
 def _event(event_id: str) -> store.events.LoadedEvent:

@@ -21,10 +21,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Config, Flask, Response, request
+from flask import Config, Flask, Response, make_response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
+from .. import engine, ledger
 from ..engine import vocabulary
 from . import cardfaces, compress, database, htmx, limits, printing
 from .session import SessionInterface, instance_secret
@@ -226,6 +227,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))
     app.after_request(_headers)
     app.register_error_handler(CSRFError, _csrf_error)
+    # A use case's refusal, or the engine's, that no view answered with its own form.
+    app.register_error_handler(ledger.LedgerError, _refused)
+    app.register_error_handler(engine.ScorekeeperError, _refused)
     # Every HTTP error, and 500 for an exception nothing caught (Flask logs it first):
     # the API answers CONTRACT.md's error object, never an HTML page.
     app.register_error_handler(HTTPException, _error_page)
@@ -263,6 +267,38 @@ def _csrf_error(error: CSRFError) -> tuple[str, int]:
         "The page was open too long or was opened elsewhere. Go back, reload the page and "
         "enter it again.",
     )
+
+
+REFUSALS: tuple[tuple[type[Exception], int, str, str | None], ...] = (
+    (ledger.KeyReused, 422, "This form was already used", None),
+    (ledger.NotFound, 404, "Not found", None),
+    (ledger.Stale, 409, "The game has changed",
+     "Another phone changed this game meanwhile. Look at the sheet again and try again."),
+    (ledger.Conflict, 409, "The game has changed", None),
+    (ledger.TooManyBoxes, 422, "This game is full", None),
+    (ledger.LedgerError, 422, "This cannot be done", None),
+    (engine.ScorekeeperError, 422, "The rules do not allow this", None),
+)
+"""The pages' answer to each refusal, in one place: (error, status, title, message:
+None for the error's own words). The first class that matches wins. A view that shows
+its form again (a box form that went stale, a box taken meanwhile, house rules a box
+refuses) catches that error itself; the API answers with its own mapping
+(``api._ledger_errors``)."""
+
+
+def _refused(error: Exception) -> Response:
+    """A refusal as an error page, or its fragment for htmx (JSON on the API's paths)."""
+    if request.blueprint == "api" or request.path.startswith("/api/"):
+        from .api import refusal
+
+        return refusal(error)
+    for kind, status, title, message in REFUSALS:
+        if isinstance(error, kind):
+            if message is None:
+                message = (error.message if isinstance(error, engine.ScorekeeperError)
+                           else str(error))
+            return make_response(htmx.error_page(status, title, message))
+    raise error  # not a refusal of ours
 
 
 def _error_page(error: HTTPException) -> Response | tuple[str, int]:

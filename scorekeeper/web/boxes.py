@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 
 from .. import engine, ledger, store
 from ..engine import vocabulary
@@ -97,10 +97,6 @@ def _key(form: forms.BoxForm | forms.DeleteBoxForm | forms.UndoForm) -> str | No
     return form.key.data or None
 
 
-def _refused(error: ledger.KeyReused) -> Response:
-    return make_response(htmx.error_page(422, "This form was already used", str(error)))
-
-
 @bp.route("/new", methods=["GET", "POST"])
 def new(game_id: str) -> Response:
     """Record a box: GET shows the form, POST stores exactly what the preview showed."""
@@ -125,14 +121,10 @@ def new(game_id: str) -> Response:
         written = ledger.record(db_session(), row.id, entry, number=number,
                                 version=None if number is not None else _version(form),
                                 key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes())
-    except ledger.TooManyBoxes as full:
-        return make_response(htmx.error_page(422, "This game is full", str(full)))
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
         return _conflict(stale.table, form)
-    except ledger.KeyReused as reused:
-        return _refused(reused)
     except engine.ScorekeeperError:
         table = _editable_game(game_id)
         return _form_page(table, form, rule_box(table, form), 422)
@@ -311,7 +303,7 @@ def _live_box(table: ledger.Table, box_id: int,
     place = table.place_of(box_id)
     if place is None:
         abort(404, description=gone)
-    return table.boxes[place], place
+    return table.boxes[place].row, place
 
 
 @bp.route("/<int:box_id>/edit", methods=["GET", "POST"])
@@ -320,7 +312,7 @@ def edit(game_id: str, box_id: int) -> Response:
     table = _editable_game(game_id)
     box, place = _live_box(table, box_id)
     if request.method != "POST":  # GET or HEAD: only a POST writes
-        data = forms.box_form_data(table.game.boxes[place], table.players)
+        data = forms.box_form_data(table.boxes[place].entry, table.players)
         form = forms.box_form(table.players, data=data)
         forms.prefill_box_form(form, data)
         form.version.data = str(table.version)
@@ -334,8 +326,6 @@ def edit(game_id: str, box_id: int) -> Response:
                                  version=_version(form), key=_key(form), laid_out=True)
     except ledger.Stale as stale:
         return _conflict(stale.table, form, box.id)
-    except ledger.KeyReused as reused:
-        return _refused(reused)
     except engine.ScorekeeperError:
         return _form_page(table, form, rule_box(table, form, place), 422, box=box)
     return _saved(written, "corrected")
@@ -356,19 +346,8 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     form = forms.DeleteBoxForm(request.form)
     if not form.validate():
         abort(400)
-    try:
-        written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
-                                key=_key(form))
-    except ledger.NotFound as gone:
-        abort(404, description=str(gone))
-    except ledger.Stale:
-        return htmx.error_page(409, "The game changed",
-                               "Another phone changed this game meanwhile. Look at the sheet "
-                               "again before deleting.")
-    except ledger.KeyReused as reused:
-        return _refused(reused)
-    except engine.ScorekeeperError as err:
-        return htmx.error_page(422, "This box cannot be deleted", err.message)
+    written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
+                            key=_key(form))
     place = table.place_of(box_id)
     return _saved(written, "deleted", None if place is None else place + 1)
 
@@ -392,12 +371,8 @@ def undo(game_id: str, box_id: int) -> Response:
     try:
         undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
                              or -1, key=_key(form))
-    except ledger.NotFound as gone:
-        abort(404, description=str(gone))
     except ledger.NothingToUndo as refused:
         return _undo_refused(refused.table, str(refused))
-    except ledger.KeyReused as reused:
-        return _refused(reused)
     except engine.ScorekeeperError as err:
         return _undo_refused(table, err.message)
     gamedata.note_write(table.id, box_id, undone.version,

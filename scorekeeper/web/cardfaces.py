@@ -17,11 +17,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..engine import SUIT_SYMBOLS, shown
+from ..engine import spoken as engine_spoken
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-"""Grid rows, black and red alternating so neighbouring rows are easy to tell apart."""
-SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+SUITS = {suit: SUIT_SYMBOLS[suit] for suit in "SHCD"}
+"""Grid rows, black and red alternating so neighbouring rows are easy to tell apart
+(the symbols are the engine's card notation)."""
 RED = frozenset("HD")
 ALL_CODES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
@@ -32,14 +34,13 @@ def grid() -> list[tuple[str, str, list[str]]]:
 
 
 def label(code: str) -> str:
-    """People's notation of a JSON card code (``10H`` -> ``10♥``)."""
-    return code[:-1] + SUITS.get(code[-1:].upper(), code[-1:])
+    """People's notation of a JSON card code (``10H`` -> ``10♥``): the engine's."""
+    return shown(code)
 
 
 def spoken(code: str) -> str:
-    """The card's name for screen readers: ``queen of spades``."""
-    rank, suit = code[:-1], code[-1:].upper()
-    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
+    """The card's name for screen readers: ``queen of spades`` (the engine's words)."""
+    return engine_spoken(code)
 
 
 def face(code: Any) -> Markup:

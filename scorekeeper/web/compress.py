@@ -1,33 +1,44 @@
 """Fewer bytes over a table's weak Wi-Fi: gzip for text, long caching for static files.
 
-Pages, CSS, JavaScript and SVG go out gzip-compressed when the browser
-accepts it (htmx alone shrinks from 52 KB to 17 KB). Static files get a version
-in their URL (a hash of their content), so they can be cached for a year and a
-new release is still fetched at once.
+Pages, CSS, JavaScript and SVG go out gzip-compressed when the browser accepts it
+(htmx alone shrinks from 52 KB to 17 KB): Flask-Compress does it, configured here.
+Static files get a version in their URL (a hash of their content), so they can be
+cached for a year and a new release is still fetched at once.
 """
 
 from __future__ import annotations
 
 import functools
-import gzip
 import hashlib
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request
+from flask_compress import Compress
 
-COMPRESSIBLE = frozenset({"text/html", "text/css", "text/javascript", "application/javascript",
-                          "image/svg+xml", "text/plain"})
+COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript",
+                "image/svg+xml", "text/plain")
 """What browsers load. The JSON API answers plain: its clients need no gzip support."""
 MIN_SIZE = 500
 """Smaller bodies are not worth the gzip header."""
 YEAR = 365 * 24 * 3600
+SETTINGS: dict[str, Any] = {
+    "COMPRESS_ALGORITHM": ["gzip"],  # what every browser and test client reads
+    "COMPRESS_ALGORITHM_STREAMING": ["gzip"],
+    "COMPRESS_MIMETYPES": list(COMPRESSIBLE),
+    "COMPRESS_MIN_SIZE": MIN_SIZE,
+    "COMPRESS_LEVEL": 6,
+    "COMPRESS_STREAMS": True,  # static files are sent as streams: compress them too
+}
 
 
 def init_app(app: Flask) -> None:
-    """Version static URLs and compress responses for this app."""
+    """Version static URLs, cache static files and compress responses for this app."""
+    for name, value in SETTINGS.items():
+        app.config.setdefault(name, value)
     app.url_defaults(_version_static_urls)
-    app.after_request(_compress)
+    Compress(app)
+    app.after_request(_cache_static_files)  # registered after Compress: runs before it
 
 
 @functools.lru_cache(maxsize=256)
@@ -45,12 +56,6 @@ def _version_static_urls(endpoint: str, values: dict[str, Any]) -> None:
         values["v"] = _content_hash(path, path.stat().st_mtime_ns)
 
 
-@functools.lru_cache(maxsize=64)
-def _gzip_static(data: bytes) -> bytes:
-    """Static files are compressed once per content, not once per request."""
-    return gzip.compress(data, compresslevel=9, mtime=0)
-
-
 def _cache_static(response: Response) -> None:
     """One Cache-Control for a static file: a year, immutable, when its URL carries the
     hash of the content served; else ``no-cache`` (revalidate by ETag). Flask's own
@@ -63,30 +68,13 @@ def _cache_static(response: Response) -> None:
                                          else "no-cache")
 
 
-def _compress(response: Response) -> Response:
-    """gzip a text response for a browser that accepts it; cache versioned static files."""
-    static = request.endpoint == "static"
-    if static and response.status_code in (200, 304):
+def _cache_static_files(response: Response) -> Response:
+    """A static file's Cache-Control; and its file closed with the response. Flask-Compress
+    1.25 replaces a streamed body by its compressed stream and drops the file, which
+    then stays open until the garbage collector finds it (a ResourceWarning)."""
+    if request.endpoint == "static" and response.status_code in (200, 304):
         _cache_static(response)
-    if (response.status_code != 200 or response.mimetype not in COMPRESSIBLE
-            or "gzip" not in request.headers.get("Accept-Encoding", "").lower()
-            or "Content-Encoding" in response.headers):
-        return response
-    if response.direct_passthrough:
-        # a file Flask would stream: read it (closing the stream) to send a compressed copy
-        data = b"".join(response.iter_encoded())
-        response.close()
-        response.direct_passthrough = False
-        response.set_data(data)
-    else:
-        data = response.get_data()
-    if len(data) < MIN_SIZE:
-        return response
-    body = _gzip_static(data) if static else gzip.compress(data, compresslevel=6, mtime=0)
-    response.set_data(body)
-    response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    etag, _ = response.get_etag()
-    if etag:
-        response.set_etag(etag, weak=True)  # same content, another encoding
+        body = response.response
+        if response.is_streamed and hasattr(body, "close"):
+            response.call_on_close(body.close)
     return response

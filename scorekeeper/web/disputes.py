@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, request, url_for
 
 from .. import engine
-from ..engine.contract import Ruling
+from ..engine.contract import GameEntry
 from . import forms, htmx
 
 bp = Blueprint("disputes", __name__)
-
-
-@dataclass(frozen=True)
-class Limit:
-    """The knock limit a hand is judged by, and where it comes from."""
-
-    value: int | None
-    source: str
-    gin_only: bool = False
 
 
 @bp.get("/check")
@@ -39,7 +29,7 @@ def check() -> Response:
         except engine.ScorekeeperError as err:
             forms.add_error(form.typed, err.message)
             error = err.message
-    rules = engine.PRESETS.get(form.rules.data or "") or engine.PRESETS["jersey-scarne"]
+    rules = engine.PRESETS.get(form.rules.data or "") or engine.PRESETS[engine.DEFAULT_PRESET]
     limit = knock_limit(form, rules)
     if form.knock_limit.errors or form.upcard.errors:
         error = error or "Check the knock limit and the upcard."
@@ -60,44 +50,28 @@ def check() -> Response:
                        verdict=knock_verdict(result, limit) if result else None)
 
 
-def knock_limit(form: forms.CheckForm, rules: engine.Rules) -> Limit:
-    """The limit to judge by: a house limit typed in, else the preset's; Oklahoma's
-    comes from the first upcard when one is given (V2)."""
-    if form.knock_limit.data is not None and not form.knock_limit.errors:
-        return Limit(form.knock_limit.data, "the house limit")
-    if rules.knock_limit_from != "fixed":
-        raw = (form.upcard.data or "").strip()
-        if not raw:
-            return Limit(None, f"in {rules.title} the upcard sets the limit (V2): give it")
+def knock_limit(form: forms.CheckForm, rules: engine.Rules) -> engine.KnockLimit:
+    """The limit to judge by, asked of the engine: the house limit typed in, or the
+    first upcard read from the form where the rules need it (V2)."""
+    house = form.knock_limit.data if not form.knock_limit.errors else None
+    upcard = None
+    raw = (form.upcard.data or "").strip()
+    if house is None and rules.knock_limit_from != "fixed" and raw:
         try:
-            upcard = engine.parse_cards(raw, "upcard")
+            cards = engine.parse_cards(raw, "upcard")
         except engine.ScorekeeperError as err:
             forms.add_error(form.upcard, err.message)
-            return Limit(None, "no upcard")
-        if len(upcard) != 1:
+            return engine.KnockLimit(None, "no upcard", known=False)
+        if len(cards) != 1:
             forms.add_error(form.upcard, "Give one card: the first upcard.")
-            return Limit(None, "no upcard")
-        value, _ = engine.knock_limit_for(rules, upcard[0])
-        gin_only = value == 0
-        what = "an ace: gin only, V2" if gin_only else "V2"
-        return Limit(value, f"the first upcard {upcard[0]} ({what})", gin_only)
-    if rules.knock_limit is None:
-        return Limit(None, f"{rules.title} lets a player knock at any count")
-    return Limit(rules.knock_limit, f"the limit of {rules.title}")
+            return engine.KnockLimit(None, "no upcard", known=False)
+        upcard = cards[0]
+    return engine.knock_limit(rules, upcard, house)
 
 
-def knock_verdict(result: dict[str, Any], limit: Limit) -> str:
-    """Can this hand knock (C6, V2)?"""
-    count = int(result["count"])
-    if count == 0:
-        return "Gin: count 0."
-    if limit.gin_only:
-        return f"Cannot knock: count {count}, and {limit.source}."
-    if limit.value is None:
-        return f"Count {count}: {limit.source}."
-    if count <= limit.value:
-        return f"Can knock: count {count} is within {limit.value}, {limit.source} (C6)."
-    return f"Cannot knock: count {count} is over {limit.value}, {limit.source} (C6)."
+def knock_verdict(result: dict[str, Any], limit: engine.KnockLimit) -> str:
+    """Can this hand knock (C6, V2)? The engine says."""
+    return engine.may_knock(int(result["count"]), limit)
 
 
 def best_alternatives(result: dict[str, Any], rules: engine.Rules) -> list[list[list[str]]]:
@@ -117,7 +91,7 @@ def best_alternatives(result: dict[str, Any], rules: engine.Rules) -> list[list[
 def settle() -> Response:
     """Settle a showdown: any box, no game, with house rules and the dealer; the full
     ruling with its explanation."""
-    preset = request.args.get("rules") or "jersey-scarne"
+    preset = request.args.get("rules") or engine.DEFAULT_PRESET
     if preset not in engine.PRESETS:
         preset = "jersey-scarne"
     setup = forms.showdown_setup_form(preset, request.args)
@@ -201,10 +175,10 @@ def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str
     entry = forms.box_entry(form)
     if entry is None:
         return forms.Ruled(errors=[forms.CHECK])
-    box = {"rules": preset, "settings": settings or {}, "players": players,
-           "dealer": dealer, **entry.to_json()}
+    game = GameEntry(rules=preset, settings=settings or {}, players=tuple(players),
+                     dealer=dealer)
     try:
-        return forms.Ruled(entry, ruling=Ruling.from_json(engine.adjudicate(box)))
+        return forms.Ruled(entry, ruling=engine.rule(game, entry))
     except engine.ScorekeeperError as err:
         return forms.Ruled(entry, errors=[forms.attach_engine_error(form, err, players)])
 

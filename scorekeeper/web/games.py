@@ -12,7 +12,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    make_response,
     render_template,
     request,
     url_for,
@@ -67,8 +66,6 @@ def new() -> Response:
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
     gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
@@ -188,14 +185,14 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
     return {
         "game": table,
         "score": sheet,
-        "rows": list(zip(table.boxes, sheet.boxes if sheet else (), strict=False)),
+        "rows": [(box, box.ruling) for box in table.boxes if box.ruling is not None],
         "rules": table.rules(),
         "editable": editable,
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "events": store.game_events(database.session(), table.id),
-        "ended": (sheet.extra.get("ended") if sheet else None) or table.game.ended,
+        "ended": (sheet.ended if sheet else None) or table.game.ended,
         "charts": _charts(table),
         "deleted": store.deleted_boxes(database.session(), table.id),
     }
@@ -231,13 +228,7 @@ def rematch(game_id: str) -> Response:
     Only a scorer of the game starts its rematch."""
     gamedata.require_edit(game_id)
     key = request.form.get("key") or None
-    try:
-        started = ledger.rematch(database.session(), game_id, key=key,
-                                 secret=gamedata.secret())
-    except ledger.NotFound:
-        abort(404)
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
+    started = ledger.rematch(database.session(), game_id, key=key, secret=gamedata.secret())
     gamedata.started(started.table.id)
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
@@ -247,19 +238,8 @@ def end(game_id: str) -> Response:
     """End the game by agreement after its last box (K5; a table that breaks up): the
     sheet then shows the totals settled, with no game or box bonus. Scorers only."""
     gamedata.require_edit(game_id)
-    try:
-        ledger.end(database.session(), game_id, version=request.form.get("version", type=int),
-                   key=request.form.get("key") or None)
-    except ledger.NotFound:
-        abort(404)
-    except ledger.Stale:
-        return make_response(htmx.error_page(
-            409, "The game has changed", "Another phone changed this game meanwhile. Look "
-            "at the sheet again before ending it."))
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
-    except engine.ScorekeeperError as err:
-        return make_response(htmx.error_page(422, "This game cannot be ended", err.message))
+    ledger.end(database.session(), game_id, version=request.form.get("version", type=int),
+               key=request.form.get("key") or None)
     return htmx.go(url_for("games.sheet", game_id=game_id))
 
 
@@ -291,8 +271,6 @@ def house_rules(game_id: str) -> Response:
         return _rules_page(table, form, 409)
     except ledger.RulesRefused as refused:
         return _rules_page(table, form, 422, refused=str(refused))
-    except ledger.KeyReused as reused:
-        return make_response(htmx.error_page(422, "This form was already used", str(reused)))
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _rules_page(table, form, 422)

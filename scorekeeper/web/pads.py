@@ -13,7 +13,7 @@ bp = Blueprint("pads", __name__, url_prefix="/pads")
 @bp.get("/")
 def index() -> str:
     """Choose the game, the paper and the number of players."""
-    return render_template("pads/index.html", presets=engine.PRESETS.values(),
+    return render_template("pads/index.html", presets=engine.ordered_presets(),
                            chosen="jersey-scarne", size="A4", players=None, columns=None,
                            error=None)
 
@@ -39,7 +39,7 @@ def pad() -> Response | tuple[str, int]:
             message = f"{raw_players!r} is not a number of players"
         elif raw_columns and not raw_columns.isdigit():
             message = f"{raw_columns!r} is not a number of Hollywood games"
-        page = render_template("pads/index.html", presets=engine.PRESETS.values(),
+        page = render_template("pads/index.html", presets=engine.ordered_presets(),
                                chosen=rules, size=size, players=raw_players,
                                columns=raw_columns, error=message)
         return page, 422

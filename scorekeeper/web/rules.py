@@ -46,41 +46,10 @@ def rule_href(rule_id: str, preset: str | None = None) -> str:
     return url_for("rules.everything") + f"#{rule_id}"
 
 
-CHOICE_WORDS = {
-    "fixed": "a fixed number",
-    "first-upcard": "the first upcard",
-    "current-upcard": "the current upcard",
-    "gin-only": "gin only",
-    "knock-1": "knock with 1",
-    "sequential": "each on the melds before him (J5)",
-    "knocker-original-only": "on the knocker's own melds only (P5)",
-    "knocker-only": "on the knocker's melds (G3)",
-    "none": "none",
-    "break-3": "the break at 3 cards",
-    "draw-3": "a draw at 3 cards",
-    "draw-2": "a draw at 2 cards",
-    "draw-players": "a draw at as many cards as players",
-    "same": "the same dealer",
-    "next": "the next dealer",
-    "double": "double",
-    "pairwise": "every pair settles",
-    "winner-only": "only the winner collects",
-    "per-win": "a column per win",
-    "per-deal": "a column per deal",
-}
-"""Setting values in plain words (the engine's Setting data names them for JSON)."""
-
-
 @bp.app_template_global()
 def value_text(value: Any) -> str:
-    """A setting's value as the pages show it, in plain words."""
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "any"
-    return CHOICE_WORDS.get(str(value), str(value))
+    """A setting's value as the pages show it, in plain words (the engine's)."""
+    return engine.setting_words(value)
 
 
 @bp.app_template_global()

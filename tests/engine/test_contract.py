@@ -3,6 +3,7 @@ back as they were read, and the engine's answers carried without loss."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -157,3 +158,22 @@ def test_an_odd_stored_box_still_loads_escaped() -> None:
     assert box.hands["Bob"] == Hand(count=4)
     assert box.hands["Cal"].layoffs == (Layoff("4S", "Bob"),)
     json.dumps(box.to_json(), ensure_ascii=False).encode("utf-8")
+
+
+def test_the_sheet_declares_how_a_game_ended_and_which_boxes_each_column_took() -> None:
+    """``ended`` and Hollywood's ``entered_boxes`` are fields of the typed sheet, not
+    extras; the JSON is what the engine answered, field for field."""
+    from scorekeeper import engine
+    from scorekeeper.engine.contract import BoxEntry, GameEntry, Hand, Sheet
+
+    knock = BoxEntry(ending="knock", by="Ann", hands={"Ann": Hand(count=3),
+                                                      "Bob": Hand(count=20)})
+    ended = GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann", ended="agreed",
+                      boxes=(knock,))
+    sheet = engine.score_game(ended)
+    assert sheet.ended == "agreed" and not sheet.extra
+    assert sheet.to_json() == engine.score(ended.to_json())
+    columns = engine.score_game(dataclasses.replace(ended, rules="hollywood", ended=None))
+    assert [g.entered_boxes for g in columns.games] == [(1,), (), ()]
+    assert columns.ended is None and not any(g.extra for g in columns.games)
+    assert Sheet.from_json(columns.to_json()) == columns

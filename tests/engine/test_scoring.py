@@ -104,3 +104,21 @@ def test_a_box_is_ruled_once_whatever_its_id_and_note() -> None:
     plain = state.add(box).sheet()["boxes"][0]
     labelled = state.add({**box, "id": 7, "note": "late"}).sheet()["boxes"][0]
     assert labelled == {**plain, "id": 7, "note": "late"}
+
+
+def test_the_ruling_memo_remembers_rulings_and_never_errors() -> None:
+    """The memo is a functools.lru_cache: a box seen again is not ruled again, and a
+    refused box names its own place each time it is met (errors are not remembered)."""
+    from scorekeeper.engine import ruling
+
+    box = CONTRACT_GAME["boxes"][0]
+    Scoring.of({**CONTRACT_GAME, "boxes": [box]})
+    hits = ruling._remembered.cache_info().hits
+    Scoring.of({**CONTRACT_GAME, "boxes": [box]})
+    assert ruling._remembered.cache_info().hits == hits + 1
+    bad = {"ending": "knock", "by": "Nobody", "hands": {}}
+    for boxes in ([bad], [box, bad]):
+        with pytest.raises(engine.ScorekeeperError) as refused:
+            Scoring.of({**CONTRACT_GAME, "boxes": boxes})
+        assert refused.value.where is not None
+        assert refused.value.where.startswith(f"boxes[{len(boxes) - 1}]")

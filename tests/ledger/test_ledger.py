@@ -3,8 +3,10 @@ idempotency policy for every caller, typed values in and out."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
@@ -160,3 +162,77 @@ def test_a_rematch_moves_the_deal_on(db: Session) -> None:
     new = ledger.rematch(db, table.id)
     assert new.table.row.rematch_of == table.id
     assert new.table.row.dealer == "Bob"  # the last box was dealt by Ann
+
+
+def _same(after: ledger.Table, loaded: ledger.Table | None) -> None:
+    """The table a write built is the game as a fresh read scores it."""
+    assert loaded is not None
+    assert dataclasses.replace(after.row, updated_at=loaded.row.updated_at) == loaded.row
+    assert after.boxes == loaded.boxes and after.game == loaded.game
+    assert after.sheet == loaded.sheet and after.error is None
+    assert after.scoring is not None and loaded.scoring is not None
+    assert after.scoring.sheet() == loaded.scoring.sheet()
+
+
+def test_a_write_scores_its_game_once_and_builds_the_game_after_it(
+        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write reads its game (from the process's cache: the write before it kept the
+    game it built), scores it once (a recorded box alone, a change rescores the game)
+    and builds the game after it from the game before: what a fresh read scores."""
+    load_game, score = store.load_game, engine.Scoring.of
+    game_id = ledger.start(db, GAME).table.id
+    calls: list[str] = []
+
+    def read(session: Session, wanted: str) -> object:
+        calls.append("read")
+        return load_game(session, wanted)
+
+    def scored(data: Any) -> engine.Scoring:
+        calls.append("score")
+        return score(data)
+
+    def fresh() -> ledger.Table:
+        found = load_game(db, game_id)
+        assert found is not None
+        return ledger.Table.of(*found)
+
+    monkeypatch.setattr(store, "load_game", read)
+    monkeypatch.setattr(engine.Scoring, "of", scored)
+    cards = BoxEntry(ending="knock", by="Bob", hands={
+        "Bob": Hand(cards=("AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C")),
+        "Ann": Hand(count=14), "Cal": Hand(count=13)})
+    writes: list[Callable[[], ledger.Written]] = [
+        lambda: ledger.record(db, game_id, knock("Bob", Ann=14, Bob=4, Cal=13), number=1),
+        lambda: ledger.record(db, game_id, cards, laid_out=True),
+        lambda: ledger.record(db, game_id, knock("Cal", Ann=20, Bob=30, Cal=5)),
+    ]
+    for write in writes:
+        calls.clear()
+        written = write()
+        assert calls == []  # the box is added to the kept game's score: nothing read
+        _same(written.table, fresh())
+    table = written.table
+    assert table.boxes[1].entry.hands["Bob"].form == "declared"  # laid out (C8)
+    first, second, third = (box.id for box in table.boxes)
+    later: list[Callable[[ledger.Written], ledger.Written]] = [
+        lambda w: ledger.correct(db, game_id, second, knock("Ann", Ann=2, Bob=30, Cal=9)),
+        lambda w: ledger.undo(db, game_id, second, version=w.version),
+        lambda w: ledger.delete(db, game_id, first),
+        lambda w: ledger.undo(db, game_id, first, version=w.version),
+        lambda w: ledger.record(db, game_id, knock("Ann", Ann=1, Bob=30, Cal=9)),
+        lambda w: ledger.undo(db, game_id, w.box_id or 0, version=w.version),
+        lambda w: ledger.change_rules(db, game_id, {"underknock_bonus": 20}),
+        lambda w: ledger.end(db, game_id),
+    ]
+    for change in later:
+        calls.clear()
+        version = written.version
+        written = change(written)
+        assert calls in (["score"], [])  # the changed game, once (a new box: no rescore)
+        assert not written.repeated
+        assert written.version == version + 1 == written.table.version
+        _same(written.table, fresh())
+    assert [box.id for box in written.table.boxes] == [first, second, third]
+    assert written.table.sheet is not None and written.table.sheet.game_over
+    calls.clear()
+    assert ledger.load(db, game_id) == written.table and calls == []

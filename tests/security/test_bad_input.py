@@ -169,7 +169,10 @@ def test_bad_headers_on_writes(secure_app: Flask, stored_game: StoredGame) -> No
     url = f"/api/v1/games/{stored_game.id}/boxes"
     before = snapshot(secure_app)
     for headers, status in (({"If-Match": "yesterday"}, 412), ({"If-Match": "9" * 13}, 412),
-                            ({"If-Match": "999"}, 409), ({"Idempotency-Key": "é"}, 422),
+                            ({"If-Match": '"1", "2"'}, 412), ({"If-Match": "１"}, 412),
+                            ({"If-Match": '""'}, 412),
+                            ({"If-Match": "999"}, 409), ({"If-Match": 'W/"999"'}, 409),
+                            ({"Idempotency-Key": "é"}, 422),
                             ({"Idempotency-Key": "k" * 65}, 422),
                             ({"Authorization": "Basic abc"}, 401),
                             ({"Authorization": "Bearer " + "x" * 10_000}, 403)):
@@ -200,3 +203,35 @@ def test_out_of_range_numbers_in_the_box_form(secure_app: Flask, editor: FlaskCl
         response = editor.post(url, data={**base, "version": version})
         assert response.status_code == 409, (version, response.status_code)
     assert snapshot(secure_app) == before
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [30, 200, 600, 900, 950, 980, 1000, 1100, 5000])
+def test_deep_nesting_is_refused_by_the_parser_or_the_contract(secure_app: Flask,
+                                                               depth: int) -> None:
+    """No hand-written depth scan: Python's JSON parser refuses nesting past the
+    recursion limit (RecursionError, a 422), and what it parses the contract's readers
+    refuse by field without recursing into it: never a 500, at every depth up to the
+    limit and past it, wherever the nesting sits."""
+    deep = _nested(depth)
+    bodies = {
+        "/api/v1/score": [deep,
+                          f'{{"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", '
+                          f'"boxes": [{{"ending": "gin", "by": "Ann", "hands": {deep}}}]}}',
+                          f'{{"rules": "gin", "players": {deep}, "boxes": []}}'],
+        "/api/v1/adjudicate": [f'{{"rules": "gin", "players": ["Ann", "Bob"], '
+                               f'"ending": "gin", "by": "Ann", "settings": {{"x": {deep}}}, '
+                               f'"hands": {{"Ann": {{"melds": {deep}}}}}}}'],
+        "/api/v1/arrange": [f'{{"cards": {deep}}}'],
+        "/api/v1/games": [f'{{"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", '
+                          f'"note": {deep}, "boxes": []}}'],
+    }
+    client = secure_app.test_client()
+    for url, texts in bodies.items():
+        for text in texts:
+            response = client.post(url, data=text, content_type="application/json")
+            assert response.status_code == 422, (url, depth, response.status_code)
+            assert (response.json or {})["error"]["message"]

@@ -24,14 +24,14 @@ def test_static_urls_carry_a_content_version_and_cache_for_a_year(client: FlaskC
     page = client.get("/").get_data(as_text=True)
     match = re.search(r'src="(/static/htmx\.min\.js\?v=[0-9a-f]{12})"', page)
     assert match is not None
-    response = client.get(match.group(1), headers=GZIP)
-    assert response.headers["Content-Encoding"] == "gzip"
-    assert "max-age=31536000" in response.headers["Cache-Control"]
-    assert "immutable" in response.headers["Cache-Control"]
-    body = gzip.decompress(response.data)
-    assert b"htmx" in body and len(response.data) < 25_000 < len(body)
-    etag = response.headers["ETag"]
-    assert etag.startswith("W/")
+    with client.get(match.group(1), headers=GZIP) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert "max-age=31536000" in response.headers["Cache-Control"]
+        assert "immutable" in response.headers["Cache-Control"]
+        body = gzip.decompress(response.data)
+        assert b"htmx" in body and len(response.data) < 25_000 < len(body)
+        etag = response.headers["ETag"]
+    assert etag.endswith(':gzip"')  # another encoding, another validator (Flask-Compress)
     with client.get(match.group(1), headers={**GZIP, "If-None-Match": etag}) as again:
         assert again.status_code == 304
 

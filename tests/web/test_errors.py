@@ -74,3 +74,32 @@ def test_api_http_errors_answer_the_error_object(client: FlaskClient, method: st
     assert error["message"]
     if status == 405:
         assert "POST" in answer.headers["Allow"] or "GET" in answer.headers["Allow"]
+
+
+def test_the_pages_answer_each_refusal_of_the_ledger_in_one_way(client: FlaskClient,
+                                                                 game_id: str) -> None:
+    """One mapping (web/app.py's REFUSALS) for the views that do not show a form again:
+    a stale version is a 409 page, a key used for another change a 422, a missing box a
+    404 page, the engine's refusal a 422 naming its reason; htmx gets the fragment."""
+    from tests.web.conftest import box_form, version_of
+
+    version = version_of(client, game_id)
+    recorded = client.post(f"/games/{game_id}/boxes/new",
+                           data=box_form(version, counts={0: 14, 1: 4, 2: 13}, key="k1"))
+    assert recorded.status_code == 303
+    version += 1
+    stale = client.post(f"/games/{game_id}/end", data={"version": version + 5})
+    assert stale.status_code == 409 and stale.mimetype == "text/html"
+    assert "Another phone changed this game meanwhile" in stale.get_data(as_text=True)
+    assert "<html" in stale.get_data(as_text=True).lower()
+    reused = client.post(f"/games/{game_id}/end", data={"version": version, "key": "k1"})
+    assert reused.status_code == 422 and "already used" in reused.get_data(as_text=True)
+    gone = client.post(f"/games/{game_id}/boxes/999999/delete", data={"version": version})
+    assert gone.status_code == 404
+    assert "box 999999 is not in this game" in gone.get_data(as_text=True)
+    ended = client.post(f"/games/{game_id}/end", data={"version": version, "key": "k2"})
+    assert ended.status_code == 303
+    again = client.post(f"/games/{game_id}/end", headers={"HX-Request": "true"},
+                        data={"version": version + 1})
+    assert again.status_code == 422 and "<html" not in again.get_data(as_text=True).lower()
+    assert "already ended by agreement" in again.get_data(as_text=True)

@@ -26,6 +26,7 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
+from ... import engine
 from ...engine.contract import BoxEntry, Hand, Ruling
 from ...engine.vocabulary import ENDING_VERBS, title_of
 from ..cardfaces import ALL_CODES
@@ -273,9 +274,19 @@ def _split_limit(form: BoxForm, player: str, ruling: Ruling | None,
     if form.ending.data == "gin":
         return 0
     if form.ending.data == "knock":
-        limit = ruling.knock_limit if ruling is not None else rules.knock_limit
-        return None if limit is None else int(limit)
+        if ruling is not None:
+            return ruling.knock_limit
+        return engine.knock_limit(rules, _upcard(form)).value
     return None
+
+
+def _upcard(form: BoxForm) -> engine.Card | None:
+    """The first upcard the form names, if it names one card the engine reads."""
+    try:
+        cards = engine.parse_cards((form.upcard.data or "").strip(), "upcard")
+    except engine.ScorekeeperError:
+        return None
+    return cards[0] if len(cards) == 1 else None
 
 
 class DeleteBoxForm(FlaskForm):

@@ -86,15 +86,13 @@ class NewGameForm(FlaskForm):
         return [(by_name[name], self[f"setting_{name}"]) for name in self.setting_names]
 
 
-GAME_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
-              "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
-"""Jersey Gin first: the game this app is for; then two-hand Gin and its variants."""
+GAME_ORDER = engine.PRESET_ORDER
+"""The engine's order of presets (Jersey Gin first), which every form offers."""
 
 
 def presets() -> list[engine.Rules]:
     """Every preset, in the order the new-game and showdown forms offer them."""
-    ordered = [engine.PRESETS[name] for name in GAME_ORDER if name in engine.PRESETS]
-    return ordered + [p for name, p in engine.PRESETS.items() if name not in GAME_ORDER]
+    return engine.ordered_presets()
 
 
 @functools.cache
