@@ -52,12 +52,29 @@ def row(game_id: str) -> store.GameRow:
 
 
 def find(game_id: str) -> ledger.Table | None:
-    """The game scored, or None; a very large game waits for its turn first (issue 23:
-    web/printing.py's :func:`~.printing.big_game_turn`)."""
-    table = ledger.load(db_session(), game_id)
-    if table is not None:
-        printing.big_game_turn(table)
+    """The game scored, or None. A reader of a very large game waits for its turn
+    before the game is read and scored (issue 23: web/printing.py's
+    :func:`~.printing.big_game_turn`), its size taken from the game's row (the
+    summary's count of boxes). The turn is the anonymous readers': a write, or a read
+    by a phone that keeps score of the game, takes none, so readers never keep a
+    table's save or its own sheet waiting."""
+    db = db_session()
+    found = store.get_game(db, game_id)
+    if found is None:
+        return None
+    boxes = found.summary.get("boxes") if isinstance(found.summary, dict) else None
+    if isinstance(boxes, int):
+        printing.big_game_turn(boxes, exempt=lambda: _scoring(found))
+    table = ledger.load(db, game_id)
+    if table is not None and not isinstance(boxes, int):  # a game stored without one
+        printing.big_game_turn(len(table.boxes), exempt=lambda: _scoring(found))
     return table
+
+
+def _scoring(game: store.GameRow) -> bool:
+    """Whether this request is a scorer's: a write, or from a phone that keeps score
+    of the game (no turn among the readers for either)."""
+    return request.method not in ("GET", "HEAD") or can_edit(game)
 
 
 def max_boxes() -> int:
