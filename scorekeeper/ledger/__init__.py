@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.errors import GameOverError, MalformedError
+from ..engine.vocabulary import vocabulary_for
 from . import cache
 from .codes import (
     JOIN_ALPHABET,
@@ -94,7 +95,11 @@ def _still_open(table: Table) -> None:
     """A game the players ended by agreement stays as they ended it: no box corrected,
     deleted or undone, no rule changed (issue 23; a new box the engine refuses alike)."""
     if table.game.ended:
-        raise GameOverError(f"the players ended this game by agreement after box "
+        try:  # the game's own word for a deal: a two-hand game says hand
+            deal = vocabulary_for(table.rules()).deal
+        except engine.ScorekeeperError:  # rules this server no longer knows
+            deal = "box"
+        raise GameOverError(f"the players ended this game by agreement after {deal} "
                             f"{len(table.boxes)}: it stays as it was ended; start a new "
                             "game (Rematch) to play on", "ended")
 
