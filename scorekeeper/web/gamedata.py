@@ -13,6 +13,7 @@ import base64
 import hashlib
 import hmac
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import abort, current_app, flash, g, request, session
@@ -161,6 +162,28 @@ def scored() -> set[str]:
     if found is None:
         found = g.scored = {game_id for game_id, _ in _rights() if can_edit(game_id)}
     return set(found)
+
+
+MAX_PHONE_NAME = 40
+"""The longest name a phone gives itself (its label, "Bo's phone", goes in history)."""
+
+
+def name_phone(name: str | None, how: str) -> None:
+    """Keep this phone's label in its session, written with each change it makes to a
+    box (issue 22: history lines say from which phone): "Bo's phone" from the name it
+    gave when it joined or started a game, else, while it has none, "a phone that
+    ``how`` at 20:14" (UTC)."""
+    given = " ".join((name or "").split())[:MAX_PHONE_NAME]
+    if given:
+        session["phone"] = f"{given}'s phone"
+    elif not isinstance(session.get("phone"), str):
+        session["phone"] = f"a phone that {how} at {datetime.now(UTC):%H:%M} UTC"
+
+
+def phone() -> str | None:
+    """This phone's label (:func:`name_phone`), if it has one."""
+    label = session.get("phone")
+    return label if isinstance(label, str) else None
 
 
 def started(game_id: str) -> None:
