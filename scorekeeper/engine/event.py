@@ -41,6 +41,7 @@ MAX_ROUNDS = 50
 MAX_EVENT_NAME = 120
 MAX_MINUTES = 24 * 60
 MAX_PENALTY = 100_000
+MAX_SEED = 2**31 - 1  # a draw's seed: what the database's integer column holds
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,13 @@ class Penalty:
                    None if rnd is None else _whole(rnd, _at(where, "round"), "round"))
 
 
+def _seed(data: Json, where: str) -> int:
+    seed = _whole(data, where, "seed")
+    if not 0 <= seed <= MAX_SEED:
+        raise MalformedError(f"seed is from 0 to {MAX_SEED}, not {seed}", where)
+    return seed
+
+
 @dataclass(frozen=True)
 class EventEntry:
     """An event as a director starts it (CONTRACT.md "An event"), and what it holds as
@@ -268,8 +276,7 @@ class EventEntry:
             place=None if body.get("place") is None else _text(
                 body["place"], _at(where, "place"), "place", MAX_PLACE).strip() or None,
             stake=_stake(body.get("stake"), _at(where, "stake")),
-            seed=None if body.get("seed") is None else _whole(
-                body["seed"], _at(where, "seed"), "seed"),
+            seed=None if body.get("seed") is None else _seed(body["seed"], _at(where, "seed")),
             seating=tuple(Seating.from_json(s, _at(_at(where, "seating"), i))
                           for i, s in enumerate(_list(body.get("seating"),
                                                       _at(where, "seating")))),
@@ -594,6 +601,7 @@ def table_points(event: EventEntry, result: TableResult,
 
 __all__ = [
     "COUNTS",
+    "MAX_SEED",
     "TIE_BREAKS",
     "EventEntry",
     "EventGame",

@@ -29,6 +29,7 @@ from .. import engine, records, store
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.errors import MalformedError
 from ..engine.event import (
+    MAX_SEED,
     EventEntry,
     Penalty,
     Seating,
@@ -52,8 +53,6 @@ from . import (
     make_codes,
     start,
 )
-
-MAX_SEED = 2**31 - 1
 
 
 class RoundStillPlaying(LedgerError):

@@ -31,7 +31,7 @@ from .models import (
     Game,
     now,
 )
-from .reads import join_code_hash, token_hash
+from .reads import _plausible, join_code_hash, token_hash
 
 
 class EventNotFound(LookupError):
@@ -172,7 +172,7 @@ _EVENT_FIELDS = tuple(c.name for c in sa.inspect(Event).columns if c.name != "st
 
 
 def get_event(db: Session, event_id: str) -> EventRow | None:
-    if not isinstance(event_id, str) or len(event_id) > 32 or "\x00" in event_id:
+    if not _plausible(event_id):
         return None
     row = db.get(Event, event_id)
     if row is None:
@@ -226,6 +226,8 @@ def table_games(db: Session, event_id: str) -> list[TableGame]:
 def event_stamp(db: Session, event_id: str) -> tuple[int, int, int] | None:
     """What changes whenever the standings may: the event's version, and the sum and
     count of its games' versions (a box recorded at any table)."""
+    if not _plausible(event_id):  # a NUL or an overlong id: PostgreSQL would refuse it
+        return None
     version = db.scalar(select(Event.version).where(Event.id == event_id))
     if version is None:
         return None
@@ -345,6 +347,8 @@ def events_with_join_code(db: Session, code: str) -> list[EventRow]:
 
 def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     """The event, round and table a game is played at, if it is an event's."""
+    if not _plausible(game_id):  # a NUL or an overlong id: PostgreSQL would refuse it
+        return None
     row = db.execute(select(EventTable.event_id, EventTable.round, EventTable.table_number)
                      .where(EventTable.game_id == game_id)).first()
     return None if row is None else (row[0], row[1], row[2])
