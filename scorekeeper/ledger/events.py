@@ -272,6 +272,7 @@ def start_event(db: Session, event: EventEntry, *, secret: bytes | None = None,
         raise MalformedError("an event needs two entrants at least", "entrants")
     seed = event.seed if event.seed is not None else secrets.randbelow(MAX_SEED)
     event = dataclasses.replace(event, seed=seed, seating=(), games=(), penalties=())
+    _first_round(event)  # refused before anything is stored when round 1 cannot be seated
     event_id = store.new_game_id()
     made = None if secret is None else make_codes(secret, f"event-{event_id}", 1)
     try:
@@ -292,6 +293,21 @@ def start_event(db: Session, event: EventEntry, *, secret: bytes | None = None,
     seat_next_round(db, event_id, secret=secret, now=now)
     codes = None if made is None else Codes(made.edit, made.join, made.round)
     return Started(_loaded(db, event_id), codes)
+
+
+def _first_round(event: EventEntry) -> Seating:
+    """Round 1 as the engine seats it (the pure movement, nothing stored): the entrants
+    must fill a table at least."""
+    rules = _rules(event)
+    assert event.seed is not None
+    seating = seat_round(event.entrants, 1, (), seed=event.seed, table_size=event.table_size,
+                         least=rules.min_players, most=rules.max_players, ranking=None,
+                         rounds=event.rounds)
+    if not seating.tables:
+        raise MalformedError(
+            f"{len(event.entrants)} entrants cannot fill a table of {rules.title} "
+            f"({rules.min_players} players at least): enter more", "entrants")
+    return seating
 
 
 def _as_started(event: EventEntry) -> dict[str, Any]:
@@ -557,11 +573,12 @@ def _check_unstarted(db: Session, event: LoadedEvent, seating: Seating,
 
 
 def _note(db: Session, game_id: str, action: str, detail: dict[str, Any]) -> None:
-    """A line in a game's history (game events) for what the director did to it."""
-    table = load(db, game_id)
-    if table is None:
-        return
+    """A line in a game's history (game events) for what the director did to it. The
+    game is read under its lock: a box recorded meanwhile is in the version written."""
     with store.writing(db, game_id):
+        table = load(db, game_id)
+        if table is None:
+            return
         store.amend_game(db, game_id, table.version, store.Amendment(action, detail),
                          rulings={}, summary=dict(table.row.summary))
 

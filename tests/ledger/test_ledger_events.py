@@ -3,6 +3,7 @@ director's right, penalties, timed rounds and the standings they leave."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -12,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records, store
+from scorekeeper.engine import ScorekeeperError
 from scorekeeper.engine.contract import BoxEntry, Hand, Sheet
 from scorekeeper.engine.event import EventEntry, RoundEnd
 from scorekeeper.engine.movement import met, repeats
@@ -323,3 +325,47 @@ def test_every_rule_set_seats_tables_its_games_accept(
     second = events.seat_next_round(db, event.id, secret=SECRET).entry.seating_of(2)
     assert second is not None and len(second.byes) == count - sum(sizes)
     assert not set(second.byes) & set(seating.byes)  # byes spread
+
+
+def test_the_directors_note_reads_the_game_under_its_lock(
+        migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box recorded at the table just before the director's note takes the game's
+    lock is in the version the note writes against: no StaleWrite after the penalty
+    was committed."""
+    url = migrated("note.sqlite3")
+    with store.opened(url) as db:
+        event = _start(db).event
+        seating = event.entry.seating_of(1)
+        assert seating is not None
+        place = seating.place_of("Bob")
+        assert place is not None
+        game_id = event.entry.game_of(1, place[0])
+        assert game_id is not None
+        real = store.writing
+        raced: list[int] = []
+
+        @contextlib.contextmanager
+        def writing(session: Session, held: str) -> Iterator[None]:
+            if held == game_id and not raced:  # the table records a box first
+                raced.append(1)
+                with store.opened(url) as table_phone:
+                    table = ledger.load(table_phone, game_id)
+                    assert table is not None
+                    ledger.record(table_phone, game_id, _box_for(table))
+            with real(session, held):
+                yield
+
+        monkeypatch.setattr(store, "writing", writing)
+        events.penalize(db, event.id, "Bob", 2, "slow play")
+        assert raced
+        assert [e.action for e in store.game_events(db, game_id)] == ["penalty"]
+        table = ledger.load(db, game_id)
+        assert table is not None and len(table.boxes) == 1
+
+
+def test_an_event_that_cannot_seat_round_one_is_not_stored(db: Session) -> None:
+    with pytest.raises(ScorekeeperError) as refused:
+        events.start_event(db, EventEntry("Too few", ("Ann", "Bob"), seed=1), secret=SECRET)
+    assert refused.value.where == "entrants" and "2 entrants" in refused.value.message
+    assert db.scalar(select(func.count()).select_from(store.models.Event)) == 0
+    assert db.scalar(select(func.count()).select_from(store.Game)) == 0
