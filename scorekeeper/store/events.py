@@ -259,9 +259,10 @@ def add_round(db: Session, event_id: str, seating: Seating, games: Sequence[str]
 
 
 def reseat_table(db: Session, event_id: str, round: int, table: int,
-                 players: Sequence[str], game_id: str) -> None:
+                 players: Sequence[str], game_id: str, *, commit: bool = True) -> None:
     """A table of a round seated anew (seats swapped, a player replaced) with its new
-    game. Inside :func:`event_writing`; commits."""
+    game. Inside :func:`event_writing`; commits unless ``commit`` is False (one of
+    several changes the caller commits together)."""
     found = db.scalar(select(EventRound).where(EventRound.event_id == event_id,
                                                EventRound.number == round))
     if found is None:
@@ -273,7 +274,8 @@ def reseat_table(db: Session, event_id: str, round: int, table: int,
         EventTable.event_id == event_id, EventTable.round == round,
         EventTable.table_number == table).values(game_id=game_id))
     _bump(db, event_id)
-    db.commit()
+    if commit:
+        db.commit()
 
 
 def set_clock(db: Session, event_id: str, round: int, started_at: datetime | None,
@@ -295,8 +297,10 @@ def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> No
     db.commit()
 
 
-def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
-    """A late entry, playing from ``round`` (or one who withdrew, back from it)."""
+def add_entrant(db: Session, event_id: str, name: str, round: int, *,
+                commit: bool = True) -> None:
+    """A late entry, playing from ``round`` (or one who withdrew, back from it); commits
+    unless ``commit`` is False."""
     found = db.scalar(select(EventEntrant).where(EventEntrant.event_id == event_id,
                                                  EventEntrant.name == name))
     if found is not None:
@@ -307,16 +311,19 @@ def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
         db.add(EventEntrant(event_id=event_id, name=name, position=(position or 0) + 1,
                             entered_round=round))
     _bump(db, event_id)
-    db.commit()
+    if commit:
+        db.commit()
 
 
-def withdraw(db: Session, event_id: str, name: str, round: int) -> None:
-    """The entrant plays no more from ``round``."""
+def withdraw(db: Session, event_id: str, name: str, round: int, *,
+             commit: bool = True) -> None:
+    """The entrant plays no more from ``round``; commits unless ``commit`` is False."""
     db.execute(update(EventEntrant).where(EventEntrant.event_id == event_id,
                                           EventEntrant.name == name)
                .values(withdrawn_round=round))
     _bump(db, event_id)
-    db.commit()
+    if commit:
+        db.commit()
 
 
 def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | None) -> None:

@@ -369,3 +369,73 @@ def test_an_event_that_cannot_seat_round_one_is_not_stored(db: Session) -> None:
     assert refused.value.where == "entrants" and "2 entrants" in refused.value.message
     assert db.scalar(select(func.count()).select_from(store.models.Event)) == 0
     assert db.scalar(select(func.count()).select_from(store.Game)) == 0
+
+
+def _state(db: Session, event_id: str) -> tuple[object, ...]:
+    loaded = events.load_event(db, event_id)
+    assert loaded is not None
+    return (loaded.entrants, tuple((r.number, r.tables) for r in loaded.rounds),
+            loaded.entry.games)
+
+
+def test_a_swap_or_a_replacement_cut_short_changes_nothing_and_is_done_again(
+        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entrant changes and every table's new seating are one write: a failure at the
+    second table (or a refusal) leaves the event as it was, and doing it again starts
+    no game twice (the new games' keys)."""
+    event = _start(db).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None
+    a, b = seating.tables[0][0], seating.tables[1][2]
+    before = _state(db, event.id)
+    real = store.events.reseat_table
+    calls: list[int] = []
+
+    def cut(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("power cut")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store.events, "reseat_table", cut)
+    with pytest.raises(RuntimeError):
+        events.swap(db, event.id, a, b, secret=SECRET)
+    assert _state(db, event.id) == before
+    for number in (1, 2):
+        game_id = event.entry.game_of(1, number)
+        assert game_id is not None
+        table = ledger.load(db, game_id)
+        assert table is not None and not table.game.ended
+    games = db.scalar(select(func.count()).select_from(store.Game))
+    monkeypatch.setattr(store.events, "reseat_table", real)
+    event = events.swap(db, event.id, a, b, secret=SECRET)
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games  # found again
+    before = _state(db, event.id)
+    c = seating.tables[2][1]
+    monkeypatch.setattr(store.events, "reseat_table", cut)
+    calls[:] = [1]  # the replacement's one table fails
+    with pytest.raises(RuntimeError):
+        events.replace(db, event.id, c, "Kim", secret=SECRET)
+    assert _state(db, event.id) == before  # Kim not entered, c not withdrawn
+    games = db.scalar(select(func.count()).select_from(store.Game))
+    monkeypatch.setattr(store.events, "reseat_table", real)
+    event = events.replace(db, event.id, c, "Kim", secret=SECRET)
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games  # found again
+    after = event.entry.seating_of(1)
+    assert after is not None and after.place_of(b) == (1, 1) and after.place_of("Kim") == (3, 2)
+    assert c in event.withdrawn
+
+
+def test_a_replacement_refused_at_a_started_table_enters_nobody(db: Session) -> None:
+    event = _start(db).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    ledger.record(db, game_id, _box_for(table))
+    before = _state(db, event.id)
+    with pytest.raises(events.RoundRefused, match="table 1 has started"):
+        events.replace(db, event.id, seating.tables[0][1], "Kim", secret=SECRET)
+    assert _state(db, event.id) == before
