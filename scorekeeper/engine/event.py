@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -433,12 +433,19 @@ class TableResult:
     net: Mapping[str, int] = field(default_factory=dict)
     boxes: int = 0
     game: str | None = None
+    paid: Mapping[str, int] = field(default_factory=dict)
+    """Where each box is paid as it falls (Knock Rummy, K3, K5): each player's net of
+    the box-by-box payments so far (:func:`paid_nets`); empty elsewhere."""
 
     def nets(self) -> dict[str, int]:
-        """Each player's net: from the settlement once the game is over, else as the
-        totals stand (every pair settles its difference, as an agreed end would)."""
+        """Each player's net: from the settlement once the game is over; while it plays,
+        the box-by-box payments as they stand where boxes are paid as they fall (K5:
+        never the difference of totals), else as the totals stand (every pair settles
+        its difference, as an agreed end would)."""
         if self.over and self.net:
             return {p: self.net.get(p, 0) for p in self.players}
+        if self.paid:
+            return {p: self.paid.get(p, 0) for p in self.players}
         total = sum(self.totals.get(p, 0) for p in self.players)
         return {p: len(self.players) * self.totals.get(p, 0) - total for p in self.players}
 
@@ -457,6 +464,22 @@ class TableResult:
                 places[p] = (i + j) / 2 + 1
             i = j + 1
         return places
+
+
+def paid_nets(payments: Iterable[tuple[str, str, int]]) -> dict[str, int]:
+    """Each player's net where each box is paid as it falls (K3, K5), from the
+    ``(payer, payee, points)`` of every box so far: what was paid to him less what he
+    paid. It is what settling each pair's box-by-box payments gives him (K5), never the
+    difference of totals.
+
+    >>> paid_nets([("Bob", "Ann", 11), ("Cal", "Ann", 6)])
+    {'Bob': -11, 'Ann': 17, 'Cal': -6}
+    """
+    nets: dict[str, int] = {}
+    for payer, payee, points in payments:
+        nets[payer] = nets.get(payer, 0) - points
+        nets[payee] = nets.get(payee, 0) + points
+    return nets
 
 
 @dataclass(frozen=True)
@@ -610,6 +633,7 @@ __all__ = [
     "Seating",
     "Standing",
     "TableResult",
+    "paid_nets",
     "read_entrants",
     "standings",
     "table_points",

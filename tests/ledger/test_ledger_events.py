@@ -439,3 +439,23 @@ def test_a_replacement_refused_at_a_started_table_enters_nobody(db: Session) -> 
     with pytest.raises(events.RoundRefused, match="table 1 has started"):
         events.replace(db, event.id, seating.tables[0][1], "Kim", secret=SECRET)
     assert _state(db, event.id) == before
+
+
+@pytest.mark.rule("K5")
+def test_knock_rummy_live_standings_settle_box_by_box(db: Session) -> None:
+    """RULES.md K5's example: while the game plays, the standings are the box-by-box
+    settlement as it stands, never the difference of totals."""
+    event = events.start_event(
+        db, EventEntry("Knock night", ("Ann", "Bob", "Cal"), rules="knock-rummy",
+                       table_size=3, seed=7), secret=SECRET).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    ledger.record(db, game_id, knock("Ann", Ann=4, Bob=15, Cal=10))
+    rows = {s.player: s.score for s in events.standings(db, event.id)}
+    assert rows == {"Ann": 17, "Bob": -11, "Cal": -6}  # not 34, -17, -17
+    ledger.record(db, game_id, knock("Cal", Ann=12, Bob=2, Cal=6))
+    rows = {s.player: s.score for s in events.standings(db, event.id)}
+    assert rows == {"Ann": 7, "Bob": 13, "Cal": -20}  # Bob pays Ann 1; Cal pays 6 and 14
+    events.close_round(db, event.id, force=True)  # ended by agreement: the same (K5)
+    rows = {s.player: s.score for s in events.standings(db, event.id)}
+    assert rows == {"Ann": 7, "Bob": 13, "Cal": -20}
