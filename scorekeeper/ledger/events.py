@@ -618,16 +618,18 @@ def _event_game(db: Session, event_id: str, game_id: str) -> tuple[int, int]:
 
 def correct_box(db: Session, event_id: str, game_id: str, box_id: int, entry: BoxEntry, *,
                 version: int | None = None, key: str | None = None) -> Written:
-    """The director corrects a box at any table of the event (kept in its history)."""
+    """The director corrects a box at any table of the event (kept in its history),
+    even after the table's game was ended (closed with its round, or by the director)."""
     _event_game(db, event_id, game_id)
-    return correct(db, game_id, box_id, entry, version=version, key=key)
+    return correct(db, game_id, box_id, entry, version=version, key=key, director=True)
 
 
 def delete_box(db: Session, event_id: str, game_id: str, box_id: int, *,
                version: int | None = None, key: str | None = None) -> Written:
-    """The director deletes a box at any table of the event (kept in its history)."""
+    """The director deletes a box at any table of the event (kept in its history),
+    even after the table's game was ended."""
     _event_game(db, event_id, game_id)
-    return delete(db, game_id, box_id, version=version, key=key)
+    return delete(db, game_id, box_id, version=version, key=key, director=True)
 
 
 def end_table(db: Session, event_id: str, game_id: str, *,

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from scorekeeper import ledger, records, store
 from scorekeeper.engine import ScorekeeperError
 from scorekeeper.engine.contract import BoxEntry, Hand, Sheet
+from scorekeeper.engine.errors import GameOverError
 from scorekeeper.engine.event import EventEntry, RoundEnd
 from scorekeeper.engine.movement import met, repeats
 from scorekeeper.ledger import events
@@ -459,3 +460,37 @@ def test_knock_rummy_live_standings_settle_box_by_box(db: Session) -> None:
     events.close_round(db, event.id, force=True)  # ended by agreement: the same (K5)
     rows = {s.player: s.score for s in events.standings(db, event.id)}
     assert rows == {"Ann": 7, "Bob": 13, "Cal": -20}
+
+
+def test_the_director_corrects_and_deletes_boxes_of_a_table_that_was_ended(
+        db: Session) -> None:
+    """Issue 25: the director corrects or deletes any box, also at a table closed with
+    its round (ended by agreement), each kept in the box's history; the players cannot."""
+    event = _start(db).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    players = table.players
+    first = ledger.record(db, game_id, _box_for(table)).box_id
+    second = ledger.record(db, game_id, _box_for(table, 1)).box_id
+    assert first is not None and second is not None
+    events.close_round(db, event.id, force=True)
+    ended = ledger.load(db, game_id)
+    assert ended is not None and ended.game.ended == "agreed"
+    with pytest.raises(GameOverError):
+        ledger.correct(db, game_id, first, _box_for(table, 2))  # a player's phone: no
+    with pytest.raises(GameOverError):
+        ledger.delete(db, game_id, second)
+    with pytest.raises(events.NotInEvent):
+        events.correct_box(db, "another", game_id, first, _box_for(table, 2))
+    written = events.correct_box(db, event.id, game_id, first, _box_for(table, 2))
+    assert written.table.game.ended == "agreed"  # still ended, settled as it now stands
+    assert written.table.boxes[0].entry.by == players[2]
+    totals = {s.player: s.score for s in events.standings(db, event.id)}
+    assert totals[players[2]] > 0
+    written = events.delete_box(db, event.id, game_id, second)
+    assert [b.id for b in written.table.boxes] == [first]
+    history = store.history(db, written.table.boxes[0].row)
+    assert [r.action for r in history] == ["recorded", "edited"]  # the correction kept
+    assert [e.action for e in store.game_events(db, game_id)] == ["ended"]
