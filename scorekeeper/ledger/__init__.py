@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.errors import GameOverError, MalformedError
+from ..engine.vocabulary import vocabulary_for
 from . import cache
 from .codes import (
     JOIN_ALPHABET,
@@ -94,7 +95,11 @@ def _still_open(table: Table) -> None:
     """A game the players ended by agreement stays as they ended it: no box corrected,
     deleted or undone, no rule changed (issue 23; a new box the engine refuses alike)."""
     if table.game.ended:
-        raise GameOverError(f"the players ended this game by agreement after box "
+        try:  # the game's own word for a deal: a two-hand game says hand
+            deal = vocabulary_for(table.rules()).deal
+        except engine.ScorekeeperError:  # rules this server no longer knows
+            deal = "box"
+        raise GameOverError(f"the players ended this game by agreement after {deal} "
                             f"{len(table.boxes)}: it stays as it was ended; start a new "
                             "game (Rematch) to play on", "ended")
 
@@ -224,7 +229,8 @@ def _rows(table: Table) -> list[store.BoxRow]:
 
 def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = None,
            version: int | None = None, key: str | None = None,
-           laid_out: bool = False, max_boxes: int | None = None) -> Written:
+           laid_out: bool = False, max_boxes: int | None = None,
+           phone: str | None = None) -> Written:
     """Record a box at the end of the game.
 
     ``number``: the box this entry is for (from 1); if that box was recorded meanwhile,
@@ -232,6 +238,8 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
     was made against. ``laid_out``: store hands given as cards as the ruling laid them
     out (C8), so the stored box is exactly what the preview showed. ``max_boxes``:
     the most boxes the server keeps in one game (:class:`TooManyBoxes` past it).
+    ``phone``: which phone wrote it ("Bo's phone"), kept in the box's history (as
+    :func:`correct`, :func:`delete` and :func:`undo` keep it).
     """
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
@@ -251,7 +259,8 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
         stored, summary = _stored_entry(new), store.summarize(sheet)
         result = store.append_box(
             db, game_id, table.version, stored,
-            rulings=_changed_rulings(table, sheet, None), summary=summary, key=stored_key)
+            rulings=_changed_rulings(table, sheet, None), summary=summary, key=stored_key,
+            phone=phone)
         if result.repeated:
             return _after(db, table, result, table.game, [], scoring, summary)
         box_id = result.box_id
@@ -267,7 +276,8 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
 
 def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
             version: int | None = None, key: str | None = None,
-            laid_out: bool = False, director: bool = False) -> Written:
+            laid_out: bool = False, director: bool = False,
+            phone: str | None = None) -> Written:
     """Correct a live box; every box after it is rescored. ``director``: the event's
     director corrects it, even after the table's game was ended (issue 25)."""
 
@@ -275,7 +285,7 @@ def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
         if not director:
             _still_open(table)
         place = _place(table, box_id)
-        return _replace(db, table, place, entry, stored_key, laid_out=laid_out)
+        return _replace(db, table, place, entry, stored_key, laid_out=laid_out, phone=phone)
 
     return _held(db, game_id, _digest("correct", entry.to_json(), box_id), key, version,
                  write)
@@ -283,7 +293,7 @@ def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
 
 def _replace(db: Session, table: Table, place: int, entry: BoxEntry,
              key: store.Key | None, *, laid_out: bool = False,
-             action: str = "edited") -> Written:
+             action: str = "edited", phone: str | None = None) -> Written:
     """Put ``entry`` in place of the live box at ``place`` (a correction, or an undo
     that gives a box its previous version back)."""
     box = table.boxes[place]
@@ -295,7 +305,7 @@ def _replace(db: Session, table: Table, place: int, entry: BoxEntry,
     result = store.replace_box(
         db, table.id, box.id, table.version, stored,
         rulings=_changed_rulings(table, sheet, box.id), summary=summary, key=key,
-        action=action)
+        action=action, phone=phone)
     rows = _rows(table)
     rows[place] = store.BoxRow(box.id, stored, box.row.revision + 1)
     return _after(db, table, result, table.game.with_boxes(table.entries_with(new, place)),
@@ -303,20 +313,21 @@ def _replace(db: Session, table: Table, place: int, entry: BoxEntry,
 
 
 def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None,
-           key: str | None = None, director: bool = False) -> Written:
+           key: str | None = None, director: bool = False,
+           phone: str | None = None) -> Written:
     """Delete a live box (it stays in its history); the boxes after it are rescored.
     ``director``: the event's director deletes it, even after the game was ended."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
         if not director:
             _still_open(table)
-        return _delete(db, table, _place(table, box_id), stored_key)
+        return _delete(db, table, _place(table, box_id), stored_key, phone=phone)
 
     return _held(db, game_id, _digest("delete", None, box_id), key, version, write)
 
 
 def _delete(db: Session, table: Table, place: int, key: store.Key | None,
-            action: str = "deleted") -> Written:
+            action: str = "deleted", phone: str | None = None) -> Written:
     """Take the live box at ``place`` off the sheet (a deletion, or an undone record)."""
     box = table.boxes[place]
     game = table.game.with_boxes(b for i, b in enumerate(table.game.boxes) if i != place)
@@ -325,7 +336,7 @@ def _delete(db: Session, table: Table, place: int, key: store.Key | None,
     summary = store.summarize(sheet)
     result = store.delete_box(db, table.id, box.id, table.version,
                               rulings=_changed_rulings(table, sheet, box.id),
-                              summary=summary, key=key, action=action)
+                              summary=summary, key=key, action=action, phone=phone)
     rows = _rows(table)
     del rows[place]
     return _after(db, table, result, game, rows, scoring, summary)
@@ -350,7 +361,7 @@ class NothingToUndo(Conflict):
 
 
 def undo(db: Session, game_id: str, box_id: int, *, version: int,
-         key: str | None = None) -> Undone:
+         key: str | None = None, phone: str | None = None) -> Undone:
     """Take back the last write to a box, made when the game reached ``version``: a
     recorded box is deleted, a corrected box gets its previous version back, a deleted
     box returns to its place. The undo is a revision in the box's history like any
@@ -369,7 +380,8 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
         if last.action == UNDONE or (len(revisions) < 2 and last.action != "recorded"):
             raise NothingToUndo(table, "this change was already undone")
         written = _take_back(db, table, box, last.action,
-                             revisions[-2].entry if len(revisions) > 1 else {}, stored_key)
+                             revisions[-2].entry if len(revisions) > 1 else {}, stored_key,
+                             phone)
         return _undone(db, written.table, written, box_id, last.action)
 
     done = _held(db, game_id, _digest("undo", version, box_id), key, None, write)
@@ -379,13 +391,14 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
 
 
 def _take_back(db: Session, table: Table, box: store.BoxRow, action: str,
-               before: dict[str, Any], key: store.Key | None) -> Written:
+               before: dict[str, Any], key: store.Key | None,
+               phone: str | None = None) -> Written:
     """The write that undoes ``action`` on ``box`` (``before``: its entry before it)."""
     if action == "recorded":
-        return _delete(db, table, _place(table, box.id), key, action=UNDONE)
+        return _delete(db, table, _place(table, box.id), key, action=UNDONE, phone=phone)
     if action == "edited":
         return _replace(db, table, _place(table, box.id), BoxEntry.from_stored(before),
-                        key, action=UNDONE)
+                        key, action=UNDONE, phone=phone)
     place = store.live_place(db, box.id)
     entries = list(table.game.boxes)
     entries.insert(place, BoxEntry.from_stored(box.entry).relabelled(box.id))
@@ -395,7 +408,7 @@ def _take_back(db: Session, table: Table, box: store.BoxRow, action: str,
     summary = store.summarize(sheet)
     result = store.restore_box(db, table.id, box.id, table.version,
                                rulings=_changed_rulings(table, sheet, box.id),
-                               summary=summary, key=key, action=UNDONE)
+                               summary=summary, key=key, action=UNDONE, phone=phone)
     rows = _rows(table)
     rows.insert(place, store.BoxRow(box.id, box.entry, box.revision + 1))
     return _after(db, table, result, game, rows, scoring, summary)

@@ -90,11 +90,15 @@ def undo(db: Session, decision_id: int, scored: Collection[str]) -> store.Decisi
     return store.undo_decision(db, decision_id)
 
 
-def touched(db: Session, decision: store.DecisionRow) -> list[str]:
-    """The games a decision changed that still exist: an undo needs a right over each."""
+def touched(db: Session, decision: store.DecisionRow, most: int | None = None) -> list[str]:
+    """The games a decision changed that still exist: an undo needs a right over each.
+    A server-wide merge from before this history changed every game where its name
+    played; with ``most``, only the newest ``most`` games are read for it (a page's
+    hint stays bounded however many games the server holds; :func:`undo` reads all)."""
     games = set(store.versions(db, decision.games)) if decision.games else set()
     if any(change.game is None for change in decision.changes):
-        games |= {game.id for game in store.counted_games(db)
+        among = None if most is None else list(store.versions(db, most=most))
+        games |= {game.id for game in store.counted_games(db, among)
                   if decision.name in {fold(p) for p in game.players}}
     return sorted(games)
 

@@ -93,6 +93,9 @@ class BoxRevision(Base):
     ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     game_version: Mapped[int]
     at: Mapped[datetime] = mapped_column(default=now)
+    phone: Mapped[str | None] = mapped_column(String(80))
+    """Which phone wrote it, as the phone calls itself ("Bo's phone"); None before 0010
+    and for writes from the API or the command line."""
 
 
 class GameEvent(Base):
@@ -394,6 +397,7 @@ class RevisionRow:
     ruling: dict[str, Any] | None
     game_version: int
     at: datetime
+    phone: str | None = None
 
 
 @dataclass(frozen=True)

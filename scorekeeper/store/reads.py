@@ -145,7 +145,7 @@ def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
         BoxRevision.revision
     )
     return [RevisionRow(row.revision, row.action, sound(row.entry, "entry", []),
-                        sound(row.ruling, "ruling", []), row.game_version, row.at)
+                        sound(row.ruling, "ruling", []), row.game_version, row.at, row.phone)
             for row in db.scalars(query)]
 
 

@@ -193,9 +193,10 @@ Change = Callable[[dict[str, Any] | None, datetime], _Changed]
 
 
 def append_box(db: Session, game_id: str, expected_version: int, entry: dict[str, Any], *,
-               rulings: Rulings, summary: dict[str, Any], key: Key | None = None
-               ) -> WriteResult:
-    """Add a box at the end; its ruling is ``rulings[None]``."""
+               rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
+               phone: str | None = None) -> WriteResult:
+    """Add a box at the end; its ruling is ``rulings[None]``. ``phone``: which phone
+    wrote it, kept with the revision (each write below takes it too)."""
 
     def change(ruling: dict[str, Any] | None, at: datetime) -> _Changed:
         box_id = db.connection().execute(_Sql.append, {
@@ -203,12 +204,13 @@ def append_box(db: Session, game_id: str, expected_version: int, entry: dict[str
         }).scalar_one()
         return _Changed(box_id, 1, entry, ruling, "recorded")
 
-    return _write(db, game_id, expected_version, key, None, change, rulings, summary)
+    return _write(db, game_id, expected_version, key, None, change, rulings, summary, phone)
 
 
 def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
                 entry: dict[str, Any], *, rulings: Rulings, summary: dict[str, Any],
-                key: Key | None = None, action: str = "edited") -> WriteResult:
+                key: Key | None = None, action: str = "edited",
+                phone: str | None = None) -> WriteResult:
     """Correct a live box; its new ruling is ``rulings[box_id]``. ``action`` names the
     revision ("undone" when an undo puts back the box's previous version)."""
 
@@ -221,12 +223,13 @@ def replace_box(db: Session, game_id: str, box_id: int, expected_version: int,
             raise BoxNotFound(f"box {box_id} is not in this game")
         return _Changed(box_id, revision, entry, ruling, action)
 
-    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary,
+                  phone)
 
 
 def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
                rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
-               action: str = "deleted") -> WriteResult:
+               action: str = "deleted", phone: str | None = None) -> WriteResult:
     """Delete a live box (kept in its history); ``action`` names the revision ("undone"
     when an undo takes back the box's recording)."""
 
@@ -239,12 +242,13 @@ def delete_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
             raise BoxNotFound(f"box {box_id} is not in this game")
         return _Changed(box_id, row.revision, row.entry, row.ruling or None, action)
 
-    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary,
+                  phone)
 
 
 def restore_box(db: Session, game_id: str, box_id: int, expected_version: int, *,
                 rulings: Rulings, summary: dict[str, Any], key: Key | None = None,
-                action: str = "undone") -> WriteResult:
+                action: str = "undone", phone: str | None = None) -> WriteResult:
     """Put a deleted box back at its place in the game (an undone deletion); its new
     ruling is ``rulings[box_id]``."""
 
@@ -259,7 +263,8 @@ def restore_box(db: Session, game_id: str, box_id: int, expected_version: int, *
             raise BoxNotFound(f"box {box_id} is not a deleted box of this game")
         return _Changed(box_id, row.revision, row.entry, ruling, action)
 
-    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary)
+    return _write(db, game_id, expected_version, key, box_id, change, rulings, summary,
+                  phone)
 
 
 def _live_box(game_id: str, box_id: int) -> sa.Update:
@@ -275,7 +280,8 @@ def _revision(box: Box, action: str, game_version: int) -> BoxRevision:
 
 
 def _write(db: Session, game_id: str, expected: int, key: Key | None, box_id: int | None,
-           change: Change, rulings: Rulings, summary: dict[str, Any]) -> WriteResult:
+           change: Change, rulings: Rulings, summary: dict[str, Any],
+           phone: str | None = None) -> WriteResult:
     """One write, one transaction: version bump, the change to box ``box_id`` (None: a
     new box), the idempotency key, the other rulings the change altered (a correction
     early in a game can change every ruling after it) and the box's revision. A key
@@ -304,7 +310,7 @@ def _write(db: Session, game_id: str, expected: int, key: Key | None, box_id: in
             sql.execute(_Sql.revision, {
                 "box_id": changed.box_id, "revision": changed.revision,
                 "action": changed.action, "entry": changed.entry, "ruling": changed.ruling,
-                "game_version": version, "at": stamp,
+                "game_version": version, "at": stamp, "phone": phone,
             })
             db.commit()
             return WriteResult(version, changed.box_id, updated_at=stamp)

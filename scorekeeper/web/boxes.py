@@ -121,7 +121,8 @@ def new(game_id: str) -> Response:
     try:
         written = ledger.record(db_session(), row.id, entry, number=number,
                                 version=None if number is not None else _version(form),
-                                key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes())
+                                key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes(),
+                                phone=gamedata.phone())
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
@@ -325,7 +326,7 @@ def edit(game_id: str, box_id: int) -> Response:
     try:
         written = ledger.correct(db_session(), table.id, box.id, entry,
                                  version=_version(form), key=_key(form), laid_out=True,
-                                 director=directs_game(table.id))
+                                 director=directs_game(table.id), phone=gamedata.phone())
     except ledger.Stale as stale:
         return _conflict(stale.table, form, box.id)
     except engine.ScorekeeperError:
@@ -349,7 +350,8 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     if not form.validate():
         abort(400)
     written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
-                            key=_key(form), director=directs_game(table.id))
+                            key=_key(form), director=directs_game(table.id),
+                            phone=gamedata.phone())
     place = table.place_of(box_id)
     return _saved(written, "deleted", None if place is None else place + 1)
 
@@ -372,7 +374,7 @@ def undo(game_id: str, box_id: int) -> Response:
                              "sheet offers; correct or delete the box instead")
     try:
         undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
-                             or -1, key=_key(form))
+                             or -1, key=_key(form), phone=gamedata.phone())
     except ledger.NothingToUndo as refused:
         return _undo_refused(refused.table, str(refused))
     except engine.ScorekeeperError as err:

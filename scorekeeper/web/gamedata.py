@@ -13,6 +13,7 @@ import base64
 import hashlib
 import hmac
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import abort, current_app, flash, g, request, session
@@ -52,12 +53,29 @@ def row(game_id: str) -> store.GameRow:
 
 
 def find(game_id: str) -> ledger.Table | None:
-    """The game scored, or None; a very large game waits for its turn first (issue 23:
-    web/printing.py's :func:`~.printing.big_game_turn`)."""
-    table = ledger.load(db_session(), game_id)
-    if table is not None:
-        printing.big_game_turn(table)
+    """The game scored, or None. A reader of a very large game waits for its turn
+    before the game is read and scored (issue 23: web/printing.py's
+    :func:`~.printing.big_game_turn`), its size taken from the game's row (the
+    summary's count of boxes). The turn is the anonymous readers': a write, or a read
+    by a phone that keeps score of the game, takes none, so readers never keep a
+    table's save or its own sheet waiting."""
+    db = db_session()
+    found = store.get_game(db, game_id)
+    if found is None:
+        return None
+    boxes = found.summary.get("boxes") if isinstance(found.summary, dict) else None
+    if isinstance(boxes, int):
+        printing.big_game_turn(boxes, exempt=lambda: _scoring(found))
+    table = ledger.load(db, game_id)
+    if table is not None and not isinstance(boxes, int):  # a game stored without one
+        printing.big_game_turn(len(table.boxes), exempt=lambda: _scoring(found))
     return table
+
+
+def _scoring(game: store.GameRow) -> bool:
+    """Whether this request is a scorer's: a write, or from a phone that keeps score
+    of the game (no turn among the readers for either)."""
+    return request.method not in ("GET", "HEAD") or can_edit(game)
 
 
 def max_boxes() -> int:
@@ -144,6 +162,28 @@ def scored() -> set[str]:
     if found is None:
         found = g.scored = {game_id for game_id, _ in _rights() if can_edit(game_id)}
     return set(found)
+
+
+MAX_PHONE_NAME = 40
+"""The longest name a phone gives itself (its label, "Bo's phone", goes in history)."""
+
+
+def name_phone(name: str | None, how: str) -> None:
+    """Keep this phone's label in its session, written with each change it makes to a
+    box (issue 22: history lines say from which phone): "Bo's phone" from the name it
+    gave when it joined or started a game, else, while it has none, "a phone that
+    ``how`` at 20:14" (UTC)."""
+    given = " ".join((name or "").split())[:MAX_PHONE_NAME]
+    if given:
+        session["phone"] = f"{given}'s phone"
+    elif not isinstance(session.get("phone"), str):
+        session["phone"] = f"a phone that {how} at {datetime.now(UTC):%H:%M} UTC"
+
+
+def phone() -> str | None:
+    """This phone's label (:func:`name_phone`), if it has one."""
+    label = session.get("phone")
+    return label if isinstance(label, str) else None
 
 
 def started(game_id: str) -> None:

@@ -67,6 +67,7 @@ def new() -> Response:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
     gamedata.started(started.table.id)
+    gamedata.name_phone(form.phone.data, "started a game")
     return htmx.go(url_for("games.sheet", game_id=started.table.id))
 
 

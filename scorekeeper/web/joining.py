@@ -99,6 +99,7 @@ def join(game_id: str) -> Response:
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
     gamedata.remember(row.id, found[1])
+    gamedata.name_phone(request.form.get("phone"), "joined")
     gamedata.note_joined(row.id)
     return htmx.go(next_url)
 
@@ -117,6 +118,7 @@ def join_by_code() -> Response:
         return _wrong(None, invite.count_wrong(None), None)
     row, edit_code = found
     gamedata.remember(row.id, edit_code)
+    gamedata.name_phone(request.form.get("phone"), "joined")
     gamedata.note_joined(row.id)
     return htmx.go(url_for("games.sheet", game_id=row.id))
 

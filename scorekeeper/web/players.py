@@ -213,11 +213,18 @@ def _scorer_games(record: records.Record) -> list[records.Played]:
 
 def _decisions_of(record: records.Record) -> list[tuple[store.DecisionRow, bool]]:
     """The merges and splits that touch this player, newest first, each with whether
-    this browser may undo it (it keeps score of every game the decision changed)."""
+    this browser may undo it (it keeps score of every game the decision changed). A
+    phone that keeps score of no game may undo none: nothing more is read for it. For
+    another, an old server-wide merge is checked against the newest
+    ``RECORDS_MAX_GAMES`` games only (the undo itself checks every game)."""
     db = database.session()
     scored = gamedata.scored()
-    return [(d, d.undone_at is None and set(players.touched(db, d)) <= scored)
-            for d in players.history(db, record.person)]
+    decisions = players.history(db, record.person)
+    if not scored:
+        return [(d, False) for d in decisions]
+    most = max(int(current_app.config.get("RECORDS_MAX_GAMES", RECORDS_MAX_GAMES)), 1)
+    return [(d, d.undone_at is None and set(players.touched(db, d, most)) <= scored)
+            for d in decisions]
 
 
 @bp.post("/players/<path:person>/merge")

@@ -19,9 +19,12 @@ quarter of a second of the interpreter to render even when the game is kept scor
 (scorekeeper/ledger/cache.py), and eight anonymous readers rendering it at once left
 a table's poll a ninth of the interpreter (issue 23). So a request that reads a game
 of more than ``BIG_GAME_BOXES`` boxes waits for its turn too (:func:`big_game_turn`,
-``BIG_GAMES_AT_ONCE`` at a time, 503 past ``PDF_WAIT_SECONDS``), held to the end of the
-request: the tables' requests then share the interpreter with one such render, not
-eight. No real game comes near the bound (an evening is a few dozen boxes).
+``BIG_GAMES_AT_ONCE`` at a time, 503 past ``BIG_GAME_WAIT_SECONDS``), taken before the
+game is read and held to the end of the request: the tables' requests then share the
+interpreter with one such render, not eight. The turn is the anonymous readers' only: a
+write, or a read by a phone that keeps score of the game, takes none, so three readers
+never make a scorer's save answer 503. No real game comes near the bound (an evening
+is a few dozen boxes).
 """
 
 from __future__ import annotations
@@ -166,13 +169,17 @@ BIG_GAME_WAIT_SECONDS = 0.5
 since a waiting request holds one of the server's threads from the tables."""
 
 
-def big_game_turn(table: ledger.Table) -> None:
-    """Wait for this request's turn to read a game past ``BIG_GAME_BOXES`` boxes (once
-    a request: it is held until the request ends); 503 with Retry-After when it does
-    not come within ``PDF_WAIT_SECONDS``. Outside a request, nothing."""
+def big_game_turn(boxes: int, exempt: Callable[[], bool] | None = None) -> None:
+    """Wait for this request's turn to read a game of ``boxes`` boxes, past
+    ``BIG_GAME_BOXES`` (once a request: it is held until the request ends), unless
+    ``exempt()`` says the request need not (asked only for such a game); 503 with
+    Retry-After when it does not come within ``BIG_GAME_WAIT_SECONDS``. Outside a
+    request, nothing."""
     if not has_request_context() or "scorekeeper_big_turn" in g:
         return
-    if len(table.boxes) <= int(current_app.config.get("BIG_GAME_BOXES", BIG_GAME_BOXES)):
+    if boxes <= int(current_app.config.get("BIG_GAME_BOXES", BIG_GAME_BOXES)):
+        return
+    if exempt is not None and exempt():
         return
     gate = current_app.extensions["scorekeeper.big_game_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)

@@ -236,3 +236,18 @@ def test_a_write_scores_its_game_once_and_builds_the_game_after_it(
     assert written.table.sheet is not None and written.table.sheet.game_over
     calls.clear()
     assert ledger.load(db, game_id) == written.table and calls == []
+
+
+def test_an_ended_game_refuses_a_change_in_its_own_words(db: Session) -> None:
+    """Found in review: a two-hand game ended by agreement refused a correction "after
+    box 1", a word its players never see (G-games say hand). Now each game's own word."""
+    for game, word in ((GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann"), "hand"),
+                       (GAME, "box")):
+        game_id = ledger.start(db, game).table.id
+        hands = {p: Hand(count=c) for p, c in zip(game.players, (2, 20, 30), strict=False)}
+        box_id = ledger.record(db, game_id, BoxEntry(ending="knock", by="Ann",
+                                                     hands=hands)).box_id
+        ledger.end(db, game_id)
+        with pytest.raises(engine.ScorekeeperError,
+                           match=f"ended this game by agreement after {word} 1:"):
+            ledger.delete(db, game_id, box_id or 0)

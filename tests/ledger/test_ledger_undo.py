@@ -124,3 +124,20 @@ def test_an_undo_key_reused_for_another_box_is_refused(db: Session) -> None:
     with pytest.raises(ledger.KeyReused):
         ledger.undo(db, game_id, second.box_id, version=second.version, key="k")
     assert _totals(db, game_id) == _engine_totals(CAL)
+
+
+def test_each_revision_keeps_the_phone_that_wrote_it(db: Session) -> None:
+    """Issue 22: history lines say from which phone. A write from the API or the command
+    line names none; a revision stored before migration 0010 has none either."""
+    game_id = ledger.start(db, GAME).table.id
+    box_id = ledger.record(db, game_id, BOB, phone="Bo's phone").box_id or 0
+    fixed = ledger.correct(db, game_id, box_id, CAL, phone="Cal's phone")
+    ledger.undo(db, game_id, box_id, version=fixed.version, phone="Ann's phone")
+    ledger.delete(db, game_id, box_id)
+    table = ledger.load(db, game_id)
+    assert table is not None
+    box = store.get_box(db, table.row, box_id)
+    assert box is not None
+    assert [(r.action, r.phone) for r in store.history(db, box)] == [
+        ("recorded", "Bo's phone"), ("edited", "Cal's phone"), ("undone", "Ann's phone"),
+        ("deleted", None)]

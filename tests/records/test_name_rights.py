@@ -5,13 +5,15 @@ undone only by a phone that keeps score of every game it changed."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from flask import Flask
+from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, store, tally
 from scorekeeper.engine.contract import GameEntry
@@ -93,10 +95,10 @@ def test_a_split_needs_the_games_right_and_an_undo_puts_back_what_it_replaced(
         assert [d.id for d in players.history(db, "quinn (trenton)")] == [second.id, first.id]
 
 
-def test_merges_stored_before_become_decisions_that_need_every_games_right(
-        tmp_path: Path) -> None:
-    """A server-wide merge stored before this round (migration 0007 keeps it as a
-    decision): undoing it needs a right over every game where that name played."""
+def _merged_before(tmp_path: Path) -> tuple[str, list[tuple[str, str]]]:
+    """A database with two games where a Quinn played (with Mal, then with Vera) and a
+    server-wide merge of "Quinn" into Mal stored before decisions were kept (migration
+    0007 keeps it as one): its URL and each game's (id, scorer's code)."""
     url = f"sqlite:///{tmp_path / 'before.sqlite3'}"
     config = Config()
     config.set_main_option("script_location", str(store.MIGRATIONS))
@@ -104,7 +106,7 @@ def test_merges_stored_before_become_decisions_that_need_every_games_right(
     command.upgrade(config, "0006")
     store.migrate(url)
     with store.opened(url) as db:
-        one, two = (ledger.start(db, _game("Quinn", n)).table.id for n in ("Mal", "Vera"))
+        started = [ledger.start(db, _game("Quinn", n)) for n in ("Mal", "Vera")]
     command.downgrade(config, "0006")
     engine = sa.create_engine(url)
     with engine.begin() as conn:
@@ -112,6 +114,14 @@ def test_merges_stored_before_become_decisions_that_need_every_games_right(
                              "VALUES ('quinn', 'Mal', NULL, '2026-11-25 20:00:00')"))
     engine.dispose()
     store.migrate(url)
+    return url, [(s.table.id, s.token or "") for s in started]
+
+
+def test_merges_stored_before_become_decisions_that_need_every_games_right(
+        tmp_path: Path) -> None:
+    """A server-wide merge stored before this round (migration 0007 keeps it as a
+    decision): undoing it needs a right over every game where that name played."""
+    url, ((one, _), (two, _)) = _merged_before(tmp_path)
     with store.opened(url) as db:
         (kept,) = store.decisions(db)
         assert (kept.kind, kept.changes) == ("merge", (store.NameChange(None, "quinn", None),))
@@ -124,3 +134,39 @@ def test_merges_stored_before_become_decisions_that_need_every_games_right(
             raise AssertionError("undone without a right over every game")
         assert players.undo(db, kept.id, {one, two}) is not None
         assert store.aliases(db) == []
+
+
+def test_a_player_page_reads_a_bounded_number_of_games_for_an_old_merge(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found in review: every view of Mal's page read every game on the server to tell
+    whether the phone may undo the old server-wide merge, anonymous readers' too. Now a
+    phone that keeps score of no game reads nothing for it, and a scorer's view reads
+    only the newest ``RECORDS_MAX_GAMES`` games."""
+    url, games = _merged_before(tmp_path)
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "n" * 40,
+                      "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": True,
+                      "RECORDS_MAX_GAMES": 1})
+    asked: list[Sequence[str] | None] = []
+    checked: list[int] = []
+    counted_games, touched = store.counted_games, players.touched
+
+    def reading(db: Session, ids: Sequence[str] | None = None) -> list[store.CountedGame]:
+        asked.append(ids)
+        return counted_games(db, ids)
+
+    def checking(db: Session, decision: store.DecisionRow, *most: int) -> list[str]:
+        checked.append(decision.id)
+        return touched(db, decision, *most)
+
+    monkeypatch.setattr(store, "counted_games", reading)
+    monkeypatch.setattr(players, "touched", checking)
+    page = app.test_client().get("/players/mal").get_data(as_text=True)
+    assert "counts as Mal in every game" in page and "/undo" not in page
+    assert checked == [] and None not in asked
+    scorer = app.test_client()
+    for game_id, code in games:
+        assert scorer.post(f"/games/{game_id}/join", data={"code": code}).status_code == 303
+    asked.clear()
+    page = scorer.get("/players/mal").get_data(as_text=True)
+    assert len(checked) == 1 and f"/players/names/{checked[0]}/undo" in page
+    assert asked and all(ids is not None and len(ids) <= 1 for ids in asked)

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import ledger
 from scorekeeper.web import games
+from tests.web.conftest import box_form
 
 KNOCK = {"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 5}, "Bob": {"count": 30}}}
 GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann",
@@ -86,3 +87,58 @@ def test_a_big_game_waits_for_its_turn(app: Flask, client: FlaskClient) -> None:
         gate.release()
     for _ in range(2):  # each request gives its turn back as it ends
         assert client.get(f"/games/{big}").status_code == 200
+
+
+def test_a_big_games_turn_comes_before_it_is_read(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found in review: the reader was refused its turn only after the game had been
+    read and scored, the very work the turn keeps from the tables. Now a refused reader
+    has read nothing but the game's row."""
+    app.config.update(BIG_GAME_BOXES=1, BIG_GAME_WAIT_SECONDS=0.05)
+    big = client.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}) \
+        .get_json()["id"]
+    loaded: list[str] = []
+    load = ledger.load
+
+    def loading(db: Any, game_id: str) -> ledger.Table | None:
+        loaded.append(game_id)
+        return load(db, game_id)
+
+    monkeypatch.setattr(ledger, "load", loading)
+    gate = app.extensions["scorekeeper.big_game_gate"]
+    assert gate.acquire(blocking=False)
+    try:
+        assert client.get(f"/games/{big}").status_code == 503
+        assert client.get(f"/api/v1/games/{big}").status_code == 503
+        assert loaded == []
+    finally:
+        gate.release()
+    assert client.get(f"/games/{big}").status_code == 200 and loaded == [big]
+
+
+def test_a_scorer_does_not_queue_behind_the_readers(app: Flask) -> None:
+    """Found in review: a scorer's own sheet and save of a big game took the one turn
+    the anonymous readers share, so three readers made the table's save answer 503.
+    Now a phone that keeps score of the game, and any write, takes no readers' turn."""
+    app.config.update(BIG_GAME_BOXES=1, BIG_GAME_WAIT_SECONDS=0.05)
+    scorer, reader = app.test_client(), app.test_client()
+    created = scorer.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}).get_json()
+    sheet = f"/games/{created['id']}"
+    assert scorer.post(f"{sheet}/join", data={"code": created["edit_token"]}).status_code \
+        == 303
+    gate = app.extensions["scorekeeper.big_game_gate"]
+    assert gate.acquire(blocking=False)  # the readers' turn is taken
+    try:
+        assert reader.get(sheet).status_code == 503
+        page = scorer.get(sheet).get_data(as_text=True)
+        assert "csrf_token" in page and 'data-version="1"' in page
+        unfinished = scorer.post(f"{sheet}/boxes/new", data=box_form(1, by="Ann",
+                                                                     counts={0: 5}))
+        assert unfinished.status_code == 422
+        assert "Enter Bob&#39;s count" in unfinished.get_data(as_text=True)
+        saved = scorer.post(f"{sheet}/boxes/new", data=box_form(1, by="Ann",
+                                                                counts={0: 5, 1: 30}))
+        assert saved.status_code == 303
+        assert 'data-version="2"' in scorer.get(sheet).get_data(as_text=True)
+    finally:
+        gate.release()

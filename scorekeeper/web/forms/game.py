@@ -72,6 +72,9 @@ class NewGameForm(FlaskForm):
     started = DateTimeLocalField("Play began", validators=[Optional()],
                                  format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"])
     """The table's own clock (the phone's local time), printed in the sheet's header."""
+    phone = StringField("Your name", validators=[Optional(), Length(max=40), _name_ok],
+                        render_kw={"maxlength": 40, "autocomplete": "off"})
+    """Who keeps score on this phone: the game's history says "from Bo's phone"."""
 
     setting_names: tuple[str, ...] = ()
 
