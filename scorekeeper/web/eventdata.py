@@ -361,6 +361,27 @@ def directs_game(game_id: str) -> bool:
     return found is not None and can_direct(found[0])
 
 
+WRITTEN = "event-writes"
+"""The session's key for the idempotency keys of this phone's last director's writes."""
+
+MAX_WRITES = 16
+"""How many of them it remembers: a double tap or a resent form comes within a few."""
+
+
+def written_before(key: str | None) -> bool:
+    """Whether this phone already made the write its form's ``key`` names (a double
+    tap, or a form the browser sent again): the write is then not made twice."""
+    return bool(key) and key in (session.get(WRITTEN) or [])
+
+
+def remember_write(key: str | None) -> None:
+    """Keep the key of a write made, among the last :data:`MAX_WRITES`."""
+    if not key:
+        return
+    keys = [k for k in (session.get(WRITTEN) or []) if isinstance(k, str) and k != key]
+    session[WRITTEN] = [*keys, key][-MAX_WRITES:]
+
+
 def _keep(event_id: str, token: str) -> None:
     rights = {k: v for k, v in (session.get(DIRECT) or {}).items() if k != event_id}
     rights[event_id] = token
