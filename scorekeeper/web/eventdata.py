@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, session, url_for
+from flask import abort, session
 from markupsafe import Markup
 
 from .. import engine, ledger, records, store
@@ -414,14 +414,19 @@ def renew(event_id: str) -> None:
 
 
 def share(event_id: str) -> invite.Invite | None:
-    """The director's link (its code in the fragment), QR code and short code."""
+    """The director's link (its code in the fragment), QR code and short code; the
+    short code only when this server does not know its own address (issue 23: a link
+    is never built from a Host header a stranger may have written)."""
     row = store.events.get_event(database.session(), event_id)
     if row is None:
         return None
     codes = ledger_events.director_codes(row, gamedata.secret())
     if not ledger_events.is_director(row, codes.director):
         return None
-    page = url_for("events.director", event_id=event_id, _external=True)
+    page = invite.public_url("events.director", event_id=event_id)
+    if page is None:  # a Host this server cannot vouch for: no link built from it
+        return invite.Invite(None, None, join_code=codes.join, edit_code=codes.director,
+                             problem=invite.NO_ADDRESS)
     link = f"{page}#{codes.director}"
     return invite.Invite(page, invite.qr_svg(page, "QR code of the event's director page"),
                          link, invite.qr_svg(link, "QR code to direct this event"),

@@ -418,3 +418,30 @@ def test_a_penalty_and_a_swap_sent_twice_are_written_once(client: FlaskClient) -
                        data={**swap, "key": "swap-2"}).status_code == 303
     (_, a3), (_, b3), _ = tables_of(client, event_id)
     assert (a3[0], b3[0]) == (a[0], b[0])
+
+
+def test_the_directors_link_is_built_from_a_configured_or_trusted_host(
+        app: Flask, client: FlaskClient) -> None:
+    """Found: the director's link and QR code took whatever Host header came. Now, as
+    a game's share page (issue 23), SCOREKEEPER_PUBLIC_URL or a trusted host, else
+    the short code only with a word on what is missing."""
+    event_id = start_event(client)
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+
+    def director(host: str) -> str:
+        return app.test_client(use_cookies=False).get(
+            f"/events/{event_id}/director",
+            headers={"Host": host, "Cookie": f"session={cookie.value}"}).get_data(True)
+
+    page = director("evil.example")
+    assert "evil.example" not in page and 'id="director-link"' not in page
+    assert re.search(r'id="director-code">\w{3} \w{3}<', page)
+    assert "SCOREKEEPER_PUBLIC_URL" in page
+    lan = director("192.168.1.20:8000")
+    assert re.search(rf'value="http://192\.168\.1\.20:8000/events/{event_id}/director#\S+"',
+                     lan)
+    app.config["PUBLIC_URL"] = "https://cards.example.org/"
+    page = director("evil.example")
+    assert f"https://cards.example.org/events/{event_id}/director#" in page
+    assert "evil.example" not in page
