@@ -9,11 +9,8 @@ The director's right lives in the signed session cookie beside the scorers' righ
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import datetime
-import hashlib
-import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -324,41 +321,13 @@ def penalise(event_id: str, player: str, points: int, note: str) -> None:
 
 # --- the director's right ---------------------------------------------------------------------
 
-DIRECT = "direct"
-"""The session's key for the director's rights (event id -> the code or pass held)."""
-
-
-def creator_pass(event_id: str) -> str:
-    """What the phone that started an event keeps: never shown, untouched by renewals."""
-    digest = hmac.new(gamedata.secret(), b"director:" + event_id.encode("utf-8"),
-                      hashlib.sha256)
-    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
-
-
-def _held(event_id: str) -> str | None:
-    token = (session.get(DIRECT) or {}).get(event_id)
-    return token if isinstance(token, str) else None
-
-
-def can_direct(event_id: str) -> bool:
-    """Whether this phone holds the event's director's right: its creator's pass, or
-    the current director's code."""
-    token = _held(event_id)
-    if not token:
-        return False
-    if hmac.compare_digest(token, creator_pass(event_id)):
-        return True
-    row = store.events.get_event(database.session(), event_id)
-    return row is not None and ledger_events.is_director(row, token)
-
-
-def directs_game(game_id: str) -> bool:
-    """Whether this phone directs the event a game is played in (its right then covers
-    the game). Costs nothing for a phone that directs no event."""
-    if not session.get(DIRECT):
-        return False
-    found = store.events.event_of_game(database.session(), game_id)
-    return found is not None and can_direct(found[0])
+DIRECT = gamedata.DIRECT
+creator_pass = gamedata.director_pass
+_held = gamedata.directing
+can_direct = gamedata.can_direct
+directs_game = gamedata.directs_game
+"""The director's right is kept and checked in :mod:`.gamedata` beside the scorers'
+(a game's right covers its event's director without importing this module)."""
 
 
 WRITTEN = "event-writes"

@@ -445,3 +445,18 @@ def test_the_directors_link_is_built_from_a_configured_or_trusted_host(
     page = director("evil.example")
     assert f"https://cards.example.org/events/{event_id}/director#" in page
     assert "evil.example" not in page
+
+
+def test_a_games_right_asks_about_its_director_without_importing_the_event_pages() -> None:
+    """Found: ``gamedata`` imported ``eventdata`` inside a function while ``eventdata``
+    imports ``gamedata`` (a hidden import cycle). The director's right is checked in
+    ``gamedata``; ``eventdata`` uses it from there."""
+    import ast
+    import inspect
+
+    from scorekeeper.web import eventdata, gamedata
+
+    imported = {node.module or "" for node in ast.walk(ast.parse(inspect.getsource(gamedata)))
+                if isinstance(node, ast.ImportFrom)}
+    assert not any("eventdata" in name for name in imported)
+    assert eventdata.directs_game is gamedata.directs_game
