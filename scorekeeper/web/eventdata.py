@@ -245,10 +245,8 @@ def load(event_id: str) -> EventView:
     ended = [g.game_id for g in games if g.ended]
     closed = tuple(r.number for r in loaded.rounds if r.closed_at is not None)
     current = loaded.row.current_round
-    clock = None
-    here = loaded.round(current)
-    if here is not None and here.minutes and here.started_at is not None:
-        clock = Clock(current, here.started_at, here.minutes)
+    timed = ledger_events.clock(loaded)
+    clock = None if timed is None else Clock(current, *timed)
     return EventView(loaded.id, loaded.entry, loaded.row.version,
                      table_views(loaded.entry, results, ended), standing, current, closed,
                      withdrawn, clock)
