@@ -440,7 +440,8 @@ class TableSummary(Protocol):
 
 def table_result(game: TableSummary) -> TableResult:
     """What the standings read of one table's stored summary: the totals (final once
-    over), boxes won, and each player's net from the settlement."""
+    over), boxes won, and each player's net from the settlement (while a game paid box
+    by box plays, from its payments so far: K5)."""
     summary = game.summary
     over = bool(summary.get("game_over"))
     totals = (summary.get("final_totals") if over else None) or summary.get("totals") or {}
@@ -451,9 +452,10 @@ def table_result(game: TableSummary) -> TableResult:
     for payment in record_.get("settlement", []):
         net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
         net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
+    paid = {} if over else {p: int(n) for p, n in (summary.get("paid") or {}).items()}
     return TableResult(game.round, game.table, tuple(game.players), dict(totals), dict(won),
                        over, summary.get("winner"), net if over else {},
-                       int(summary.get("boxes") or 0), game.game_id)
+                       int(summary.get("boxes") or 0), game.game_id, paid)
 
 
 def standings(event: EventEntry, games: Iterable[TableSummary], *,

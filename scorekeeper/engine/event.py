@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -41,6 +41,7 @@ MAX_ROUNDS = 50
 MAX_EVENT_NAME = 120
 MAX_MINUTES = 24 * 60
 MAX_PENALTY = 100_000
+MAX_SEED = 2**31 - 1  # a draw's seed: what the database's integer column holds
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,13 @@ class Penalty:
                    None if rnd is None else _whole(rnd, _at(where, "round"), "round"))
 
 
+def _seed(data: Json, where: str) -> int:
+    seed = _whole(data, where, "seed")
+    if not 0 <= seed <= MAX_SEED:
+        raise MalformedError(f"seed is from 0 to {MAX_SEED}, not {seed}", where)
+    return seed
+
+
 @dataclass(frozen=True)
 class EventEntry:
     """An event as a director starts it (CONTRACT.md "An event"), and what it holds as
@@ -268,8 +276,7 @@ class EventEntry:
             place=None if body.get("place") is None else _text(
                 body["place"], _at(where, "place"), "place", MAX_PLACE).strip() or None,
             stake=_stake(body.get("stake"), _at(where, "stake")),
-            seed=None if body.get("seed") is None else _whole(
-                body["seed"], _at(where, "seed"), "seed"),
+            seed=None if body.get("seed") is None else _seed(body["seed"], _at(where, "seed")),
             seating=tuple(Seating.from_json(s, _at(_at(where, "seating"), i))
                           for i, s in enumerate(_list(body.get("seating"),
                                                       _at(where, "seating")))),
@@ -426,12 +433,19 @@ class TableResult:
     net: Mapping[str, int] = field(default_factory=dict)
     boxes: int = 0
     game: str | None = None
+    paid: Mapping[str, int] = field(default_factory=dict)
+    """Where each box is paid as it falls (Knock Rummy, K3, K5): each player's net of
+    the box-by-box payments so far (:func:`paid_nets`); empty elsewhere."""
 
     def nets(self) -> dict[str, int]:
-        """Each player's net: from the settlement once the game is over, else as the
-        totals stand (every pair settles its difference, as an agreed end would)."""
+        """Each player's net: from the settlement once the game is over; while it plays,
+        the box-by-box payments as they stand where boxes are paid as they fall (K5:
+        never the difference of totals), else as the totals stand (every pair settles
+        its difference, as an agreed end would)."""
         if self.over and self.net:
             return {p: self.net.get(p, 0) for p in self.players}
+        if self.paid:
+            return {p: self.paid.get(p, 0) for p in self.players}
         total = sum(self.totals.get(p, 0) for p in self.players)
         return {p: len(self.players) * self.totals.get(p, 0) - total for p in self.players}
 
@@ -450,6 +464,22 @@ class TableResult:
                 places[p] = (i + j) / 2 + 1
             i = j + 1
         return places
+
+
+def paid_nets(payments: Iterable[tuple[str, str, int]]) -> dict[str, int]:
+    """Each player's net where each box is paid as it falls (K3, K5), from the
+    ``(payer, payee, points)`` of every box so far: what was paid to him less what he
+    paid. It is what settling each pair's box-by-box payments gives him (K5), never the
+    difference of totals.
+
+    >>> paid_nets([("Bob", "Ann", 11), ("Cal", "Ann", 6)])
+    {'Bob': -11, 'Ann': 17, 'Cal': -6}
+    """
+    nets: dict[str, int] = {}
+    for payer, payee, points in payments:
+        nets[payer] = nets.get(payer, 0) - points
+        nets[payee] = nets.get(payee, 0) + points
+    return nets
 
 
 @dataclass(frozen=True)
@@ -594,6 +624,7 @@ def table_points(event: EventEntry, result: TableResult,
 
 __all__ = [
     "COUNTS",
+    "MAX_SEED",
     "TIE_BREAKS",
     "EventEntry",
     "EventGame",
@@ -602,6 +633,7 @@ __all__ = [
     "Seating",
     "Standing",
     "TableResult",
+    "paid_nets",
     "read_entrants",
     "standings",
     "table_points",

@@ -267,11 +267,13 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
 
 def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
             version: int | None = None, key: str | None = None,
-            laid_out: bool = False) -> Written:
-    """Correct a live box; every box after it is rescored."""
+            laid_out: bool = False, director: bool = False) -> Written:
+    """Correct a live box; every box after it is rescored. ``director``: the event's
+    director corrects it, even after the table's game was ended (issue 25)."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
-        _still_open(table)
+        if not director:
+            _still_open(table)
         place = _place(table, box_id)
         return _replace(db, table, place, entry, stored_key, laid_out=laid_out)
 
@@ -301,11 +303,13 @@ def _replace(db: Session, table: Table, place: int, entry: BoxEntry,
 
 
 def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None,
-           key: str | None = None) -> Written:
-    """Delete a live box (it stays in its history); the boxes after it are rescored."""
+           key: str | None = None, director: bool = False) -> Written:
+    """Delete a live box (it stays in its history); the boxes after it are rescored.
+    ``director``: the event's director deletes it, even after the game was ended."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
-        _still_open(table)
+        if not director:
+            _still_open(table)
         return _delete(db, table, _place(table, box_id), stored_key)
 
     return _held(db, game_id, _digest("delete", None, box_id), key, version, write)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,6 +30,7 @@ from .. import engine, records, store
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.errors import MalformedError
 from ..engine.event import (
+    MAX_SEED,
     EventEntry,
     Penalty,
     Seating,
@@ -52,8 +54,6 @@ from . import (
     make_codes,
     start,
 )
-
-MAX_SEED = 2**31 - 1
 
 
 class RoundStillPlaying(LedgerError):
@@ -258,6 +258,7 @@ def start_event(db: Session, event: EventEntry, *, secret: bytes | None = None,
         raise MalformedError("an event needs two entrants at least", "entrants")
     seed = event.seed if event.seed is not None else secrets.randbelow(MAX_SEED)
     event = dataclasses.replace(event, seed=seed, seating=(), games=(), penalties=())
+    _first_round(event)  # refused before anything is stored when round 1 cannot be seated
     event_id = store.new_game_id()
     made = None if secret is None else make_codes(secret, f"event-{event_id}", 1)
     try:
@@ -278,6 +279,21 @@ def start_event(db: Session, event: EventEntry, *, secret: bytes | None = None,
     seat_next_round(db, event_id, secret=secret, now=now)
     codes = None if made is None else Codes(made.edit, made.join, made.round)
     return Started(_loaded(db, event_id), codes)
+
+
+def _first_round(event: EventEntry) -> Seating:
+    """Round 1 as the engine seats it (the pure movement, nothing stored): the entrants
+    must fill a table at least."""
+    rules = _rules(event)
+    assert event.seed is not None
+    seating = seat_round(event.entrants, 1, (), seed=event.seed, table_size=event.table_size,
+                         least=rules.min_players, most=rules.max_players, ranking=None,
+                         rounds=event.rounds)
+    if not seating.tables:
+        raise MalformedError(
+            f"{len(event.entrants)} entrants cannot fill a table of {rules.title} "
+            f"({rules.min_players} players at least): enter more", "entrants")
+    return seating
 
 
 def _as_started(event: EventEntry) -> dict[str, Any]:
@@ -332,7 +348,7 @@ def _rules(entry: EventEntry) -> engine.Rules:
 
 
 def _table_game(db: Session, event: LoadedEvent, round: int, table: int,
-                players: tuple[str, ...], secret: bytes | None, attempt: int = 0) -> str:
+                players: tuple[str, ...], secret: bytes | None, attempt: int | str = 0) -> str:
     """Start a table's game: its players in seat order, the event's rules, the dealer by
     the cut. The key names the event, round, table and seats, so a retried seating finds
     the game it started before."""
@@ -477,19 +493,17 @@ def replace(db: Session, event_id: str, player: str, by: str, *,
     seating = _open_seating(event)
     at = seating.place_of(old)
     round_now = seating.round
-    if at is not None:
-        _check_unstarted(db, event, seating, {at[0]})
-    with store.events.event_writing(db, event_id):
-        store.events.add_entrant(db, event_id, new_name, round_now if at else round_now + 1)
-    with store.events.event_writing(db, event_id):
-        store.events.withdraw(db, event_id, old, round_now if at else round_now + 1)
-    event = _loaded(db, event_id)
-    if at is None:
-        return event
+    from_round = round_now if at else round_now + 1
+
+    def entrants() -> None:
+        store.events.add_entrant(db, event_id, new_name, from_round, commit=False)
+        store.events.withdraw(db, event_id, old, from_round, commit=False)
+
     new = [list(t) for t in seating.tables]
-    new[at[0] - 1][at[1] - 1] = new_name
-    return _reseat(db, event, seating, new, {at[0]}, secret,
-                   f"{new_name} replaced {old}")
+    if at is not None:
+        new[at[0] - 1][at[1] - 1] = new_name
+    return _reseat(db, event, seating, new, {at[0]} if at else set(), secret,
+                   f"{new_name} replaced {old}", also=entrants)
 
 
 def _open_seating(event: LoadedEvent) -> Seating:
@@ -502,20 +516,44 @@ def _open_seating(event: LoadedEvent) -> Seating:
 
 
 def _reseat(db: Session, event: LoadedEvent, seating: Seating, new: list[list[str]],
-            changed: set[int], secret: bytes | None, why: str) -> LoadedEvent:
+            changed: set[int], secret: bytes | None, why: str, *,
+            also: Callable[[], None] | None = None) -> LoadedEvent:
+    """Seat the ``changed`` tables anew, all or nothing: their new games are started
+    first (keyed by the event's version and the new seats, so a retry finds them), then
+    the entrant changes (``also``) and every table's new seating are written in one
+    transaction under the event's lock, refused if a table started or the event changed
+    meanwhile; the old games get a note and are ended last."""
     _check_unstarted(db, event, seating, changed)
-    for number in sorted(changed):
-        old_game = event.entry.game_of(seating.round, number)
-        game_id = _table_game(db, event, seating.round, number, tuple(new[number - 1]),
-                              secret, attempt=secrets.randbelow(10**9))
-        with store.events.event_writing(db, event.id):
+    games = {number: _table_game(db, event, seating.round, number,
+                                 tuple(new[number - 1]), secret,
+                                 attempt=_attempt(event, new[number - 1]))
+             for number in sorted(changed)}
+    with store.events.event_writing(db, event.id):
+        row = store.events.get_event(db, event.id)
+        if row is None or row.version != event.row.version:
+            raise RoundRefused("the event changed meanwhile (another director?): nothing "
+                               "was changed; look again and retry")
+        _check_unstarted(db, event, seating, changed)
+        if also is not None:
+            also()
+        for number, game_id in games.items():
             store.events.reseat_table(db, event.id, seating.round, number,
-                                      new[number - 1], game_id)
+                                      new[number - 1], game_id, commit=False)
+        db.commit()
+    for number, game_id in games.items():
+        old_game = event.entry.game_of(seating.round, number)
         if old_game is not None:
             _note(db, old_game, "director", {"reseated": why, "game": game_id})
             with contextlib.suppress(LedgerError, engine.ScorekeeperError):
                 end(db, old_game)  # unless ended meanwhile
     return _loaded(db, event.id)
+
+
+def _attempt(event: LoadedEvent, players: list[str]) -> str:
+    """What keys a reseated table's new game: the event's version it was read at and the
+    new seats (a retried change finds its game; another change starts another)."""
+    seats = hashlib.sha256("\x1f".join(players).encode()).hexdigest()[:16]
+    return f"v{event.row.version}-{seats}"
 
 
 def _check_unstarted(db: Session, event: LoadedEvent, seating: Seating,
@@ -530,11 +568,12 @@ def _check_unstarted(db: Session, event: LoadedEvent, seating: Seating,
 
 
 def _note(db: Session, game_id: str, action: str, detail: dict[str, Any]) -> None:
-    """A line in a game's history (game events) for what the director did to it."""
-    table = load(db, game_id)
-    if table is None:
-        return
+    """A line in a game's history (game events) for what the director did to it. The
+    game is read under its lock: a box recorded meanwhile is in the version written."""
     with store.writing(db, game_id):
+        table = load(db, game_id)
+        if table is None:
+            return
         store.amend_game(db, game_id, table.version, store.Amendment(action, detail),
                          rulings={}, summary=dict(table.row.summary))
 
@@ -551,16 +590,18 @@ def _event_game(db: Session, event_id: str, game_id: str) -> tuple[int, int]:
 
 def correct_box(db: Session, event_id: str, game_id: str, box_id: int, entry: BoxEntry, *,
                 version: int | None = None, key: str | None = None) -> Written:
-    """The director corrects a box at any table of the event (kept in its history)."""
+    """The director corrects a box at any table of the event (kept in its history),
+    even after the table's game was ended (closed with its round, or by the director)."""
     _event_game(db, event_id, game_id)
-    return correct(db, game_id, box_id, entry, version=version, key=key)
+    return correct(db, game_id, box_id, entry, version=version, key=key, director=True)
 
 
 def delete_box(db: Session, event_id: str, game_id: str, box_id: int, *,
                version: int | None = None, key: str | None = None) -> Written:
-    """The director deletes a box at any table of the event (kept in its history)."""
+    """The director deletes a box at any table of the event (kept in its history),
+    even after the table's game was ended."""
     _event_game(db, event_id, game_id)
-    return delete(db, game_id, box_id, version=version, key=key)
+    return delete(db, game_id, box_id, version=version, key=key, director=True)
 
 
 def end_table(db: Session, event_id: str, game_id: str, *,

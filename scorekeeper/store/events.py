@@ -31,7 +31,7 @@ from .models import (
     Game,
     now,
 )
-from .reads import join_code_hash, token_hash
+from .reads import _plausible, join_code_hash, token_hash
 
 
 class EventNotFound(LookupError):
@@ -172,7 +172,7 @@ _EVENT_FIELDS = tuple(c.name for c in sa.inspect(Event).columns if c.name != "st
 
 
 def get_event(db: Session, event_id: str) -> EventRow | None:
-    if not isinstance(event_id, str) or len(event_id) > 32 or "\x00" in event_id:
+    if not _plausible(event_id):
         return None
     row = db.get(Event, event_id)
     if row is None:
@@ -226,6 +226,8 @@ def table_games(db: Session, event_id: str) -> list[TableGame]:
 def event_stamp(db: Session, event_id: str) -> tuple[int, int, int] | None:
     """What changes whenever the standings may: the event's version, and the sum and
     count of its games' versions (a box recorded at any table)."""
+    if not _plausible(event_id):  # a NUL or an overlong id: PostgreSQL would refuse it
+        return None
     version = db.scalar(select(Event.version).where(Event.id == event_id))
     if version is None:
         return None
@@ -257,9 +259,10 @@ def add_round(db: Session, event_id: str, seating: Seating, games: Sequence[str]
 
 
 def reseat_table(db: Session, event_id: str, round: int, table: int,
-                 players: Sequence[str], game_id: str) -> None:
+                 players: Sequence[str], game_id: str, *, commit: bool = True) -> None:
     """A table of a round seated anew (seats swapped, a player replaced) with its new
-    game. Inside :func:`event_writing`; commits."""
+    game. Inside :func:`event_writing`; commits unless ``commit`` is False (one of
+    several changes the caller commits together)."""
     found = db.scalar(select(EventRound).where(EventRound.event_id == event_id,
                                                EventRound.number == round))
     if found is None:
@@ -271,7 +274,8 @@ def reseat_table(db: Session, event_id: str, round: int, table: int,
         EventTable.event_id == event_id, EventTable.round == round,
         EventTable.table_number == table).values(game_id=game_id))
     _bump(db, event_id)
-    db.commit()
+    if commit:
+        db.commit()
 
 
 def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> None:
@@ -284,8 +288,10 @@ def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> No
     db.commit()
 
 
-def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
-    """A late entry, playing from ``round`` (or one who withdrew, back from it)."""
+def add_entrant(db: Session, event_id: str, name: str, round: int, *,
+                commit: bool = True) -> None:
+    """A late entry, playing from ``round`` (or one who withdrew, back from it); commits
+    unless ``commit`` is False."""
     found = db.scalar(select(EventEntrant).where(EventEntrant.event_id == event_id,
                                                  EventEntrant.name == name))
     if found is not None:
@@ -296,16 +302,19 @@ def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
         db.add(EventEntrant(event_id=event_id, name=name, position=(position or 0) + 1,
                             entered_round=round))
     _bump(db, event_id)
-    db.commit()
+    if commit:
+        db.commit()
 
 
-def withdraw(db: Session, event_id: str, name: str, round: int) -> None:
-    """The entrant plays no more from ``round``."""
+def withdraw(db: Session, event_id: str, name: str, round: int, *,
+             commit: bool = True) -> None:
+    """The entrant plays no more from ``round``; commits unless ``commit`` is False."""
     db.execute(update(EventEntrant).where(EventEntrant.event_id == event_id,
                                           EventEntrant.name == name)
                .values(withdrawn_round=round))
     _bump(db, event_id)
-    db.commit()
+    if commit:
+        db.commit()
 
 
 def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | None) -> None:
@@ -336,6 +345,8 @@ def events_with_join_code(db: Session, code: str) -> list[EventRow]:
 
 def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     """The event, round and table a game is played at, if it is an event's."""
+    if not _plausible(game_id):  # a NUL or an overlong id: PostgreSQL would refuse it
+        return None
     row = db.execute(select(EventTable.event_id, EventTable.round, EventTable.table_number)
                      .where(EventTable.game_id == game_id)).first()
     return None if row is None else (row[0], row[1], row[2])

@@ -17,6 +17,7 @@ from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ..engine.contract import Payment, Sheet, sound
+from ..engine.event import paid_nets
 
 MAX_ROW_ID = 2**31 - 1
 """Row ids are 32-bit in PostgreSQL: a larger id in a URL is no row, not an error."""
@@ -349,7 +350,15 @@ def summarize(sheet: Sheet) -> dict[str, Any]:
             "record": {"version": RECORD_VERSION,
                        "boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
                        "shutouts": list(sheet.shutouts),
-                       "settlement": [payment.to_json() for payment in _payments(sheet)]}}
+                       "settlement": [payment.to_json() for payment in _payments(sheet)]},
+            **_paid(sheet)}
+
+
+def _paid(sheet: Sheet) -> dict[str, Any]:
+    """Where each box is paid as it falls (Knock Rummy, K3): each player's net of the
+    payments so far, which an event's live standings read (K5); nothing elsewhere."""
+    payments = [(p.payer, p.payee, p.points) for box in sheet.boxes for p in box.payments]
+    return {"paid": paid_nets(payments)} if payments else {}
 
 
 def _payments(sheet: Sheet) -> tuple[Payment, ...]:

@@ -19,6 +19,7 @@ from ..engine.contract import BoxEntry, SheetBox
 from ..engine.vocabulary import deal_word
 from . import forms, gamedata, htmx
 from .database import session as db_session
+from .eventdata import directs_game  # the event's director corrects an ended table too
 
 bp = Blueprint("boxes", __name__, url_prefix="/games/<game_id>/boxes")
 
@@ -323,7 +324,8 @@ def edit(game_id: str, box_id: int) -> Response:
         return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422, box=box)
     try:
         written = ledger.correct(db_session(), table.id, box.id, entry,
-                                 version=_version(form), key=_key(form), laid_out=True)
+                                 version=_version(form), key=_key(form), laid_out=True,
+                                 director=directs_game(table.id))
     except ledger.Stale as stale:
         return _conflict(stale.table, form, box.id)
     except engine.ScorekeeperError:
@@ -347,7 +349,7 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     if not form.validate():
         abort(400)
     written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
-                            key=_key(form))
+                            key=_key(form), director=directs_game(table.id))
     place = table.place_of(box_id)
     return _saved(written, "deleted", None if place is None else place + 1)
 

@@ -14,6 +14,7 @@ from scorekeeper.engine.event import (
     RoundEnd,
     Seating,
     TableResult,
+    paid_nets,
     standings,
 )
 
@@ -126,6 +127,9 @@ def test_an_event_reads_from_json_and_back() -> None:
     ({"tie_breaks": ["won", "luck"]}, "tie_breaks[1]", "luck"),
     ({"date": "1/12/2026"}, "date", "2026-12-01"),
     ({"rounds": 0}, "rounds", "from 1"),
+    ({"seed": 2**31}, "seed", "0 to 2147483647"),
+    ({"seed": -1}, "seed", "0 to 2147483647"),
+    ({"seed": 10**30}, "seed", "0 to 2147483647"),
     ({"name": " "}, "name", "a name"),
     ({"bye": "half"}, "bye", "average"),
     ({"settings": {"colour": 1}}, "settings", "colour"),
@@ -139,3 +143,15 @@ def test_a_bad_event_names_its_field(change: dict[str, object], where: str,
         EventEntry.from_json(data)
     assert err.value.where is not None and err.value.where.startswith(where)
     assert words in err.value.message
+
+
+@pytest.mark.rule("K5")
+def test_a_game_paid_box_by_box_stands_at_its_payments_while_it_plays() -> None:
+    """K5's example after box 1 (Ann knocks with 4; Bob 15 pays 11, Cal 10 pays 6)."""
+    paid = paid_nets([("Bob", "Ann", 11), ("Cal", "Ann", 6)])
+    playing = TableResult(1, 1, ("Ann", "Bob", "Cal"), {"Ann": 17, "Bob": 0, "Cal": 0},
+                          {"Ann": 1}, boxes=1, paid=paid)
+    assert playing.nets() == {"Ann": 17, "Bob": -11, "Cal": -6}  # not 34, -17, -17
+    after_two = paid_nets([("Bob", "Ann", 11), ("Cal", "Ann", 6), ("Ann", "Bob", 10),
+                           ("Cal", "Bob", 14)])
+    assert after_two == {"Ann": 7, "Bob": 13, "Cal": -20}

@@ -3,6 +3,7 @@ director's right, penalties, timed rounds and the standings they leave."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -12,7 +13,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records, store
+from scorekeeper.engine import ScorekeeperError
 from scorekeeper.engine.contract import BoxEntry, Hand, Sheet
+from scorekeeper.engine.errors import GameOverError
 from scorekeeper.engine.event import EventEntry, RoundEnd
 from scorekeeper.engine.movement import met, repeats
 from scorekeeper.ledger import events
@@ -314,3 +317,171 @@ def test_every_rule_set_seats_tables_its_games_accept(
     second = events.seat_next_round(db, event.id, secret=SECRET).entry.seating_of(2)
     assert second is not None and len(second.byes) == count - sum(sizes)
     assert not set(second.byes) & set(seating.byes)  # byes spread
+
+
+def test_the_directors_note_reads_the_game_under_its_lock(
+        migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box recorded at the table just before the director's note takes the game's
+    lock is in the version the note writes against: no StaleWrite after the penalty
+    was committed."""
+    url = migrated("note.sqlite3")
+    with store.opened(url) as db:
+        event = _start(db).event
+        seating = event.entry.seating_of(1)
+        assert seating is not None
+        place = seating.place_of("Bob")
+        assert place is not None
+        game_id = event.entry.game_of(1, place[0])
+        assert game_id is not None
+        real = store.writing
+        raced: list[int] = []
+
+        @contextlib.contextmanager
+        def writing(session: Session, held: str) -> Iterator[None]:
+            if held == game_id and not raced:  # the table records a box first
+                raced.append(1)
+                with store.opened(url) as table_phone:
+                    table = ledger.load(table_phone, game_id)
+                    assert table is not None
+                    ledger.record(table_phone, game_id, _box_for(table))
+            with real(session, held):
+                yield
+
+        monkeypatch.setattr(store, "writing", writing)
+        events.penalize(db, event.id, "Bob", 2, "slow play")
+        assert raced
+        assert [e.action for e in store.game_events(db, game_id)] == ["penalty"]
+        table = ledger.load(db, game_id)
+        assert table is not None and len(table.boxes) == 1
+
+
+def test_an_event_that_cannot_seat_round_one_is_not_stored(db: Session) -> None:
+    with pytest.raises(ScorekeeperError) as refused:
+        events.start_event(db, EventEntry("Too few", ("Ann", "Bob"), seed=1), secret=SECRET)
+    assert refused.value.where == "entrants" and "2 entrants" in refused.value.message
+    assert db.scalar(select(func.count()).select_from(store.models.Event)) == 0
+    assert db.scalar(select(func.count()).select_from(store.Game)) == 0
+
+
+def _state(db: Session, event_id: str) -> tuple[object, ...]:
+    loaded = events.load_event(db, event_id)
+    assert loaded is not None
+    return (loaded.entrants, tuple((r.number, r.tables) for r in loaded.rounds),
+            loaded.entry.games)
+
+
+def test_a_swap_or_a_replacement_cut_short_changes_nothing_and_is_done_again(
+        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entrant changes and every table's new seating are one write: a failure at the
+    second table (or a refusal) leaves the event as it was, and doing it again starts
+    no game twice (the new games' keys)."""
+    event = _start(db).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None
+    a, b = seating.tables[0][0], seating.tables[1][2]
+    before = _state(db, event.id)
+    real = store.events.reseat_table
+    calls: list[int] = []
+
+    def cut(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("power cut")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store.events, "reseat_table", cut)
+    with pytest.raises(RuntimeError):
+        events.swap(db, event.id, a, b, secret=SECRET)
+    assert _state(db, event.id) == before
+    for number in (1, 2):
+        game_id = event.entry.game_of(1, number)
+        assert game_id is not None
+        table = ledger.load(db, game_id)
+        assert table is not None and not table.game.ended
+    games = db.scalar(select(func.count()).select_from(store.Game))
+    monkeypatch.setattr(store.events, "reseat_table", real)
+    event = events.swap(db, event.id, a, b, secret=SECRET)
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games  # found again
+    before = _state(db, event.id)
+    c = seating.tables[2][1]
+    monkeypatch.setattr(store.events, "reseat_table", cut)
+    calls[:] = [1]  # the replacement's one table fails
+    with pytest.raises(RuntimeError):
+        events.replace(db, event.id, c, "Kim", secret=SECRET)
+    assert _state(db, event.id) == before  # Kim not entered, c not withdrawn
+    games = db.scalar(select(func.count()).select_from(store.Game))
+    monkeypatch.setattr(store.events, "reseat_table", real)
+    event = events.replace(db, event.id, c, "Kim", secret=SECRET)
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games  # found again
+    after = event.entry.seating_of(1)
+    assert after is not None and after.place_of(b) == (1, 1) and after.place_of("Kim") == (3, 2)
+    assert c in event.withdrawn
+
+
+def test_a_replacement_refused_at_a_started_table_enters_nobody(db: Session) -> None:
+    event = _start(db).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    ledger.record(db, game_id, _box_for(table))
+    before = _state(db, event.id)
+    with pytest.raises(events.RoundRefused, match="table 1 has started"):
+        events.replace(db, event.id, seating.tables[0][1], "Kim", secret=SECRET)
+    assert _state(db, event.id) == before
+
+
+@pytest.mark.rule("K5")
+def test_knock_rummy_live_standings_settle_box_by_box(db: Session) -> None:
+    """RULES.md K5's example: while the game plays, the standings are the box-by-box
+    settlement as it stands, never the difference of totals."""
+    event = events.start_event(
+        db, EventEntry("Knock night", ("Ann", "Bob", "Cal"), rules="knock-rummy",
+                       table_size=3, seed=7), secret=SECRET).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    ledger.record(db, game_id, knock("Ann", Ann=4, Bob=15, Cal=10))
+    rows = {s.player: s.score for s in events.standings(db, event.id)}
+    assert rows == {"Ann": 17, "Bob": -11, "Cal": -6}  # not 34, -17, -17
+    ledger.record(db, game_id, knock("Cal", Ann=12, Bob=2, Cal=6))
+    rows = {s.player: s.score for s in events.standings(db, event.id)}
+    assert rows == {"Ann": 7, "Bob": 13, "Cal": -20}  # Bob pays Ann 1; Cal pays 6 and 14
+    events.close_round(db, event.id, force=True)  # ended by agreement: the same (K5)
+    rows = {s.player: s.score for s in events.standings(db, event.id)}
+    assert rows == {"Ann": 7, "Bob": 13, "Cal": -20}
+
+
+def test_the_director_corrects_and_deletes_boxes_of_a_table_that_was_ended(
+        db: Session) -> None:
+    """Issue 25: the director corrects or deletes any box, also at a table closed with
+    its round (ended by agreement), each kept in the box's history; the players cannot."""
+    event = _start(db).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    players = table.players
+    first = ledger.record(db, game_id, _box_for(table)).box_id
+    second = ledger.record(db, game_id, _box_for(table, 1)).box_id
+    assert first is not None and second is not None
+    events.close_round(db, event.id, force=True)
+    ended = ledger.load(db, game_id)
+    assert ended is not None and ended.game.ended == "agreed"
+    with pytest.raises(GameOverError):
+        ledger.correct(db, game_id, first, _box_for(table, 2))  # a player's phone: no
+    with pytest.raises(GameOverError):
+        ledger.delete(db, game_id, second)
+    with pytest.raises(events.NotInEvent):
+        events.correct_box(db, "another", game_id, first, _box_for(table, 2))
+    written = events.correct_box(db, event.id, game_id, first, _box_for(table, 2))
+    assert written.table.game.ended == "agreed"  # still ended, settled as it now stands
+    assert written.table.boxes[0].entry.by == players[2]
+    totals = {s.player: s.score for s in events.standings(db, event.id)}
+    assert totals[players[2]] > 0
+    written = events.delete_box(db, event.id, game_id, second)
+    assert [b.id for b in written.table.boxes] == [first]
+    history = store.history(db, written.table.boxes[0].row)
+    assert [r.action for r in history] == ["recorded", "edited"]  # the correction kept
+    assert [e.action for e in store.game_events(db, game_id)] == ["ended"]
