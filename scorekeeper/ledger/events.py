@@ -170,11 +170,6 @@ def standings(db: Session, event: LoadedEvent | str,
     return records.standings(loaded.entry, found, withdrawn=loaded.withdrawn)
 
 
-def results(db: Session, event: LoadedEvent) -> list[TableResult]:
-    """Every table's result so far (the exports' and the results sheet's rows)."""
-    return [records.table_result(game) for game in store.events.table_games(db, event.id)]
-
-
 @dataclass(frozen=True)
 class TableState:
     """A table of a round as the standings page shows it."""
@@ -220,16 +215,6 @@ def board(db: Session, event: LoadedEvent) -> Board:
     results = [records.table_result(game) for game in games]
     return Board(rank(event.entry, results, withdrawn=event.withdrawn),
                  tables(db, event, games=games), results)
-
-
-def where_next(event: LoadedEvent, player: str) -> tuple[int, int, int] | None:
-    """Where ``player`` sits in the latest seated round: (round, table, seat), or None
-    (a bye, or not entered)."""
-    seating = event.entry.seating_of(event.row.current_round)
-    if seating is None:
-        return None
-    place = seating.place_of(player)
-    return None if place is None else (seating.round, *place)
 
 
 def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, int] | None:
@@ -429,19 +414,6 @@ def close_round(db: Session, event_id: str, *, force: bool = False,
         if again is not None and (r := again.round(number)) and r.closed_at is None:
             store.events.close_round(db, event_id, number,
                                      finished=number >= event.entry.rounds)
-    return _loaded(db, event_id)
-
-
-def start_clock(db: Session, event_id: str, *, minutes: int | None = None,
-                now: datetime | None = None) -> LoadedEvent:
-    """Start (or restart) the current round's clock, for ``minutes`` (the event's by
-    default)."""
-    event = _loaded(db, event_id)
-    length = minutes if minutes is not None else event.entry.round_ends.limit
-    if length is None or not 1 <= length <= 24 * 60:
-        raise MalformedError("a round's clock runs 1 to 1440 minutes", "minutes")
-    with store.events.event_writing(db, event_id):
-        store.events.set_clock(db, event_id, event.row.current_round, now or _now(), length)
     return _loaded(db, event_id)
 
 
@@ -681,14 +653,11 @@ __all__ = [
     "penalize",
     "renew_director_codes",
     "replace",
-    "results",
     "seat_next_round",
     "seat_of_game",
     "standings",
-    "start_clock",
     "start_event",
     "swap",
     "tables",
-    "where_next",
     "withdraw",
 ]

@@ -278,15 +278,6 @@ def reseat_table(db: Session, event_id: str, round: int, table: int,
         db.commit()
 
 
-def set_clock(db: Session, event_id: str, round: int, started_at: datetime | None,
-              minutes: int | None) -> None:
-    db.execute(update(EventRound).where(EventRound.event_id == event_id,
-                                        EventRound.number == round)
-               .values(started_at=started_at, minutes=minutes))
-    _bump(db, event_id)
-    db.commit()
-
-
 def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> None:
     """Mark the round closed (and the event finished after its last). Inside
     :func:`event_writing`; commits."""
@@ -376,11 +367,6 @@ def event_game_ids(db: Session, event_id: str) -> set[str]:
     return set(db.scalars(select(EventTable.game_id).where(EventTable.event_id == event_id)))
 
 
-def recent_events(db: Session, limit: int = 20) -> list[EventRow]:
-    ids = list(db.scalars(select(Event.id).order_by(Event.created_at.desc()).limit(limit)))
-    return [row for event_id in ids if (row := get_event(db, event_id)) is not None]
-
-
 __all__ = [
     "Entrant",
     "EventKeyTaken",
@@ -401,11 +387,9 @@ __all__ = [
     "events_with_join_code",
     "get_event",
     "load_event",
-    "recent_events",
     "renew_event_codes",
     "reseat_table",
     "round_clock",
-    "set_clock",
     "table_games",
     "withdraw",
 ]

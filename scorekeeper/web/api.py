@@ -223,18 +223,25 @@ def get_game(game_id: str) -> Response:
     return response
 
 
-def _authorize(game_id: str) -> None:
-    """401 without a Bearer token, 403 with a wrong one."""
+def _bearer(what: str) -> str:
+    """The token of ``Authorization: Bearer <token>``; 401 naming ``what`` to send
+    when there is none."""
     header = request.headers.get("Authorization", "")
     match = re.fullmatch(r"Bearer\s+(\S+)", header.strip())
     if match is None:
-        abort(error_response(401, "unauthorized", "send the game's edit token as "
+        abort(error_response(401, "unauthorized", f"send {what} as "
                              "'Authorization: Bearer <token>'",
                              headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
+    return match.group(1)
+
+
+def _authorize(game_id: str) -> None:
+    """401 without a Bearer token, 403 with a wrong one."""
+    token = _bearer("the game's edit token")
     row = store.get_game(database.session(), game_id)
     if row is None:
         abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
-    if not store.check_edit_token(row, match.group(1)):
+    if not store.check_edit_token(row, token):
         abort(error_response(403, "forbidden", "this token does not unlock this game"))
 
 
@@ -361,16 +368,11 @@ def _event(event_id: str) -> store.events.LoadedEvent:
 
 def _director(event_id: str) -> None:
     """401 without the director's token, 403 with a wrong one."""
-    header = request.headers.get("Authorization", "")
-    match = re.fullmatch(r"Bearer\s+(\S+)", header.strip())
-    if match is None:
-        abort(error_response(401, "unauthorized", "send the event's director token as "
-                             "'Authorization: Bearer <token>'",
-                             headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
+    token = _bearer("the event's director token")
     row = store.events.get_event(database.session(), event_id)
     if row is None:
         abort(error_response(404, "not-found", f"there is no event {event_id!r}"))
-    if not events.is_director(row, match.group(1)):
+    if not events.is_director(row, token):
         abort(error_response(403, "forbidden", "this token is not this event's director's"))
 
 

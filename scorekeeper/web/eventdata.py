@@ -9,16 +9,13 @@ The director's right lives in the signed session cookie beside the scorers' righ
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import datetime
-import hashlib
-import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, session, url_for
+from flask import abort, session
 from markupsafe import Markup
 
 from .. import engine, ledger, records, store
@@ -248,10 +245,8 @@ def load(event_id: str) -> EventView:
     ended = [g.game_id for g in games if g.ended]
     closed = tuple(r.number for r in loaded.rounds if r.closed_at is not None)
     current = loaded.row.current_round
-    clock = None
-    here = loaded.round(current)
-    if here is not None and here.minutes and here.started_at is not None:
-        clock = Clock(current, here.started_at, here.minutes)
+    timed = ledger_events.clock(loaded)
+    clock = None if timed is None else Clock(current, *timed)
     return EventView(loaded.id, loaded.entry, loaded.row.version,
                      table_views(loaded.entry, results, ended), standing, current, closed,
                      withdrawn, clock)
@@ -324,41 +319,34 @@ def penalise(event_id: str, player: str, points: int, note: str) -> None:
 
 # --- the director's right ---------------------------------------------------------------------
 
-DIRECT = "direct"
-"""The session's key for the director's rights (event id -> the code or pass held)."""
+DIRECT = gamedata.DIRECT
+creator_pass = gamedata.director_pass
+_held = gamedata.directing
+can_direct = gamedata.can_direct
+directs_game = gamedata.directs_game
+"""The director's right is kept and checked in :mod:`.gamedata` beside the scorers'
+(a game's right covers its event's director without importing this module)."""
 
 
-def creator_pass(event_id: str) -> str:
-    """What the phone that started an event keeps: never shown, untouched by renewals."""
-    digest = hmac.new(gamedata.secret(), b"director:" + event_id.encode("utf-8"),
-                      hashlib.sha256)
-    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
+WRITTEN = "event-writes"
+"""The session's key for the idempotency keys of this phone's last director's writes."""
+
+MAX_WRITES = 16
+"""How many of them it remembers: a double tap or a resent form comes within a few."""
 
 
-def _held(event_id: str) -> str | None:
-    token = (session.get(DIRECT) or {}).get(event_id)
-    return token if isinstance(token, str) else None
+def written_before(key: str | None) -> bool:
+    """Whether this phone already made the write its form's ``key`` names (a double
+    tap, or a form the browser sent again): the write is then not made twice."""
+    return bool(key) and key in (session.get(WRITTEN) or [])
 
 
-def can_direct(event_id: str) -> bool:
-    """Whether this phone holds the event's director's right: its creator's pass, or
-    the current director's code."""
-    token = _held(event_id)
-    if not token:
-        return False
-    if hmac.compare_digest(token, creator_pass(event_id)):
-        return True
-    row = store.events.get_event(database.session(), event_id)
-    return row is not None and ledger_events.is_director(row, token)
-
-
-def directs_game(game_id: str) -> bool:
-    """Whether this phone directs the event a game is played in (its right then covers
-    the game). Costs nothing for a phone that directs no event."""
-    if not session.get(DIRECT):
-        return False
-    found = store.events.event_of_game(database.session(), game_id)
-    return found is not None and can_direct(found[0])
+def remember_write(key: str | None) -> None:
+    """Keep the key of a write made, among the last :data:`MAX_WRITES`."""
+    if not key:
+        return
+    keys = [k for k in (session.get(WRITTEN) or []) if isinstance(k, str) and k != key]
+    session[WRITTEN] = [*keys, key][-MAX_WRITES:]
 
 
 def _keep(event_id: str, token: str) -> None:
@@ -393,14 +381,19 @@ def renew(event_id: str) -> None:
 
 
 def share(event_id: str) -> invite.Invite | None:
-    """The director's link (its code in the fragment), QR code and short code."""
+    """The director's link (its code in the fragment), QR code and short code; the
+    short code only when this server does not know its own address (issue 23: a link
+    is never built from a Host header a stranger may have written)."""
     row = store.events.get_event(database.session(), event_id)
     if row is None:
         return None
     codes = ledger_events.director_codes(row, gamedata.secret())
     if not ledger_events.is_director(row, codes.director):
         return None
-    page = url_for("events.director", event_id=event_id, _external=True)
+    page = invite.public_url("events.director", event_id=event_id)
+    if page is None:  # a Host this server cannot vouch for: no link built from it
+        return invite.Invite(None, None, join_code=codes.join, edit_code=codes.director,
+                             problem=invite.NO_ADDRESS)
     link = f"{page}#{codes.director}"
     return invite.Invite(page, invite.qr_svg(page, "QR code of the event's director page"),
                          link, invite.qr_svg(link, "QR code to direct this event"),

@@ -208,10 +208,41 @@ def _refused(event_id: str, message: str, status: int = 422) -> Response:
     return _director_page(eventdata.load(event_id), status, refused=message)
 
 
+def _said(refused: Exception) -> str:
+    """Why the engine or the ledger refused a director's action, in its own words."""
+    message = getattr(refused, "message", None)
+    return message if isinstance(message, str) else str(refused)
+
+
+def _refuse_on(event: eventdata.EventView, name: str, form: Any, field: Any,
+               refused: Exception, status: int = 422) -> Response:
+    """The director's page again with the refusal under the form's field at fault."""
+    add_error(field, _said(refused))
+    return _director_page(event, status, **{name: form})
+
+
+def _resent() -> bool:
+    """Whether this form was sent before and its write made (its ``key``): a double tap
+    or a resent form answers the page as it is rather than writing twice."""
+    return eventdata.written_before(request.form.get("key"))
+
+
+def _written(event_id: str) -> Response:
+    """A director's write made: its key remembered, back to the director's page."""
+    eventdata.remember_write(request.form.get("key"))
+    return htmx.go(url_for("events.director", event_id=event_id))
+
+
+def _as_it_is(event_id: str) -> Response:
+    return htmx.go(url_for("events.director", event_id=event_id))
+
+
 @bp.post("/<event_id>/entrants")
 def entrants(event_id: str) -> Response:
     """Late entries and withdrawals, between rounds."""
     event = _require_director(event_id)
+    if _resent():
+        return _as_it_is(event.id)
     form = forms.ChangeEntrantsForm()
     if not form.validate():
         return _director_page(event, 422, entrants=form)
@@ -223,19 +254,19 @@ def entrants(event_id: str) -> Response:
     try:
         eventdata.change_entrants(event.id, added, [gone] if gone else [])
     except engine.ScorekeeperError as err:
-        add_error(form.withdraw if "withdraw" in (err.where or "") else form.add,
-                  err.message)
-        return _director_page(event, 422, entrants=form)
+        field = form.withdraw if "withdraw" in (err.where or "") else form.add
+        return _refuse_on(event, "entrants", form, field, err)
     except LedgerError as refused:
-        add_error(form.add, str(refused))
-        return _director_page(event, 422, entrants=form)
-    return htmx.go(url_for("events.director", event_id=event.id))
+        return _refuse_on(event, "entrants", form, form.add, refused)
+    return _written(event.id)
 
 
 @bp.post("/<event_id>/swap")
 def swap(event_id: str) -> Response:
     """Two players change seats before the round starts."""
     event = _require_director(event_id)
+    if _resent():
+        return _as_it_is(event.id)
     form = forms.SwapForm()
     form.validate()
     first, second = form.first.data or "", form.second.data or ""
@@ -245,26 +276,41 @@ def swap(event_id: str) -> Response:
     try:
         eventdata.swap(event.id, first, second)
     except (engine.ScorekeeperError, LedgerError) as refused:
-        add_error(form.second, getattr(refused, "message", str(refused)))
-        return _director_page(event, 422, swap=form)
-    return htmx.go(url_for("events.director", event_id=event.id))
+        return _refuse_on(event, "swap", form, form.second, refused)
+    return _written(event.id)
 
 
 @bp.post("/<event_id>/close")
 def close(event_id: str) -> Response:
     """Close the round and seat the next. Refused while a table still plays, unless
-    forced: then those games end by agreement, settled as they stand."""
+    forced: then those games end by agreement, settled as they stand. The form names
+    its round: a "Close round 1" sent again once round 2 is seated closes nothing."""
     event = _require_director(event_id)
+    if _resent():
+        return _as_it_is(event.id)
     form = forms.CloseRoundForm()
     form.validate()
+    posted = (form.round.data or "").strip()
+    if posted != str(event.current):
+        return _director_page(event, 409, refused=_not_this_round(event, posted))
     try:
         more = eventdata.close_round(event.id, force=bool(form.force.data))
     except LedgerError as refused:
-        add_error(form.force, str(refused))
-        return _director_page(event, 409, close=form)
+        return _refuse_on(event, "close", form, form.force, refused, 409)
+    eventdata.remember_write(request.form.get("key"))
     if more:
         return seat(event.id)
-    return htmx.go(url_for("events.director", event_id=event.id))
+    return _as_it_is(event.id)
+
+
+def _not_this_round(event: eventdata.EventView, posted: str) -> str:
+    """Why a close naming another round than the current one closes nothing."""
+    if not posted:
+        return (f"Say which round to close (the form names it): nothing was closed. "
+                f"Round {event.current} is the current round.")
+    return (f"Round {posted[:6]} is not the current round (round {event.current} is): "
+            "nothing was closed. The page was sent again, or another director closed "
+            f"it; close round {event.current} from this page once its tables are done.")
 
 
 @bp.post("/<event_id>/seat")
@@ -275,28 +321,32 @@ def seat(event_id: str) -> Response:
     try:
         eventdata.seat_next(event.id)
     except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refused(event.id, getattr(refused, "message", str(refused)), 409)
-    return htmx.go(url_for("events.director", event_id=event.id))
+        return _refused(event.id, _said(refused), 409)
+    return _as_it_is(event.id)
 
 
 @bp.post("/<event_id>/tables/<int:table>/end")
 def end_table(event_id: str, table: int) -> Response:
     """End one table's game by agreement (the director, for a table that stops)."""
     event = _require_director(event_id)
+    if _resent():
+        return _as_it_is(event.id)
     game = event.entry.game_of(event.current, table)
     if game is None:
         abort(404, description=f"There is no table {table} in round {event.current}.")
     try:
         eventdata.end_game(event.id, game)
     except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refused(event.id, getattr(refused, "message", str(refused)))
-    return htmx.go(url_for("events.director", event_id=event.id))
+        return _refused(event.id, _said(refused))
+    return _written(event.id)
 
 
 @bp.post("/<event_id>/penalties")
 def penalty(event_id: str) -> Response:
     """Points taken from a player, with the reason (kept with the event)."""
     event = _require_director(event_id)
+    if _resent():
+        return _as_it_is(event.id)
     form = forms.PenaltyForm()
     form.player.choices = choices((p, p) for p in event.entry.entrants)
     if not form.validate():
@@ -305,15 +355,16 @@ def penalty(event_id: str) -> Response:
         eventdata.penalise(event.id, form.player.data or "", int(form.points.data or 0),
                            form.note.data or "")
     except (engine.ScorekeeperError, LedgerError) as refused:
-        add_error(form.player, getattr(refused, "message", str(refused)))
-        return _director_page(event, 422, penalty=form)
-    return htmx.go(url_for("events.director", event_id=event.id))
+        return _refuse_on(event, "penalty", form, form.player, refused)
+    return _written(event.id)
 
 
 @bp.post("/<event_id>/replace")
 def replace(event_id: str) -> Response:
     """Another player takes a seat in the current round (kept in the game's history)."""
     event = _require_director(event_id)
+    if _resent():
+        return _as_it_is(event.id)
     form = forms.ReplaceForm()
     if not form.validate():
         return _director_page(event, 422, replace=form)
@@ -321,9 +372,8 @@ def replace(event_id: str) -> Response:
         eventdata.replace(event.id, form.player.data or "",
                           engine.player_name(form.by.data or ""))
     except (engine.ScorekeeperError, LedgerError) as refused:
-        add_error(form.by, getattr(refused, "message", str(refused)))
-        return _director_page(event, 422, replace=form)
-    return htmx.go(url_for("events.director", event_id=event.id))
+        return _refuse_on(event, "replace", form, form.by, refused)
+    return _written(event.id)
 
 
 # --- print ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 from flask import abort, current_app, flash, g, request, session
 
 from .. import ledger, store
+from ..ledger import events as ledger_events
 from . import printing
 from .database import session as db_session
 
@@ -116,7 +117,7 @@ def can_edit(game: str | store.GameRow) -> bool:
     game_id = game if isinstance(game, str) else game.id
     token = token_of(game_id)
     if not token:
-        return _directs(game_id)
+        return directs_game(game_id)
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
@@ -125,7 +126,7 @@ def can_edit(game: str | store.GameRow) -> bool:
         if request.method not in ("GET", "HEAD"):
             _used(game_id, token)
         return True
-    return _directs(game_id)
+    return directs_game(game_id)
 
 
 def _used(game_id: str, token: str) -> None:
@@ -148,11 +149,45 @@ def _keep(rights: list[tuple[str, str]]) -> None:
               "join code again.", "rights")
 
 
-def _directs(game_id: str) -> bool:
-    """An event's director holds a right over every game of the event (issue 25)."""
-    from .eventdata import directs_game
+# --- an event's director's right (issue 25), beside the scorers' ------------------------
+# Here rather than in :mod:`.eventdata`, which reads events and imports this module: a
+# game's right asks whether this phone directs its event, without importing back.
 
-    return directs_game(game_id)
+DIRECT = "direct"
+"""The session's key for the director's rights (event id -> the code or pass held)."""
+
+
+def director_pass(event_id: str) -> str:
+    """What the phone that started an event keeps: never shown, untouched by renewals."""
+    digest = hmac.new(secret(), b"director:" + event_id.encode("utf-8"), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
+
+
+def directing(event_id: str) -> str | None:
+    """The director's code or pass this phone holds for an event, if any."""
+    token = (session.get(DIRECT) or {}).get(event_id)
+    return token if isinstance(token, str) else None
+
+
+def can_direct(event_id: str) -> bool:
+    """Whether this phone holds the event's director's right: its creator's pass, or
+    the current director's code."""
+    token = directing(event_id)
+    if not token:
+        return False
+    if hmac.compare_digest(token, director_pass(event_id)):
+        return True
+    row = store.events.get_event(db_session(), event_id)
+    return row is not None and ledger_events.is_director(row, token)
+
+
+def directs_game(game_id: str) -> bool:
+    """Whether this phone directs the event a game is played in (its right then covers
+    the game). Costs nothing for a phone that directs no event."""
+    if not session.get(DIRECT):
+        return False
+    found = store.events.event_of_game(db_session(), game_id)
+    return found is not None and can_direct(found[0])
 
 
 def scored() -> set[str]:

@@ -3,7 +3,8 @@ limited per address with Flask-Limiter.
 
 One client started 2,000 games in 17.5 s: every start is a row, a scoring and a page
 on a public server, for nobody. The game-starting requests (the new-game form, a
-rematch, the API's ``POST /games``) share one budget per address, ``START_LIMIT``
+rematch, the API's ``POST /games``, and an event's start on the form or the API, which
+seats a game per table of its first round) share one budget per address, ``START_LIMIT``
 (Flask-Limiter's notation: ``"100 per minute;1000 per day"``). A club whose phones all
 reach a public server from one address (the club's Wi-Fi) with more than 100 tables
 starting at once raises it.
@@ -33,11 +34,15 @@ START_LIMIT = "100 per minute;1000 per day"
 """Games one address may start: a club evening of 100 tables starting at once from
 behind one address, a few games a table; a script's thousands are refused."""
 
-STARTS = ("games.new", "games.rematch", "api.create_game")
+EVENT_STARTS = ("events.new", "api.create_event")
+"""The endpoints that start an event: each costs the games its first round seats."""
+
+STARTS = ("games.new", "games.rematch", "api.create_game", *EVENT_STARTS)
 """The endpoints that start a game (a new endpoint that starts one is added here)."""
 
 BUSY_MESSAGE = ("Too many games were started from this address: wait a minute and try "
-                "again. Games already started can be scored as usual.")
+                "again. Games already started can be scored as usual, and events "
+                "already started go on (their directors seat the next rounds).")
 
 
 def init_app(app: Flask) -> None:
@@ -51,7 +56,7 @@ def init_app(app: Flask) -> None:
     # (most of a club evening's requests) pays a set lookup, not Flask-Limiter's checks.
     limiter.request_filter(lambda: request.endpoint not in STARTS)
     starts = limiter.shared_limit(_start_limit, scope="start", methods=["POST"],
-                                  error_message=BUSY_MESSAGE)
+                                  error_message=BUSY_MESSAGE, cost=_cost)
     for endpoint in STARTS:
         app.view_functions[endpoint] = cast(RouteCallable, starts(app.view_functions[endpoint]))
     app.register_error_handler(429, _too_many)
@@ -59,6 +64,29 @@ def init_app(app: Flask) -> None:
 
 def _start_limit() -> str:
     return str(current_app.config["START_LIMIT"])
+
+
+def _cost() -> int:
+    """What a start spends of the budget: one game, or for an event the tables of its
+    first round (its entrants over its table size, as posted; one at least). Read
+    before the view checks the request, so a malformed event costs one."""
+    if request.endpoint not in EVENT_STARTS:
+        return 1
+    if request.is_json:
+        data = request.get_json(silent=True)
+        data = data if isinstance(data, dict) else {}
+        entrants = data.get("entrants")
+        count = len(entrants) if isinstance(entrants, list) else 0
+        size = data.get("table_size")
+    else:
+        count = sum(1 for line in request.form.get("entrants", "").splitlines()
+                    if line.strip())
+        size = request.form.get("table_size")
+    try:
+        seats = int(size)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        seats = 2
+    return max(1, count // max(seats, 2))
 
 
 def _too_many(error: TooManyRequests) -> Response:

@@ -213,9 +213,9 @@ def test_a_timed_round_keeps_its_clock_and_ends_its_games_when_time_is_up(
     assert event.rounds[0].closed_at is not None
     seat = events.seat_of_game(db, game_id)
     assert seat is not None and seat.clock is None  # a closed round shows no clock
-    restarted = events.seat_next_round(db, event.id, secret=SECRET, now=start)
-    restarted = events.start_clock(db, event.id, minutes=30, now=start + timedelta(hours=1))
-    assert events.clock(restarted) == (start + timedelta(hours=1), 30)
+    later = start + timedelta(hours=1)
+    seated = events.seat_next_round(db, event.id, secret=SECRET, now=later)
+    assert events.clock(seated) == (later, 40)  # the next round's clock starts seated
 
 
 def test_a_round_ending_after_boxes_closes_once_each_table_has_them(db: Session) -> None:
@@ -241,15 +241,6 @@ def test_event_games_count_in_players_records_with_an_event_filter(db: Session) 
              for g in [*only, "elsewhere"]]
     assert len(records.record("ann", games).games) == 4
     assert len(records.record("ann", games, only=only).games) == 3
-
-
-def test_where_each_player_sits_next(db: Session) -> None:
-    event = _start(db).event
-    seating = event.entry.seating_of(1)
-    assert seating is not None
-    table, seat = seating.place_of("Ivy") or (0, 0)
-    assert events.where_next(event, "Ivy") == (1, table, seat)
-    assert events.where_next(event, "Nobody") is None
 
 
 def test_a_seating_cut_short_is_done_again_with_the_same_games(

@@ -66,3 +66,41 @@ def test_every_starting_endpoint_exists() -> None:
     app = Flask("bare")
     with pytest.raises(KeyError):
         limits.init_app(app)
+
+
+EVENT = {"name": "Tuesday Jersey", "rules": "jersey-scarne", "table_size": 3, "rounds": 2,
+         "entrants": ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]}
+
+
+def test_an_event_costs_the_games_it_seats_and_is_refused_past_the_limit(
+        limited_app: Flask) -> None:
+    """An event seats a game per table: nine players at tables of three spend three
+    starts of five, one more game fits, a second event does not."""
+    from tests.web.test_event_pages import event_form
+
+    limited_app.config["START_LIMIT"] = "5 per minute"
+    client = limited_app.test_client()
+    assert client.post("/api/v1/events", json=EVENT, environ_base=PHONE).status_code == 201
+    assert client.post("/api/v1/games", json=GAME, environ_base=PHONE).status_code == 201
+    refused = client.post("/api/v1/events", json=EVENT, environ_base=PHONE)
+    assert refused.status_code == 429
+    message = refused.get_json()["error"]["message"]
+    assert "Games already started can be scored" in message
+    assert "events already started go on" in message
+    assert 1 <= int(refused.headers["Retry-After"]) <= 61
+    page = client.post("/events/new?rules=jersey-scarne", data=event_form(),
+                       environ_base=PHONE)
+    assert page.status_code == 429 and "Retry-After" in page.headers
+    assert "events already started go on" in page.get_data(as_text=True)
+    # Another address starts its event.
+    assert client.post("/events/new?rules=jersey-scarne", data=event_form(),
+                       environ_base=OTHER).status_code == 303
+
+
+def test_a_huge_event_is_refused_in_one_request(limited_app: Flask) -> None:
+    """Hundreds of tables in one anonymous request cost hundreds of starts."""
+    client = limited_app.test_client()
+    many = {**EVENT, "entrants": [f"Player {n}" for n in range(600)]}
+    refused = client.post("/api/v1/events", json=many, environ_base=PHONE)
+    assert refused.status_code == 429
+    assert client.post("/api/v1/events", json=EVENT, environ_base=OTHER).status_code == 201
