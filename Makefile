@@ -38,7 +38,9 @@ migrate: $(STAMP)
 run: $(STAMP) migrate
 	@$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
+# ruff format is the house format: `ruff format .` before committing, checked here.
 lint: $(STAMP)
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 

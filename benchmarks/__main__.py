@@ -64,13 +64,16 @@ def _engine_section(result: dict[str, Any]) -> list[str]:
         median = figure.get("median_us", figure.get("median_ms"))
         p99 = figure.get("p99_us", figure.get("p99_ms"))
         worst = figure.get("max_ms", "")
-        rows.append([f"`{name}`", f"{median} {unit}", f"{p99} {unit}",
-                     f"{worst} ms" if worst != "" else "–"])
+        rows.append([f"`{name}`", f"{median} {unit}", f"{p99} {unit}", f"{worst} ms" if worst != "" else "–"])
     lines = ["## Engine", "", "`python -m benchmarks.engine` (arrangement, showdown, whole game).", ""]
     lines += markdown_table(["measurement", "median", "p99", "worst"], rows)
-    lines += markdown_table(["target", "measured", "met"],
-                    [[c["target"], f"{c['value']} {c['unit']}", "yes" if c["met"] else "**no**"]
-                     for c in result["targets"]])
+    lines += markdown_table(
+        ["target", "measured", "met"],
+        [
+            [c["target"], f"{c['value']} {c['unit']}", "yes" if c["met"] else "**no**"]
+            for c in result["targets"]
+        ],
+    )
     return lines
 
 
@@ -85,44 +88,94 @@ def _server_section(result: dict[str, Any]) -> list[str]:
             extra.append(f"{run['phones_out_of_games']} phones ran out of games")
         if run.get("error_kinds"):
             extra.append(str(run["error_kinds"]))
-        rows.append([path, clients, run["requests"], run["rps"], run["p50_ms"], run["p95_ms"],
-                     run["p99_ms"], run["max_ms"], run["errors"],
-                     run["server_cpu_ms_per_request"], run["client_cpu_ms_per_request"],
-                     "; ".join(extra)])
+        rows.append(
+            [
+                path,
+                clients,
+                run["requests"],
+                run["rps"],
+                run["p50_ms"],
+                run["p95_ms"],
+                run["p99_ms"],
+                run["max_ms"],
+                run["errors"],
+                run["server_cpu_ms_per_request"],
+                run["client_cpu_ms_per_request"],
+                "; ".join(extra),
+            ]
+        )
     for key, label, note in (
-            ("record_form_joining", "record_form, **a new game every 20 boxes**",
-             "mid-run: the edit link and the sheet"),):
+        (
+            "record_form_joining",
+            "record_form, **a new game every 20 boxes**",
+            "mid-run: the edit link and the sheet",
+        ),
+    ):
         run = result.get(key)
         if run:
-            side = f"{run['side_requests']} untimed (join, sheet); " if run.get(
-                "side_requests") else ""
-            rows.append([label, run["clients"], run["requests"], run["rps"], run["p50_ms"],
-                         run["p95_ms"], run["p99_ms"], run["max_ms"], run["errors"],
-                         run["server_cpu_ms_per_request"], run["client_cpu_ms_per_request"],
-                         side + note])
+            side = f"{run['side_requests']} untimed (join, sheet); " if run.get("side_requests") else ""
+            rows.append(
+                [
+                    label,
+                    run["clients"],
+                    run["requests"],
+                    run["rps"],
+                    run["p50_ms"],
+                    run["p95_ms"],
+                    run["p99_ms"],
+                    run["max_ms"],
+                    run["errors"],
+                    run["server_cpu_ms_per_request"],
+                    run["client_cpu_ms_per_request"],
+                    side + note,
+                ]
+            )
     runs = result["runs"]
     errors32 = sum(r["errors"] for n, r in runs.items() if n.endswith("@32"))
-    lines = ["## Server, back to back", "",
-             "`python -m benchmarks.server`: `scorekeeper serve` as `make run` starts it "
-             "(one waitress process with threads; its access log off) on "
-             f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
-             "run (10 s at most for the single-client runs), client threads back to back on "
-             "keep-alive connections (`benchmarks/wire.py`). Latencies in ms; *server CPU* "
-             "is the CPU time of the server's processes divided by the requests they "
-             "answered (untimed ones too), *client CPU* the same for the load generator, "
-             "which runs on the same cores.", "",
-             "`record_form` is phones at their tables: each opened the edit links of its "
-             "games (20 boxes each) before the run and records a box on each in turn. "
-             "`record_api` moves to a fresh game every 20 boxes, which costs the API "
-             "nothing. The row *a new game every 20 boxes* records as the earlier "
-             "benchmark did, each phone opening a new game's edit link and sheet in the "
-             "middle of the run; the other phones of that process wait behind those two "
-             "requests.", ""]
-    lines += markdown_table(["path", "clients", "requests", "req/s", "p50", "p95", "p99", "max",
-                     "errors", "server CPU ms/req", "client CPU ms/req", "notes"], rows)
-    lines += markdown_table(["target", "measured", "met"], [
-        ["no errors at 32 clients", f"{errors32} errors", "yes" if errors32 == 0 else "**no**"],
-    ])
+    lines = [
+        "## Server, back to back",
+        "",
+        "`python -m benchmarks.server`: `scorekeeper serve` as `make run` starts it "
+        "(one waitress process with threads; its access log off) on "
+        f"127.0.0.1 with a temporary SQLite database; {result['seconds_per_run']:g} s per "
+        "run (10 s at most for the single-client runs), client threads back to back on "
+        "keep-alive connections (`benchmarks/wire.py`). Latencies in ms; *server CPU* "
+        "is the CPU time of the server's processes divided by the requests they "
+        "answered (untimed ones too), *client CPU* the same for the load generator, "
+        "which runs on the same cores.",
+        "",
+        "`record_form` is phones at their tables: each opened the edit links of its "
+        "games (20 boxes each) before the run and records a box on each in turn. "
+        "`record_api` moves to a fresh game every 20 boxes, which costs the API "
+        "nothing. The row *a new game every 20 boxes* records as the earlier "
+        "benchmark did, each phone opening a new game's edit link and sheet in the "
+        "middle of the run; the other phones of that process wait behind those two "
+        "requests.",
+        "",
+    ]
+    lines += markdown_table(
+        [
+            "path",
+            "clients",
+            "requests",
+            "req/s",
+            "p50",
+            "p95",
+            "p99",
+            "max",
+            "errors",
+            "server CPU ms/req",
+            "client CPU ms/req",
+            "notes",
+        ],
+        rows,
+    )
+    lines += markdown_table(
+        ["target", "measured", "met"],
+        [
+            ["no errors at 32 clients", f"{errors32} errors", "yes" if errors32 == 0 else "**no**"],
+        ],
+    )
     return lines
 
 
@@ -130,23 +183,45 @@ def _pages_section(result: dict[str, Any]) -> list[str]:
     rows = []
     for name in ("sheet", "box_entry"):
         page = result[name]
-        rows.append([name.replace("_", " "), page["requests"], page["transferred_kb"],
-                     page["gzip_kb"], "yes" if page["met"] else "**no**"])
+        rows.append(
+            [
+                name.replace("_", " "),
+                page["requests"],
+                page["transferred_kb"],
+                page["gzip_kb"],
+                "yes" if page["met"] else "**no**",
+            ]
+        )
     compresses = result["sheet"]["server_compresses"] or result["box_entry"]["server_compresses"]
-    lines = ["## Pages", "",
-             "`python -m benchmarks.pages`: a cold load (empty cache) in headless Chromium "
-             "of the sheet of a finished 40-box game and of box entry on a 30-box game, by a "
-             "phone with edit rights. Sizes in KB, headers included.",
-             "",
-             ("The server compressed the responses." if compresses else
-              "waitress sends every body **uncompressed** (Chromium asked for gzip): "
-              "*transferred* is what the browser really received, *gzip* the same bodies "
-              "compressed at level 6 as a compressing proxy would send them."), ""]
-    lines += markdown_table(["page", "requests", "transferred KB", "gzip KB",
-                     f"under {result['target_kb']} KB gzip"], rows)
-    detail = [[name.replace("_", " "), r["path"] if "/static/" in r["path"] else "(the page)",
-               r["body_bytes"], r["gzip_body_bytes"]]
-              for name in ("sheet", "box_entry") for r in result[name]["resources"]]
+    lines = [
+        "## Pages",
+        "",
+        "`python -m benchmarks.pages`: a cold load (empty cache) in headless Chromium "
+        "of the sheet of a finished 40-box game and of box entry on a 30-box game, by a "
+        "phone with edit rights. Sizes in KB, headers included.",
+        "",
+        (
+            "The server compressed the responses."
+            if compresses
+            else "waitress sends every body **uncompressed** (Chromium asked for gzip): "
+            "*transferred* is what the browser really received, *gzip* the same bodies "
+            "compressed at level 6 as a compressing proxy would send them."
+        ),
+        "",
+    ]
+    lines += markdown_table(
+        ["page", "requests", "transferred KB", "gzip KB", f"under {result['target_kb']} KB gzip"], rows
+    )
+    detail = [
+        [
+            name.replace("_", " "),
+            r["path"] if "/static/" in r["path"] else "(the page)",
+            r["body_bytes"],
+            r["gzip_body_bytes"],
+        ]
+        for name in ("sheet", "box_entry")
+        for r in result[name]["resources"]
+    ]
     lines += markdown_table(["page", "resource", "body bytes", "gzip bytes"], detail)
     return lines + LIGHTHOUSE.splitlines()
 
@@ -167,32 +242,44 @@ def _solver_section(result: dict[str, Any]) -> list[str]:
     for name in ("random_10", "dense_10", "random_11"):
         run = result[name]
         theirs = run.get("openspiel")
-        rows.append([name.replace("_", " ") + " cards", f"{run['engine']['median_us']} µs",
-                     f"{theirs['median_us']} µs" if theirs else "not installed",
-                     f"{run['ratio']}×" if "ratio" in run else "–",
-                     f"{run['target']:g}×" if "target" in run else "–",
-                     "yes" if run.get("agree") else ("–" if theirs is None else "**no**")])
+        rows.append(
+            [
+                name.replace("_", " ") + " cards",
+                f"{run['engine']['median_us']} µs",
+                f"{theirs['median_us']} µs" if theirs else "not installed",
+                f"{run['ratio']}×" if "ratio" in run else "–",
+                f"{run['target']:g}×" if "target" in run else "–",
+                "yes" if run.get("agree") else ("–" if theirs is None else "**no**"),
+            ]
+        )
     met = result["met"]
-    return ["## The solver beside OpenSpiel", "",
-            "`python -m benchmarks.solver_vs_openspiel`: the minimum deadwood of the same "
-            "hands by the engine (pure Python) and by OpenSpiel's C++ (`pip install "
-            ".[bench]`), each hand timed once on each side, interleaved, with every cache "
-            "keyed by a hand emptied before each of the engine's calls; for eleven cards the "
-            "engine's best discard against OpenSpiel's minimum over the eleven discards "
-            "(the method is the module's docstring). Targets: "
-            f"{'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}.",
-            "", *markdown_table(["hands", "engine median", "OpenSpiel median", "ratio",
-                                 "target", "same counts"], rows)]
+    return [
+        "## The solver beside OpenSpiel",
+        "",
+        "`python -m benchmarks.solver_vs_openspiel`: the minimum deadwood of the same "
+        "hands by the engine (pure Python) and by OpenSpiel's C++ (`pip install "
+        ".[bench]`), each hand timed once on each side, interleaved, with every cache "
+        "keyed by a hand emptied before each of the engine's calls; for eleven cards the "
+        "engine's best discard against OpenSpiel's minimum over the eleven discards "
+        "(the method is the module's docstring). Targets: "
+        f"{'met' if met else 'not met' if met is False else 'OpenSpiel not installed'}.",
+        "",
+        *markdown_table(
+            ["hands", "engine median", "OpenSpiel median", "ratio", "target", "same counts"], rows
+        ),
+    ]
 
 
-def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
-          out: Path) -> None:
+def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], out: Path) -> None:
     seconds = results["server"]["seconds_per_run"]
     lines = [
-        "# Performance", "",
+        "# Performance",
+        "",
         "Written by `make bench` (`python -m benchmarks`); every figure below comes from "
-        "that run. Benchmarks are not part of `make test`.", "",
-        "## Machine", "",
+        "that run. Benchmarks are not part of `make test`.",
+        "",
+        "## Machine",
+        "",
         f"- CPU: {machine['cpu']}, {machine['cores']} cores",
         f"- Python: {machine['python']} ({machine['os']})",
         f"- Date: {machine['date']}",
@@ -202,7 +289,8 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         "slower than on an idle machine; the load generator also runs on the same two "
         "cores as the server.",
         "",
-        "## Reproduce", "",
+        "## Reproduce",
+        "",
         "```sh",
         "make bench                                   # everything, writes this file",
         "SCOREKEEPER_BENCH_SECONDS=5 make bench       # shorter server runs",
@@ -213,21 +301,28 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str],
         "python -m benchmarks.pdf_sheet",
         "python -m benchmarks.record_profile",
         "python -m benchmarks.hostile --seconds 10",
-        "```", "",
-        f"This run: {seconds:g} s per server run.", "",
+        "```",
+        "",
+        f"This run: {seconds:g} s per server run.",
+        "",
         *club.section(results["club"], results.get("club_before")),
         *_engine_section(results["engine"]),
         *_solver_section(results["solver"]),
         *_server_section(results["server"]),
         *_pages_section(results["pages"]),
-        pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]), "",
+        pdf_sheet.section(results["pdf"], rounds=1, load=loads[0]),
+        "",
         *hostile.section(results["hostile"], results.get("hostile_before")),
         *record_profile.section(results["profile"]),
-        taps.section(results["taps"]), "",
-        player_page.section(results["player_page"], load=loads[2]), "",
-        "## Earlier rounds", "",
+        taps.section(results["taps"]),
+        "",
+        player_page.section(results["player_page"], load=loads[2]),
+        "",
+        "## Earlier rounds",
+        "",
         "What the profiles of earlier rounds showed and what was changed because of them "
-        "is in `benchmarks/FINDINGS.md`; no figure above comes from there.", "",
+        "is in `benchmarks/FINDINGS.md`; no figure above comes from there.",
+        "",
     ]
     out.write_text("\n".join(lines), encoding="utf-8")
 
@@ -236,15 +331,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Run every benchmark; write docs/performance.md.")
     parser.add_argument("--seconds", type=float, help="each server run's duration")
     parser.add_argument("--out", type=Path, default=DOC)
-    parser.add_argument("--club-minutes", type=float, default=club.MINUTES,
-                        help="the club evening's length")
+    parser.add_argument("--club-minutes", type=float, default=club.MINUTES, help="the club evening's length")
     args = parser.parse_args()
     machine = _machine()
     loads = [_load_average()]
     results: dict[str, Any] = {}
-    steps = (("engine", engine.run), ("solver", solver_vs_openspiel.run),
-             ("pdf", pdf_sheet.run), ("profile", record_profile.run), ("pages", pages.run),
-             ("taps", taps.run), ("player_page", player_page.run))
+    steps = (
+        ("engine", engine.run),
+        ("solver", solver_vs_openspiel.run),
+        ("pdf", pdf_sheet.run),
+        ("profile", record_profile.run),
+        ("pages", pages.run),
+        ("taps", taps.run),
+        ("player_page", player_page.run),
+    )
     for name, step in steps:
         started = time.perf_counter()
         results[name] = step()

@@ -107,27 +107,32 @@ class Phone:
     writer: asyncio.StreamWriter | None = None
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def request(self, method: str, path: str, body: bytes = b"",
-                      headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         """Send a request and read its whole answer (status, headers, body unzipped)."""
         async with self.busy:
             for attempt in (1, 2):
                 try:
-                    return await asyncio.wait_for(self._exchange(method, path, body, headers),
-                                                  TIMEOUT)
+                    return await asyncio.wait_for(self._exchange(method, path, body, headers), TIMEOUT)
                 except (ConnectionError, asyncio.IncompleteReadError):
                     self.close()
                     if attempt == 2:
                         raise
             raise AssertionError("unreachable")
 
-    async def _exchange(self, method: str, path: str, body: bytes,
-                        headers: dict[str, str] | None) -> tuple[int, dict[str, str], bytes]:
+    async def _exchange(
+        self, method: str, path: str, body: bytes, headers: dict[str, str] | None
+    ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         assert self.reader is not None
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
-                 "Accept-Encoding: gzip", *(f"{k}: {v}" for k, v in (headers or {}).items())]
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {HOST}:{self.port}",
+            "Accept-Encoding: gzip",
+            *(f"{k}: {v}" for k, v in (headers or {}).items()),
+        ]
         if self.cookie:
             lines.append(f"Cookie: {self.cookie}")
         if body or method == "POST":
@@ -183,9 +188,16 @@ class Evening:
     """Boxes acknowledged this round (a projector's poll must count them all)."""
     stale_standings: int = 0
 
-    async def timed(self, kind: str, phone: Phone, method: str, path: str, body: bytes = b"",
-                    headers: dict[str, str] | None = None,
-                    expect: tuple[int, ...] = (200,)) -> tuple[int, dict[str, str], bytes] | None:
+    async def timed(
+        self,
+        kind: str,
+        phone: Phone,
+        method: str,
+        path: str,
+        body: bytes = b"",
+        headers: dict[str, str] | None = None,
+        expect: tuple[int, ...] = (200,),
+    ) -> tuple[int, dict[str, str], bytes] | None:
         """One request, timed under ``kind``; None (and an error counted) if it failed."""
         start = time.perf_counter()
         try:
@@ -214,17 +226,16 @@ async def follow(evening: Evening, phone: Phone, game_id: str, version: int) -> 
     beat = time.perf_counter() + random.uniform(0, POLL_SECONDS)
     while (beat := beat + POLL_SECONDS) < evening.ends:
         await asyncio.sleep(max(0.0, beat - time.perf_counter()))
-        answer = await evening.timed("poll", phone, "GET",
-                                     f"/games/{game_id}/sheet?since={version}", headers=HX,
-                                     expect=(200, 204))
+        answer = await evening.timed(
+            "poll", phone, "GET", f"/games/{game_id}/sheet?since={version}", headers=HX, expect=(200, 204)
+        )
         if answer is not None and answer[0] == 200:
             evening.changed_polls += 1
             found = VERSION.search(answer[2])
             version = int(found.group(1)) if found else version
 
 
-async def score(evening: Evening, phone: Phone, game_id: str,
-                players: list[str] | None = None) -> None:
+async def score(evening: Evening, phone: Phone, game_id: str, players: list[str] | None = None) -> None:
     """The scorer: a box every :data:`BOX_SECONDS` from a random moment: the box form,
     the box posted as htmx posts it, and the sheet the answer's ``HX-Redirect`` names."""
     beat = time.perf_counter() + random.uniform(0, BOX_SECONDS)
@@ -238,12 +249,17 @@ async def score(evening: Evening, phone: Phone, game_id: str,
         if b"csrf_token" not in fields or b"version" not in fields:
             evening.errors["form: no token or version"] += 1
             continue
-        body = urllib.parse.urlencode(webgames.box_form(int(fields[b"version"]),
-                                                        fields[b"csrf_token"].decode(),
-                                                        players))
+        body = urllib.parse.urlencode(
+            webgames.box_form(int(fields[b"version"]), fields[b"csrf_token"].decode(), players)
+        )
         saved = await evening.timed(
-            "record", phone, "POST", f"/games/{game_id}/boxes/new", body.encode(),
-            {**HX, "Content-Type": "application/x-www-form-urlencoded"})
+            "record",
+            phone,
+            "POST",
+            f"/games/{game_id}/boxes/new",
+            body.encode(),
+            {**HX, "Content-Type": "application/x-www-form-urlencoded"},
+        )
         if saved is None:
             continue
         target = saved[1].get("hx-redirect")
@@ -275,17 +291,16 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
         match = re.search(rb'name="csrf_token" value="([^"]+)"', page)
         if status != 200 or match is None:
             raise Refused(f"the join link answered {status}")
-        body = urllib.parse.urlencode({"csrf_token": match.group(1).decode(),
-                                       "code": table.token}).encode()
+        body = urllib.parse.urlencode({"csrf_token": match.group(1).decode(), "code": table.token}).encode()
         status, headers, _ = await phone.request(
-            "POST", join, body, {"Content-Type": "application/x-www-form-urlencoded"})
+            "POST", join, body, {"Content-Type": "application/x-www-form-urlencoded"}
+        )
         if status != 303:
             raise Refused(f"joining answered {status}")
         _, _, page = await phone.request("GET", urllib.parse.urlsplit(headers["location"]).path)
         version = _version(page)
     except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
-        night.errors[f"open: {err}" if isinstance(err, Refused)
-                     else f"open: {type(err).__name__}"] += 1
+        night.errors[f"open: {err}" if isinstance(err, Refused) else f"open: {type(err).__name__}"] += 1
         phone.close()
         scorer = None
     watchers = []
@@ -296,8 +311,7 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
             version = _version(page)
             watchers.append(watcher)
         except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
-            night.errors[f"open: {err}" if isinstance(err, Refused)
-                         else f"open: {type(err).__name__}"] += 1
+            night.errors[f"open: {err}" if isinstance(err, Refused) else f"open: {type(err).__name__}"] += 1
             watcher.close()
     return Seated(scorer, watchers, version)
 
@@ -327,19 +341,21 @@ async def project(night: Evening, phone: Phone, event_id: str, page: bool) -> No
                 night.stale_standings += 1
 
 
-async def _tables_now(phone: Phone, event_id: str, secret: str) -> list[tuple[webgames.Table,
-                                                                               list[str]]]:
+async def _tables_now(phone: Phone, event_id: str, secret: str) -> list[tuple[webgames.Table, list[str]]]:
     """The current round's tables, each with its edit code (made from the servers'
     secret, as the table card's QR code carries it) and its players in seat order."""
     status, _, body = await phone.request("GET", f"/api/v1/events/{event_id}")
     if status != 200:
         raise Refused(f"the event answered {status}")
-    return [(webgames.Table(t["game"], make_codes(secret.encode(), t["game"], 1).edit),
-             t["players"]) for t in json.loads(body)["tables"]]
+    return [
+        (webgames.Table(t["game"], make_codes(secret.encode(), t["game"], 1).edit), t["players"])
+        for t in json.loads(body)["tables"]
+    ]
 
 
-async def evening(ports: list[int], event: Event, seconds: float,
-                  servers: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+async def evening(
+    ports: list[int], event: Event, seconds: float, servers: list[subprocess.Popen[bytes]]
+) -> dict[str, Any]:
     """The event's rounds: seat every table's phones (the scorer on one instance, the two
     others on the next) and the projectors, run the round, then the director closes it
     and seats the next; sum it up."""
@@ -356,32 +372,42 @@ async def evening(ports: list[int], event: Event, seconds: float,
 
         async def seated(n: int, table: webgames.Table) -> Seated:
             async with opening:
-                return await seat(night, ports[n % len(ports)], table,
-                                  ports[(n + 1) % len(ports)])
+                return await seat(night, ports[n % len(ports)], table, ports[(n + 1) % len(ports)])
 
         phones = await asyncio.gather(*(seated(n, t) for n, (t, _) in enumerate(tables)))
         night.recorded = 0
         night.ends = time.perf_counter() + seconds / ROUNDS
-        work = [project(night, p, event.id, page and n < PROJECTORS)
-                for n, p in enumerate(projectors) if page or n < PROJECTORS]
+        work = [
+            project(night, p, event.id, page and n < PROJECTORS)
+            for n, p in enumerate(projectors)
+            if page or n < PROJECTORS
+        ]
         for (table, players), at in zip(tables, phones, strict=True):
             if at.scorer is not None:
                 work.append(score(night, at.scorer, table.game_id, players))
-            work += [follow(night, phone, table.game_id, at.version)
-                     for phone in (at.scorer, *at.watchers) if phone is not None]
+            work += [
+                follow(night, phone, table.game_id, at.version)
+                for phone in (at.scorer, *at.watchers)
+                if phone is not None
+            ]
         await asyncio.gather(*work)
         for at in phones:
             for phone in (at.scorer, *at.watchers):
                 if phone is not None:
                     phone.close()
         if number < ROUNDS:
-            auth = {"Authorization": f"Bearer {event.director}",
-                    "Content-Type": "application/json"}
-            await night.timed("close", director, "POST",
-                              f"/api/v1/events/{event.id}/rounds/{number}/close",
-                              b'{"force": true}', auth)
-            await night.timed("seat", director, "POST", f"/api/v1/events/{event.id}/rounds",
-                              b"", auth, expect=(201,))
+            auth = {"Authorization": f"Bearer {event.director}", "Content-Type": "application/json"}
+            await night.timed(
+                "close",
+                director,
+                "POST",
+                f"/api/v1/events/{event.id}/rounds/{number}/close",
+                b'{"force": true}',
+                auth,
+            )
+            await night.timed(
+                "seat", director, "POST", f"/api/v1/events/{event.id}/rounds", b"", auth, expect=(201,)
+            )
     elapsed = time.perf_counter() - night.started
     cpu = server_cpu(servers) - cpu_before
     client = time.process_time() - client_before
@@ -404,9 +430,13 @@ def start_event(db: Session, tables: int, secret: str) -> Event:
     """An event of ``tables`` tables of Jersey Gin (three players each), started through
     the ledger as the director's form starts it (round 1 seated, every game created);
     the games' target is out of reach, so no table ends its game in the evening."""
-    entry = EventEntry(name="Club evening", entrants=tuple(f"Player {n:03}"
-                                                           for n in range(1, 3 * tables + 1)),
-                       rounds=ROUNDS, settings={"game_target": 100000}, seed=25)
+    entry = EventEntry(
+        name="Club evening",
+        entrants=tuple(f"Player {n:03}" for n in range(1, 3 * tables + 1)),
+        rounds=ROUNDS,
+        settings={"game_target": 100000},
+        seed=25,
+    )
     started = events.start_event(db, entry, secret=secret.encode())
     assert started.codes is not None
     return Event(started.event.id, started.codes.director, secret, tables)
@@ -416,31 +446,42 @@ def _percentile(ordered: list[float], fraction: float) -> float:
     return ordered[max(math.ceil(fraction * len(ordered)) - 1, 0)] if ordered else float("nan")
 
 
-def summary(night: Evening, tables: int, elapsed: float, cpu: float,
-            client: float) -> dict[str, Any]:
+def summary(night: Evening, tables: int, elapsed: float, cpu: float, client: float) -> dict[str, Any]:
     """Percentiles by kind, errors, CPU, and whether the targets were met."""
     kinds: dict[str, Any] = {}
     for kind in KINDS:
         times = sorted(night.latencies.get(kind, []))
-        kinds[kind] = {"requests": len(times),
-                       **{f"p{p}_ms": round(_percentile(times, p / 100), 1) for p in (50, 95, 99)},
-                       "max_ms": round(times[-1], 1) if times else None}
+        kinds[kind] = {
+            "requests": len(times),
+            **{f"p{p}_ms": round(_percentile(times, p / 100), 1) for p in (50, 95, 99)},
+            "max_ms": round(times[-1], 1) if times else None,
+        }
     requests = sum(k["requests"] for k in kinds.values())
     errors = sum(night.errors.values())
     return {
-        "tables": tables, "phones": tables * PHONES, "seconds": round(elapsed, 1),
+        "tables": tables,
+        "phones": tables * PHONES,
+        "seconds": round(elapsed, 1),
         "requests_per_second": round(requests / max(elapsed - WARM_UP_SECONDS, 1), 1),
-        "changed_polls": night.changed_polls, **kinds, "errors": errors,
+        "changed_polls": night.changed_polls,
+        **kinds,
+        "errors": errors,
         "stale_standings": night.stale_standings,
         "error_kinds": dict(night.errors),
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_request": round(1000 * cpu / max(requests, 1), 2),
         "client_cpu_percent": round(100 * client / elapsed, 1),
-        "met": (kinds["poll"]["p95_ms"] <= POLL_P95_MS and errors == 0
-                and kinds["record"]["p95_ms"] <= RECORD_P95_MS
-                and night.stale_standings == 0
-                and all(kinds[k]["p95_ms"] <= STANDINGS_P95_MS
-                        for k in ("standings", "standings_page") if kinds[k]["requests"])),
+        "met": (
+            kinds["poll"]["p95_ms"] <= POLL_P95_MS
+            and errors == 0
+            and kinds["record"]["p95_ms"] <= RECORD_P95_MS
+            and night.stale_standings == 0
+            and all(
+                kinds[k]["p95_ms"] <= STANDINGS_P95_MS
+                for k in ("standings", "standings_page")
+                if kinds[k]["requests"]
+            )
+        ),
     }
 
 
@@ -473,8 +514,9 @@ def serve_command(port: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def instances(url: str, count: int, folder: Path, secret: str | None = None
-              ) -> Iterator[tuple[list[int], list[subprocess.Popen[bytes]]]]:
+def instances(
+    url: str, count: int, folder: Path, secret: str | None = None
+) -> Iterator[tuple[list[int], list[subprocess.Popen[bytes]]]]:
     """``count`` servers on ``url`` with one secret, each with its own instance folder
     and log; stopped (SIGTERM) at the end."""
     secret = secret or secrets.token_hex(32)
@@ -484,12 +526,19 @@ def instances(url: str, count: int, folder: Path, secret: str | None = None
             port = free_port()
             # Every phone of the benchmark comes from 127.0.0.1: no cap on one address's
             # connections (a club's 300 phones have their own addresses on its network).
-            env = {**os.environ, "DATABASE_URL": url, "SCOREKEEPER_DATABASE_URL": url,
-                   "SCOREKEEPER_SECRET_KEY": secret,
-                   "SCOREKEEPER_WAITRESS_CONNECTIONS_PER_ADDRESS": "0"}
+            env = {
+                **os.environ,
+                "DATABASE_URL": url,
+                "SCOREKEEPER_DATABASE_URL": url,
+                "SCOREKEEPER_SECRET_KEY": secret,
+                "SCOREKEEPER_WAITRESS_CONNECTIONS_PER_ADDRESS": "0",
+            }
             with (folder / f"server-{number}.log").open("wb") as log:
-                servers.append(subprocess.Popen(serve_command(port), cwd=PROJECT, env=env,
-                                                stdout=log, stderr=subprocess.STDOUT))
+                servers.append(
+                    subprocess.Popen(
+                        serve_command(port), cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT
+                    )
+                )
             ports.append(port)
         for port, server in zip(ports, servers, strict=True):
             _wait_until_up(port, server)
@@ -534,26 +583,65 @@ def postgres_cluster(folder: Path) -> Iterator[str]:
         os.chown(folder, 65534, 65534)
         os.chmod(folder.parent, 0o711)  # nobody must pass through the private temp folder
     env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
-    subprocess.run([*run_as, str(binaries / "initdb"), "-D", str(data), "-U", "scorekeeper",
-                    "-A", "trust", "-E", "UTF8", "--no-instructions"], check=True,
-                   capture_output=True, env=env, timeout=120)
-    options = (f"-p {port} -k {folder} -c listen_addresses={HOST} -c max_connections=200 "
-               "-c shared_buffers=64MB -c fsync=on")
-    subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l",
-                    str(folder / "pg.log"), "-w", "-t", "60", "start"], check=True,
-                   capture_output=True, env=env, timeout=90)
+    subprocess.run(
+        [
+            *run_as,
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "scorekeeper",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-instructions",
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses={HOST} -c max_connections=200 "
+        "-c shared_buffers=64MB -c fsync=on"
+    )
+    subprocess.run(
+        [
+            *run_as,
+            str(binaries / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-l",
+            str(folder / "pg.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        timeout=90,
+    )
     try:
         yield f"postgresql+psycopg://scorekeeper@{HOST}:{port}/postgres"
     finally:
-        subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast",
-                        "-w", "stop"], capture_output=True, env=env, timeout=60, check=False)
+        subprocess.run(
+            [*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"],
+            capture_output=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
 
 
 # --- runs ----------------------------------------------------------------------------------
 
 
-def run_evening(tables: int, seconds: float, count: int = 1,
-                postgres: bool = False) -> dict[str, Any]:
+def run_evening(tables: int, seconds: float, count: int = 1, postgres: bool = False) -> dict[str, Any]:
     """One evening of ``tables`` tables on ``count`` server processes."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-club-") as tmp:
         folder = Path(tmp)
@@ -573,8 +661,7 @@ def run_evening(tables: int, seconds: float, count: int = 1,
             result["load_average"] = f"{load} -> {_load_average()}"
             result["instances"] = count
             result["database"] = "postgresql" if postgres else "sqlite"
-            logs = [_trouble((folder / f"server-{n}.log").read_text(errors="replace"))
-                    for n in range(count)]
+            logs = [_trouble((folder / f"server-{n}.log").read_text(errors="replace")) for n in range(count)]
             if result["errors"]:
                 result["server_log_tail"] = logs
             return result
@@ -584,17 +671,18 @@ def run_evening(tables: int, seconds: float, count: int = 1,
 def _trouble(log: str) -> str:
     """What of a server's log explains errors: 5xx answers and exceptions (the last 30
     such lines), else its tail."""
-    lines = [line for line in log.splitlines()
-             if '" 5' in line or "Error" in line or "Traceback" in line or "File " in line]
+    lines = [
+        line
+        for line in log.splitlines()
+        if '" 5' in line or "Error" in line or "Traceback" in line or "File " in line
+    ]
     return "\n".join(lines[-30:]) if lines else log[-1500:]
 
 
-def run(minutes: float = MINUTES, ramp: list[int] | None = None,
-        postgres: bool = True) -> dict[str, Any]:
+def run(minutes: float = MINUTES, ramp: list[int] | None = None, postgres: bool = True) -> dict[str, Any]:
     """The evening on one process (SQLite), the ramp, and two instances on PostgreSQL."""
     seconds = minutes * 60 + WARM_UP_SECONDS
-    results: dict[str, Any] = {"minutes": minutes,
-                               "one_process": run_evening(TABLES, seconds)}
+    results: dict[str, Any] = {"minutes": minutes, "one_process": run_evening(TABLES, seconds)}
     _say("one process", results["one_process"])
     steps = []
     for tables in ramp or []:
@@ -626,45 +714,81 @@ def _rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
     for name, run in runs:
         poll, record = run["poll"], run["record"]
         standings = run.get("standings") or {}
-        rows.append([label, name, run["tables"], run["phones"],
-                     f"{poll['p50_ms']} / {poll['p95_ms']} / {poll['p99_ms']}",
-                     f"{record['p50_ms']} / {record['p95_ms']} / {record['p99_ms']}",
-                     (f"{standings['p50_ms']} / {standings['p95_ms']} / {standings['p99_ms']}"
-                      if standings.get("requests") else "–"),
-                     run.get("stale_standings", "–"),
-                     run["form"]["p95_ms"], run["sheet"]["p95_ms"], run["errors"],
-                     run["server_cpu_percent"], run.get("load_average", "?"),
-                     "yes" if run["met"] else "**no**"])
+        rows.append(
+            [
+                label,
+                name,
+                run["tables"],
+                run["phones"],
+                f"{poll['p50_ms']} / {poll['p95_ms']} / {poll['p99_ms']}",
+                f"{record['p50_ms']} / {record['p95_ms']} / {record['p99_ms']}",
+                (
+                    f"{standings['p50_ms']} / {standings['p95_ms']} / {standings['p99_ms']}"
+                    if standings.get("requests")
+                    else "–"
+                ),
+                run.get("stale_standings", "–"),
+                run["form"]["p95_ms"],
+                run["sheet"]["p95_ms"],
+                run["errors"],
+                run["server_cpu_percent"],
+                run.get("load_average", "?"),
+                "yes" if run["met"] else "**no**",
+            ]
+        )
     return rows
 
 
 def section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
     """The docs/performance.md section of :func:`run`'s result (and the code before)."""
-    lines = ["## The club evening (the target)", "",
-             "`python -m benchmarks.club`, a club evening: "
-             f"{TABLES} tables, {PHONES} phones each polling the sheet every "
-             f"{POLL_SECONDS:g} s (the 204 while nothing changed, the new sheet after a "
-             f"box), one box a table every {BOX_SECONDS:g} s from the box form (the "
-             "form, the POST, the sheet it leads to), every phone on its own keep-alive "
-             f"connection, for {result['minutes']:g} minutes, against one `scorekeeper serve` "
-             "process (waitress, 8 threads, access log on, threads taking turns every millisecond) "
-             "on this 2-core machine; the ramp "
-             "runs shorter evenings with more tables on the same process. The two-process "
-             "run puts each table's scorer on one process and the two others on the other, "
-             "one PostgreSQL database. Latencies in ms (p50 / p95 / p99); *server CPU* is "
-             "the server processes' CPU time over the run's wall time (100 % = one core). "
-             "Targets: poll p95 ≤ "
-             f"{POLL_P95_MS:g} ms, recording a box p95 ≤ {RECORD_P95_MS:g} ms, no "
-             "errors.", ""]
+    lines = [
+        "## The club evening (the target)",
+        "",
+        "`python -m benchmarks.club`, a club evening: "
+        f"{TABLES} tables, {PHONES} phones each polling the sheet every "
+        f"{POLL_SECONDS:g} s (the 204 while nothing changed, the new sheet after a "
+        f"box), one box a table every {BOX_SECONDS:g} s from the box form (the "
+        "form, the POST, the sheet it leads to), every phone on its own keep-alive "
+        f"connection, for {result['minutes']:g} minutes, against one `scorekeeper serve` "
+        "process (waitress, 8 threads, access log on, threads taking turns every millisecond) "
+        "on this 2-core machine; the ramp "
+        "runs shorter evenings with more tables on the same process. The two-process "
+        "run puts each table's scorer on one process and the two others on the other, "
+        "one PostgreSQL database. Latencies in ms (p50 / p95 / p99); *server CPU* is "
+        "the server processes' CPU time over the run's wall time (100 % = one core). "
+        "Targets: poll p95 ≤ "
+        f"{POLL_P95_MS:g} ms, recording a box p95 ≤ {RECORD_P95_MS:g} ms, no "
+        "errors.",
+        "",
+    ]
     rows = _rows("now", result)
     if before:
         rows = _rows(f"before ({before['code']})", before) + rows
-    lines += markdown_table(["code", "run", "tables", "phones", "poll", "record", "standings",
-                             "stale standings", "form p95",
-                     "sheet p95", "errors", "server CPU %", "load", "met"], rows)
-    lines += [f"One process (one core: Python runs one of its threads at a time) held "
-              f"**{result['tables_one_process_holds']} tables** at the targets in this run "
-              "(the largest table count of the evening and the ramp that met them).", ""]
+    lines += markdown_table(
+        [
+            "code",
+            "run",
+            "tables",
+            "phones",
+            "poll",
+            "record",
+            "standings",
+            "stale standings",
+            "form p95",
+            "sheet p95",
+            "errors",
+            "server CPU %",
+            "load",
+            "met",
+        ],
+        rows,
+    )
+    lines += [
+        f"One process (one core: Python runs one of its threads at a time) held "
+        f"**{result['tables_one_process_holds']} tables** at the targets in this run "
+        "(the largest table count of the evening and the ramp that met them).",
+        "",
+    ]
     if before and before.get("notes"):
         lines += [before["notes"], ""]
     return lines
@@ -680,8 +804,9 @@ def _load_average() -> str:
 
 def _say(label: str, result: dict[str, Any]) -> None:
     kinds = " ".join(f"{kind} p95 {result[kind]['p95_ms']}" for kind in ("poll", "record"))
-    sys.stderr.write(f"club, {label}: {kinds} ms, errors {result['errors']}, "
-                     f"server CPU {result['server_cpu_percent']}%\n")
+    sys.stderr.write(
+        f"club, {label}: {kinds} ms, errors {result['errors']}, server CPU {result['server_cpu_percent']}%\n"
+    )
 
 
 def main() -> None:
@@ -691,20 +816,26 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=1)
     parser.add_argument("--postgres", action="store_true", help="with --tables: on PostgreSQL")
     parser.add_argument("--ramp", default="", help="more tables to try, e.g. 200,300,400")
-    parser.add_argument("--nice", type=int, default=0,
-                        help="niceness of the benchmark and its servers (-10, as root: other "
-                        "work on a shared machine disturbs the figures less)")
-    parser.add_argument("--write", action="store_true",
-                        help="put the evening, the ramp and two instances into "
-                        "docs/performance.md's club section")
-    parser.add_argument("--note", default="", help="with --write: a paragraph after the table "
-                        "(the conditions of the run)")
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="niceness of the benchmark and its servers (-10, as root: other "
+        "work on a shared machine disturbs the figures less)",
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="put the evening, the ramp and two instances into docs/performance.md's club section",
+    )
+    parser.add_argument(
+        "--note", default="", help="with --write: a paragraph after the table (the conditions of the run)"
+    )
     args = parser.parse_args()
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # the servers inherit it
     if args.tables:
-        result = run_evening(args.tables, args.minutes * 60 + WARM_UP_SECONDS, args.instances,
-                             args.postgres)
+        result = run_evening(args.tables, args.minutes * 60 + WARM_UP_SECONDS, args.instances, args.postgres)
     else:
         ramp = [int(n) for n in args.ramp.split(",") if n.strip()]
         result = run(args.minutes, ramp)

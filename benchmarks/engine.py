@@ -19,10 +19,8 @@ TARGETS = (
     # (label, measurement, figure, limit, unit)
     ("random 10-card arrangement, median", "best_arrangement_random_10", "median_us", 8.0, "µs"),
     ("random 11-card best discard, median", "best_discard_random_11", "median_us", 40.0, "µs"),
-    ("three-player showdown with cards (random), median", "showdown_random", "median_ms", 1.0,
-     "ms"),
-    ("three-player showdown with cards (dense), median", "showdown_dense", "median_ms", 1.0,
-     "ms"),
+    ("three-player showdown with cards (random), median", "showdown_random", "median_ms", 1.0, "ms"),
+    ("three-player showdown with cards (dense), median", "showdown_dense", "median_ms", 1.0, "ms"),
     ("three-player showdown with cards (dense), worst", "showdown_dense", "max_ms", 20.0, "ms"),
 )
 
@@ -33,8 +31,9 @@ def run() -> dict[str, Any]:
     checks = []
     for label, name, figure, limit, unit in TARGETS:
         value = figures[name][figure]
-        checks.append({"target": f"{label} under {limit:g} {unit}", "value": value,
-                       "unit": unit, "met": value < limit})
+        checks.append(
+            {"target": f"{label} under {limit:g} {unit}", "value": value, "unit": unit, "met": value < limit}
+        )
     return {"figures": figures, "targets": checks}
 
 

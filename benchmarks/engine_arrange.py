@@ -43,8 +43,9 @@ def _dense_hands(rng: random.Random, count: int) -> list[list[Card]]:
     return hands
 
 
-def _measure(call: Callable[[Sequence[Card]], object], warm_up: list[list[Card]],
-             hands: list[list[Card]]) -> dict[str, float]:
+def _measure(
+    call: Callable[[Sequence[Card]], object], warm_up: list[list[Card]], hands: list[list[Card]]
+) -> dict[str, float]:
     """Median and 99th percentile of one call, in microseconds."""
     for hand in warm_up:
         call(hand)
@@ -56,8 +57,7 @@ def _measure(call: Callable[[Sequence[Card]], object], warm_up: list[list[Card]]
         times.append(time.perf_counter_ns() - start)
     times.sort()
     p99 = times[math.ceil(0.99 * len(times)) - 1]
-    return {"median_us": round(statistics.median(times) / 1000, 2),
-            "p99_us": round(p99 / 1000, 2)}
+    return {"median_us": round(statistics.median(times) / 1000, 2), "p99_us": round(p99 / 1000, 2)}
 
 
 def run() -> dict[str, dict[str, float]]:
@@ -65,11 +65,14 @@ def run() -> dict[str, dict[str, float]]:
     rng = random.Random(SEED)
     return {
         "best_arrangement_random_10": _measure(
-            best_arrangement, _random_hands(rng, 10, WARM_UP), _random_hands(rng, 10, HANDS)),
+            best_arrangement, _random_hands(rng, 10, WARM_UP), _random_hands(rng, 10, HANDS)
+        ),
         "best_arrangement_dense_10": _measure(
-            best_arrangement, _dense_hands(rng, WARM_UP), _dense_hands(rng, HANDS)),
+            best_arrangement, _dense_hands(rng, WARM_UP), _dense_hands(rng, HANDS)
+        ),
         "best_discard_random_11": _measure(
-            best_discard, _random_hands(rng, 11, WARM_UP), _random_hands(rng, 11, HANDS)),
+            best_discard, _random_hands(rng, 11, WARM_UP), _random_hands(rng, 11, HANDS)
+        ),
     }
 
 

@@ -40,9 +40,8 @@ def _cards_box(rng: random.Random, knocker: str) -> dict[str, Any]:
     """A knock whose three hands are given as cards (a deal the knocker can knock with)."""
     hand = _knocking_hand(rng)
     cards = hand + rng.sample([c for c in ALL_CARDS if c not in hand], 20)
-    order = PLAYERS[PLAYERS.index(knocker):] + PLAYERS[:PLAYERS.index(knocker)]
-    hands = {p: {"cards": [c.code for c in cards[10 * i:10 * i + 10]]}
-             for i, p in enumerate(order)}
+    order = PLAYERS[PLAYERS.index(knocker) :] + PLAYERS[: PLAYERS.index(knocker)]
+    hands = {p: {"cards": [c.code for c in cards[10 * i : 10 * i + 10]]} for i, p in enumerate(order)}
     return {"ending": "knock", "by": knocker, "hands": hands}
 
 
@@ -57,10 +56,15 @@ def _counts_box(rng: random.Random, knocker: str) -> dict[str, Any]:
 
 
 def _game(rng: random.Random) -> dict[str, Any]:
-    boxes = [(_cards_box if n % 4 == 3 else _counts_box)(rng, rng.choice(PLAYERS))
-             for n in range(BOXES)]
-    return {"rules": "jersey-scarne", "settings": {"game_target": 100000},
-            "players": list(PLAYERS), "dealer": "Ann", "stake": 0.05, "boxes": boxes}
+    boxes = [(_cards_box if n % 4 == 3 else _counts_box)(rng, rng.choice(PLAYERS)) for n in range(BOXES)]
+    return {
+        "rules": "jersey-scarne",
+        "settings": {"game_target": 100000},
+        "players": list(PLAYERS),
+        "dealer": "Ann",
+        "stake": 0.05,
+        "boxes": boxes,
+    }
 
 
 def run(samples: int = 60, seed: int = 2026) -> dict[str, dict[str, float]]:

@@ -32,7 +32,9 @@ def _deal(rng: random.Random, dense: bool) -> dict[str, Any]:
         hands: list[list[Card]] = [cards[0:10], cards[10:20], cards[20:30]]
         if best_count(hands[0]) <= 10:
             return {
-                "rules": "jersey-scarne", "players": list(PLAYERS), "ending": "knock",
+                "rules": "jersey-scarne",
+                "players": list(PLAYERS),
+                "ending": "knock",
                 "by": "Ann",
                 "hands": {p: {"cards": [c.code for c in h]} for p, h in zip(PLAYERS, hands, strict=True)},
             }
@@ -43,6 +45,7 @@ def _measure(boxes: list[dict[str, Any]]) -> dict[str, float]:
         adjudicate(box)  # warm-up: meld tables and caches
     times = milliseconds(adjudicate, boxes)
     return {**summary(times), "boxes": len(times)}
+
 
 def run(samples: int = 1000, seed: int = 2026) -> dict[str, dict[str, float]]:
     """Median, p99 and worst time of one three-player showdown with cards."""

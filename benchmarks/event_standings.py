@@ -38,9 +38,11 @@ SECRET = "bench-" + "k" * 40
 
 def _knock(players: list[str], by: int) -> BoxEntry:
     knocker = players[by % len(players)]
-    return BoxEntry(ending="knock", by=knocker,
-                    hands={p: Hand(count=2 if p == knocker else 12 + i)
-                           for i, p in enumerate(players)})
+    return BoxEntry(
+        ending="knock",
+        by=knocker,
+        hands={p: Hand(count=2 if p == knocker else 12 + i) for i, p in enumerate(players)},
+    )
 
 
 def _play(db: Any, event: store.events.LoadedEvent, round: int, boxes: int) -> None:
@@ -61,9 +63,11 @@ def _timed(call: Callable[[], object]) -> dict[str, float]:
     walls.sort()
     cpus.sort()
     p95 = int(0.95 * len(walls)) - 1
-    return {"wall_p50_ms": round(walls[len(walls) // 2], 1),
-            "wall_p95_ms": round(walls[p95], 1),
-            "cpu_p50_ms": round(cpus[len(cpus) // 2], 1)}
+    return {
+        "wall_p50_ms": round(walls[len(walls) // 2], 1),
+        "wall_p95_ms": round(walls[p95], 1),
+        "cpu_p50_ms": round(cpus[len(cpus) // 2], 1),
+    }
 
 
 def run() -> dict[str, Any]:
@@ -71,9 +75,13 @@ def run() -> dict[str, Any]:
         url = f"sqlite:///{Path(tmp) / 'event.sqlite3'}"
         store.migrate(url)
         with store.opened(url) as db:
-            entry = EventEntry("Club evening", tuple(f"Player {n:03}"
-                                                    for n in range(1, 3 * TABLES + 1)),
-                               rounds=3, settings={"game_target": 100000}, seed=25)
+            entry = EventEntry(
+                "Club evening",
+                tuple(f"Player {n:03}" for n in range(1, 3 * TABLES + 1)),
+                rounds=3,
+                settings={"game_target": 100000},
+                seed=25,
+            )
             started = time.perf_counter()
             event = events.start_event(db, entry, secret=SECRET.encode()).event
             seat_ms = (time.perf_counter() - started) * 1000
@@ -87,7 +95,8 @@ def run() -> dict[str, Any]:
             _play(db, event, 2, 3)
             event = events.load_event(db, event.id) or event
             result: dict[str, Any] = {
-                "tables": TABLES, "players": 3 * TABLES,
+                "tables": TABLES,
+                "players": 3 * TABLES,
                 "start_and_seat_round_1_ms": round(seat_ms),
                 "close_round_by_force_ms": round(close_ms),
                 "seat_round_2_ms": round(next_ms),
@@ -102,31 +111,37 @@ def run() -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--write", action="store_true",
-                        help="put the figures into docs/performance.md")
+    parser.add_argument("--write", action="store_true", help="put the figures into docs/performance.md")
     args = parser.parse_args()
     load = Path("/proc/loadavg").read_text().split()[0]
     result = run()
     result["load_average"] = f"{load} -> {Path('/proc/loadavg').read_text().split()[0]}"
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     if args.write:
-        rows = [[name, result[key]["wall_p50_ms"], result[key]["wall_p95_ms"],
-                 result[key]["cpu_p50_ms"]]
-                for name, key in (("standings (one read, ranked)", "standings"),
-                                  ("board (standings, tables, results)", "board"),
-                                  ("GET /api/v1/events/<id>", "api_get_event"))]
-        lines = ["## An event's standings (issue 25)", "",
-                 f"`python -m benchmarks.event_standings`: {TABLES} tables, "
-                 f"{3 * TABLES} players of Jersey Gin in round 2 (round 1 ten boxes a "
-                 "table, closed by force; round 2 three boxes a table), SQLite, in "
-                 f"process, {CALLS} calls each. Starting the event and seating round 1 "
-                 f"(100 games created) took {result['start_and_seat_round_1_ms']} ms, "
-                 f"closing round 1 by force (100 games ended by agreement) "
-                 f"{result['close_round_by_force_ms']} ms, seating round 2 "
-                 f"{result['seat_round_2_ms']} ms. Load average "
-                 f"{result['load_average']} (a shared machine: the CPU column is what a "
-                 "call costs whatever the load).", "",
-                 *markdown_table(["call", "wall p50 ms", "wall p95 ms", "CPU p50 ms"], rows)]
+        rows = [
+            [name, result[key]["wall_p50_ms"], result[key]["wall_p95_ms"], result[key]["cpu_p50_ms"]]
+            for name, key in (
+                ("standings (one read, ranked)", "standings"),
+                ("board (standings, tables, results)", "board"),
+                ("GET /api/v1/events/<id>", "api_get_event"),
+            )
+        ]
+        lines = [
+            "## An event's standings (issue 25)",
+            "",
+            f"`python -m benchmarks.event_standings`: {TABLES} tables, "
+            f"{3 * TABLES} players of Jersey Gin in round 2 (round 1 ten boxes a "
+            "table, closed by force; round 2 three boxes a table), SQLite, in "
+            f"process, {CALLS} calls each. Starting the event and seating round 1 "
+            f"(100 games created) took {result['start_and_seat_round_1_ms']} ms, "
+            f"closing round 1 by force (100 games ended by agreement) "
+            f"{result['close_round_by_force_ms']} ms, seating round 2 "
+            f"{result['seat_round_2_ms']} ms. Load average "
+            f"{result['load_average']} (a shared machine: the CPU column is what a "
+            "call costs whatever the load).",
+            "",
+            *markdown_table(["call", "wall p50 ms", "wall p95 ms", "CPU p50 ms"], rows),
+        ]
         write_section(DOC, "## An event's standings (issue 25)", "\n".join(lines) + "\n")
 
 

@@ -44,22 +44,32 @@ HOSTILE = 8
 LOADS = ("read", "pdf")
 """What the hostile client asks for: the big game's sheet page, or its PDF."""
 BEFORE = Path(__file__).resolve().parent / "hostile-before.json"
-TABLE_GAME: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
-                              "dealer": "Ann", "boxes": []}
+TABLE_GAME: dict[str, Any] = {
+    "rules": "jersey-scarne",
+    "players": ["Ann", "Bob", "Cal"],
+    "dealer": "Ann",
+    "boxes": [],
+}
 TABLE_BOX = {"ending": "misdeal", "note": "a table at play"}
 """Scores nothing: the table's game never ends however long the run."""
 GAME_LIMIT = 80
 """The table starts a new game after this many boxes: a long evening's game, under the
 size past which a game is read one request at a time (``BIG_GAME_BOXES``, 100)."""
-HANDS = {"Ann": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-         "Bob": {"cards": ["AH", "2H", "3H", "8H", "8D", "8C", "9C", "10C", "JC", "4D"]}}
+HANDS = {
+    "Ann": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
+    "Bob": {"cards": ["AH", "2H", "3H", "8H", "8D", "8C", "9C", "10C", "JC", "4D"]},
+}
 
 
 def biggest_game(boxes: int) -> dict[str, Any]:
     """A Gin game of ``boxes`` draws, every hand given as cards: it never ends, and its
     sheet prints every hand laid out."""
-    return {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann",
-            "boxes": [{"ending": "draw", "hands": HANDS} for _ in range(boxes)]}
+    return {
+        "rules": "gin",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "boxes": [{"ending": "draw", "hands": HANDS} for _ in range(boxes)],
+    }
 
 
 @dataclass
@@ -72,14 +82,16 @@ class Phase:
     hostile: Counter[int] = field(default_factory=Counter)
 
     def summary(self) -> dict[str, Any]:
-        return {"cycles": len(self.latencies),
-                "p50_ms": _quantile(self.latencies, 0.5),
-                "p95_ms": _quantile(self.latencies, 0.95),
-                "poll_p50_ms": _quantile(self.polls, 0.5),
-                "poll_p95_ms": _quantile(self.polls, 0.95),
-                "record_p50_ms": _quantile(self.records, 0.5),
-                "record_p95_ms": _quantile(self.records, 0.95),
-                "hostile_answers": dict(sorted(self.hostile.items()))}
+        return {
+            "cycles": len(self.latencies),
+            "p50_ms": _quantile(self.latencies, 0.5),
+            "p95_ms": _quantile(self.latencies, 0.95),
+            "poll_p50_ms": _quantile(self.polls, 0.5),
+            "poll_p95_ms": _quantile(self.polls, 0.95),
+            "record_p50_ms": _quantile(self.records, 0.5),
+            "record_p95_ms": _quantile(self.records, 0.95),
+            "hostile_answers": dict(sorted(self.hostile.items())),
+        }
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -106,19 +118,22 @@ class Table:
     def cycle(self) -> tuple[float, float]:
         """One record and one poll: how long each took, in seconds."""
         if self.boxes >= GAME_LIMIT:
-            created = self.http.post(f"{self.base}/api/v1/games", json=TABLE_GAME,
-                                     timeout=60).json()
+            created = self.http.post(f"{self.base}/api/v1/games", json=TABLE_GAME, timeout=60).json()
             self.game_id, self.version, self.boxes = created["id"], created["version"], 0
             self.auth = {"Authorization": f"Bearer {created['edit_token']}"}
         started = time.perf_counter()
-        written = self.http.post(f"{self.base}/api/v1/games/{self.game_id}/boxes",
-                                 json=TABLE_BOX, headers=self.auth, timeout=60)
+        written = self.http.post(
+            f"{self.base}/api/v1/games/{self.game_id}/boxes", json=TABLE_BOX, headers=self.auth, timeout=60
+        )
         if written.status_code != 201:
             raise RuntimeError(f"the table's box was refused: {written.status_code}")
         recorded = time.perf_counter()
-        polled = self.http.get(f"{self.base}/games/{self.game_id}/sheet",
-                               params={"since": self.version},
-                               headers={"HX-Request": "true"}, timeout=60)
+        polled = self.http.get(
+            f"{self.base}/games/{self.game_id}/sheet",
+            params={"since": self.version},
+            headers={"HX-Request": "true"},
+            timeout=60,
+        )
         if polled.status_code != 200:
             raise RuntimeError(f"the table's poll answered {polled.status_code}")
         self.version = written.json()["version"]
@@ -135,8 +150,9 @@ def _play(table: Table, seconds: float, phase: Phase) -> None:
         phase.latencies.append(record + poll)
 
 
-def attack(base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300,
-           load: str = "pdf") -> dict[str, Any]:
+def attack(
+    base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300, load: str = "pdf"
+) -> dict[str, Any]:
     """The table idle for ``seconds``, then for ``seconds`` with ``hostile`` threads
     reading the sheet page (``load="read"``) or fetching the PDF (``"pdf"``) of a game
     of ``boxes`` boxes; both phases summarised, and the ratios of the attacked figures
@@ -147,8 +163,11 @@ def attack(base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300,
     if big.status_code != 201:
         raise RuntimeError(f"the big game was refused: {big.text[:300]}")
     big_id = big.json()["id"]
-    url, params = ((f"{base}/api/v1/games/{big_id}/sheet.pdf", {"detail": "1"})
-                   if load == "pdf" else (f"{base}/games/{big_id}", {}))
+    url, params = (
+        (f"{base}/api/v1/games/{big_id}/sheet.pdf", {"detail": "1"})
+        if load == "pdf"
+        else (f"{base}/games/{big_id}", {})
+    )
     table = Table(base)
     for _ in range(5):  # warm up: templates, the first game, connections
         table.cycle()
@@ -175,9 +194,15 @@ def attack(base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300,
     for thread in threads:
         thread.join(timeout=300)
     quiet, busy = idle.summary(), attacked.summary()
-    return {"idle": quiet, "attacked": busy, "hostile": hostile, "boxes": boxes,
-            "load": load, "ratio_p50": _ratio(busy["p50_ms"], quiet["p50_ms"]),
-            "ratio_poll_p95": _ratio(busy["poll_p95_ms"], quiet["poll_p95_ms"])}
+    return {
+        "idle": quiet,
+        "attacked": busy,
+        "hostile": hostile,
+        "boxes": boxes,
+        "load": load,
+        "ratio_p50": _ratio(busy["p50_ms"], quiet["p50_ms"]),
+        "ratio_poll_p95": _ratio(busy["poll_p95_ms"], quiet["poll_p95_ms"]),
+    }
 
 
 def _ratio(attacked: float, idle: float) -> float:
@@ -190,15 +215,28 @@ def serving(folder: Path, **settings: str) -> Iterator[str]:
     database in ``folder``, ``settings`` as ``SCOREKEEPER_*`` environment; its URL."""
     url = f"sqlite:///{folder / 'hostile.sqlite3'}"
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "SCOREKEEPER_BENCH_SECRET": secrets.token_hex(32),
-           **{f"SCOREKEEPER_{name}": value for name, value in settings.items()}}
-    subprocess.run([sys.executable, "-m", "scorekeeper", "migrate"], cwd=PROJECT, env=env,
-                   check=True, capture_output=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SCOREKEEPER_BENCH_SECRET": secrets.token_hex(32),
+        **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
+    }
+    subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "migrate"],
+        cwd=PROJECT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "benchmarks.server", "--serve", str(port)],
-            cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            cwd=PROJECT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             _wait_until_up(port, process, log_path)
             yield f"http://127.0.0.1:{port}"
@@ -224,19 +262,24 @@ def run(seconds: float = 15.0, loads: tuple[str, ...] = LOADS) -> dict[str, Any]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="each phase's duration")
-    parser.add_argument("--load", choices=LOADS, action="append",
-                        help="what the hostile client asks for (default: each in turn)")
+    parser.add_argument(
+        "--load",
+        choices=LOADS,
+        action="append",
+        help="what the hostile client asks for (default: each in turn)",
+    )
     args = parser.parse_args()
     result = run(args.seconds, tuple(args.load or LOADS))
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
 
 
-LABELS = {"read": "eight anonymous readers of its sheet page",
-          "pdf": "eight loops fetching its PDF (with detail)"}
+LABELS = {
+    "read": "eight anonymous readers of its sheet page",
+    "pdf": "eight loops fetching its PDF (with detail)",
+}
 
 
-def section(result: dict[str, Any], before: dict[str, Any] | None = None,
-            measured: str = "") -> list[str]:
+def section(result: dict[str, Any], before: dict[str, Any] | None = None, measured: str = "") -> list[str]:
     """The docs/performance.md section of :func:`run`'s result (and of the same run on
     the code before issue 23, when given; ``measured``: when and under what load)."""
     rows = []
@@ -247,30 +290,45 @@ def section(result: dict[str, Any], before: dict[str, Any] | None = None,
             run_ = figures[load]
             idle, busy = run_["idle"], run_["attacked"]
             met = run_["ratio_poll_p95"] <= 2.0
-            rows.append([code, LABELS[load],
-                         f"{idle['poll_p50_ms']} / {idle['poll_p95_ms']}",
-                         f"{busy['poll_p50_ms']} / {busy['poll_p95_ms']}",
-                         f"{run_['ratio_poll_p95']}x" if met else
-                         f"**{run_['ratio_poll_p95']}x**",
-                         f"{idle['record_p50_ms']} / {idle['record_p95_ms']}",
-                         f"{busy['record_p50_ms']} / {busy['record_p95_ms']}",
-                         busy["cycles"], ", ".join(f"{k}: {v}" for k, v in
-                                                   busy["hostile_answers"].items())])
-    header = ["code", "hostile client", "poll idle p50 / p95 ms",
-              "poll attacked p50 / p95 ms", "poll p95 ratio (target ≤ 2x)",
-              "record idle p50 / p95 ms", "record attacked p50 / p95 ms",
-              "table cycles attacked", "hostile answers"]
+            rows.append(
+                [
+                    code,
+                    LABELS[load],
+                    f"{idle['poll_p50_ms']} / {idle['poll_p95_ms']}",
+                    f"{busy['poll_p50_ms']} / {busy['poll_p95_ms']}",
+                    f"{run_['ratio_poll_p95']}x" if met else f"**{run_['ratio_poll_p95']}x**",
+                    f"{idle['record_p50_ms']} / {idle['record_p95_ms']}",
+                    f"{busy['record_p50_ms']} / {busy['record_p95_ms']}",
+                    busy["cycles"],
+                    ", ".join(f"{k}: {v}" for k, v in busy["hostile_answers"].items()),
+                ]
+            )
+    header = [
+        "code",
+        "hostile client",
+        "poll idle p50 / p95 ms",
+        "poll attacked p50 / p95 ms",
+        "poll p95 ratio (target ≤ 2x)",
+        "record idle p50 / p95 ms",
+        "record attacked p50 / p95 ms",
+        "table cycles attacked",
+        "hostile answers",
+    ]
     return [
-        "## A hostile client", "",
+        "## A hostile client",
+        "",
         "`python -m benchmarks.hostile`: one table records a box through the API and "
         "polls its sheet as a phone does, in turn, first on an idle server, then while a "
         "hostile client makes a game at the box limit (300 draws, every hand as cards: "
         "one anonymous 53 KB request) and, from eight threads back to back, reads its "
         "sheet page or fetches its PDF. `scorekeeper serve` on SQLite, as configured by "
         f"default; {result['seconds_per_phase']:g} s per phase. Issue 23's target: the "
-        "table's poll p95 within 2x of idle.", "",
-        "| " + " | ".join(header) + " |", "|" + "---|" * len(header),
-        *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows), "",
+        "table's poll p95 within 2x of idle.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows),
+        "",
         *([measured, ""] if measured else []),
         "Before issue 23 every read of a game ruled all its boxes again (about 0.2 s of "
         "CPU for this game) and rendered its 300 rows (another 0.24 s), in the server's "
@@ -287,7 +345,8 @@ def section(result: dict[str, Any], before: dict[str, Any] | None = None,
         "once with 503 and Retry-After, so the tables always find a thread. What is "
         "left of the attack is the refusals themselves: the hostile loops, answered in "
         "about 2 ms, ask again at once (the 503 counts above), and that flood of small "
-        "requests is what still slows the table.", "",
+        "requests is what still slows the table.",
+        "",
     ]
 
 

@@ -26,8 +26,14 @@ from typing import Any
 from . import server, webgames
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 TARGET_KB = 60
 
 
@@ -47,15 +53,17 @@ def _cold_load(browser: Any, base: str, cookie: str, path: str) -> dict[str, Any
         answer = request.response()
         body = answer.body() if answer is not None else b""
         sizes = request.sizes()
-        resources.append({
-            "path": urllib.parse.urlsplit(request.url).path,
-            "type": request.resource_type,
-            "status": answer.status if answer is not None else None,
-            "encoding": (answer.headers.get("content-encoding") if answer else None) or "none",
-            "headers_bytes": sizes["responseHeadersSize"],
-            "body_bytes": sizes["responseBodySize"],
-            "gzip_body_bytes": len(gzip.compress(body, compresslevel=6)) if body else 0,
-        })
+        resources.append(
+            {
+                "path": urllib.parse.urlsplit(request.url).path,
+                "type": request.resource_type,
+                "status": answer.status if answer is not None else None,
+                "encoding": (answer.headers.get("content-encoding") if answer else None) or "none",
+                "headers_bytes": sizes["responseHeadersSize"],
+                "body_bytes": sizes["responseBodySize"],
+                "gzip_body_bytes": len(gzip.compress(body, compresslevel=6)) if body else 0,
+            }
+        )
     context.close()
     headers = sum(r["headers_bytes"] for r in resources)
     raw = sum(r["body_bytes"] for r in resources)
@@ -92,8 +100,7 @@ def run() -> dict[str, Any]:
                 return {
                     "target_kb": TARGET_KB,
                     "sheet": _cold_load(browser, base, phone.cookie, f"/games/{sheet.game_id}"),
-                    "box_entry": _cold_load(browser, base, phone.cookie,
-                                            f"/games/{entry.game_id}/boxes/new"),
+                    "box_entry": _cold_load(browser, base, phone.cookie, f"/games/{entry.game_id}/boxes/new"),
                 }
             finally:
                 browser.close()

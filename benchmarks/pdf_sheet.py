@@ -31,46 +31,65 @@ TARGET_MS = 300
 """Issue 15: a 130-box sheet with detail renders in under this, in-process."""
 HEAD = "## PDF"
 ISSUE_26 = (
-    'Issue 26 (each right-to-left name reordered on its own, Arabic in Noto Sans Arabic, the '
-    'chart beside the end tables) cost nothing measurable: with the load average at 13 to 19 on'
-    ' the two cores, wall times were noise, so the old and new trees were timed alternately by '
-    'CPU time (`time.process_time`, the best and median of 7 renders, twice each): the 130-box '
-    'sheet with detail 170-175 / 183-193 ms before, 171-177 / 183-189 ms after; 11 boxes '
-    'without detail 15-16 / 16-17 ms before, 14 / 15 ms after (one page now, two before). Noto '
-    'Sans Arabic is parsed only when a name has Arabic letters, as the other fallback fonts '
-    'are.'
+    "Issue 26 (each right-to-left name reordered on its own, Arabic in Noto Sans Arabic, the "
+    "chart beside the end tables) cost nothing measurable: with the load average at 13 to 19 on"
+    " the two cores, wall times were noise, so the old and new trees were timed alternately by "
+    "CPU time (`time.process_time`, the best and median of 7 renders, twice each): the 130-box "
+    "sheet with detail 170-175 / 183-193 ms before, 171-177 / 183-189 ms after; 11 boxes "
+    "without detail 15-16 / 16-17 ms before, 14 / 15 ms after (one page now, two before). Noto "
+    "Sans Arabic is parsed only when a name has Arabic letters, as the other fallback fonts "
+    "are."
 )
 """Measured by hand when issue 26 landed, on a machine too loaded for wall times."""
 
 
 def _cards_box(by: str, second: str, third: str) -> dict[str, Any]:
     """A knock with the knocker's cards, the next hand as laid out, the third as a count."""
-    return {"ending": "knock", "by": by, "hands": {
-        by: {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        second: {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                 "layoffs": [{"card": "4S", "onto": by}]},
-        third: {"count": 14}}}
+    return {
+        "ending": "knock",
+        "by": by,
+        "hands": {
+            by: {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
+            second: {
+                "melds": [["KH", "KC", "KS"]],
+                "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+                "layoffs": [{"card": "4S", "onto": by}],
+            },
+            third: {"count": 14},
+        },
+    }
 
 
 def _box(n: int) -> dict[str, Any]:
     """Box ``n``: knocks and gins in turn round the table, a misdeal and a box with cards."""
     by, second, third = (PLAYERS[(n + k) % 3] for k in range(3))
     if n % 7 == 3:
-        return {"ending": "gin", "by": by, "hands": {
-            by: {"count": 0}, second: {"count": 10 + n % 23}, third: {"count": 5 + n % 31}}}
+        return {
+            "ending": "gin",
+            "by": by,
+            "hands": {by: {"count": 0}, second: {"count": 10 + n % 23}, third: {"count": 5 + n % 31}},
+        }
     if n % 7 == 5:
         return _cards_box(by, second, third)
     if n % 7 == 6:
         return {"ending": "misdeal"}
-    return {"ending": "knock", "by": by, "hands": {
-        by: {"count": 1 + n % 9}, second: {"count": 12 + n % 27}, third: {"count": 11 + n % 19}}}
+    return {
+        "ending": "knock",
+        "by": by,
+        "hands": {by: {"count": 1 + n % 9}, second: {"count": 12 + n % 27}, third: {"count": 11 + n % 19}},
+    }
 
 
 def game() -> dict[str, Any]:
     """The 40-box game, its target the winner's total after the last box."""
-    played: dict[str, Any] = {"rules": "jersey-scarne", "settings": {"game_target": 100000},
-                              "players": list(PLAYERS), "dealer": "Ann", "stake": 0.05,
-                              "boxes": [_box(n) for n in range(BOXES)]}
+    played: dict[str, Any] = {
+        "rules": "jersey-scarne",
+        "settings": {"game_target": 100000},
+        "players": list(PLAYERS),
+        "dealer": "Ann",
+        "stake": 0.05,
+        "boxes": [_box(n) for n in range(BOXES)],
+    }
     last = engine.score(played)["boxes"][-1]
     played["settings"] = {"game_target": last["totals"][last["winner"]]}
     return played
@@ -85,9 +104,14 @@ def _time(render: Callable[[], bytes], runs: int) -> dict[str, float]:
 
 def long_game(boxes: int) -> dict[str, Any]:
     """A game of ``boxes`` boxes still in progress (the target out of reach)."""
-    return {"rules": "jersey-scarne", "settings": {"game_target": 100000},
-            "players": list(PLAYERS), "dealer": "Ann", "stake": 0.05,
-            "boxes": [_box(n) for n in range(boxes)]}
+    return {
+        "rules": "jersey-scarne",
+        "settings": {"game_target": 100000},
+        "players": list(PLAYERS),
+        "dealer": "Ann",
+        "stake": 0.05,
+        "boxes": [_box(n) for n in range(boxes)],
+    }
 
 
 def run(runs: int = 20) -> dict[str, dict[str, float]]:
@@ -105,8 +129,8 @@ def run(runs: int = 20) -> dict[str, dict[str, float]]:
         scored = Sheet.from_json(engine.score(long.to_json()))
         for detail, label in ((False, "no_detail"), (True, "detail")):
             results[f"render_sheet_{boxes}_boxes_{label}"] = _time(
-                functools.partial(render_sheet, long, scored, detail=detail, created=DATE),
-                max(5, runs // 2))
+                functools.partial(render_sheet, long, scored, detail=detail, created=DATE), max(5, runs // 2)
+            )
     return results
 
 
@@ -116,41 +140,50 @@ def best_of(rounds: int, runs: int = 20) -> dict[str, dict[str, float]]:
     The machine is shared: another process taking a core slows a whole round, so the
     best round is the one least disturbed, not the luckiest render."""
     results = [run(runs) for _ in range(rounds)]
-    return {name: min((r[name] for r in results), key=lambda f: f["median_ms"])
-            for name in results[0]}
+    return {name: min((r[name] for r in results), key=lambda f: f["median_ms"]) for name in results[0]}
 
 
 def section(result: dict[str, dict[str, float]], *, rounds: int, load: str) -> str:
     """The PDF section of docs/performance.md."""
-    rows = [[f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]]
-            for name, f in result.items()]
+    rows = [
+        [f"`{name}`", f["median_ms"], f["p99_ms"], f["max_ms"], f["size_kb"]] for name, f in result.items()
+    ]
     detailed = result["render_sheet_130_boxes_detail"]["median_ms"]
     met = "met" if detailed < TARGET_MS else "**not met**"
-    return "\n".join([
-        HEAD, "",
-        "`python -m benchmarks.pdf_sheet [--rounds N] [--write]`: ReportLab, into memory, "
-        "with its C accelerator (`rl_accel`). Each document is rendered 10 to 20 times a "
-        f"round, in {rounds} round{'' if rounds == 1 else 's'}; the table shows each "
-        "document's round with the lowest median (the machine is shared by several "
-        f"sessions; load average at the start: {load}).",
-        "", *markdown_table(["document", "median ms", "p99 ms", "worst ms", "size KB"], rows),
-        f"Issue 15's target, a 130-box sheet with detail under {TARGET_MS} ms: {met} "
-        f"({detailed} ms). It was 267 ms (the best of three rounds; 279 and 309 ms in the "
-        "others) while each box entered as counts only printed "
-        "its one-line run-on explanation as a ReportLab Paragraph (markup parsed, lines "
-        "broken fragment by fragment: about 0.9 ms a line, over a hundred lines); the "
-        "change that brought it under 300 ms draws those lines as a `RunOnLine` "
-        "(scorekeeper/pdf/runon.py) that measures each word once and sets it straight on "
-        "the canvas (the same words, weights and fonts). Since issue 12 `render_sheet` "
-        "reads the engine's typed `GameEntry` and `Sheet` instead of JSON dicts; the game is "
-        "read and scored once, outside the timing, as the web app holds it.", "",
-        ISSUE_26, "", ""])
+    return "\n".join(
+        [
+            HEAD,
+            "",
+            "`python -m benchmarks.pdf_sheet [--rounds N] [--write]`: ReportLab, into memory, "
+            "with its C accelerator (`rl_accel`). Each document is rendered 10 to 20 times a "
+            f"round, in {rounds} round{'' if rounds == 1 else 's'}; the table shows each "
+            "document's round with the lowest median (the machine is shared by several "
+            f"sessions; load average at the start: {load}).",
+            "",
+            *markdown_table(["document", "median ms", "p99 ms", "worst ms", "size KB"], rows),
+            f"Issue 15's target, a 130-box sheet with detail under {TARGET_MS} ms: {met} "
+            f"({detailed} ms). It was 267 ms (the best of three rounds; 279 and 309 ms in the "
+            "others) while each box entered as counts only printed "
+            "its one-line run-on explanation as a ReportLab Paragraph (markup parsed, lines "
+            "broken fragment by fragment: about 0.9 ms a line, over a hundred lines); the "
+            "change that brought it under 300 ms draws those lines as a `RunOnLine` "
+            "(scorekeeper/pdf/runon.py) that measures each word once and sets it straight on "
+            "the canvas (the same words, weights and fonts). Since issue 12 `render_sheet` "
+            "reads the engine's typed `GameEntry` and `Sheet` instead of JSON dicts; the game is "
+            "read and scored once, outside the timing, as the web app holds it.",
+            "",
+            ISSUE_26,
+            "",
+            "",
+        ]
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1, help="run everything N times, "
-                        "keep each document's best round")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="run everything N times, keep each document's best round"
+    )
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     args = parser.parse_args()
     load = " ".join(f"{n:.2f}" for n in os.getloadavg())

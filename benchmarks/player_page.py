@@ -43,10 +43,14 @@ TARGET_MS = 100
 def played_game(rng: random.Random, day: int) -> dict[str, Any]:
     """A finished Jersey Gin game of three regulars: boxes until the engine ends it."""
     players = rng.sample(REGULARS, 3)
-    game: dict[str, Any] = {"rules": "jersey-scarne", "players": players,
-                            "dealer": players[0], "stake": rng.choice([None, 0.05, 0.1]),
-                            "started": f"2026-{1 + day // 28 % 12:02d}-{1 + day % 28:02d}T20:00",
-                            "boxes": []}
+    game: dict[str, Any] = {
+        "rules": "jersey-scarne",
+        "players": players,
+        "dealer": players[0],
+        "stake": rng.choice([None, 0.05, 0.1]),
+        "started": f"2026-{1 + day // 28 % 12:02d}-{1 + day % 28:02d}T20:00",
+        "boxes": [],
+    }
     while True:
         game["boxes"].append(_box(rng, players))
         sheet = engine.score(game)
@@ -74,12 +78,19 @@ def seed(url: str, count: int, seed_: int = 16) -> None:
         for day in range(count):
             game = played_game(rng, day)
             sheet = Sheet.from_json(engine.score(game))
-            new = store.NewGame(rules=game["rules"], settings={}, players=game["players"],
-                                dealer=game["dealer"], stake=game["stake"],
-                                summary=store.summarize(sheet), started=game["started"])
-            boxes = [store.StoredBox(entry, {k: v for k, v in box.to_json().items()
-                                             if k != "id"})
-                     for entry, box in zip(game["boxes"], sheet.boxes, strict=True)]
+            new = store.NewGame(
+                rules=game["rules"],
+                settings={},
+                players=game["players"],
+                dealer=game["dealer"],
+                stake=game["stake"],
+                summary=store.summarize(sheet),
+                started=game["started"],
+            )
+            boxes = [
+                store.StoredBox(entry, {k: v for k, v in box.to_json().items() if k != "id"})
+                for entry, box in zip(game["boxes"], sheet.boxes, strict=True)
+            ]
             store.create_game(db, new, boxes)
 
 
@@ -88,15 +99,15 @@ def forget_records(url: str) -> None:
     with store.opened(url) as db:
         for row in store.counted_games(db):
             summary_ = {k: v for k, v in row.summary.items() if k != "record"}
-            db.execute(sa.update(store.Game).where(store.Game.id == row.id)
-                       .values(summary=summary_))
+            db.execute(sa.update(store.Game).where(store.Game.id == row.id).values(summary=summary_))
         db.commit()
 
 
 def measure(url: str, rounds: int) -> dict[str, Any]:
     """The page, and its reading and figures alone, timed ``rounds`` times each."""
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "bench" * 8,
-                      "RECENT_GAMES_PUBLIC": True})
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "bench" * 8, "RECENT_GAMES_PUBLIC": True}
+    )
     client = app.test_client()
     with store.opened(url) as db:
         games = tally.played(db)
@@ -115,10 +126,17 @@ def measure(url: str, rounds: int) -> dict[str, Any]:
         client.get(path)
 
     first = milliseconds(cold, range(max(3, rounds // 10)))
-    return {"games": len(games), "boxes": boxes, "player": busiest.name,
-            "player_games": busiest.games, "page_bytes": len(page.data),
-            "page_kept": summary(pages), "page_first": summary(first),
-            "read_every_game": summary(read), "record": summary(figures)}
+    return {
+        "games": len(games),
+        "boxes": boxes,
+        "player": busiest.name,
+        "player_games": busiest.games,
+        "page_bytes": len(page.data),
+        "page_kept": summary(pages),
+        "page_first": summary(first),
+        "read_every_game": summary(read),
+        "record": summary(figures),
+    }
 
 
 def run(count: int = 1000, rounds: int = 30) -> dict[str, Any]:
@@ -129,8 +147,7 @@ def run(count: int = 1000, rounds: int = 30) -> dict[str, Any]:
         summarised = measure(url, rounds)
         forget_records(url)
         scored = measure(url, max(3, rounds // 10))
-    return {"target_ms": TARGET_MS, "from_summaries": summarised,
-            "scored_by_the_engine": scored}
+    return {"target_ms": TARGET_MS, "from_summaries": summarised, "scored_by_the_engine": scored}
 
 
 HEAD = "## A player's page over 1,000 games (issue 16)"
@@ -139,33 +156,42 @@ HEAD = "## A player's page over 1,000 games (issue 16)"
 def section(result: dict[str, Any], load: str) -> str:
     """The figures as the Markdown section of docs/performance.md."""
     kept, scored = result["from_summaries"], result["scored_by_the_engine"]
-    rows = [("page, as served (games kept, versions read)", kept["page_kept"]),
-            ("page, first request (every game read)", kept["page_first"]),
-            ("read every game from its summary", kept["read_every_game"]),
-            ("the record's figures alone", kept["record"]),
-            ("page, first request, summaries without records (engine)",
-             scored["page_first"]),
-            ("read every game, scored by the engine", scored["read_every_game"])]
-    lines = [HEAD, "",
-             f"Measured by `python -m benchmarks.player_page --write`: {kept['games']} "
-             f"finished Jersey Gin games ({kept['boxes']} boxes) of eight regulars on a "
-             f"club server; the page of {kept['player']} ({kept['player_games']} games, "
-             f"{kept['page_bytes']:,} bytes of HTML) rendered in-process by Flask's test "
-             f"client. Load average at the start: {load}. Target: under "
-             f"{result['target_ms']} ms.", "",
-             "| measurement | median ms | p99 ms | worst ms |", "|---|---|---|---|"]
-    lines += [f"| {name} | {t['median_ms']} | {t['p99_ms']} | {t['max_ms']} |"
-              for name, t in rows]
-    lines += ["", "Reading every game's stored rulings and scoring them again (the ledger's "
-              "`load`) costs several milliseconds a game (5.6 ms for a 40-box game scored, "
-              "2.7 ms only to parse its stored sheet), seconds for a thousand games: so the "
-              "summary each write stores now holds what records need (each box's result, "
-              "winner and credit, shutouts, settlement), and the app keeps the games it has "
-              "read (`tally.Kept`) and reads again only those whose version changed, "
-              "which a page finds by reading the games' versions alone. A game read reads only "
-              "the columns records need (a whole row cost half as much again). Games "
-              "stored before the summary held a record are scored by the engine once, then "
-              "kept.", ""]
+    rows = [
+        ("page, as served (games kept, versions read)", kept["page_kept"]),
+        ("page, first request (every game read)", kept["page_first"]),
+        ("read every game from its summary", kept["read_every_game"]),
+        ("the record's figures alone", kept["record"]),
+        ("page, first request, summaries without records (engine)", scored["page_first"]),
+        ("read every game, scored by the engine", scored["read_every_game"]),
+    ]
+    lines = [
+        HEAD,
+        "",
+        f"Measured by `python -m benchmarks.player_page --write`: {kept['games']} "
+        f"finished Jersey Gin games ({kept['boxes']} boxes) of eight regulars on a "
+        f"club server; the page of {kept['player']} ({kept['player_games']} games, "
+        f"{kept['page_bytes']:,} bytes of HTML) rendered in-process by Flask's test "
+        f"client. Load average at the start: {load}. Target: under "
+        f"{result['target_ms']} ms.",
+        "",
+        "| measurement | median ms | p99 ms | worst ms |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {name} | {t['median_ms']} | {t['p99_ms']} | {t['max_ms']} |" for name, t in rows]
+    lines += [
+        "",
+        "Reading every game's stored rulings and scoring them again (the ledger's "
+        "`load`) costs several milliseconds a game (5.6 ms for a 40-box game scored, "
+        "2.7 ms only to parse its stored sheet), seconds for a thousand games: so the "
+        "summary each write stores now holds what records need (each box's result, "
+        "winner and credit, shutouts, settlement), and the app keeps the games it has "
+        "read (`tally.Kept`) and reads again only those whose version changed, "
+        "which a page finds by reading the games' versions alone. A game read reads only "
+        "the columns records need (a whole row cost half as much again). Games "
+        "stored before the summary held a record are scored by the engine once, then "
+        "kept.",
+        "",
+    ]
     return "\n".join(lines)
 
 

@@ -47,12 +47,13 @@ PARTS = (
     ("  of which store reads (game and boxes)", "scorekeeper.store", "load_game"),
     ("gamedata.can_edit: the edit secret checked", "scorekeeper.web.gamedata", "can_edit"),
     ("forms.box_form: the WTForms form built and filled", "scorekeeper.web.forms", "box_form"),
-    ("boxes.rule_box: form checked, the box ruled and added to the score",
-     "scorekeeper.web.boxes", "rule_box"),
-    ("ledger.record: the write (the game held, the box scored, stored)",
-     "scorekeeper.ledger", "record"),
-    ("  of which store.append_box: the write transaction", "scorekeeper.store",
-     "append_box"),
+    (
+        "boxes.rule_box: form checked, the box ruled and added to the score",
+        "scorekeeper.web.boxes",
+        "rule_box",
+    ),
+    ("ledger.record: the write (the game held, the box scored, stored)", "scorekeeper.ledger", "record"),
+    ("  of which store.append_box: the write transaction", "scorekeeper.store", "append_box"),
     ("CSRF check (Flask-WTF)", "flask_wtf.csrf", "validate_csrf"),
 )
 
@@ -60,22 +61,23 @@ PARTS = (
 def _csrf_token(client: FlaskClient, game_id: str) -> str:
     page = client.get(f"/games/{game_id}/boxes/new").get_data(as_text=True)
     match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page) or re.search(
-        r'name="csrf_token"[^>]*value="([^"]+)"', page)
+        r'name="csrf_token"[^>]*value="([^"]+)"', page
+    )
     if match is None:
         raise RuntimeError("no csrf_token in the box form")
     return match.group(1)
 
 
-def _record_games(client: FlaskClient, tables: list[webgames.Table],
-                  profiler: cProfile.Profile | None) -> list[float]:
+def _record_games(
+    client: FlaskClient, tables: list[webgames.Table], profiler: cProfile.Profile | None
+) -> list[float]:
     """Record boxes 21 to 40 on each game; the time of each POST in milliseconds."""
     times = []
     for table in tables:
         join = client.get(f"/games/{table.game_id}/join").get_data(as_text=True)
         found = re.search(r'name="csrf_token" value="([^"]+)"', join)
         assert found is not None
-        client.post(f"/games/{table.game_id}/join",
-                    data={"csrf_token": found.group(1), "code": table.token})
+        client.post(f"/games/{table.game_id}/join", data={"csrf_token": found.group(1), "code": table.token})
         token = _csrf_token(client, table.game_id)
         for version in range(1, END_BOXES - START_BOXES + 1):
             data = MultiDict(webgames.box_form(version, token))
@@ -87,8 +89,9 @@ def _record_games(client: FlaskClient, tables: list[webgames.Table],
             if profiler is not None:
                 profiler.disable()
             if response.status_code != 200 or "HX-Redirect" not in response.headers:
-                raise RuntimeError(f"recording failed: {response.status_code} "
-                                   f"{response.get_data(as_text=True)[:300]}")
+                raise RuntimeError(
+                    f"recording failed: {response.status_code} {response.get_data(as_text=True)[:300]}"
+                )
     return times
 
 
@@ -101,8 +104,7 @@ def _timed_parts() -> Iterator[dict[str, float]]:
         module = importlib.import_module(module_name)
         original = getattr(module, attribute)
 
-        def timed(*args: Any, _original: Any = original, _label: str = label,
-                  **kwargs: Any) -> Any:
+        def timed(*args: Any, _original: Any = original, _label: str = label, **kwargs: Any) -> Any:
             start = time.perf_counter()
             try:
                 return _original(*args, **kwargs)
@@ -136,11 +138,11 @@ def run() -> dict[str, Any]:
         app = create_app({"DATABASE_URL": url, "SECRET_KEY": "benchmark-only-secret"})
         client = app.test_client()
         _record_games(client, tables[:1], None)  # warm-up: templates, meld tables
-        times = sorted(_record_games(client, tables[1:GAMES + 1], None))
+        times = sorted(_record_games(client, tables[1 : GAMES + 1], None))
         with _timed_parts() as spent:
-            timed = sum(_record_games(client, tables[GAMES + 1:2 * GAMES + 1], None))
+            timed = sum(_record_games(client, tables[GAMES + 1 : 2 * GAMES + 1], None))
         profiler = cProfile.Profile()
-        _record_games(client, tables[2 * GAMES + 1:], profiler)
+        _record_games(client, tables[2 * GAMES + 1 :], profiler)
     stats = pstats.Stats(profiler)
     requests = GAMES * (END_BOXES - START_BOXES)
     raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
@@ -153,9 +155,10 @@ def run() -> dict[str, Any]:
         },
         "profiled_ms_per_request": round(sum(e[2] for e in raw.values()) * 1000 / requests, 2),
         "calls_per_request": round(sum(e[1] for e in raw.values()) / requests),
-        "parts_ms_per_request": {"whole request (test client)": round(timed / requests, 2),
-                                 **{label: round(seconds * 1000 / requests, 2)
-                                    for label, seconds in spent.items()}},
+        "parts_ms_per_request": {
+            "whole request (test client)": round(timed / requests, 2),
+            **{label: round(seconds * 1000 / requests, 2) for label, seconds in spent.items()},
+        },
         "top_cumulative": _top(stats, "cumulative", 25),
         "top_own_time": _top(stats, "tottime", 15),
     }
@@ -164,20 +167,33 @@ def run() -> dict[str, Any]:
 def section(result: dict[str, Any]) -> list[str]:
     """The docs/performance.md section of :func:`run`'s result."""
     timing = result["record_box_test_client"]
-    parts = [[label.replace("  of which", "… of which"), ms]
-             for label, ms in result["parts_ms_per_request"].items()]
+    parts = [
+        [label.replace("  of which", "… of which"), ms]
+        for label, ms in result["parts_ms_per_request"].items()
+    ]
     return [
-        "## Profile: recording a box", "",
+        "## Profile: recording a box",
+        "",
         "`python -m benchmarks.record_profile`: the box form posted with htmx through "
         "Flask's test client (CSRF on, SQLite in WAL mode), boxes 21 to 40 of a game. "
         f"Unprofiled: median {timing['median_ms']} ms, p95 {timing['p95_ms']} ms over "
         f"{timing['requests']} requests. Wall time per request by part (nested parts "
-        "overlap):", "",
+        "overlap):",
+        "",
         *markdown_table(["part", "ms per request"], parts),
         "cProfile, top functions by cumulative time (the profiler inflates the engine's "
         f"many small calls: {result['profiled_ms_per_request']} ms per request profiled):",
-        "", "```", result["top_cumulative"], "```", "",
-        "By own time:", "", "```", result["top_own_time"], "```", "",
+        "",
+        "```",
+        result["top_cumulative"],
+        "```",
+        "",
+        "By own time:",
+        "",
+        "```",
+        result["top_own_time"],
+        "```",
+        "",
     ]
 
 

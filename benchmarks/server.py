@@ -124,7 +124,11 @@ def serving(folder: Path) -> Iterator[Server]:
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "benchmarks.server", "--serve", str(port)],
-            cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            cwd=PROJECT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             _wait_until_up(port, process, log_path)
             yield Server(port, url, process)
@@ -158,9 +162,15 @@ def _serve_in_this_process(port: int) -> None:
     secret key instead of the checkout's ``instance/`` configuration."""
     from scorekeeper import serve
 
-    serve.serve(HOST, port, {"DATABASE_URL": os.environ["DATABASE_URL"],
-                             "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"],
-                             "ACCESS_LOG": False})
+    serve.serve(
+        HOST,
+        port,
+        {
+            "DATABASE_URL": os.environ["DATABASE_URL"],
+            "SECRET_KEY": os.environ["SCOREKEEPER_BENCH_SECRET"],
+            "ACCESS_LOG": False,
+        },
+    )
 
 
 # --- a phone -------------------------------------------------------------------------------
@@ -174,8 +184,9 @@ class Phone:
     cookie: str = ""
     connection: wire.Connection | None = None
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         """Send, read the whole answer, keep the cookie; reconnect once if the server
         closed an idle connection."""
         sent = dict(headers or {})
@@ -214,8 +225,7 @@ class Phone:
         match = re.search(rb'name="csrf_token" value="([^"]+)"', page)
         if status != 200 or match is None:
             raise RuntimeError(f"the join page of {table.game_id} answered {status}")
-        body = urllib.parse.urlencode({"csrf_token": match.group(1).decode(),
-                                       "code": table.token}).encode()
+        body = urllib.parse.urlencode({"csrf_token": match.group(1).decode(), "code": table.token}).encode()
         status, headers, _ = self.request("POST", path, body, FORM)
         if status != 303:
             raise RuntimeError(f"joining {table.game_id} answered {status}")
@@ -228,8 +238,7 @@ class Phone:
         """Post :data:`webgames.RECORDED_BOX` from the box form, as htmx does, on the game
         at ``version``; whether it was recorded (htmx is sent on to the sheet)."""
         body = urllib.parse.urlencode(webgames.box_form(version, token)).encode()
-        status, headers, _ = self.request("POST", f"/games/{game_id}/boxes/new", body,
-                                          {**HX, **FORM})
+        status, headers, _ = self.request("POST", f"/games/{game_id}/boxes/new", body, {**HX, **FORM})
         return status == 200 and "hx-redirect" in headers
 
     def csrf_token(self, game_id: str) -> str:
@@ -274,8 +283,9 @@ def _percentile(ordered: list[float], fraction: float) -> float:
     return ordered[max(math.ceil(fraction * len(ordered)) - 1, 0)]
 
 
-def _load(server: Server, clients: int, seconds: float,
-          make_action: Callable[[Phone, Tally], Action]) -> dict[str, Any]:
+def _load(
+    server: Server, clients: int, seconds: float, make_action: Callable[[Phone, Tally], Action]
+) -> dict[str, Any]:
     """``clients`` phones, each sending its action back to back for ``seconds``."""
     tally = Tally()
     phones = [Phone(server.port) for _ in range(clients)]
@@ -307,8 +317,7 @@ def _load(server: Server, clients: int, seconds: float,
         with tally.lock:
             tally.latencies.extend(mine)
 
-    threads = [threading.Thread(target=client, args=(a, p)) for a, p in zip(actions, phones,
-                                                                          strict=True)]
+    threads = [threading.Thread(target=client, args=(a, p)) for a, p in zip(actions, phones, strict=True)]
     for thread in threads:
         thread.start()
     cpu_before, client_before = server.cpu_seconds(), time.process_time()
@@ -334,8 +343,7 @@ def _load(server: Server, clients: int, seconds: float,
         "max_ms": round(times[-1], 1),
         "errors": sum(tally.errors.values()),
         "server_cpu_ms_per_request": round(cpu * 1000 / (len(times) + tally.side_requests), 2),
-        "client_cpu_ms_per_request": round(client_cpu * 1000 / (len(times) + tally.side_requests),
-                                           2),
+        "client_cpu_ms_per_request": round(client_cpu * 1000 / (len(times) + tally.side_requests), 2),
     }
     if tally.errors:
         result["error_kinds"] = dict(tally.errors)
@@ -354,6 +362,7 @@ def _sheet(sheet: webgames.Table) -> Callable[[Phone, Tally], Action]:
     def make(phone: Phone, _tally: Tally) -> Action:
         phone.join(sheet)
         return lambda: phone.request("GET", f"/games/{sheet.game_id}")[0] == 200
+
     return make
 
 
@@ -363,14 +372,17 @@ def _preview(table: webgames.Table) -> Callable[[Phone, Tally], Action]:
         body = urllib.parse.urlencode(webgames.box_form(1, phone.csrf_token(table.game_id)))
         path = f"/games/{table.game_id}/boxes/preview"
         return lambda: phone.request("POST", path, body.encode(), {**HX, **FORM})[0] == 200
+
     return make
 
 
-def _record_form(pool: queue.SimpleQueue[webgames.Table],
-                 games_per_phone: int) -> Callable[[Phone, Tally], Action]:
+def _record_form(
+    pool: queue.SimpleQueue[webgames.Table], games_per_phone: int
+) -> Callable[[Phone, Tally], Action]:
     """Phones at their tables: each opens the edit links of its games before the run (a
     phone joins its table's game once an evening) and then records a box on each in
     turn, so the run is boxes recorded and nothing else."""
+
     def make(phone: Phone, _tally: Tally) -> Action:
         games = [pool.get_nowait() for _ in range(games_per_phone)]
         for table in games:
@@ -384,7 +396,9 @@ def _record_form(pool: queue.SimpleQueue[webgames.Table],
             recorded = phone.record_box(games[turn].game_id, versions[turn], token)
             versions[turn] += 1
             return recorded
+
         return record
+
     return make
 
 
@@ -392,11 +406,13 @@ PHONE_GAMES = 8
 """Games each phone keeps open and records on in turn."""
 
 
-def _record_form_joining(pool: queue.SimpleQueue[webgames.Table],
-                         ) -> Callable[[Phone, Tally], Action]:
+def _record_form_joining(
+    pool: queue.SimpleQueue[webgames.Table],
+) -> Callable[[Phone, Tally], Action]:
     """Recording where each phone moves to a new game every 20 boxes in the middle of the
     run: boxes 21-40 on a game, then the edit link of the next and the sheet it leads to
     (untimed side requests, which hold up the other phones of that process)."""
+
     def make(phone: Phone, tally: Tally) -> Action:
         state: dict[str, Any] = {"table": pool.get_nowait(), "version": 1}
         phone.join(state["table"])
@@ -414,7 +430,9 @@ def _record_form_joining(pool: queue.SimpleQueue[webgames.Table],
             recorded = phone.record_box(state["table"].game_id, state["version"], token)
             state["version"] += 1
             return recorded
+
         return record
+
     return make
 
 
@@ -433,11 +451,16 @@ def _record_api(pool: queue.SimpleQueue[webgames.Table]) -> Callable[[Phone, Tal
                     raise OutOfGames from empty
             table: webgames.Table = state["table"]
             status, _, _ = phone.request(
-                "POST", f"/api/v1/games/{table.game_id}/boxes", body,
-                {"Content-Type": "application/json", "Authorization": f"Bearer {table.token}"})
+                "POST",
+                f"/api/v1/games/{table.game_id}/boxes",
+                body,
+                {"Content-Type": "application/json", "Authorization": f"Bearer {table.token}"},
+            )
             state["boxes"] += 1
             return status == 201
+
         return record
+
     return make
 
 
@@ -465,18 +488,17 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None) -> dic
             sheet = webgames.seed(db, webgames.finished_game(), 1)[0]
             preview = webgames.seed(db, webgames.game_in_progress(30), 1)[0]
             middle = webgames.game_in_progress(START_BOXES)
-            pools = {("record_form", c): webgames.seed(db, middle, c * PHONE_GAMES)
-                     for c, _ in runs}
-            pools |= {("record_api", c): webgames.seed(db, middle, _pool_size(c, duration))
-                      for c, duration in runs}
+            pools = {("record_form", c): webgames.seed(db, middle, c * PHONE_GAMES) for c, _ in runs}
+            pools |= {
+                ("record_api", c): webgames.seed(db, middle, _pool_size(c, duration)) for c, duration in runs
+            }
             joining = webgames.seed(db, middle, _pool_size(8, seconds))
         results: dict[str, Any] = {"seconds_per_run": seconds, "runs": {}}
         plans: list[tuple[str, Callable[[int], Callable[[Phone, Tally], Action]]]] = [
             ("health", lambda c: _health),
             ("sheet", lambda c: _sheet(sheet)),
             ("preview", lambda c: _preview(preview)),
-            ("record_form", lambda c: _record_form(_pool(pools["record_form", c]),
-                                                   PHONE_GAMES)),
+            ("record_form", lambda c: _record_form(_pool(pools["record_form", c]), PHONE_GAMES)),
             ("record_api", lambda c: _record_api(_pool(pools["record_api", c]))),
         ]
         with serving(folder) as server:
@@ -487,11 +509,11 @@ def run(seconds: float | None = None, paths: Sequence[str] | None = None) -> dic
                 for clients, duration in runs:
                     if clients == 1 and not name.startswith("record"):
                         continue
-                    results["runs"][f"{name}@{clients}"] = _load(
-                        server, clients, duration, plan(clients))
+                    results["runs"][f"{name}@{clients}"] = _load(server, clients, duration, plan(clients))
             if not paths or "record_form" in paths:
-                results["record_form_joining"] = _load(server, 8, seconds,
-                                                       _record_form_joining(_pool(joining)))
+                results["record_form_joining"] = _load(
+                    server, 8, seconds, _record_form_joining(_pool(joining))
+                )
     return results
 
 
@@ -508,8 +530,7 @@ def _warm_up(server: Server, sheet: webgames.Table) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seconds", type=float, help=f"each run's duration (${SECONDS_ENV})")
-    parser.add_argument("--only", action="append", choices=PATHS,
-                        help="run only this path (repeatable)")
+    parser.add_argument("--only", action="append", choices=PATHS, help="run only this path (repeatable)")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:

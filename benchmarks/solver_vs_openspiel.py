@@ -67,8 +67,9 @@ def openspiel() -> Any | None:
 
 def _their_cards(utils: Any, hand: Sequence[Card]) -> list[int]:
     """A hand in OpenSpiel's card numbers ("As", "Td", ...)."""
-    return list(utils.card_strings_to_card_ints(
-        [RANKS[card.rank - 1] + card.suit.value.lower() for card in hand]))
+    return list(
+        utils.card_strings_to_card_ints([RANKS[card.rank - 1] + card.suit.value.lower() for card in hand])
+    )
 
 
 def _ours(size: int) -> Callable[[int], int]:
@@ -88,8 +89,7 @@ def _timed(call: Callable[[Any], object], hand: Any) -> tuple[object, int]:
 def _figures(times: list[int]) -> dict[str, float]:
     times = sorted(times)
     p99 = times[math.ceil(0.99 * len(times)) - 1]
-    return {"median_us": round(statistics.median(times) / 1000, 2),
-            "p99_us": round(p99 / 1000, 2)}
+    return {"median_us": round(statistics.median(times) / 1000, 2), "p99_us": round(p99 / 1000, 2)}
 
 
 def _their_solver(utils: Any, size: int) -> Callable[[Any], object]:
@@ -105,14 +105,14 @@ def _their_input(utils: Any, hand: Sequence[Card]) -> Any:
     cards = _their_cards(utils, hand)
     if len(cards) == 10:
         return cards
-    return [cards[:i] + cards[i + 1:] for i in range(len(cards))]
+    return [cards[:i] + cards[i + 1 :] for i in range(len(cards))]
 
 
 def _shortcut(utils: Any, hands: list[list[Card]]) -> dict[str, Any]:
     """OpenSpiel's ``min_deadwood`` of eleven cards, timed alone: how often it agrees with
     the minimum over the eleven discards, and how fast it is."""
     converted = [_their_cards(utils, hand) for hand in hands]
-    exact = [min(utils.min_deadwood(c[:i] + c[i + 1:]) for i in range(11)) for c in converted]
+    exact = [min(utils.min_deadwood(c[:i] + c[i + 1 :]) for i in range(11)) for c in converted]
     times, agree = [], 0
     for cards, best in zip(converted, exact, strict=True):
         answer, ns = _timed(utils.min_deadwood, cards)
@@ -156,9 +156,12 @@ def side_by_side(utils: Any | None, hands: list[list[Card]]) -> dict[str, Any]:
         return result
     measured = _figures(their_times)
     per_hand = statistics.median(o / t for o, t in zip(our_times, their_times, strict=True))
-    result.update(openspiel=measured, agree=agree,
-                  ratio=round(result["engine"]["median_us"] / measured["median_us"], 2),
-                  median_ratio_per_hand=round(per_hand, 2))
+    result.update(
+        openspiel=measured,
+        agree=agree,
+        ratio=round(result["engine"]["median_us"] / measured["median_us"], 2),
+        median_ratio_per_hand=round(per_hand, 2),
+    )
     if len(hands[0]) == 11:
         result["openspiel_shortcut"] = _shortcut(utils, hands)
     return result

@@ -33,15 +33,20 @@ from typing import Any
 from benchmarks.timing import DOC, write_section
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE: Any = {"width": 390, "height": 844}
 SHEET_URL = re.compile(r"/games/(?!new\b)[^/?]+$")
 KNOCK_TARGET = 6
 SHOWDOWN_TARGET = 30
 
-JERSEY = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-          "boxes": []}
+JERSEY = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "boxes": []}
 """Ann deals the first box, so Bob plays first and the form preselects him."""
 
 SHOWDOWN: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
@@ -91,8 +96,7 @@ def serving() -> Iterator[str]:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/taps.sqlite3"
         store.migrate(url)
-        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "taps-" + "t" * 40,
-                          "POLL_SECONDS": 30})
+        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "taps-" + "t" * 40, "POLL_SECONDS": 30})
         server = create_server(app, host="127.0.0.1", port=_free_port(), threads=4)
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -174,7 +178,8 @@ def run(base: str | None = None) -> dict[str, Tapper]:
         plays: list[tuple[str, Callable[[Any], Tapper]]] = [
             ("knock, preselected knocker", knock_box_by_counts),
             ("knock, another knocker", lambda page: knock_box_by_counts(page, "Cal")),
-            ("showdown by cards", showdown_by_cards)]
+            ("showdown by cards", showdown_by_cards),
+        ]
         for name, play in plays:
             page = context.new_page()
             open_game(page, base)
@@ -186,21 +191,29 @@ def run(base: str | None = None) -> dict[str, Tapper]:
 
 def section(results: dict[str, Tapper]) -> str:
     """The figures as the Markdown section of docs/performance.md."""
-    lines = ["## Taps to record a box (issue 13)", "",
-             "Measured by `python -m benchmarks.taps` (Playwright, Chromium at 390 × 844, "
-             "a Jersey Gin game of Ann, Bob and Cal, Ann dealing). A tap is a click on the "
-             "page, including focusing the first count; digits are counted apart.", "",
-             "| box | taps | digits | target |", "|---|---|---|---|"]
+    lines = [
+        "## Taps to record a box (issue 13)",
+        "",
+        "Measured by `python -m benchmarks.taps` (Playwright, Chromium at 390 × 844, "
+        "a Jersey Gin game of Ann, Bob and Cal, Ann dealing). A tap is a click on the "
+        "page, including focusing the first count; digits are counted apart.",
+        "",
+        "| box | taps | digits | target |",
+        "|---|---|---|---|",
+    ]
     for name, phone in results.items():
-        target = (f"≤ {SHOWDOWN_TARGET} taps" if "showdown" in name
-                  else f"≤ {KNOCK_TARGET} taps + digits")
+        target = f"≤ {SHOWDOWN_TARGET} taps" if "showdown" in name else f"≤ {KNOCK_TARGET} taps + digits"
         lines.append(f"| {name} | {phone.taps} | {phone.digits} | {target} |")
-    lines += ["", "The knock: *Record box N*, the first count, the three counts typed "
-              "(each moves on to the next player when complete), *Save box*; knock is "
-              "preselected, and so is the player who plays first; another knocker is one "
-              "tap more. The showdown: open the first hand's grid, then per hand one tap per "
-              "loose card, one tap to turn *Meld taps* on, the first and last card of each "
-              "meld (a full hand closes its grid and opens the next), *Save box*.", ""]
+    lines += [
+        "",
+        "The knock: *Record box N*, the first count, the three counts typed "
+        "(each moves on to the next player when complete), *Save box*; knock is "
+        "preselected, and so is the player who plays first; another knocker is one "
+        "tap more. The showdown: open the first hand's grid, then per hand one tap per "
+        "loose card, one tap to turn *Meld taps* on, the first and last card of each "
+        "meld (a full hand closes its grid and opens the next), *Save box*.",
+        "",
+    ]
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ def write_section(doc: Path, head: str, text: str) -> None:
     old = doc.read_text(encoding="utf-8") if doc.exists() else ""
     if head in old:
         before, rest = old.split(head, 1)
-        after = rest[rest.find("\n## "):] if "\n## " in rest else ""
+        after = rest[rest.find("\n## ") :] if "\n## " in rest else ""
         new = before + text + after.lstrip("\n")
     else:
         new = old.rstrip("\n") + "\n\n" + text

@@ -24,7 +24,8 @@ from . import pdf_sheet
 PLAYERS = pdf_sheet.PLAYERS
 BOB = ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]
 RECORDED_BOX: dict[str, Any] = {
-    "ending": "knock", "by": "Bob",
+    "ending": "knock",
+    "by": "Bob",
     "hands": {"Ann": {"count": 14}, "Bob": {"cards": BOB}, "Cal": {"count": 13}},
 }
 """What each benchmark request records or previews: Bob knocks with his ten cards tapped
@@ -39,14 +40,19 @@ class Table:
     token: str
 
 
-def box_form(version: int, csrf_token: str,
-             players: list[str] | None = None) -> list[tuple[str, str]]:
+def box_form(version: int, csrf_token: str, players: list[str] | None = None) -> list[tuple[str, str]]:
     """:data:`RECORDED_BOX` as the box form posts it (a fresh idempotency key each time);
     with ``players`` (seat order), the second seat knocks as Bob does."""
     by = players[1] if players else "Bob"
-    fields = [("csrf_token", csrf_token), ("version", str(version)),
-              ("key", secrets.token_urlsafe(16)), ("ending", "knock"), ("by", by),
-              ("hands-0-count", "14"), ("hands-2-count", "13")]
+    fields = [
+        ("csrf_token", csrf_token),
+        ("version", str(version)),
+        ("key", secrets.token_urlsafe(16)),
+        ("ending", "knock"),
+        ("by", by),
+        ("hands-0-count", "14"),
+        ("hands-2-count", "13"),
+    ]
     fields += [("hands-1-cards", card) for card in BOB]
     return fields
 
@@ -79,12 +85,18 @@ def database(url: str) -> Iterator[Session]:
 def seed(db: Session, played: dict[str, Any], count: int) -> list[Table]:
     """Store ``count`` copies of a game, scored once by the engine."""
     sheet = Sheet.from_json(engine.score(played))
-    game = store.NewGame(rules=played["rules"], settings=dict(played["settings"]),
-                         players=list(played["players"]), dealer=played["dealer"],
-                         stake=played.get("stake"), summary=store.summarize(sheet))
-    boxes = [store.StoredBox(dict(entry), {k: v for k, v in ruled.to_json().items()
-                                           if k != "id"})
-             for entry, ruled in zip(played["boxes"], sheet.boxes, strict=True)]
+    game = store.NewGame(
+        rules=played["rules"],
+        settings=dict(played["settings"]),
+        players=list(played["players"]),
+        dealer=played["dealer"],
+        stake=played.get("stake"),
+        summary=store.summarize(sheet),
+    )
+    boxes = [
+        store.StoredBox(dict(entry), {k: v for k, v in ruled.to_json().items() if k != "id"})
+        for entry, ruled in zip(played["boxes"], sheet.boxes, strict=True)
+    ]
     tables = []
     for _ in range(count):
         row, token = store.create_game(db, game, boxes)

@@ -30,19 +30,24 @@ class Connection:
     def close(self) -> None:
         self._socket.close()
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, list[Header], bytes]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, list[Header], bytes]:
         """Send a request and read its whole answer: status, headers (as sent), body."""
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.authority}",
-                 *(f"{name}: {value}" for name, value in (headers or {}).items())]
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {self.authority}",
+            *(f"{name}: {value}" for name, value in (headers or {}).items()),
+        ]
         if body is not None:
             lines.append(f"Content-Length: {len(body)}")
         self._socket.sendall("\r\n".join(lines).encode("latin-1") + b"\r\n\r\n" + (body or b""))
         status_line, *header_lines = self._until(b"\r\n\r\n").decode("latin-1").split("\r\n")
         try:
             status = int(status_line.split(" ", 2)[1])
-            found = [(name.strip(), value.strip()) for name, value in
-                     (line.split(":", 1) for line in header_lines)]
+            found = [
+                (name.strip(), value.strip()) for name, value in (line.split(":", 1) for line in header_lines)
+            ]
         except (IndexError, ValueError) as err:
             raise Closed(f"not an HTTP answer: {status_line!r}") from err
         fields = {name.lower(): value for name, value in found}
@@ -65,7 +70,7 @@ class Connection:
     def _until(self, marker: bytes) -> bytes:
         while (end := self._buffer.find(marker)) < 0:
             self._fill()
-        found, self._buffer = self._buffer[:end], self._buffer[end + len(marker):]
+        found, self._buffer = self._buffer[:end], self._buffer[end + len(marker) :]
         return found
 
     def _exactly(self, size: int) -> bytes:

@@ -88,8 +88,9 @@ class Chart:
         return self.title
 
 
-def charts(players: Sequence[str], sheet: Sheet, *,
-           target: int | None = None, unit: str = "box") -> list[Chart]:
+def charts(
+    players: Sequence[str], sheet: Sheet, *, target: int | None = None, unit: str = "box"
+) -> list[Chart]:
     """The chart of a game (Hollywood: one per game column) from its score sheet.
 
     A misdeal is no box, so it takes no step on the box axis.
@@ -99,14 +100,22 @@ def charts(players: Sequence[str], sheet: Sheet, *,
         return [_chart("Running totals", target, players, [box.totals for box in boxes], unit)]
     result = []
     for column in range(1, len(sheet.games) + 1):
-        entered = [box.column_totals[column - 1] for box in boxes
-                   if column in box.columns and column <= len(box.column_totals)]
+        entered = [
+            box.column_totals[column - 1]
+            for box in boxes
+            if column in box.columns and column <= len(box.column_totals)
+        ]
         result.append(_chart(f"Game {column}", target, players, entered, unit))
     return result
 
 
-def _chart(title: str, target: int | None, players: Sequence[str],
-           totals: Sequence[Mapping[str, int]], unit: str = "box") -> Chart:
+def _chart(
+    title: str,
+    target: int | None,
+    players: Sequence[str],
+    totals: Sequence[Mapping[str, int]],
+    unit: str = "box",
+) -> Chart:
     lines = []
     for seat, player in enumerate(players):
         points = [(0, 0)] + [(n, t.get(player, 0)) for n, t in enumerate(totals, start=1)]
@@ -140,7 +149,7 @@ def short(name: str, limit: int = 12) -> str:
     >>> short("Maximiliano Hohenzollern"), short("Ann")
     ('Maximiliano…', 'Ann')
     """
-    return name if len(name) <= limit else name[:limit - 1].rstrip() + "…"
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
 def svg(chart: Chart, *, width: int = 360, height: int = 180) -> str:
@@ -156,34 +165,43 @@ def svg(chart: Chart, *, width: int = 360, height: int = 180) -> str:
     def y(total: float) -> float:
         return round(top + plot_h * (high - total) / (high - low), 1)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="100%" role="img" aria-label={quoteattr(_summary(chart))} '
-           'font-family="sans-serif" font-size="11" fill="#000">',
-           f'<title>{escape(_summary(chart))}</title>',
-           f'<text x="{left}" y="12" font-weight="bold">{escape(chart.caption)}</text>',
-           f'<path d="M{left} {top}V{top + plot_h}H{left + plot_w}" fill="none" '
-           'stroke="#000" stroke-width="1"/>',
-           f'<text x="{left - 4}" y="{y(high) + 4}" text-anchor="end">{high}</text>',
-           f'<text x="{left - 4}" y="{y(low) + 4}" text-anchor="end">{low}</text>',
-           f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">'
-           f'{escape(chart.unit)} {chart.boxes}</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="100%" role="img" aria-label={quoteattr(_summary(chart))} '
+        'font-family="sans-serif" font-size="11" fill="#000">',
+        f"<title>{escape(_summary(chart))}</title>",
+        f'<text x="{left}" y="12" font-weight="bold">{escape(chart.caption)}</text>',
+        f'<path d="M{left} {top}V{top + plot_h}H{left + plot_w}" fill="none" '
+        'stroke="#000" stroke-width="1"/>',
+        f'<text x="{left - 4}" y="{y(high) + 4}" text-anchor="end">{high}</text>',
+        f'<text x="{left - 4}" y="{y(low) + 4}" text-anchor="end">{low}</text>',
+        f'<text x="{left + plot_w}" y="{height - 6}" text-anchor="end">'
+        f"{escape(chart.unit)} {chart.boxes}</text>",
+    ]
     if chart.target and chart.target_in_view:
-        out.append(f'<path d="M{left} {y(chart.target)}H{left + plot_w}" stroke="#000" '
-                   'stroke-width="0.6" stroke-dasharray="2 2" fill="none"/>')
-        out.append(f'<text x="{left + plot_w - 2}" y="{y(chart.target) - 3}" font-size="9" '
-                   f'text-anchor="end">target {chart.target}</text>')
+        out.append(
+            f'<path d="M{left} {y(chart.target)}H{left + plot_w}" stroke="#000" '
+            'stroke-width="0.6" stroke-dasharray="2 2" fill="none"/>'
+        )
+        out.append(
+            f'<text x="{left + plot_w - 2}" y="{y(chart.target) - 3}" font-size="9" '
+            f'text-anchor="end">target {chart.target}</text>'
+        )
     ends = label_rows([y(line.points[-1][1]) for line in chart.lines], 12)
     for line, end in zip(chart.lines, ends, strict=True):
-        path = " ".join(f"{'M' if n == 0 else 'L'}{x(bx)} {y(total)}"
-                        for n, (bx, total) in enumerate(line.points))
+        path = " ".join(
+            f"{'M' if n == 0 else 'L'}{x(bx)} {y(total)}" for n, (bx, total) in enumerate(line.points)
+        )
         dash = f' stroke-dasharray="{" ".join(f"{d:g}" for d in line.dash)}"' if line.dash else ""
-        out.append(f'<path d="{path}" fill="none" stroke="#000" '
-                   f'stroke-width="{line.stroke:g}"{dash}/>')
+        out.append(f'<path d="{path}" fill="none" stroke="#000" stroke-width="{line.stroke:g}"{dash}/>')
         last_x, last_y = x(line.points[-1][0]), y(line.points[-1][1])
-        out.append(f'<path d="M{last_x} {last_y}L{last_x + 6} {end}H{last_x + 14}" '
-                   f'stroke="#000" stroke-width="{line.stroke:g}"{dash} fill="none"/>')
-        out.append(f'<text x="{last_x + 16}" y="{end + 4}">{escape(short(line.player))} '
-                   f'{line.points[-1][1]}</text>')
+        out.append(
+            f'<path d="M{last_x} {last_y}L{last_x + 6} {end}H{last_x + 14}" '
+            f'stroke="#000" stroke-width="{line.stroke:g}"{dash} fill="none"/>'
+        )
+        out.append(
+            f'<text x="{last_x + 16}" y="{end + 4}">{escape(short(line.player))} {line.points[-1][1]}</text>'
+        )
     out.append("</svg>")
     return "".join(out)
 

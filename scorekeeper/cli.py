@@ -106,8 +106,9 @@ def _read_text(source: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InputError("malformed", f"the input is not UTF-8 text (byte {err.start + 1})",
-                         f"byte {err.start + 1}") from None
+        raise InputError(
+            "malformed", f"the input is not UTF-8 text (byte {err.start + 1})", f"byte {err.start + 1}"
+        ) from None
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -126,8 +127,7 @@ def parse_json(text: str) -> Any:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as err:
         where = f"line {err.lineno}, column {err.colno}"
-        raise InputError("malformed", f"the input is not valid JSON: {err.msg} at {where}",
-                         where) from None
+        raise InputError("malformed", f"the input is not valid JSON: {err.msg} at {where}", where) from None
     except ValueError as err:
         raise InputError("malformed", f"the input is not valid JSON: {err}") from None
 
@@ -170,8 +170,7 @@ def _arrange_lines(options: dict[str, Any]) -> int:
         try:
             request = parse_json(_decode_line(raw, number))
             if not isinstance(request, dict) or "cards" not in request:
-                raise InputError("malformed", 'each line must be an object like {"cards": '
-                                 '["7C", "8C", ...]}')
+                raise InputError("malformed", 'each line must be an object like {"cards": ["7C", "8C", ...]}')
             _emit(arrange(request["cards"], **options), compact=True)
         except (ScorekeeperError, InputError) as err:
             status = BAD_INPUT
@@ -187,8 +186,9 @@ def _decode_line(raw: bytes | str, number: int) -> str:
     try:
         return raw.decode("utf-8-sig" if number == 1 else "utf-8")
     except UnicodeDecodeError as err:
-        raise InputError("malformed", f"the line is not UTF-8 text (byte {err.start + 1})",
-                         f"byte {err.start + 1}") from None
+        raise InputError(
+            "malformed", f"the line is not UTF-8 text (byte {err.start + 1})", f"byte {err.start + 1}"
+        ) from None
 
 
 def _sheet(args: argparse.Namespace) -> int:
@@ -197,11 +197,19 @@ def _sheet(args: argparse.Namespace) -> int:
 
     game = contract.GameEntry.from_json(_load(args.file))
     sheet = score_game(game)
-    meta = SheetMeta(game_id=args.game_id, place=args.place or "", started=args.started,
-                     currency=args.currency or "", read_only_url=args.url,
-                     printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0))
-    return _write_pdf(render_sheet(game, sheet, detail=args.detail,
-                                   page_size=args.page_size, meta=meta), args.output, "sheet")
+    meta = SheetMeta(
+        game_id=args.game_id,
+        place=args.place or "",
+        started=args.started,
+        currency=args.currency or "",
+        read_only_url=args.url,
+        printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
+    )
+    return _write_pdf(
+        render_sheet(game, sheet, detail=args.detail, page_size=args.page_size, meta=meta),
+        args.output,
+        "sheet",
+    )
 
 
 def _moment(value: str) -> datetime.datetime:
@@ -209,8 +217,7 @@ def _moment(value: str) -> datetime.datetime:
     try:
         return datetime.datetime.fromisoformat(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date and time like "
-                                         "2026-05-01T19:30") from None
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date and time like 2026-05-01T19:30") from None
 
 
 def _pad(args: argparse.Namespace) -> int:
@@ -218,11 +225,11 @@ def _pad(args: argparse.Namespace) -> int:
 
     find_rules(args.preset, "preset")
     try:
-        pdf = render_blank_pad(args.preset, players=args.players, page_size=args.page_size,
-                               columns=args.columns)
+        pdf = render_blank_pad(
+            args.preset, players=args.players, page_size=args.page_size, columns=args.columns
+        )
     except ValueError as err:
-        raise InputError("usage", str(err), "columns" if "column" in str(err) else "players"
-                         ) from None
+        raise InputError("usage", str(err), "columns" if "column" in str(err) else "players") from None
     return _write_pdf(pdf, args.output, "pad")
 
 
@@ -243,25 +250,52 @@ def _write_pdf(pdf: bytes, output: str, what: str) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        _emit({"presets": [
-            {"id": rules.name, "title": rules.title, "min_players": rules.min_players,
-             "max_players": rules.max_players}
-            for rules in ordered_presets()
-        ]})
+        _emit(
+            {
+                "presets": [
+                    {
+                        "id": rules.name,
+                        "title": rules.title,
+                        "min_players": rules.min_players,
+                        "max_players": rules.max_players,
+                    }
+                    for rules in ordered_presets()
+                ]
+            }
+        )
         return OK
     rules = find_rules(args.preset, "preset")
-    _emit({"id": rules.name, "title": rules.title, "min_players": rules.min_players,
-           "max_players": rules.max_players, "settings": rules.settings(),
-           "table": [{"setting": s.name, "value": getattr(rules, s.name), "meaning": s.meaning,
-                      "rule": s.rule, "source": s.source} for s in SETTINGS]})
+    _emit(
+        {
+            "id": rules.name,
+            "title": rules.title,
+            "min_players": rules.min_players,
+            "max_players": rules.max_players,
+            "settings": rules.settings(),
+            "table": [
+                {
+                    "setting": s.name,
+                    "value": getattr(rules, s.name),
+                    "meaning": s.meaning,
+                    "rule": s.rule,
+                    "source": s.source,
+                }
+                for s in SETTINGS
+            ],
+        }
+    )
     return OK
 
 
 def _serve(args: argparse.Namespace) -> int:
     if args.workers is not None:
-        raise InputError("usage", "scorekeeper serve runs one process (waitress, with threads); "
-                         "for several, run gunicorn 'scorekeeper.web:create_app()' "
-                         "(docs/deploy.md)", "workers")
+        raise InputError(
+            "usage",
+            "scorekeeper serve runs one process (waitress, with threads); "
+            "for several, run gunicorn 'scorekeeper.web:create_app()' "
+            "(docs/deploy.md)",
+            "workers",
+        )
     from scorekeeper.serve import NotMigrated, serve  # Flask and the database only here
     from scorekeeper.store import NetworkStorage
 
@@ -303,11 +337,11 @@ def _backup(args: argparse.Namespace) -> int:
     try:
         written = store.backup(args.output, _database_url())
     except OSError as err:
-        raise InputError("unwritable-file", f"cannot write {args.output}: "
-                         f"{err.strerror or err}", args.output) from None
+        raise InputError(
+            "unwritable-file", f"cannot write {args.output}: {err.strerror or err}", args.output
+        ) from None
     _warn_odd(written.odd)
-    _emit({"backup": args.output, "rows": written.rows,
-           **({"odd_text": written.odd} if written.odd else {})})
+    _emit({"backup": args.output, "rows": written.rows, **({"odd_text": written.odd} if written.odd else {})})
     return OK
 
 
@@ -326,8 +360,9 @@ def _restore(args: argparse.Namespace) -> int:
     try:
         rows = store.restore(args.file, _database_url())
     except OSError as err:
-        raise InputError("unreadable-file", f"cannot read {args.file}: {err.strerror or err}",
-                         args.file) from None
+        raise InputError(
+            "unreadable-file", f"cannot read {args.file}: {err.strerror or err}", args.file
+        ) from None
     except (store.StoreError, ValueError) as err:
         raise InputError("malformed", str(err), args.file) from None
     _emit({"restored": args.file, "rows": rows})
@@ -389,43 +424,55 @@ def _ace_value(text: str) -> int:
 
 
 def _paper(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--page-size", choices=("A4", "letter"), default="A4",
-                        help="paper size (A4 or letter)")
+    parser.add_argument(
+        "--page-size", choices=("A4", "letter"), default="A4", help="paper size (A4 or letter)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``scorekeeper`` command and its subcommands, as CONTRACT.md lists them."""
-    parser = _Parser(prog="scorekeeper", description="Score keeper and rules adjudicator "
-                     "for Jersey Gin and the Gin Rummy family. Answers JSON.")
+    parser = _Parser(
+        prog="scorekeeper",
+        description="Score keeper and rules adjudicator "
+        "for Jersey Gin and the Gin Rummy family. Answers JSON.",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def command(name: str, run: Callable[[argparse.Namespace], int],
-                text: str) -> argparse.ArgumentParser:
+    def command(name: str, run: Callable[[argparse.Namespace], int], text: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, description=text)
         sub.set_defaults(run=run)
         return sub
 
     source = "a JSON file, or - (the default) for stdin"
     command("adjudicate", _adjudicate, "rule on one box").add_argument(
-        "file", nargs="?", default="-", metavar="FILE", help=source)
+        "file", nargs="?", default="-", metavar="FILE", help=source
+    )
     command("score", _score, "score a whole game").add_argument(
-        "file", nargs="?", default="-", metavar="FILE", help=source)
+        "file", nargs="?", default="-", metavar="FILE", help=source
+    )
     arranging = command("arrange", _arrange, "best melds and count of 10 or 11 cards")
-    arranging.add_argument("cards", nargs="*", metavar="CARD",
-                           help='cards like 7C 10H QS, or - to read JSON lines {"cards": [...]}')
-    arranging.add_argument("--around-the-corner", action="store_true",
-                           help="K-A-2 and Q-K-A are runs (V4)")
+    arranging.add_argument(
+        "cards",
+        nargs="*",
+        metavar="CARD",
+        help='cards like 7C 10H QS, or - to read JSON lines {"cards": [...]}',
+    )
+    arranging.add_argument("--around-the-corner", action="store_true", help="K-A-2 and Q-K-A are runs (V4)")
     arranging.add_argument("--ace-value", type=_ace_value, default=1, help="count of an ace (V4)")
     sheet = command("sheet", _sheet, "a game as a PDF score sheet")
     sheet.add_argument("file", nargs="?", default="-", metavar="FILE", help=source)
-    sheet.add_argument("-o", "--output", required=True, metavar="OUT",
-                       help="the PDF file to write (- for stdout)")
+    sheet.add_argument(
+        "-o", "--output", required=True, metavar="OUT", help="the PDF file to write (- for stdout)"
+    )
     _paper(sheet)
     detail = sheet.add_mutually_exclusive_group()
-    detail.add_argument("--detail", action="store_true", default=None,
-                        help="every box's melds, layoffs and explanation (default: boxes with cards)")
-    detail.add_argument("--no-detail", dest="detail", action="store_false",
-                        help="the score table only")
+    detail.add_argument(
+        "--detail",
+        action="store_true",
+        default=None,
+        help="every box's melds, layoffs and explanation (default: boxes with cards)",
+    )
+    detail.add_argument("--no-detail", dest="detail", action="store_false", help="the score table only")
     sheet.add_argument("--place", help="where the game was played, printed in the header")
     sheet.add_argument("--started", type=_moment, help="when play began, e.g. 2026-05-01T19:30")
     sheet.add_argument("--currency", help="the stake's currency, e.g. EUR or $")
@@ -433,32 +480,50 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--url", help="the game's read-only page: a QR code to it in the footer")
     pad = command("pad", _pad, "a blank score pad to print for a game played on paper")
     pad.add_argument("preset", metavar="PRESET", help="the rule set, e.g. jersey-scarne")
-    pad.add_argument("-o", "--output", required=True, metavar="OUT",
-                     help="the PDF file to write (- for stdout)")
+    pad.add_argument(
+        "-o", "--output", required=True, metavar="OUT", help="the PDF file to write (- for stdout)"
+    )
     pad.add_argument("--players", type=int, default=None, help="columns for this many players")
-    pad.add_argument("--columns", type=int, default=None,
-                     help="Hollywood: games scored at once, 1 to 50 (default: the preset's)")
+    pad.add_argument(
+        "--columns",
+        type=int,
+        default=None,
+        help="Hollywood: games scored at once, 1 to 50 (default: the preset's)",
+    )
     _paper(pad)
     command("rules", _rules, "list the presets, or one preset's settings").add_argument(
-        "preset", nargs="?", metavar="PRESET")
-    serving = command("serve", _serve, "run the web app in one process (DATABASE_URL picks "
-                      "the database; several processes: gunicorn, see docs/deploy.md)")
+        "preset", nargs="?", metavar="PRESET"
+    )
+    serving = command(
+        "serve",
+        _serve,
+        "run the web app in one process (DATABASE_URL picks "
+        "the database; several processes: gunicorn, see docs/deploy.md)",
+    )
     serving.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     serving.add_argument("--port", type=_port, default=5000, help="port to listen on (5000)")
     serving.add_argument("--workers", help=argparse.SUPPRESS)  # gone: says to use gunicorn
-    command("migrate", _migrate, "create or upgrade the database (DATABASE_URL); run it "
-            "once per deploy, before the servers start")
-    command("backup", _backup, "the whole database as one JSON file (DATABASE_URL)"
-            ).add_argument("output", metavar="OUT", help="the backup file to write")
-    command("import", _import, "store a game (an export, or any input of score) as a new "
-            "game").add_argument("file", nargs="?", default="-", metavar="FILE", help=source)
-    command("restore", _restore, "load a backup into an empty database (DATABASE_URL)"
-            ).add_argument("file", metavar="FILE", help="a file written by scorekeeper backup")
+    command(
+        "migrate",
+        _migrate,
+        "create or upgrade the database (DATABASE_URL); run it once per deploy, before the servers start",
+    )
+    command("backup", _backup, "the whole database as one JSON file (DATABASE_URL)").add_argument(
+        "output", metavar="OUT", help="the backup file to write"
+    )
+    command("import", _import, "store a game (an export, or any input of score) as a new game").add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help=source
+    )
+    command("restore", _restore, "load a backup into an empty database (DATABASE_URL)").add_argument(
+        "file", metavar="FILE", help="a file written by scorekeeper backup"
+    )
     command("export", _export, "one stored game as CONTRACT.md JSON").add_argument(
-        "game", metavar="ID", help="the game's id (from its address)")
+        "game", metavar="ID", help="the game's id (from its address)"
+    )
     command("check", _check, "rescore every stored game and compare with what is stored")
-    results = command("event-results", _event_results, "an event's standings and every "
-                      "table's result (DATABASE_URL)")
+    results = command(
+        "event-results", _event_results, "an event's standings and every table's result (DATABASE_URL)"
+    )
     results.add_argument("event", metavar="ID", help="the event's id (from its address)")
     results.add_argument("--csv", action="store_true", help="CSV instead of JSON")
     return parser
@@ -470,8 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise InputError("usage", "say what to do: adjudicate, score, arrange, sheet, "
-                             "pad, rules, serve, migrate, backup or import (see scorekeeper --help)")
+            raise InputError(
+                "usage",
+                "say what to do: adjudicate, score, arrange, sheet, "
+                "pad, rules, serve, migrate, backup or import (see scorekeeper --help)",
+            )
         status: int = args.run(args)
     except (ScorekeeperError, InputError) as err:
         return _fail(err)

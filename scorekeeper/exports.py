@@ -30,8 +30,7 @@ from .engine.event import EventEntry, Standing, TableResult, table_points
 from .engine.vocabulary import shared_deal_word
 from .records import KIND_ORDER, Figures, Record
 
-COLUMNS = ("date", "game", "rules", "box", "dealer", "ending", "result", "by", "winner",
-           "points")
+COLUMNS = ("date", "game", "rules", "box", "dealer", "ending", "result", "by", "winner", "points")
 SEAT_COLUMNS = ("player", "count", "credit")
 BOM = "\ufeff"
 """Begins every CSV file: spreadsheets then read it as UTF-8 (李雷, not mojibake)."""
@@ -54,14 +53,24 @@ def box_rows(games: Sequence[Exported]) -> Iterator[list[str | int]]:
     seat's name, count and credit at the end; seats as many as the largest table."""
     seats = max((len(g.game.players) for g in games), default=0)
     deal = shared_deal_word(g.game.rules for g in games) if games else "box"
-    yield [*(deal if column == "box" else column for column in COLUMNS),
-           *(f"{column} {n}" for n in range(1, seats + 1) for column in SEAT_COLUMNS)]
+    yield [
+        *(deal if column == "box" else column for column in COLUMNS),
+        *(f"{column} {n}" for n in range(1, seats + 1) for column in SEAT_COLUMNS),
+    ]
     for game in games:
-        for number, (entry, box) in enumerate(
-                zip(game.game.boxes, game.sheet.boxes, strict=True), start=1):
+        for number, (entry, box) in enumerate(zip(game.game.boxes, game.sheet.boxes, strict=True), start=1):
             row: list[str | int] = [
-                game.day.isoformat(), game.id, game.game.rules, number, box.dealer or "",
-                entry.ending, box.result, entry.by or "", box.winner or "", box.points]
+                game.day.isoformat(),
+                game.id,
+                game.game.rules,
+                number,
+                box.dealer or "",
+                entry.ending,
+                box.result,
+                entry.by or "",
+                box.winner or "",
+                box.points,
+            ]
             for player in game.game.players:
                 count = box.counts.get(player)
                 row += [player, "" if count is None else count, box.credits.get(player, 0)]
@@ -93,22 +102,37 @@ def box_csv(games: Sequence[Exported]) -> str:
 
 def game_json(game: Exported) -> dict[str, Any]:
     """One game as the API's game resource has it: the game ``score`` takes, its score."""
-    return {"id": game.id, "date": game.day.isoformat(), "game": game.game.to_json(),
-            "score": game.sheet.to_json()}
+    return {
+        "id": game.id,
+        "date": game.day.isoformat(),
+        "game": game.game.to_json(),
+        "score": game.sheet.to_json(),
+    }
 
 
 def figures_json(figures: Figures) -> dict[str, Any]:
     """A record's figures by name (the kinds in their usual order)."""
     return {
-        "games": figures.games, "won": figures.won, "finished": figures.finished,
-        "boxes": figures.boxes, "boxes_won": figures.boxes_won,
+        "games": figures.games,
+        "won": figures.won,
+        "finished": figures.finished,
+        "boxes": figures.boxes,
+        "boxes_won": figures.boxes_won,
         "kinds": {kind: figures.kinds.get(kind, 0) for kind in KIND_ORDER},
-        "credit": figures.credit, "average_credit": figures.average_credit,
-        "biggest": None if figures.biggest is None else {
-            "points": figures.biggest.points, "game": figures.biggest.game,
-            "box": figures.biggest.number, "kind": figures.biggest.kind},
-        "longest_run": figures.longest_run, "shutouts_given": figures.shutouts_given,
-        "shutouts_taken": figures.shutouts_taken, "settlement_points": figures.points,
+        "credit": figures.credit,
+        "average_credit": figures.average_credit,
+        "biggest": None
+        if figures.biggest is None
+        else {
+            "points": figures.biggest.points,
+            "game": figures.biggest.game,
+            "box": figures.biggest.number,
+            "kind": figures.biggest.kind,
+        },
+        "longest_run": figures.longest_run,
+        "shutouts_given": figures.shutouts_given,
+        "shutouts_taken": figures.shutouts_taken,
+        "settlement_points": figures.points,
         "money": figures.money,
     }
 
@@ -116,24 +140,37 @@ def figures_json(figures: Figures) -> dict[str, Any]:
 def record_json(record: Record, games: Sequence[Exported]) -> dict[str, Any]:
     """A player's whole record: the figures (overall and per preset) and every game."""
     presets: Mapping[str, Figures] = record.presets
-    return {"player": record.name, "person": record.person,
-            "figures": figures_json(record.overall),
-            "presets": {name: figures_json(f) for name, f in presets.items()},
-            "games": [game_json(game) for game in games]}
+    return {
+        "player": record.name,
+        "person": record.person,
+        "figures": figures_json(record.overall),
+        "presets": {name: figures_json(f) for name, f in presets.items()},
+        "games": [game_json(game) for game in games],
+    }
 
 
-STANDING_COLUMNS = ("rank", "player", "score", "games", "won", "boxes", "byes", "penalty",
-                    "head_to_head", "withdrawn")
+STANDING_COLUMNS = (
+    "rank",
+    "player",
+    "score",
+    "games",
+    "won",
+    "boxes",
+    "byes",
+    "penalty",
+    "head_to_head",
+    "withdrawn",
+)
 
 
-def event_rows(event: EventEntry, standings: Sequence[Standing],
-               results: Sequence[TableResult]) -> Iterator[list[str | int | float]]:
+def event_rows(
+    event: EventEntry, standings: Sequence[Standing], results: Sequence[TableResult]
+) -> Iterator[list[str | int | float]]:
     """The heading, then one row per player in the order of the standings: the
     standing's figures, then for each round the table, the seat and the points the
     player scored there (empty for a bye or a round not played)."""
     rounds = range(1, max((s.round for s in event.seating), default=0) + 1)
-    yield [*STANDING_COLUMNS, *(f"round {n} {what}" for n in rounds
-                                for what in ("table", "seat", "points"))]
+    yield [*STANDING_COLUMNS, *(f"round {n} {what}" for n in rounds for what in ("table", "seat", "points"))]
     played: dict[tuple[str, int], tuple[int, int, float]] = {}
     for result in results:
         points = table_points(event, result)
@@ -142,17 +179,15 @@ def event_rows(event: EventEntry, standings: Sequence[Standing],
     for standing in standings:
         body = standing.to_json()
         row: list[str | int | float] = [
-            inert(body[c] if c != "withdrawn" else ("yes" if body[c] else ""))
-            for c in STANDING_COLUMNS]
+            inert(body[c] if c != "withdrawn" else ("yes" if body[c] else "")) for c in STANDING_COLUMNS
+        ]
         for n in rounds:
             found = played.get((standing.player, n))
-            row += ["", "", ""] if found is None else [found[0], found[1],
-                                                       _plain_number(found[2])]
+            row += ["", "", ""] if found is None else [found[0], found[1], _plain_number(found[2])]
         yield row
 
 
-def event_csv(event: EventEntry, standings: Sequence[Standing],
-              results: Sequence[TableResult]) -> str:
+def event_csv(event: EventEntry, standings: Sequence[Standing], results: Sequence[TableResult]) -> str:
     """:func:`event_rows` as CSV text after a byte order mark, names made :func:`inert`
     as the games' CSV has them."""
     out = io.StringIO()
@@ -161,19 +196,31 @@ def event_csv(event: EventEntry, standings: Sequence[Standing],
     return out.getvalue()
 
 
-def event_json(event_id: str, event: EventEntry, standings: Sequence[Standing],
-               results: Sequence[TableResult]) -> dict[str, Any]:
+def event_json(
+    event_id: str, event: EventEntry, standings: Sequence[Standing], results: Sequence[TableResult]
+) -> dict[str, Any]:
     """The event as CONTRACT.md has it (its settings, entrants, seating and games), its
     standings and every table's result (totals, boxes won, net points)."""
-    return {"id": event_id, "event": event.to_json(),
-            "standings": [s.to_json() for s in standings],
-            "tables": [{"round": r.round, "table": r.table, "game": r.game,
-                        "players": list(r.players), "totals": dict(r.totals),
-                        "boxes_won": dict(r.boxes_won), "boxes": r.boxes,
-                        "over": r.over, "net": r.nets(),
-                        "points": {p: _plain_number(v)
-                                   for p, v in table_points(event, r).items()}}
-                       for r in results]}
+    return {
+        "id": event_id,
+        "event": event.to_json(),
+        "standings": [s.to_json() for s in standings],
+        "tables": [
+            {
+                "round": r.round,
+                "table": r.table,
+                "game": r.game,
+                "players": list(r.players),
+                "totals": dict(r.totals),
+                "boxes_won": dict(r.boxes_won),
+                "boxes": r.boxes,
+                "over": r.over,
+                "net": r.nets(),
+                "points": {p: _plain_number(v) for p, v in table_points(event, r).items()},
+            }
+            for r in results
+        ],
+    }
 
 
 def _plain_number(value: float) -> int | float:

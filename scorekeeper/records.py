@@ -37,8 +37,12 @@ from .engine.event import EventEntry, Standing, TableResult
 from .engine.event import standings as rank
 
 KINDS: Mapping[str, str] = {
-    "knock": "knock", "underknock": "underknock", "undercut": "underknock",
-    "gin": "gin", "break": "break", "break-gin": "gin after the break",
+    "knock": "knock",
+    "underknock": "underknock",
+    "undercut": "underknock",
+    "gin": "gin",
+    "break": "break",
+    "break-gin": "gin after the break",
 }
 """The kind of box won, by the engine's result (an undercut is the two-hand underknock)."""
 KIND_ORDER = ("knock", "underknock", "gin", "break", "gin after the break")
@@ -208,13 +212,13 @@ def words_of(games: Iterable[Played]) -> Words:
             continue
     kinds: dict[str, str] = {}
     for kind in KIND_ORDER:
-        if kind in ("break", "gin after the break") and said and not any(
-                s.has_break for s in said):
+        if kind in ("break", "gin after the break") and said and not any(s.has_break for s in said):
             continue
         beaten = " or ".join(sorted({s.beaten for s in said}))
         kinds[kind] = beaten if kind == "underknock" and beaten else kind
-    return Words(vocabulary.shared_deal_word(presets),
-                 vocabulary.shared_deal_word(presets, plural=True), kinds)
+    return Words(
+        vocabulary.shared_deal_word(presets), vocabulary.shared_deal_word(presets, plural=True), kinds
+    )
 
 
 def _game_figures(person: str, game: Played) -> Figures:
@@ -243,13 +247,23 @@ def _game_figures(person: str, game: Played) -> Figures:
     money = None
     if game.stake:
         money = sum((p.amount or 0.0) for p in game.payments if p.payee == name) - sum(
-            (p.amount or 0.0) for p in game.payments if p.payer == name)
+            (p.amount or 0.0) for p in game.payments if p.payer == name
+        )
     return Figures(
-        games=1, won=int(won), finished=int(sheet.game_over), boxes=len(game.boxes),
-        boxes_won=sum(kinds.values()), kinds=kinds, credit=credit, biggest=biggest,
+        games=1,
+        won=int(won),
+        finished=int(sheet.game_over),
+        boxes=len(game.boxes),
+        boxes_won=sum(kinds.values()),
+        kinds=kinds,
+        credit=credit,
+        biggest=biggest,
         longest_run=longest,
         shutouts_given=len([s for s in sheet.shutouts if s != name]) if won else 0,
-        shutouts_taken=int(name in sheet.shutouts), points=received - paid, money=money)
+        shutouts_taken=int(name in sheet.shutouts),
+        points=received - paid,
+        money=money,
+    )
 
 
 def _add(a: Figures, b: Figures) -> Figures:
@@ -261,13 +275,20 @@ def _add(a: Figures, b: Figures) -> Figures:
         biggest = b.biggest
     money = None if a.money is None and b.money is None else (a.money or 0.0) + (b.money or 0.0)
     return Figures(
-        games=a.games + b.games, won=a.won + b.won, finished=a.finished + b.finished,
-        boxes=a.boxes + b.boxes, boxes_won=a.boxes_won + b.boxes_won, kinds=dict(kinds),
-        credit=a.credit + b.credit, biggest=biggest,
+        games=a.games + b.games,
+        won=a.won + b.won,
+        finished=a.finished + b.finished,
+        boxes=a.boxes + b.boxes,
+        boxes_won=a.boxes_won + b.boxes_won,
+        kinds=dict(kinds),
+        credit=a.credit + b.credit,
+        biggest=biggest,
         longest_run=max(a.longest_run, b.longest_run),
         shutouts_given=a.shutouts_given + b.shutouts_given,
-        shutouts_taken=a.shutouts_taken + b.shutouts_taken, points=a.points + b.points,
-        money=None if money is None else round(money, 2))
+        shutouts_taken=a.shutouts_taken + b.shutouts_taken,
+        points=a.points + b.points,
+        money=None if money is None else round(money, 2),
+    )
 
 
 def oldest_first(games: Iterable[Played]) -> list[Played]:
@@ -291,13 +312,11 @@ def newest_first(games: Iterable[Played]) -> list[Played]:
     return oldest_first(games)[::-1]
 
 
-def record(person: str, games: Iterable[Played], *,
-           only: Collection[str] | None = None) -> Record:
+def record(person: str, games: Iterable[Played], *, only: Collection[str] | None = None) -> Record:
     """The record of ``person`` (a folded name) over the games they played in; ``only``:
     the ids of the games to count (an event's, say), else all."""
     person = fold(person)
-    played = newest_first(g for g in games if person in g.people
-                          and (only is None or g.id in only))
+    played = newest_first(g for g in games if person in g.people and (only is None or g.id in only))
     overall = Figures()
     presets: dict[str, Figures] = {}
     for game in played:
@@ -328,8 +347,9 @@ def people(games: Iterable[Played]) -> list[Person]:
             names.setdefault(person, name)
             tally[0] += 1
             tally[1] += int(game.sheet.winner == name)
-    return sorted((Person(p, names[p], g, w) for p, (g, w) in seen.items()),
-                  key=lambda p: (-p.games, p.person))
+    return sorted(
+        (Person(p, names[p], g, w) for p, (g, w) in seen.items()), key=lambda p: (-p.games, p.person)
+    )
 
 
 @dataclass(frozen=True)
@@ -349,16 +369,21 @@ class Versus:
     until: date | None = None
 
 
-def head_to_head(people_: Sequence[str], games: Iterable[Played], *,
-                 since: date | None = None, until: date | None = None) -> Versus:
+def head_to_head(
+    people_: Sequence[str], games: Iterable[Played], *, since: date | None = None, until: date | None = None
+) -> Versus:
     """``people_`` (two or three, folded here) in the games they all played from
     ``since`` to ``until`` (both included)."""
     folded = tuple(dict.fromkeys(fold(p) for p in people_))
     if not 2 <= len(folded) <= 3:
         raise ValueError("head to head takes two or three different players")
     together = newest_first(
-        g for g in games if all(p in g.people for p in folded)
-        and (since is None or g.day >= since) and (until is None or g.day <= until))
+        g
+        for g in games
+        if all(p in g.people for p in folded)
+        and (since is None or g.day >= since)
+        and (until is None or g.day <= until)
+    )
     won = dict.fromkeys(folded, 0)
     boxes = dict.fromkeys(folded, 0)
     net = {(a, b): 0 for a in folded for b in folded if a != b}
@@ -383,8 +408,9 @@ def head_to_head(people_: Sequence[str], games: Iterable[Played], *,
     return Versus(folded, names, tuple(together), won, boxes, net, money, since, until)
 
 
-def running_net(person: str, games: Iterable[Played],
-                against: Sequence[str] = ()) -> tuple[tuple[int, int], ...]:
+def running_net(
+    person: str, games: Iterable[Played], against: Sequence[str] = ()
+) -> tuple[tuple[int, int], ...]:
     """(game, settlement points so far) from (0, 0) over the finished games of ``person``
     oldest first; with ``against``, only what passed between them and those people."""
     person = fold(person)
@@ -398,8 +424,9 @@ def running_net(person: str, games: Iterable[Played],
             continue
         name = game.name_of(person)
         for payment in game.payments:
-            counterpart = payment.payer if payment.payee == name else (
-                payment.payee if payment.payer == name else None)
+            counterpart = (
+                payment.payer if payment.payee == name else (payment.payee if payment.payer == name else None)
+            )
             if counterpart is None or (others and game.person_of(counterpart) not in others):
                 continue
             total += payment.points if payment.payee == name else -payment.points
@@ -407,8 +434,9 @@ def running_net(person: str, games: Iterable[Played],
     return tuple(points)
 
 
-def results_chart(people_: Sequence[str], games: Sequence[Played],
-                  names: Mapping[str, str] | None = None) -> Chart:
+def results_chart(
+    people_: Sequence[str], games: Sequence[Played], names: Mapping[str, str] | None = None
+) -> Chart:
     """Settlement points won or lost so far, finished game by finished game: one line for
     a player's page, one per person head to head (only what passed between them)."""
     folded = [fold(p) for p in people_]
@@ -417,8 +445,9 @@ def results_chart(people_: Sequence[str], games: Sequence[Played],
         others = [p for p in folded if p != person]
         points = running_net(person, games, against=others)
         lines.append(ChartLine((names or {}).get(person, person), points, seat))
-    title = "Points settled, game by game" if len(folded) == 1 else \
-        "Points settled between them, game by game"
+    title = (
+        "Points settled, game by game" if len(folded) == 1 else "Points settled between them, game by game"
+    )
     return Chart(title, None, tuple(lines), unit="game")
 
 
@@ -446,20 +475,30 @@ def table_result(game: TableSummary) -> TableResult:
     over = bool(summary.get("game_over"))
     totals = (summary.get("final_totals") if over else None) or summary.get("totals") or {}
     record_ = summary.get("record") or {}
-    won = Counter(box[1] for box in record_.get("boxes", [])
-                  if box[1] is not None and box[0] != NO_BOX)
+    won = Counter(box[1] for box in record_.get("boxes", []) if box[1] is not None and box[0] != NO_BOX)
     net: dict[str, int] = dict.fromkeys(game.players, 0)
     for payment in record_.get("settlement", []):
         net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
         net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
     paid = {} if over else {p: int(n) for p, n in (summary.get("paid") or {}).items()}
-    return TableResult(game.round, game.table, tuple(game.players), dict(totals), dict(won),
-                       over, summary.get("winner"), net if over else {},
-                       int(summary.get("boxes") or 0), game.game_id, paid)
+    return TableResult(
+        game.round,
+        game.table,
+        tuple(game.players),
+        dict(totals),
+        dict(won),
+        over,
+        summary.get("winner"),
+        net if over else {},
+        int(summary.get("boxes") or 0),
+        game.game_id,
+        paid,
+    )
 
 
-def standings(event: EventEntry, games: Iterable[TableSummary], *,
-              withdrawn: Sequence[str] = ()) -> tuple[Standing, ...]:
+def standings(
+    event: EventEntry, games: Iterable[TableSummary], *, withdrawn: Sequence[str] = ()
+) -> tuple[Standing, ...]:
     """The event's standings from its games' stored summaries (not a rescoring of every
     box: a correction or a deletion rewrites the summary, so they stay right)."""
     return rank(event, [table_result(game) for game in games], withdrawn=withdrawn)

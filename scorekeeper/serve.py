@@ -136,14 +136,16 @@ def welcome(addresses: list[str], *, local_only: bool = False) -> str:
     """
     import segno
 
-    lines = ["Scorekeeper is running. Open it on the phones at the table:",
-             *(f"  {url}" for url in addresses)]
+    lines = [
+        "Scorekeeper is running. Open it on the phones at the table:",
+        *(f"  {url}" for url in addresses),
+    ]
     if local_only:
-        lines += ["Only this computer can open that address: phones cannot reach 127.0.0.1. "
-                  "To score",
-                  "from the phones at the table, run `make run HOST=0.0.0.0` (or "
-                  "`scorekeeper serve",
-                  "--host 0.0.0.0`)."]
+        lines += [
+            "Only this computer can open that address: phones cannot reach 127.0.0.1. To score",
+            "from the phones at the table, run `make run HOST=0.0.0.0` (or `scorekeeper serve",
+            "--host 0.0.0.0`).",
+        ]
     if addresses:
         drawing = io.StringIO()
         segno.make(addresses[0], error="m").terminal(out=drawing, compact=True)
@@ -170,16 +172,19 @@ def guard_settings(config: Mapping[str, Any]) -> tuple[int, float]:
     """The cap on one address's connections and the deadline for a request's head and
     body (see the table above)."""
     behind_proxy = int(config.get("PROXY_FIX") or 0) > 0
-    per_address = int(config.get("WAITRESS_CONNECTIONS_PER_ADDRESS",
-                                 0 if behind_proxy else CONNECTIONS_PER_ADDRESS))
+    per_address = int(
+        config.get("WAITRESS_CONNECTIONS_PER_ADDRESS", 0 if behind_proxy else CONNECTIONS_PER_ADDRESS)
+    )
     seconds = float(config.get("WAITRESS_REQUEST_SECONDS", REQUEST_SECONDS))
     return max(per_address, 0), max(seconds, 0.0)
 
 
 _CROWDED = b"Too many connections from this address at once: try again soon.\n"
-BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-        b"Retry-After: 10\r\nConnection: close\r\n"
-        b"Content-Length: %d\r\n\r\n%s" % (len(_CROWDED), _CROWDED))
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+    b"Retry-After: 10\r\nConnection: close\r\n"
+    b"Content-Length: %d\r\n\r\n%s" % (len(_CROWDED), _CROWDED)
+)
 """What a connection past the cap is answered before it is closed."""
 
 
@@ -210,8 +215,11 @@ class Guarded(HTTPChannel):
             held = self.open[self.address]
         if self.per_address and held > self.per_address:
             if held == self.per_address + 1:  # once a burst, not once a connection
-                log.warning("%s holds %d connections: refusing more (503) until some close",
-                            self.address, self.per_address)
+                log.warning(
+                    "%s holds %d connections: refusing more (503) until some close",
+                    self.address,
+                    self.per_address,
+                )
             self.refuse()
 
     def refuse(self) -> None:
@@ -235,11 +243,18 @@ class Guarded(HTTPChannel):
         than the deadline to arrive closes its connection (``will_close`` makes the loop
         close it at once; nothing of it has reached the app)."""
         reading = self.reading
-        if (reading is not None and self.request_seconds and not self.will_close
-                and not self.requests
-                and time.monotonic() - reading[1] > self.request_seconds):
-            log.info("closed a connection from %s: its request took over %g s to arrive",
-                     self.address, self.request_seconds)
+        if (
+            reading is not None
+            and self.request_seconds
+            and not self.will_close
+            and not self.requests
+            and time.monotonic() - reading[1] > self.request_seconds
+        ):
+            log.info(
+                "closed a connection from %s: its request took over %g s to arrive",
+                self.address,
+                self.request_seconds,
+            )
             self.will_close = True
             return False
         return bool(super().readable())
@@ -254,15 +269,20 @@ class Guarded(HTTPChannel):
                 self.address = None
 
 
-def guarded(server: BaseWSGIServer | MultiSocketServer, per_address: int,
-            request_seconds: float) -> None:
+def guarded(server: BaseWSGIServer | MultiSocketServer, per_address: int, request_seconds: float) -> None:
     """Give ``server`` (``create_server``'s: one listening socket or several) channels
     of a :class:`Guarded` class of its own with this cap and deadline."""
-    channel = type("GuardedChannel", (Guarded,), {
-        "per_address": per_address, "request_seconds": request_seconds,
-        "open": Counter(), "lock": threading.Lock()})
-    listening = ((server.map or {}).values() if isinstance(server, MultiSocketServer)
-                 else [server])
+    channel = type(
+        "GuardedChannel",
+        (Guarded,),
+        {
+            "per_address": per_address,
+            "request_seconds": request_seconds,
+            "open": Counter(),
+            "lock": threading.Lock(),
+        },
+    )
+    listening = (server.map or {}).values() if isinstance(server, MultiSocketServer) else [server]
     for each in listening:
         if isinstance(each, BaseWSGIServer):
             each.channel_class = channel
@@ -302,8 +322,10 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
 
     app = create_app(config)
     if not store.schema_current(str(app.config["DATABASE_URL"])):
-        raise NotMigrated("the database is not at the latest schema: run "
-                          "`scorekeeper migrate` first (once per deploy, not per server)")
+        raise NotMigrated(
+            "the database is not at the latest schema: run "
+            "`scorekeeper migrate` first (once per deploy, not per server)"
+        )
     wsgi = access_logged(app) if app.config.get("ACCESS_LOG", True) else app
     server = create_server(wsgi, host=host, port=port, **waitress_settings(app.config))
     guarded(server, *guard_settings(app.config))

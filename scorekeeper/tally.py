@@ -30,8 +30,9 @@ def names(db: Session) -> Names:
     return players.names(db)
 
 
-def played(db: Session, ids: Sequence[str] | None = None,
-           kept: Kept | None = None, most: int | None = None) -> list[Played]:
+def played(
+    db: Session, ids: Sequence[str] | None = None, kept: Kept | None = None, most: int | None = None
+) -> list[Played]:
     """The games that count (``ids``: only those; None: every game; ``most``: only that
     many of the newest of them), each scored, oldest first. With ``kept``, a game read
     before at its current version is not read again."""
@@ -39,25 +40,30 @@ def played(db: Session, ids: Sequence[str] | None = None,
     if kept is None:
         if most is not None:
             ids = list(store.versions(db, ids, most))
-        return [game for row in store.counted_games(db, ids)
-                if (game := _played(db, row, who)) is not None]
+        return [game for row in store.counted_games(db, ids) if (game := _played(db, row, who)) is not None]
     return kept.played(db, ids, who, most)
 
 
 def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
     """One game as records read it: from its summary, else scored by the engine."""
     sheet = summarised(row.summary)
-    if (sheet is not None and row.rules == "knock-rummy"
-            and _version(row.summary) < store.RECORD_VERSION):
+    if sheet is not None and row.rules == "knock-rummy" and _version(row.summary) < store.RECORD_VERSION:
         sheet = None  # settled by the difference of totals before K5 said box by box
     if sheet is None:
         table = ledger.load(db, row.id)
         sheet = None if table is None else table.sheet
     if sheet is None:
         return None
-    return Played(row.id, day_of(row), row.rules, tuple(row.players),
-                  tuple(who.person(name, row.id) for name in row.players), row.stake, sheet,
-                  began_at(row))
+    return Played(
+        row.id,
+        day_of(row),
+        row.rules,
+        tuple(row.players),
+        tuple(who.person(name, row.id) for name in row.players),
+        row.stake,
+        sheet,
+        began_at(row),
+    )
 
 
 class Kept:
@@ -71,15 +77,18 @@ class Kept:
         self._names = Names()
         self._lock = threading.Lock()
 
-    def played(self, db: Session, ids: Sequence[str] | None, who: Names,
-               most: int | None = None) -> list[Played]:
+    def played(
+        self, db: Session, ids: Sequence[str] | None, who: Names, most: int | None = None
+    ) -> list[Played]:
         """As :func:`played` does, from what is kept where it is still current (a game
         no longer counted, past ``most`` say, is forgotten)."""
         current = store.versions(db, ids, most)
         with self._lock:
             if who != self._names:
-                self._games = {game_id: (version, _matched(game, who))
-                               for game_id, (version, game) in self._games.items()}
+                self._games = {
+                    game_id: (version, _matched(game, who))
+                    for game_id, (version, game) in self._games.items()
+                }
                 self._names = who
             stale = [i for i, v in current.items() if self._games.get(i, (None,))[0] != v]
         fresh = {}
@@ -148,11 +157,16 @@ def summarised(summary: Mapping[str, Any]) -> Sheet | None:
     kept = summary.get("record")
     if not isinstance(kept, Mapping):
         return None
-    boxes = tuple(SheetBox(result=result, winner=winner, points=points, credits={})
-                  for result, winner, points in kept.get("boxes", ()))
+    boxes = tuple(
+        SheetBox(result=result, winner=winner, points=points, credits={})
+        for result, winner, points in kept.get("boxes", ())
+    )
     return Sheet(
-        totals=summary.get("totals") or {}, game_over=bool(summary.get("game_over")),
-        winner=summary.get("winner"), final_totals=summary.get("final_totals") or {},
+        totals=summary.get("totals") or {},
+        game_over=bool(summary.get("game_over")),
+        winner=summary.get("winner"),
+        final_totals=summary.get("final_totals") or {},
         shutouts=tuple(kept.get("shutouts", ())),
         settlement=tuple(Payment.from_json(p) for p in kept.get("settlement", ())),
-        boxes=boxes)
+        boxes=boxes,
+    )

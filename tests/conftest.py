@@ -44,8 +44,10 @@ def migrated(tmp_path: Path, migrated_once: Path) -> Callable[[str], str]:
 
     def database(name: str) -> str:
         path = tmp_path / name
-        with (contextlib.closing(sqlite3.connect(migrated_once)) as source,
-              contextlib.closing(sqlite3.connect(path)) as target):
+        with (
+            contextlib.closing(sqlite3.connect(migrated_once)) as source,
+            contextlib.closing(sqlite3.connect(path)) as target,
+        ):
             source.backup(target)
         return f"sqlite:///{path}"
 
@@ -55,15 +57,17 @@ def migrated(tmp_path: Path, migrated_once: Path) -> Callable[[str], str]:
 @pytest.fixture
 def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
     url = migrated("test.sqlite3")
-    app = create_app({
-        "TESTING": True,
-        "DATABASE_URL": url,
-        "SECRET_KEY": "test-secret-key",
-        "WTF_CSRF_ENABLED": False,
-        # Page tests render PDFs in the test's own process (a printing process each
-        # would cost a second of start-up); tests/security's app keeps the real one.
-        "PDF_IN_PROCESS": True,
-    })
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "test-secret-key",
+            "WTF_CSRF_ENABLED": False,
+            # Page tests render PDFs in the test's own process (a printing process each
+            # would cost a second of start-up); tests/security's app keeps the real one.
+            "PDF_IN_PROCESS": True,
+        }
+    )
     yield app
 
 

@@ -27,14 +27,17 @@ DATABASE = ("sqlalchemy", "alembic", "psycopg")
 def _loaded_by(*modules: str) -> set[str]:
     """The top-level packages a fresh interpreter holds after importing ``modules``
     from this checkout."""
-    code = "\n".join([
-        "import importlib, json, sys",
-        f"sys.path.insert(0, {str(ROOT)!r})",
-        *(f"importlib.import_module({name!r})" for name in modules),
-        "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})))",
-    ])
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, check=True, cwd=ROOT)
+    code = "\n".join(
+        [
+            "import importlib, json, sys",
+            f"sys.path.insert(0, {str(ROOT)!r})",
+            *(f"importlib.import_module({name!r})" for name in modules),
+            "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})))",
+        ]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True, cwd=ROOT
+    )
     loaded = set(json.loads(done.stdout))
     imported = {name.partition(".")[0] for name in modules}
     assert imported <= loaded, "the import did not run"
@@ -42,10 +45,10 @@ def _loaded_by(*modules: str) -> set[str]:
 
 
 def test_the_checkout_is_what_a_fresh_interpreter_imports() -> None:
-    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import scorekeeper; " \
-           "print(scorekeeper.__file__)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=True, cwd=ROOT)
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import scorekeeper; print(scorekeeper.__file__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True, cwd=ROOT
+    )
     assert Path(done.stdout.strip()).resolve().parent == PACKAGE
 
 
@@ -77,9 +80,12 @@ def _blueprints() -> dict[str, Path]:
     for path in sorted((PACKAGE / "web").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
-            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                    and isinstance(node.value.func, ast.Name)
-                    and node.value.func.id == "Blueprint"):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "Blueprint"
+            ):
                 found[path.stem] = path
     return found
 
@@ -96,24 +102,27 @@ def _web_imports(path: Path) -> set[str]:
             elif node.level == 0 and (node.module or "").startswith("scorekeeper.web."):
                 names.add((node.module or "").split(".")[2])
         elif isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[2] for alias in node.names
-                         if alias.name.startswith("scorekeeper.web."))
+            names.update(
+                alias.name.split(".")[2] for alias in node.names if alias.name.startswith("scorekeeper.web.")
+            )
     return names
 
 
 def test_blueprints_do_not_import_each_other() -> None:
     blueprints = _blueprints()
     assert {"games", "boxes", "api", "health"} <= set(blueprints)
-    crossings = {name: sorted(_web_imports(path) & (set(blueprints) - {name}))
-                 for name, path in blueprints.items()}
+    crossings = {
+        name: sorted(_web_imports(path) & (set(blueprints) - {name})) for name, path in blueprints.items()
+    }
     assert {name: found for name, found in crossings.items() if found} == {}
 
 
 def test_the_import_check_sees_a_crossing(tmp_path: Path) -> None:
     """The check above can fail: a module that imports a blueprint is caught."""
     module = tmp_path / "crossing.py"
-    module.write_text("from . import games\nfrom .boxes import Ruled\n"
-                      "def later():\n    from .api import error_response\n")
+    module.write_text(
+        "from . import games\nfrom .boxes import Ruled\ndef later():\n    from .api import error_response\n"
+    )
     assert _web_imports(module) == {"games", "boxes", "api"}
 
 
@@ -143,8 +152,7 @@ def _import_graph(package: Path) -> dict[str, set[str]]:
                 else:
                     target = node.module or ""
                 for alias in node.names:
-                    found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules
-                              else target)
+                    found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target)
             elif isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
         graph[name] = {module for module in found if module in modules and module != name}
@@ -161,7 +169,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         path.append(module)
         for imported in sorted(graph[module]):
             if imported in path:
-                cycles.append([*path[path.index(imported):], imported])
+                cycles.append([*path[path.index(imported) :], imported])
             elif imported not in done:
                 walk(imported)
         path.pop()
@@ -195,10 +203,19 @@ def test_the_architecture_names_every_web_module_and_blueprint() -> None:
     blueprints and four modules missing from it)."""
     from scorekeeper.web import create_app
 
-    floor = next(line for line in (ROOT / "docs" / "architecture.md").read_text(
-        encoding="utf-8").splitlines() if line.startswith("| 4 |"))
+    floor = next(
+        line
+        for line in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| 4 |")
+    )
     modules = {path for path in (PACKAGE / "web").glob("*.py")} - {PACKAGE / "web" / "__init__.py"}
     app = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "d" * 40})
-    assert sorted(m.name for m in modules  # a blueprint's module by its blueprint's name
-                  if f"`{m.name}`" not in floor and f"`{m.stem}`" not in floor) == []
+    assert (
+        sorted(
+            m.name
+            for m in modules  # a blueprint's module by its blueprint's name
+            if f"`{m.name}`" not in floor and f"`{m.stem}`" not in floor
+        )
+        == []
+    )
     assert sorted(b for b in app.blueprints if f"`{b}`" not in floor) == []

@@ -29,8 +29,14 @@ SOURCES = ("pyproject.toml", "README.md", "scorekeeper", "templates", "static")
 
 
 def _pip(*args: str, cwd: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
-                   cwd=cwd, check=True, capture_output=True, text=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +47,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in SOURCES:
         path = ROOT / name
         if path.is_dir():
-            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.pyc", "*.egg-info"))
+            shutil.copytree(
+                path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+            )
         else:
             source.mkdir(exist_ok=True)
             shutil.copy2(path, source / name)
-    _pip("wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", str(work / "dist"),
-         str(source), cwd=work)
+    _pip(
+        "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", str(work / "dist"), str(source), cwd=work
+    )
     (built,) = (work / "dist").glob("scorekeeper-*.whl")
     return built
 
@@ -58,11 +66,15 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     env = tmp_path_factory.mktemp("env") / "venv"
     venv.EnvBuilder(with_pip=False).create(env)
     python = env / "bin" / "python"
-    site = Path(subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True).stdout.strip())
-    _pip("--python", str(python), "install", "--no-deps", "--no-index", str(wheel),
-         cwd=env)
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    _pip("--python", str(python), "install", "--no-deps", "--no-index", str(wheel), cwd=env)
     # This environment's libraries (Flask, SQLAlchemy, ...) after the env's own site:
     # a plain path, so the checkout's editable-install hook in there is not run.
     (site / "libraries.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
@@ -71,15 +83,16 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 def test_the_wheel_holds_every_package_the_templates_and_static_files(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    packages = {str(init.parent.relative_to(ROOT)) for init in
-                (ROOT / "scorekeeper").rglob("__init__.py") if "__pycache__" not in init.parts}
+    packages = {
+        str(init.parent.relative_to(ROOT))
+        for init in (ROOT / "scorekeeper").rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
     missing = sorted(p for p in packages if f"{p}/__init__.py" not in names)
     assert missing == [], "add them to [tool.setuptools] packages in pyproject.toml"
     for folder in ("templates", "static"):
-        files = {str(path.relative_to(ROOT)) for path in (ROOT / folder).rglob("*")
-                 if path.is_file()}
-        assert files and sorted(f for f in files
-                                if f"scorekeeper/web/{f}" not in names) == []
+        files = {str(path.relative_to(ROOT)) for path in (ROOT / folder).rglob("*") if path.is_file()}
+        assert files and sorted(f for f in files if f"scorekeeper/web/{f}" not in names) == []
     assert "scorekeeper/migrations/env.py" in names
     assert "scorekeeper/engine/RULES.md" in names
 
@@ -109,12 +122,17 @@ print(json.dumps({
 """
 
 
-def test_an_installed_app_renders_its_pages_and_static_files(
-        installed: Path, tmp_path: Path) -> None:
+def test_an_installed_app_renders_its_pages_and_static_files(installed: Path, tmp_path: Path) -> None:
     """Run from outside the checkout: the package, its templates and its static files
     are the installed ones, and the home page, a static file and the rules render."""
-    done = subprocess.run([str(installed), "-c", RENDER], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [str(installed), "-c", RENDER],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     env = installed.parent.parent

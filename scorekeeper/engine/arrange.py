@@ -16,14 +16,19 @@ def _arrangement_json(arrangement: Arrangement) -> dict[str, Any]:
     melds = sorted(arrangement.melds, key=meld_order)
     return {
         "melds": [[card.code for card in meld] for meld in melds],
-        "deadwood": [card.code for card in sorted(arrangement.deadwood,
-                                                  key=by_rank)],
+        "deadwood": [card.code for card in sorted(arrangement.deadwood, key=by_rank)],
         "count": arrangement.count,
     }
 
 
-def arrange(cards: Any, *, around_the_corner: bool = False, ace_value: int = 1,
-            knock_limit: int | None = 10, where: str = "cards") -> dict[str, Any]:
+def arrange(
+    cards: Any,
+    *,
+    around_the_corner: bool = False,
+    ace_value: int = 1,
+    knock_limit: int | None = 10,
+    where: str = "cards",
+) -> dict[str, Any]:
     """The best arrangement of 10 cards, or of 11 after the best discard.
 
     >>> result = arrange("AS 2S 3S 7H 7D 7C 9D 10D JD 4C")
@@ -48,8 +53,7 @@ def arrange(cards: Any, *, around_the_corner: bool = False, ace_value: int = 1,
         discard, _ = best_discard(hand, around_the_corner=around_the_corner, ace_value=ace_value)
         result["discard"] = discard.code
         kept = [card for card in hand if card != discard]
-    found = best_arrangements(kept, around_the_corner=around_the_corner,
-                              ace_value=ace_value)
+    found = best_arrangements(kept, around_the_corner=around_the_corner, ace_value=ace_value)
     result.update(_arrangement_json(found[0]))
     count = found[0].count
     result["gin"] = count == 0
@@ -62,8 +66,7 @@ def arrange(cards: Any, *, around_the_corner: bool = False, ace_value: int = 1,
 def _describe(arrangement: Arrangement, discard: str | None) -> str:
     """One line for people: ``A♠-2♠-3♠ 7♣-7♦-7♥; deadwood 4♣ = 4``."""
     melds = " ".join(show(m) for m in sorted(arrangement.melds, key=meld_order))
-    deadwood = " ".join(str(c) for c in sorted(arrangement.deadwood,
-                                               key=by_rank))
+    deadwood = " ".join(str(c) for c in sorted(arrangement.deadwood, key=by_rank))
     text = f"{melds or 'no melds'}; deadwood {deadwood or 'none'} = {arrangement.count}"
     if discard is not None:
         text = f"discard {Card.parse(discard)}: {text}"

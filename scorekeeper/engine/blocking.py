@@ -38,8 +38,12 @@ def blocked_steps(showdown: Showdown, plays: Sequence[Played]) -> list[Step]:
         return []
     rules = showdown.rules
     limit = showdown.limit if showdown.limit is not None else knocker.count
-    others = arrangements(cards_mask(hand.cards), around_the_corner=rules.around_the_corner,
-                          ace_value=rules.ace_value, max_count=max(limit, knocker.count))
+    others = arrangements(
+        cards_mask(hand.cards),
+        around_the_corner=rules.around_the_corner,
+        ace_value=rules.ace_value,
+        max_count=max(limit, knocker.count),
+    )
     table = table_of(showdown, plays)
     own = [meld for meld in table if meld.owner == knocker.player]
     steps = []
@@ -55,8 +59,9 @@ def blocked_steps(showdown: Showdown, plays: Sequence[Played]) -> list[Step]:
     return steps
 
 
-def _blocking(knocker: Played, player: str, card: Card, others: Sequence[Arrangement],
-              corner: bool) -> Step | None:
+def _blocking(
+    knocker: Played, player: str, card: Card, others: Sequence[Arrangement], corner: bool
+) -> Step | None:
     """The first other split of the knocker's hand with a meld that takes ``card``:
     the step names the cards he kept elsewhere (in another meld, else his deadwood)."""
     declared = {frozenset(meld) for meld in knocker.melds}
@@ -65,13 +70,19 @@ def _blocking(knocker: Played, player: str, card: Card, others: Sequence[Arrange
         for meld in other.melds:
             if frozenset(meld) in declared or not is_meld((*meld, card), corner):
                 continue
-            moved = [c for c in meld if c in melded and not any(
-                c in mine and set(mine) <= set(meld) for mine in knocker.melds)]
+            moved = [
+                c
+                for c in meld
+                if c in melded and not any(c in mine and set(mine) <= set(meld) for mine in knocker.melds)
+            ]
             kept = "; ".join(f"{c} {_where_kept(c, knocker)}" for c in moved or meld)
-            return Step("C8", f"{knocker.player}'s arrangement blocked {player}'s {card}: "
-                              f"{knocker.player} kept {kept} rather than in {show(meld)}, "
-                              f"which would have taken it (the knocker chooses his melds)",
-                        player)
+            return Step(
+                "C8",
+                f"{knocker.player}'s arrangement blocked {player}'s {card}: "
+                f"{knocker.player} kept {kept} rather than in {show(meld)}, "
+                f"which would have taken it (the knocker chooses his melds)",
+                player,
+            )
     return None
 
 

@@ -60,8 +60,11 @@ def _most_deadwood(ace_value: int, size: int) -> int:
         if rank > 13 or left == 0:
             return 0 if left == 0 else -1000
         value = ace_value if rank == 1 else min(rank, 10)
-        options = [len(suits) * value + best(rank + 1, left - len(suits), last, suits)
-                   for suits in pairs if len(suits) <= left and not suits & last & before]
+        options = [
+            len(suits) * value + best(rank + 1, left - len(suits), last, suits)
+            for suits in pairs
+            if len(suits) <= left and not suits & last & before
+        ]
         return max(options)
 
     return best(1, size, frozenset(), frozenset())
@@ -153,7 +156,9 @@ def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, 
         if hidden is not None:
             raise MalformedError(
                 f"player {i + 1}'s name has an invisible or control character "
-                f"(U+{ord(hidden):04X}): type the name again", f"{where}[{i}]")
+                f"(U+{ord(hidden):04X}): type the name again",
+                f"{where}[{i}]",
+            )
         if len(name) > MAX_NAME:
             raise MalformedError(
                 f"the name {name[:20]!r}... is too long ({MAX_NAME} characters at most)",
@@ -162,15 +167,18 @@ def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, 
         same = next((other for other in names[:i] if other.casefold() == name.casefold()), None)
         if same is not None:
             raise MalformedError(
-                f"two players are called {name!r}" if same == name else
-                f"{same!r} and {name!r} differ only in capitals: give them names a table "
-                "can tell apart", f"{where}[{i}]")
+                f"two players are called {name!r}"
+                if same == name
+                else f"{same!r} and {name!r} differ only in capitals: give them names a table can tell apart",
+                f"{where}[{i}]",
+            )
     if not rules.min_players <= len(names) <= rules.max_players:
-        wanted = (str(rules.min_players) if rules.min_players == rules.max_players
-                  else f"{rules.min_players} to {rules.max_players}")
-        raise MalformedError(
-            f"{rules.title} is played by {wanted} players, not {len(names)}", where
+        wanted = (
+            str(rules.min_players)
+            if rules.min_players == rules.max_players
+            else f"{rules.min_players} to {rules.max_players}"
         )
+        raise MalformedError(f"{rules.title} is played by {wanted} players, not {len(names)}", where)
     return names
 
 
@@ -183,9 +191,7 @@ def read_player(data: Any, players: Sequence[str], where: str, role: str) -> str
     return player_name(data)
 
 
-def read_box(
-    data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str = ""
-) -> Box:
+def read_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str = "") -> Box:
     """Check a box body (without rules/players/dealer) and return it as a :class:`Box`."""
     if not isinstance(data, Mapping):
         raise MalformedError("a box must be a JSON object", where or None)
@@ -205,10 +211,19 @@ def read_box(
     breaker = _read_breaker(data, ending, after_break, by, players, where)
     hands = _read_hands(data.get("hands"), ending, rules, players, where)
     return Box(
-        rules=rules, players=players, dealer=dealer, ending=ending, by=by,
-        after_break=after_break, second_round=_flag(data, "second_round", where),
-        upcard=upcard, multiplier=multiplier, hands=hands, where=where,
-        double_refused=refused, breaker=breaker,
+        rules=rules,
+        players=players,
+        dealer=dealer,
+        ending=ending,
+        by=by,
+        after_break=after_break,
+        second_round=_flag(data, "second_round", where),
+        upcard=upcard,
+        multiplier=multiplier,
+        hands=hands,
+        where=where,
+        double_refused=refused,
+        breaker=breaker,
     )
 
 
@@ -222,35 +237,49 @@ def _read_multiplier(value: Any, where: str) -> int:
     ...
     scorekeeper.engine.errors.MalformedError: multiplier must be a power of two ... not 3: ...
     """
-    if (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024
-            or value & (value - 1)):
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024 or value & (value - 1):
         raise MalformedError(
             f"multiplier must be a power of two (1, 2, 4, 8, ... up to 1024), not {value!r}: "
-            "each double doubles the box (V5)", where)
+            "each double doubles the box (V5)",
+            where,
+        )
     return value
 
 
-def _read_refused(data: Mapping[str, Any], ending: Ending, by: str | None, rules: Rules,
-                  players: tuple[str, ...], where: str) -> str | None:
+def _read_refused(
+    data: Mapping[str, Any],
+    ending: Ending,
+    by: str | None,
+    rules: Rules,
+    players: tuple[str, ...],
+    where: str,
+) -> str | None:
     """Whose refused double forced him to knock (V5): he must be the one who knocked."""
     named = data.get("double_refused")
     if named is None:
         return None
     field = _at(where, "double_refused")
     if not rules.doubling:
-        raise MalformedError(f"{rules.title} has no doubling: leave out 'double_refused' (V5)",
-                             field)
+        raise MalformedError(f"{rules.title} has no doubling: leave out 'double_refused' (V5)", field)
     doubler = read_player(named, players, field, "player whose double was refused")
     if ending not in ("knock", "gin") or by != doubler:
         ended = f"{by} ending it" if by else f"a {ending}"
         raise MalformedError(
             f"{doubler}'s double was refused, so {doubler} had to knock at once, but the box "
-            f"shows {ended} (V5)", field)
+            f"shows {ended} (V5)",
+            field,
+        )
     return doubler
 
 
-def _read_breaker(data: Mapping[str, Any], ending: Ending, after_break: bool, by: str | None,
-                  players: tuple[str, ...], where: str) -> str | None:
+def _read_breaker(
+    data: Mapping[str, Any],
+    ending: Ending,
+    after_break: bool,
+    by: str | None,
+    players: tuple[str, ...],
+    where: str,
+) -> str | None:
     """The breaker of a gin after the break (J13), optional; on a break he is ``by``."""
     if ending == "break":
         return by
@@ -259,8 +288,7 @@ def _read_breaker(data: Mapping[str, Any], ending: Ending, after_break: bool, by
         return None
     field = _at(where, "breaker")
     if not (ending == "gin" and after_break):
-        raise MalformedError("only a gin after the break names a breaker apart from 'by' "
-                             "(J13)", field)
+        raise MalformedError("only a gin after the break names a breaker apart from 'by' (J13)", field)
     return read_player(named, players, field, "breaker")
 
 
@@ -272,8 +300,12 @@ def _flag(data: Mapping[str, Any], name: str, where: str) -> bool:
 
 
 def _read_by(
-    data: Mapping[str, Any], ending: Ending, after_break: bool, rules: Rules,
-    players: tuple[str, ...], where: str,
+    data: Mapping[str, Any],
+    ending: Ending,
+    after_break: bool,
+    rules: Rules,
+    players: tuple[str, ...],
+    where: str,
 ) -> str | None:
     """Who ended the box; checks that the ending exists in this rule set (J10, P7, G7)."""
     has_break = rules.stock_end == "break-3"
@@ -283,7 +315,9 @@ def _read_by(
         if ending == "draw" and has_break:
             raise MalformedError(
                 f"in {rules.title} a box does not end in a draw: with three cards left in the "
-                "stock the break begins (J10)", _at(where, "ending"))
+                "stock the break begins (J10)",
+                _at(where, "ending"),
+            )
         return None
     if ending == "knock" and after_break:
         raise KnockAfterBreakError(
@@ -354,13 +388,10 @@ def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> H
     if "count" in data:
         count = _read_count(data["count"], player, max_count(rules, size), where)
         return Hand(player, "count", where, count=count)
-    raise MalformedError(
-        f"{player}'s hand needs cards, melds and deadwood, or a count", where
-    )
+    raise MalformedError(f"{player}'s hand needs cards, melds and deadwood, or a count", where)
 
 
-def _read_cards_with_layoffs(data: Mapping[str, Any], player: str, size: int,
-                             where: str) -> Hand:
+def _read_cards_with_layoffs(data: Mapping[str, Any], player: str, size: int, where: str) -> Hand:
     """All of a player's cards and the layoffs he actually made (not necessarily those
     the engine would propose): the engine checks the layoffs and arranges the rest."""
     cards = tuple(parse_cards(_card_list(data["cards"], f"{where}.cards"), f"{where}.cards"))
@@ -369,8 +400,8 @@ def _read_cards_with_layoffs(data: Mapping[str, Any], player: str, size: int,
     for layoff in layoffs:
         if layoff.card not in cards:
             raise DeadwoodMismatchError(
-                f"{player} laid off {layoff.card}, but it is not among his cards",
-                f"{layoff.where}.card")
+                f"{player} laid off {layoff.card}, but it is not among his cards", f"{layoff.where}.card"
+            )
     return Hand(player, "cards", where, cards=cards, layoffs=tuple(layoffs))
 
 
@@ -384,15 +415,12 @@ def _read_count(value: Any, player: str, most: int, where: str) -> int:
 
 
 def _card_list(value: Any, where: str) -> Any:
-    if isinstance(value, str) or (
-        isinstance(value, list) and all(isinstance(item, str) for item in value)
-    ):
+    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
         return value
-    raise MalformedError("cards must be a list of cards such as [\"7C\", \"10H\"]", where)
+    raise MalformedError('cards must be a list of cards such as ["7C", "10H"]', where)
 
 
-def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules,
-                   where: str) -> Hand:
+def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules, where: str) -> Hand:
     """The declared form: what was laid on the table, checked meld by meld."""
     melds_data = data.get("melds", [])
     if not isinstance(melds_data, list):
@@ -405,7 +433,9 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
             corner = " (V4)" if rules.around_the_corner else " (C3; aces are low: no K-A-2)"
             raise InvalidMeldError(
                 f"{player}'s {ordinal(i)} meld, {'-'.join(str(c) for c in meld)}, is not a set "
-                f"or a run{corner}", meld_where)
+                f"or a run{corner}",
+                meld_where,
+            )
         melds.append(meld)
     layoffs = _read_layoffs(data.get("layoffs", []), player, f"{where}.layoffs")
     placed = [card for meld in melds for card in meld] + [lay.card for lay in layoffs]
@@ -415,8 +445,7 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
     elif "cards" in data:
         deadwood = []
     else:
-        raise MalformedError(f"give {player}'s deadwood (an empty list if none)",
-                             f"{where}.deadwood")
+        raise MalformedError(f"give {player}'s deadwood (an empty list if none)", f"{where}.deadwood")
     if "cards" in data:
         deadwood = _deadwood_from_cards(data, player, placed, deadwood, where)
     total = len(placed) + len(deadwood)
@@ -430,12 +459,20 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
                 f"{' '.join(str(c) for c in deadwood) or '(none)'} counts {actual} (C4)",
                 f"{where}.count",
             )
-    return Hand(player, "declared", where, cards=tuple(placed) + tuple(deadwood),
-                melds=tuple(melds), layoffs=tuple(layoffs), deadwood=tuple(deadwood))
+    return Hand(
+        player,
+        "declared",
+        where,
+        cards=tuple(placed) + tuple(deadwood),
+        melds=tuple(melds),
+        layoffs=tuple(layoffs),
+        deadwood=tuple(deadwood),
+    )
 
 
-def _deadwood_from_cards(data: Mapping[str, Any], player: str, placed: list[Card],
-                         deadwood: list[Card], where: str) -> list[Card]:
+def _deadwood_from_cards(
+    data: Mapping[str, Any], player: str, placed: list[Card], deadwood: list[Card], where: str
+) -> list[Card]:
     """With ``cards`` and melds both given, the deadwood is what is left: check it matches."""
     cards_where = f"{where}.cards"
     cards = parse_cards(_card_list(data["cards"], cards_where), cards_where)
@@ -459,7 +496,7 @@ def _deadwood_from_cards(data: Mapping[str, Any], player: str, placed: list[Card
 def read_card(value: Any, where: str) -> Card:
     """One card given on its own (an upcard, a laid-off card)."""
     if not isinstance(value, str):
-        raise MalformedError("a card is written like \"4S\" or \"10H\"", where)
+        raise MalformedError('a card is written like "4S" or "10H"', where)
     try:
         return Card.parse(value)
     except InvalidCardError as err:
@@ -473,14 +510,11 @@ def _read_layoffs(data: Any, player: str, where: str) -> list[DeclaredLayoff]:
     for i, item in enumerate(data):
         item_where = f"{where}[{i}]"
         if not isinstance(item, Mapping) or "card" not in item or "onto" not in item:
-            raise MalformedError("each layoff needs a card and the player it went onto "
-                                 "('onto')", item_where)
+            raise MalformedError("each layoff needs a card and the player it went onto ('onto')", item_where)
         card = read_card(item["card"], f"{item_where}.card")
         meld = item.get("meld")
-        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool)
-                                 or meld < 0):
-            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)",
-                                 f"{item_where}.meld")
+        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
+            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)", f"{item_where}.meld")
         onto = item["onto"]
         if not isinstance(onto, str):
             raise MalformedError("onto must name a player", f"{item_where}.onto")
@@ -495,9 +529,10 @@ def _check_size(player: str, got: int, size: int, where: str) -> None:
     if got == size + 1:
         raise WrongHandSizeError(
             f"{player} has {got} cards: one too many, so the discard was not made. "
-            f"Leave out the card {player} discarded", where)
-    raise WrongHandSizeError(f"{player} has {got} cards; a hand has {size} at the showdown",
-                             where)
+            f"Leave out the card {player} discarded",
+            where,
+        )
+    raise WrongHandSizeError(f"{player} has {got} cards; a hand has {size} at the showdown", where)
 
 
 def _check_duplicates(hand: Hand, seen: dict[Card, str]) -> None:

@@ -68,8 +68,11 @@ def second_round(showdown: Showdown, plays: list[Played]) -> list[Played]:
             laid = {layoff.card for layoff in placed}
             deadwood = tuple(c for c in play.deadwood if c not in laid)
             result[i] = dataclasses.replace(
-                play, count=count_of(deadwood, rules.ace_value), deadwood=deadwood,
-                layoffs=(*play.layoffs, *later))
+                play,
+                count=count_of(deadwood, rules.ace_value),
+                deadwood=deadwood,
+                layoffs=(*play.layoffs, *later),
+            )
             changed = True
     return result
 
@@ -122,7 +125,9 @@ def break_gin_layoffs(showdown: Showdown, plays: list[Played]) -> list[Played]:
             raise IllegalLayoffError(
                 f"{player} plays after {gin_player} in the break's first round, from the breaker "
                 f"{box.breaker}: the gin ended the box before {player}'s turn, so he laid "
-                "nothing off (J11, J13)", hand.layoffs[0].where)
+                "nothing off (J11, J13)",
+                hand.layoffs[0].where,
+            )
         targets = frozenset(order[:position]) if ordered else frozenset(order) - {player}
         showdown.check_layoffs(hand, position, targets)
         table, placed = showdown.place(hand, table, list(hand.layoffs))

@@ -196,9 +196,7 @@ def _parse_card_string(text: str, where: str) -> list[Card]:
             match = _CARD_RE.match(upper, position)
             if match is None:
                 bad = chunk[position:]
-                raise InvalidCardError(
-                    f"{bad!r} is not a card: write it like 7C, 7♣, 10H or TH", where
-                )
+                raise InvalidCardError(f"{bad!r} is not a card: write it like 7C, 7♣, 10H or TH", where)
             cards.append(Card.parse(match.group(0)))
             position = match.end()
     return cards

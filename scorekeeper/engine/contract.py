@@ -68,13 +68,14 @@ def check_text(value: str, where: str, what: str = "text") -> str:
     except UnicodeEncodeError as err:
         bad = value[err.start]
         raise MalformedError(
-            f"the {what} holds a character that is not valid text (U+{ord(bad):04X}): "
-            "type it again", where or None) from None
+            f"the {what} holds a character that is not valid text (U+{ord(bad):04X}): type it again",
+            where or None,
+        ) from None
     control = next((c for c in value if (c < " " and c not in "\t\n\r") or c == "\x7f"), None)
     if control is not None:
         raise MalformedError(
-            f"the {what} holds a control character (U+{ord(control):04X}): type it again",
-            where or None)
+            f"the {what} holds a control character (U+{ord(control):04X}): type it again", where or None
+        )
     return value
 
 
@@ -95,9 +96,10 @@ def sound(value: Any, where: str, odd: list[str]) -> Any:
     if isinstance(value, list):
         return [sound(item, f"{where}[{i}]", odd) for i, item in enumerate(value)]
     if isinstance(value, dict):
-        return {sound(key, f"{where} (a key)", odd): sound(
-            item, f"{where}.{escaped(str(key))}", odd)
-                for key, item in value.items()}
+        return {
+            sound(key, f"{where} (a key)", odd): sound(item, f"{where}.{escaped(str(key))}", odd)
+            for key, item in value.items()
+        }
     return value
 
 
@@ -109,16 +111,21 @@ def unsound(value: Any, where: str) -> str | None:
     if isinstance(value, list):
         items = ((f"{where}[{i}]", item) for i, item in enumerate(value))
     elif isinstance(value, dict):
-        items = (pair for key, item in value.items()
-                 for pair in ((f"{where} (a key)", key), (f"{where}.{escaped(str(key))}", item)))
+        items = (
+            pair
+            for key, item in value.items()
+            for pair in ((f"{where} (a key)", key), (f"{where}.{escaped(str(key))}", item))
+        )
     else:
         return None
     return next((found for place, item in items if (found := unsound(item, place))), None)
 
 
-def _stored(data: Mapping[str, Json], fields: frozenset[str],
-            inner: Mapping[str, typing.Callable[[Any], Json]]) -> dict[str, Json]:
+def _stored(
+    data: Mapping[str, Json], fields: frozenset[str], inner: Mapping[str, typing.Callable[[Any], Json]]
+) -> dict[str, Json]:
     """Stored JSON kept to ``fields``, its text escaped; ``inner`` reads nested fields."""
+
     def clean(value: Json) -> Json:
         if isinstance(value, str):
             return escaped(value)
@@ -126,8 +133,11 @@ def _stored(data: Mapping[str, Json], fields: frozenset[str],
             return [clean(item) for item in value]
         return value
 
-    return {key: inner[key](value) if key in inner and value is not None else clean(value)
-            for key, value in data.items() if key in fields}
+    return {
+        key: inner[key](value) if key in inner and value is not None else clean(value)
+        for key, value in data.items()
+        if key in fields
+    }
 
 
 def _text(data: Json, where: str, what: str, most: int) -> str:
@@ -157,8 +167,8 @@ def _fields(data: Json, where: str, what: str, allowed: frozenset[str]) -> Mappi
         if not isinstance(key, str) or key not in allowed:
             name = escaped(str(key))
             raise MalformedError(
-                f"{what} has no field {name[:40]!r} (it takes {', '.join(sorted(allowed))})",
-                _at(where, name))
+                f"{what} has no field {name[:40]!r} (it takes {', '.join(sorted(allowed))})", _at(where, name)
+            )
     return data
 
 
@@ -184,7 +194,7 @@ def _name(data: Json, where: str, role: str) -> str:
 
 def _card(data: Json, where: str) -> str:
     if not isinstance(data, str):
-        raise MalformedError("a card is written like \"4S\" or \"10H\"", where)
+        raise MalformedError('a card is written like "4S" or "10H"', where)
     return _text(data, where, "card", MAX_CARD_TEXT)
 
 
@@ -194,7 +204,7 @@ def _cards(data: Json, where: str) -> tuple[str, ...]:
     if isinstance(data, str):
         data = data.replace(",", " ").split()
     if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
-        raise MalformedError("cards must be a list of cards such as [\"7C\", \"10H\"]", where)
+        raise MalformedError('cards must be a list of cards such as ["7C", "10H"]', where)
     if len(data) > MAX_CARDS:
         raise MalformedError(f"{len(data)} cards: a deck has {MAX_CARDS}", where)
     return tuple(_card(item, _at(where, i)) for i, item in enumerate(data))
@@ -217,17 +227,17 @@ class Layoff:
     def from_json(cls, data: Json, where: str = "layoff") -> Layoff:
         body = _fields(data, where, "a layoff", cls.FIELDS)
         if "card" not in body or "onto" not in body:
-            raise MalformedError("each layoff needs a card and the player it went onto "
-                                 "('onto')", where)
+            raise MalformedError("each layoff needs a card and the player it went onto ('onto')", where)
         meld = body.get("meld")
-        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool)
-                                 or meld < 0):
-            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)",
-                                 _at(where, "meld"))
+        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
+            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)", _at(where, "meld"))
         if not isinstance(body["onto"], str):
             raise MalformedError("onto must name a player", _at(where, "onto"))
-        return cls(_card(body["card"], _at(where, "card")),
-                   _name(body["onto"], _at(where, "onto"), "layoff's player"), meld)
+        return cls(
+            _card(body["card"], _at(where, "card")),
+            _name(body["onto"], _at(where, "onto"), "layoff's player"),
+            meld,
+        )
 
     def to_json(self) -> dict[str, Json]:
         body: dict[str, Json] = {"card": self.card, "onto": self.onto}
@@ -248,8 +258,7 @@ class Hand:
     layoffs: tuple[Layoff, ...] | None = None
     count: int | None = None
 
-    FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
-        {"cards", "melds", "deadwood", "layoffs", "count"})
+    FIELDS: typing.ClassVar[frozenset[str]] = frozenset({"cards", "melds", "deadwood", "layoffs", "count"})
 
     @property
     def form(self) -> HandFormName:
@@ -264,23 +273,25 @@ class Hand:
         body = _fields(data, where, f"{player}'s hand" if player else "a hand", cls.FIELDS)
         melds = body.get("melds")
         if melds is not None and not isinstance(melds, list):
-            raise MalformedError("melds must be a list of melds (lists of cards)",
-                                 _at(where, "melds"))
+            raise MalformedError("melds must be a list of melds (lists of cards)", _at(where, "melds"))
         layoffs = body.get("layoffs")
         if layoffs is not None and not isinstance(layoffs, list):
-            raise MalformedError("layoffs must be a list of {card, onto, meld}",
-                                 _at(where, "layoffs"))
+            raise MalformedError("layoffs must be a list of {card, onto, meld}", _at(where, "layoffs"))
         count = body.get("count")
         hand = cls(
             cards=_optional(body, "cards", where, _cards),
-            melds=None if melds is None else tuple(
-                _cards(meld, _at(_at(where, "melds"), i)) for i, meld in enumerate(melds)),
+            melds=None
+            if melds is None
+            else tuple(_cards(meld, _at(_at(where, "melds"), i)) for i, meld in enumerate(melds)),
             deadwood=_optional(body, "deadwood", where, _cards),
-            layoffs=None if layoffs is None else tuple(
-                Layoff.from_json(item, _at(_at(where, "layoffs"), i))
-                for i, item in enumerate(layoffs)),
-            count=None if count is None else _whole(count, _at(where, "count"),
-                                                    f"{player}'s count" if player else "a count"),
+            layoffs=None
+            if layoffs is None
+            else tuple(
+                Layoff.from_json(item, _at(_at(where, "layoffs"), i)) for i, item in enumerate(layoffs)
+            ),
+            count=None
+            if count is None
+            else _whole(count, _at(where, "count"), f"{player}'s count" if player else "a count"),
         )
         return hand
 
@@ -299,8 +310,9 @@ class Hand:
         return body
 
 
-def _optional(body: Mapping[str, Json], name: str, where: str,
-              read: typing.Callable[[Json, str], Any]) -> Any:
+def _optional(
+    body: Mapping[str, Json], name: str, where: str, read: typing.Callable[[Json, str], Any]
+) -> Any:
     value = body.get(name)
     return None if value is None else read(value, _at(where, name))
 
@@ -329,24 +341,38 @@ class BoxEntry:
     id: str | int | None = None
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
-        {"ending", "by", "hands", "after_break", "second_round", "breaker", "upcard",
-         "multiplier", "double_refused", "dealer", "note", "id"})
+        {
+            "ending",
+            "by",
+            "hands",
+            "after_break",
+            "second_round",
+            "breaker",
+            "upcard",
+            "multiplier",
+            "double_refused",
+            "dealer",
+            "note",
+            "id",
+        }
+    )
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> BoxEntry:
         body = _fields(data, where, "a box", cls.FIELDS)
         ending = body.get("ending")
         if ending not in ENDINGS:
-            raise MalformedError(f"ending must be one of {', '.join(ENDINGS)}, not "
-                                 f"{_shown(ending)}", _at(where, "ending"))
+            raise MalformedError(
+                f"ending must be one of {', '.join(ENDINGS)}, not {_shown(ending)}", _at(where, "ending")
+            )
         hands = body.get("hands")
         if hands is not None and not isinstance(hands, Mapping):
-            raise MalformedError("hands must be an object with one entry per player",
-                                 _at(where, "hands"))
+            raise MalformedError("hands must be an object with one entry per player", _at(where, "hands"))
         multiplier = body.get("multiplier", 1)
         if not isinstance(multiplier, int) or isinstance(multiplier, bool):
-            raise MalformedError(f"multiplier must be a whole number, not {_shown(multiplier)}",
-                                 _at(where, "multiplier"))
+            raise MalformedError(
+                f"multiplier must be a whole number, not {_shown(multiplier)}", _at(where, "multiplier")
+            )
         return cls(
             ending=typing.cast(Ending, ending),
             by=_optional(body, "by", where, lambda v, w: _name(v, w, "player")),
@@ -356,11 +382,9 @@ class BoxEntry:
             breaker=_optional(body, "breaker", where, lambda v, w: _name(v, w, "breaker")),
             upcard=_optional(body, "upcard", where, _card),
             multiplier=multiplier,
-            double_refused=_optional(body, "double_refused", where,
-                                     lambda v, w: _name(v, w, "doubler")),
+            double_refused=_optional(body, "double_refused", where, lambda v, w: _name(v, w, "doubler")),
             dealer=_optional(body, "dealer", where, lambda v, w: _name(v, w, "dealer")),
-            note=_optional(body, "note", where,
-                           lambda v, w: _text(v, w, "box's note", MAX_NOTE)),
+            note=_optional(body, "note", where, lambda v, w: _text(v, w, "box's note", MAX_NOTE)),
             id=_optional(body, "id", where, _label_id),
         )
 
@@ -370,10 +394,22 @@ class BoxEntry:
         kept fields it did not know and text it did not check: unknown fields are
         dropped and text that is not valid Unicode is kept escaped (``\\udfff``), so
         an odd old box still loads, prints and backs up."""
-        return cls.from_json(_stored(data, cls.FIELDS, {
-            "hands": lambda hands: {escaped(str(p)): _stored(h, Hand.FIELDS, {
-                "layoffs": lambda lays: [_stored(lay, Layoff.FIELDS, {}) for lay in lays]})
-                for p, h in hands.items()}}))
+        return cls.from_json(
+            _stored(
+                data,
+                cls.FIELDS,
+                {
+                    "hands": lambda hands: {
+                        escaped(str(p)): _stored(
+                            h,
+                            Hand.FIELDS,
+                            {"layoffs": lambda lays: [_stored(lay, Layoff.FIELDS, {}) for lay in lays]},
+                        )
+                        for p, h in hands.items()
+                    }
+                },
+            )
+        )
 
     def to_json(self) -> dict[str, Json]:
         """The box as CONTRACT.md writes it: only the fields that say something."""
@@ -439,8 +475,8 @@ class GameEntry:
     """The stake's currency, an ISO 4217 code ("EUR"), printed with every amount."""
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
-        {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started",
-         "ended", "currency"})
+        {"rules", "settings", "players", "dealer", "stake", "boxes", "place", "started", "ended", "currency"}
+    )
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> GameEntry:
@@ -448,18 +484,17 @@ class GameEntry:
         players = body.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise MalformedError("players must be a list of names", _at(where, "players"))
-        names = tuple(_name(p, _at(_at(where, "players"), i), "player")
-                      for i, p in enumerate(players))
+        names = tuple(_name(p, _at(_at(where, "players"), i), "player") for i, p in enumerate(players))
         rules = body.get("rules")
         if rules is None:
             rules = default_rules_for(len(names)).name
         elif not isinstance(rules, str):
-            raise MalformedError(f"rules must name a preset, not {_shown(rules)}",
-                                 _at(where, "rules"))
+            raise MalformedError(f"rules must name a preset, not {_shown(rules)}", _at(where, "rules"))
         settings = body.get("settings") or {}
         if not isinstance(settings, Mapping):
-            raise MalformedError("settings must be an object of setting names and values",
-                                 _at(where, "settings"))
+            raise MalformedError(
+                "settings must be an object of setting names and values", _at(where, "settings")
+            )
         for name, value in settings.items():
             check_text(str(name), _at(where, "settings"), "setting's name")
             if isinstance(value, str):
@@ -468,16 +503,16 @@ class GameEntry:
         if not isinstance(boxes, list):
             raise MalformedError("boxes must be a list of boxes", _at(where, "boxes"))
         if len(boxes) > MAX_BOXES:  # before reading them: a hostile game is refused cheaply
-            raise MalformedError(too_many_boxes(MAX_BOXES + 1, MAX_BOXES),
-                                 _at(_at(where, "boxes"), MAX_BOXES))
+            raise MalformedError(
+                too_many_boxes(MAX_BOXES + 1, MAX_BOXES), _at(_at(where, "boxes"), MAX_BOXES)
+            )
         return cls(
             rules=_text(rules, _at(where, "rules"), "rules", 40),
             players=names,
             dealer=_optional(body, "dealer", where, lambda v, w: _name(v, w, "dealer")),
             settings=dict(settings),
             stake=_stake(body.get("stake"), _at(where, "stake")),
-            boxes=tuple(BoxEntry.from_json(box, _at(_at(where, "boxes"), i))
-                        for i, box in enumerate(boxes)),
+            boxes=tuple(BoxEntry.from_json(box, _at(_at(where, "boxes"), i)) for i, box in enumerate(boxes)),
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
             ended=_optional(body, "ended", where, _ended),
@@ -485,8 +520,11 @@ class GameEntry:
         )
 
     def to_json(self, boxes: bool = True) -> dict[str, Json]:
-        body: dict[str, Json] = {"rules": self.rules, "settings": dict(self.settings),
-                                 "players": list(self.players)}
+        body: dict[str, Json] = {
+            "rules": self.rules,
+            "settings": dict(self.settings),
+            "players": list(self.players),
+        }
         for name in ("dealer", "stake", "place", "started", "ended", "currency"):
             if getattr(self, name) is not None:
                 body[name] = getattr(self, name)
@@ -500,8 +538,10 @@ class GameEntry:
 
 def _ended(value: Json, where: str) -> Literal["agreed"]:
     if value != "agreed":
-        raise MalformedError(f"ended is 'agreed' (the players stopped the game by "
-                             f"agreement) or absent, not {_shown(value)}", where)
+        raise MalformedError(
+            f"ended is 'agreed' (the players stopped the game by agreement) or absent, not {_shown(value)}",
+            where,
+        )
     return "agreed"
 
 
@@ -511,10 +551,10 @@ def _currency(value: Json, where: str) -> str:
     >>> _currency("eur", "currency")
     'EUR'
     """
-    if not isinstance(value, str) or len(value) != 3 or not (
-            value.isascii() and value.isalpha()):
-        raise MalformedError(f"currency is a three-letter ISO 4217 code such as 'EUR', "
-                             f"not {_shown(value)}", where)
+    if not isinstance(value, str) or len(value) != 3 or not (value.isascii() and value.isalpha()):
+        raise MalformedError(
+            f"currency is a three-letter ISO 4217 code such as 'EUR', not {_shown(value)}", where
+        )
     return value.upper()
 
 
@@ -533,12 +573,15 @@ def _stake(value: Json, where: str) -> float | None:
     is turned into a float (a whole number of thousands of digits would overflow)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or (
-            isinstance(value, float) and not math.isfinite(value)) or not (
-            0 <= value <= MAX_STAKE):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (isinstance(value, float) and not math.isfinite(value))
+        or not (0 <= value <= MAX_STAKE)
+    ):
         raise MalformedError(
-            f"the stake is money per point, a number from 0 to {MAX_STAKE}, not "
-            f"{_shown(value)}", where)
+            f"the stake is money per point, a number from 0 to {MAX_STAKE}, not {_shown(value)}", where
+        )
     return value
 
 
@@ -575,20 +618,24 @@ class LaidOut:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> LaidOut:
-        return cls(tuple(tuple(meld) for meld in data.get("melds", ())),
-                   tuple(data.get("deadwood", ())),
-                   tuple(Layoff(lay["card"], lay["onto"], lay.get("meld"))
-                         for lay in data.get("layoffs", ())),
-                   data.get("count", 0))
+        return cls(
+            tuple(tuple(meld) for meld in data.get("melds", ())),
+            tuple(data.get("deadwood", ())),
+            tuple(Layoff(lay["card"], lay["onto"], lay.get("meld")) for lay in data.get("layoffs", ())),
+            data.get("count", 0),
+        )
 
     def to_json(self) -> dict[str, Json]:
-        return {"melds": [list(meld) for meld in self.melds], "deadwood": list(self.deadwood),
-                "layoffs": [lay.to_json() for lay in self.layoffs], "count": self.count}
+        return {
+            "melds": [list(meld) for meld in self.melds],
+            "deadwood": list(self.deadwood),
+            "layoffs": [lay.to_json() for lay in self.layoffs],
+            "count": self.count,
+        }
 
     def as_declared(self) -> Hand:
         """The hand entered as it was laid out (C8: the stored box is what was shown)."""
         return Hand(melds=self.melds, layoffs=self.layoffs, deadwood=self.deadwood)
-
 
 
 def _plain(value: Any, items: bool = False) -> Json:
@@ -601,6 +648,7 @@ def _plain(value: Any, items: bool = False) -> Json:
     if isinstance(value, tuple):
         return list(value)
     return value
+
 
 def _lines(data: Json) -> tuple[Line, ...]:
     return tuple(Line.from_json(line) for line in data or ())
@@ -718,8 +766,9 @@ class Payment:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Payment:
-        return cls(data["from"], data["to"], data["points"], data.get("amount"),
-                   bool(data.get("shutout", False)))
+        return cls(
+            data["from"], data["to"], data["points"], data.get("amount"), bool(data.get("shutout", False))
+        )
 
     def to_json(self) -> dict[str, Json]:
         body: dict[str, Json] = {"from": self.payer, "to": self.payee, "points": self.points}
@@ -777,8 +826,7 @@ class Summary:
             value = getattr(self, f.name)
             if f.name == "extra" or (f.name in self.OPTIONAL and value is None):
                 continue
-            body[f.name] = _plain(value, f.name in ("settlement", "explanation", "boxes",
-                                                    "games"))
+            body[f.name] = _plain(value, f.name in ("settlement", "explanation", "boxes", "games"))
         return {**body, **self.extra}
 
 

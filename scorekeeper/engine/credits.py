@@ -81,8 +81,7 @@ def knock_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int])
     knocker, defenders = order[0], order[1:]
     k = counts[knocker]
     knock_id, under_id, _ = _CITES[rules.family]
-    under = [d for d in defenders
-             if counts[d] < k or (rules.tie_goes_to_defender and counts[d] == k)]
+    under = [d for d in defenders if counts[d] < k or (rules.tie_goes_to_defender and counts[d] == k)]
     if rules.family == "knock-rummy":
         winner = min(under, key=lambda p: (counts[p], order.index(p))) if under else knocker
         return knock_rummy_outcome(rules, order, counts, winner)
@@ -95,44 +94,65 @@ def knock_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int])
     return _underknock(rules, order, counts, winner, under_id)
 
 
-def _underknock(rules: Rules, order: Sequence[str], counts: Mapping[str, int], winner: str,
-                rule: str) -> Outcome:
+def _underknock(
+    rules: Rules, order: Sequence[str], counts: Mapping[str, int], winner: str, rule: str
+) -> Outcome:
     """The knocker was beaten: the lowest defender wins and takes the bonus (J7, P4, G5, K3)."""
     knocker = order[0]
     k, w = counts[knocker], counts[winner]
     result = "undercut" if len(order) == 2 else "underknock"
     steps = []
-    under = [p for p in order[1:]
-             if counts[p] < k or (rules.tie_goes_to_defender and counts[p] == k)]
+    under = [p for p in order[1:] if counts[p] < k or (rules.tie_goes_to_defender and counts[p] == k)]
     if len(under) > 1:
         other = next(p for p in under if p != winner)
-        why = (f"{winner} sits nearer {knocker}'s left" if counts[other] == w
-               else f"{winner} has the lower count")
-        steps.append(Step(rule, f"{winner} ({w}) and {other} ({counts[other]}) both beat or "
-                                f"tied {knocker}'s {k}: {why} and wins the "
-                                f"{vocabulary_for(rules).deal}"))
+        why = (
+            f"{winner} sits nearer {knocker}'s left"
+            if counts[other] == w
+            else f"{winner} has the lower count"
+        )
+        steps.append(
+            Step(
+                rule,
+                f"{winner} ({w}) and {other} ({counts[other]}) both beat or "
+                f"tied {knocker}'s {k}: {why} and wins the "
+                f"{vocabulary_for(rules).deal}",
+            )
+        )
     elif w == k:
-        steps.append(Step(rule, f"{winner} tied {knocker}'s count of {k}: a tie goes to the "
-                                f"defender (tie_goes_to_defender)"))
+        steps.append(
+            Step(
+                rule,
+                f"{winner} tied {knocker}'s count of {k}: a tie goes to the defender (tie_goes_to_defender)",
+            )
+        )
     points, terms = _differences(winner, order, counts)
     bonus = rules.underknock_bonus
     name = "undercut" if result == "undercut" else "underknocked"
-    text = (f"{winner} {name} {knocker}: {w} against {k}; {_opponents(winner, order, counts)}: "
-            f"{terms}{f'+{bonus}' if bonus else ''} = {points + bonus}")
+    text = (
+        f"{winner} {name} {knocker}: {w} against {k}; {_opponents(winner, order, counts)}: "
+        f"{terms}{f'+{bonus}' if bonus else ''} = {points + bonus}"
+    )
     steps.append(Step(rule, text))
     penalties = {}
     if rules.knocker_penalty:
         penalties[knocker] = rules.knocker_penalty
-        steps.append(Step("P4", f"{knocker} was {vocabulary_for(rules).beaten_verb} and loses "
-                                f"{rules.knocker_penalty}"))
+        steps.append(
+            Step("P4", f"{knocker} was {vocabulary_for(rules).beaten_verb} and loses {rules.knocker_penalty}")
+        )
     if w == 0:
-        steps.append(Step("C13", f"{winner} held gin but did not declare it: scored as an "
-                                 f"ordinary {result}, without the gin bonus"))
+        steps.append(
+            Step(
+                "C13",
+                f"{winner} held gin but did not declare it: scored as an "
+                f"ordinary {result}, without the gin bonus",
+            )
+        )
     return Outcome(result, winner, points + bonus, penalties, tuple(steps))
 
 
-def knock_rummy_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int],
-                        winner: str) -> Outcome:
+def knock_rummy_outcome(
+    rules: Rules, order: Sequence[str], counts: Mapping[str, int], winner: str
+) -> Outcome:
     """Knock Rummy's payment (K3), paid by each other player to the winner: the
     difference of their counts, 25 more from each for all cards melded, 10 more from the
     knocker to a player lower than him. One line per part so each can be checked, then
@@ -140,19 +160,33 @@ def knock_rummy_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str,
     knocker = order[0]
     points, terms = _differences(winner, order, counts)
     payers = [p for p in order if p != winner]
-    steps = [Step("K3", f"{winner} has the lowest count, {counts[winner]}; "
-                        f"{_opponents(winner, order, counts)}: the difference {terms} = {points}")]
+    steps = [
+        Step(
+            "K3",
+            f"{winner} has the lowest count, {counts[winner]}; "
+            f"{_opponents(winner, order, counts)}: the difference {terms} = {points}",
+        )
+    ]
     melded = counts[winner] == 0
     if melded:
         each = rules.gin_bonus
-        steps.append(Step("K3", f"{winner} melded every card: {each} more from each other "
-                                f"player" + (f", {each} x {len(payers)} = {each * len(payers)}"
-                                             if len(payers) > 1 else "")))
+        steps.append(
+            Step(
+                "K3",
+                f"{winner} melded every card: {each} more from each other "
+                f"player" + (f", {each} x {len(payers)} = {each * len(payers)}" if len(payers) > 1 else ""),
+            )
+        )
     lower = winner != knocker
     if lower:
-        steps.append(Step("K3", f"{winner} is lower than the knocker {knocker} "
-                                f"({counts[winner]} against {counts[knocker]}): "
-                                f"{rules.underknock_bonus} more from {knocker}"))
+        steps.append(
+            Step(
+                "K3",
+                f"{winner} is lower than the knocker {knocker} "
+                f"({counts[winner]} against {counts[knocker]}): "
+                f"{rules.underknock_bonus} more from {knocker}",
+            )
+        )
     payments: list[tuple[str, int]] = []
     said: list[str] = []
     for payer in payers:
@@ -173,8 +207,9 @@ def knock_rummy_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str,
     return Outcome(result, winner, total, {}, tuple(steps), tuple(payments))
 
 
-def gin_outcome(rules: Rules, order: Sequence[str], counts: Mapping[str, int],
-                after_break: bool = False) -> Outcome:
+def gin_outcome(
+    rules: Rules, order: Sequence[str], counts: Mapping[str, int], after_break: bool = False
+) -> Outcome:
     """Gin (J9, P6, G6, K3) or gin after the break (J13): opponents' counts plus the bonus."""
     winner = order[0]
     if rules.family == "knock-rummy":
@@ -204,10 +239,14 @@ def break_outcome(order: Sequence[str], counts: Mapping[str, int]) -> Outcome:
     low = counts[winner]
     tied = [p for p in order if counts[p] == low]
     if len(tied) > 1:
-        why = ("the breaker wins a tie" if tied[0] == order[0]
-               else f"{winner} sits at the breaker's left")
+        why = "the breaker wins a tie" if tied[0] == order[0] else f"{winner} sits at the breaker's left"
         steps.append(Step("J12", f"{' and '.join(tied)} tie at {low}: {why}"))
     points, terms = _differences(winner, order, counts)
-    steps.append(Step("J12", f"lowest count after the break: {winner} with {low}; "
-                             f"{_opponents(winner, order, counts)}: {terms} = {points}"))
+    steps.append(
+        Step(
+            "J12",
+            f"lowest count after the break: {winner} with {low}; "
+            f"{_opponents(winner, order, counts)}: {terms} = {points}",
+        )
+    )
     return Outcome("break", winner, points, {}, tuple(steps))

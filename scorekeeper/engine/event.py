@@ -59,19 +59,18 @@ class RoundEnd:
             return cls()
         body = _fields(data, where, "round_ends", frozenset({"game", "boxes", "minutes"}))
         if len(body) != 1:
-            raise MalformedError("round_ends is one of {\"game\": true}, {\"boxes\": n} "
-                                 "or {\"minutes\": n}", where)
-        (kind, value), = body.items()
+            raise MalformedError('round_ends is one of {"game": true}, {"boxes": n} or {"minutes": n}', where)
+        ((kind, value),) = body.items()
         if kind == "game":
             if value is not True:
-                raise MalformedError("round_ends.game is true (each table plays its game "
-                                     "to its end)", _at(where, "game"))
+                raise MalformedError(
+                    "round_ends.game is true (each table plays its game to its end)", _at(where, "game")
+                )
             return cls()
         most = MAX_MINUTES if kind == "minutes" else 1000
         limit = _whole(value, _at(where, kind), f"round_ends.{kind}")
         if not 1 <= limit <= most:
-            raise MalformedError(f"round_ends.{kind} is from 1 to {most}, not {limit}",
-                                 _at(where, kind))
+            raise MalformedError(f"round_ends.{kind} is from 1 to {most}, not {limit}", _at(where, kind))
         return cls(typing.cast(RoundEndKind, kind), limit)
 
     def to_json(self) -> dict[str, Json]:
@@ -95,16 +94,21 @@ class Seating:
         number = _whole(body.get("round"), _at(where, "round"), "round")
         tables = body.get("tables", [])
         if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
-            raise MalformedError("tables must be a list of tables, each a list of names",
-                                 _at(where, "tables"))
-        seated = tuple(tuple(_name(name, _at(_at(_at(where, "tables"), i), j), "player")
-                             for j, name in enumerate(table))
-                       for i, table in enumerate(tables))
+            raise MalformedError(
+                "tables must be a list of tables, each a list of names", _at(where, "tables")
+            )
+        seated = tuple(
+            tuple(_name(name, _at(_at(_at(where, "tables"), i), j), "player") for j, name in enumerate(table))
+            for i, table in enumerate(tables)
+        )
         byes = body.get("byes", [])
         if not isinstance(byes, list):
             raise MalformedError("byes must be a list of names", _at(where, "byes"))
-        seating = cls(number, seated, tuple(_name(name, _at(_at(where, "byes"), i), "player")
-                                            for i, name in enumerate(byes)))
+        seating = cls(
+            number,
+            seated,
+            tuple(_name(name, _at(_at(where, "byes"), i), "player") for i, name in enumerate(byes)),
+        )
         seating.check(where)
         return seating
 
@@ -114,13 +118,15 @@ class Seating:
         for i, table in enumerate(self.tables):
             for j, name in enumerate(table):
                 if name in seen:
-                    raise MalformedError(f"{name} is seated twice in round {self.round}",
-                                         f"{where}.tables[{i}][{j}]")
+                    raise MalformedError(
+                        f"{name} is seated twice in round {self.round}", f"{where}.tables[{i}][{j}]"
+                    )
                 seen.add(name)
         for i, name in enumerate(self.byes):
             if name in seen:
-                raise MalformedError(f"{name} is seated and has a bye in round {self.round}",
-                                     f"{where}.byes[{i}]")
+                raise MalformedError(
+                    f"{name} is seated and has a bye in round {self.round}", f"{where}.byes[{i}]"
+                )
             seen.add(name)
 
     @property
@@ -135,8 +141,11 @@ class Seating:
         return None
 
     def to_json(self) -> dict[str, Json]:
-        return {"round": self.round, "tables": [list(table) for table in self.tables],
-                "byes": list(self.byes)}
+        return {
+            "round": self.round,
+            "tables": [list(table) for table in self.tables],
+            "byes": list(self.byes),
+        }
 
 
 @dataclass(frozen=True)
@@ -153,9 +162,11 @@ class EventGame:
     @classmethod
     def from_json(cls, data: Json, where: str = "games") -> EventGame:
         body = _fields(data, where, "an event's game", frozenset({"round", "table", "game"}))
-        return cls(_whole(body.get("round"), _at(where, "round"), "round"),
-                   _whole(body.get("table"), _at(where, "table"), "table"),
-                   _text(body.get("game"), _at(where, "game"), "game's id", 32))
+        return cls(
+            _whole(body.get("round"), _at(where, "round"), "round"),
+            _whole(body.get("table"), _at(where, "table"), "table"),
+            _text(body.get("game"), _at(where, "game"), "game's id", 32),
+        )
 
 
 @dataclass(frozen=True)
@@ -168,22 +179,24 @@ class Penalty:
     round: int | None = None
 
     def to_json(self) -> dict[str, Json]:
-        return {"player": self.player, "points": self.points, "note": self.note,
-                "round": self.round}
+        return {"player": self.player, "points": self.points, "note": self.note, "round": self.round}
 
     @classmethod
     def from_json(cls, data: Json, where: str = "penalties") -> Penalty:
-        body = _fields(data, where, "a penalty",
-                       frozenset({"player", "points", "note", "round"}))
+        body = _fields(data, where, "a penalty", frozenset({"player", "points", "note", "round"}))
         points = _whole(body.get("points"), _at(where, "points"), "a penalty's points")
         if not 0 < points <= MAX_PENALTY:
-            raise MalformedError(f"a penalty is from 1 to {MAX_PENALTY} points, not {points}",
-                                 _at(where, "points"))
+            raise MalformedError(
+                f"a penalty is from 1 to {MAX_PENALTY} points, not {points}", _at(where, "points")
+            )
         note = _text(body.get("note", ""), _at(where, "note"), "penalty's note", 1000)
         rnd = body.get("round")
-        return cls(_name(body.get("player"), _at(where, "player"), "player"), points,
-                   note.strip(),
-                   None if rnd is None else _whole(rnd, _at(where, "round"), "round"))
+        return cls(
+            _name(body.get("player"), _at(where, "player"), "player"),
+            points,
+            note.strip(),
+            None if rnd is None else _whole(rnd, _at(where, "round"), "round"),
+        )
 
 
 def _seed(data: Json, where: str) -> int:
@@ -223,77 +236,110 @@ class EventEntry:
     penalties: tuple[Penalty, ...] = ()
 
     FIELDS: typing.ClassVar[frozenset[str]] = frozenset(
-        {"name", "date", "place", "rules", "settings", "table_size", "rounds", "round_ends",
-         "standings", "tie_breaks", "bye", "placing_points", "entrants", "seed", "seating",
-         "games", "penalties", "stake"})
+        {
+            "name",
+            "date",
+            "place",
+            "rules",
+            "settings",
+            "table_size",
+            "rounds",
+            "round_ends",
+            "standings",
+            "tie_breaks",
+            "bye",
+            "placing_points",
+            "entrants",
+            "seed",
+            "seating",
+            "games",
+            "penalties",
+            "stake",
+        }
+    )
 
     @classmethod
     def from_json(cls, data: Json, where: str = "") -> EventEntry:
         body = _fields(data, where, "an event", cls.FIELDS)
-        name = _text(body.get("name"), _at(where, "name"), "event's name",
-                     MAX_EVENT_NAME).strip()
+        name = _text(body.get("name"), _at(where, "name"), "event's name", MAX_EVENT_NAME).strip()
         if not name:
             raise MalformedError("give the event a name", _at(where, "name"))
         rules_name = body.get("rules", "jersey-scarne")
-        rules = find_rules(_text(rules_name, _at(where, "rules"), "rules", 40),
-                           _at(where, "rules"))
+        rules = find_rules(_text(rules_name, _at(where, "rules"), "rules", 40), _at(where, "rules"))
         settings = body.get("settings") or {}
         if not isinstance(settings, Mapping):
-            raise MalformedError("settings must be an object of setting names and values",
-                                 _at(where, "settings"))
+            raise MalformedError(
+                "settings must be an object of setting names and values", _at(where, "settings")
+            )
         for key, value in settings.items():
             check_text(str(key), _at(where, "settings"), "setting's name")
             if isinstance(value, str):
                 check_text(value, _at(_at(where, "settings"), key), "setting")
         rules.with_settings(dict(settings))  # unknown settings refused here, named
         default_size = rules.min_players if rules.min_players == rules.max_players else 4
-        size = _whole(body.get("table_size", default_size), _at(where, "table_size"),
-                      "table_size")
+        size = _whole(body.get("table_size", default_size), _at(where, "table_size"), "table_size")
         if not rules.min_players <= size <= rules.max_players:
-            allowed = (str(rules.min_players) if rules.min_players == rules.max_players
-                       else f"{rules.min_players} to {rules.max_players}")
-            raise MalformedError(f"{rules.title} is played {allowed} to a table, not {size}",
-                                 _at(where, "table_size"))
+            allowed = (
+                str(rules.min_players)
+                if rules.min_players == rules.max_players
+                else f"{rules.min_players} to {rules.max_players}"
+            )
+            raise MalformedError(
+                f"{rules.title} is played {allowed} to a table, not {size}", _at(where, "table_size")
+            )
         rounds = _whole(body.get("rounds", 1), _at(where, "rounds"), "rounds")
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise MalformedError(f"rounds is from 1 to {MAX_ROUNDS}, not {rounds}",
-                                 _at(where, "rounds"))
+            raise MalformedError(f"rounds is from 1 to {MAX_ROUNDS}, not {rounds}", _at(where, "rounds"))
         count = body.get("standings", "net")
         if count not in COUNTS:
-            raise MalformedError(f"standings is 'net' or 'placings', not {_shown(count)}",
-                                 _at(where, "standings"))
+            raise MalformedError(
+                f"standings is 'net' or 'placings', not {_shown(count)}", _at(where, "standings")
+            )
         return cls(
             name=name,
             entrants=read_entrants(body.get("entrants"), _at(where, "entrants")),
-            rounds=rounds, rules=rules.name, settings=dict(settings), table_size=size,
+            rounds=rounds,
+            rules=rules.name,
+            settings=dict(settings),
+            table_size=size,
             round_ends=RoundEnd.from_json(body.get("round_ends"), _at(where, "round_ends")),
             standings=typing.cast(Count, count),
             tie_breaks=_tie_breaks(body.get("tie_breaks"), _at(where, "tie_breaks")),
             bye=_bye(body.get("bye", "average"), _at(where, "bye")),
-            placing_points=_placing_points(body.get("placing_points"), size,
-                                           _at(where, "placing_points")),
+            placing_points=_placing_points(body.get("placing_points"), size, _at(where, "placing_points")),
             date=_date(body.get("date"), _at(where, "date")),
-            place=None if body.get("place") is None else _text(
-                body["place"], _at(where, "place"), "place", MAX_PLACE).strip() or None,
+            place=None
+            if body.get("place") is None
+            else _text(body["place"], _at(where, "place"), "place", MAX_PLACE).strip() or None,
             stake=_stake(body.get("stake"), _at(where, "stake")),
             seed=None if body.get("seed") is None else _seed(body["seed"], _at(where, "seed")),
-            seating=tuple(Seating.from_json(s, _at(_at(where, "seating"), i))
-                          for i, s in enumerate(_list(body.get("seating"),
-                                                      _at(where, "seating")))),
-            games=tuple(EventGame.from_json(g, _at(_at(where, "games"), i))
-                        for i, g in enumerate(_list(body.get("games"), _at(where, "games")))),
-            penalties=tuple(Penalty.from_json(p, _at(_at(where, "penalties"), i))
-                            for i, p in enumerate(_list(body.get("penalties"),
-                                                        _at(where, "penalties")))),
+            seating=tuple(
+                Seating.from_json(s, _at(_at(where, "seating"), i))
+                for i, s in enumerate(_list(body.get("seating"), _at(where, "seating")))
+            ),
+            games=tuple(
+                EventGame.from_json(g, _at(_at(where, "games"), i))
+                for i, g in enumerate(_list(body.get("games"), _at(where, "games")))
+            ),
+            penalties=tuple(
+                Penalty.from_json(p, _at(_at(where, "penalties"), i))
+                for i, p in enumerate(_list(body.get("penalties"), _at(where, "penalties")))
+            ),
         )
 
     def to_json(self) -> dict[str, Json]:
         body: dict[str, Json] = {
-            "name": self.name, "rules": self.rules, "settings": dict(self.settings),
-            "table_size": self.table_size, "rounds": self.rounds,
-            "round_ends": self.round_ends.to_json(), "standings": self.standings,
-            "tie_breaks": list(self.tie_breaks), "bye": self.bye,
-            "entrants": list(self.entrants)}
+            "name": self.name,
+            "rules": self.rules,
+            "settings": dict(self.settings),
+            "table_size": self.table_size,
+            "rounds": self.rounds,
+            "round_ends": self.round_ends.to_json(),
+            "standings": self.standings,
+            "tie_breaks": list(self.tie_breaks),
+            "bye": self.bye,
+            "entrants": list(self.entrants),
+        }
         if self.placing_points:
             body["placing_points"] = list(self.placing_points)
         for name in ("date", "place", "stake", "seed"):
@@ -309,8 +355,7 @@ class EventEntry:
         return next((s for s in self.seating if s.round == round), None)
 
     def game_of(self, round: int, table: int) -> str | None:
-        return next((g.game for g in self.games if (g.round, g.table) == (round, table)),
-                    None)
+        return next((g.game for g in self.games if (g.round, g.table) == (round, table)), None)
 
     def points_for_places(self, players: int) -> tuple[int, ...]:
         """Points by place (first, second, ...) at a table of ``players`` (placings)."""
@@ -333,11 +378,9 @@ def read_entrants(data: Json, where: str = "entrants") -> tuple[str, ...]:
     if isinstance(data, str):
         data = [line for line in data.splitlines() if line.strip()]
     if not isinstance(data, list):
-        raise MalformedError("entrants are a list of names (or text, one name a line)",
-                             where)
+        raise MalformedError("entrants are a list of names (or text, one name a line)", where)
     if len(data) > MAX_ENTRANTS:
-        raise MalformedError(f"{len(data)} entrants: an event takes {MAX_ENTRANTS} at most",
-                             where)
+        raise MalformedError(f"{len(data)} entrants: an event takes {MAX_ENTRANTS} at most", where)
     names: list[str] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(data):
@@ -345,12 +388,14 @@ def read_entrants(data: Json, where: str = "entrants") -> tuple[str, ...]:
         if not name:
             raise MalformedError("an entrant's name is empty", _at(where, i))
         if len(name) > MAX_NAME:
-            raise MalformedError(f"the name {_shown(name)} is too long ({MAX_NAME} "
-                                 "characters at most)", _at(where, i))
+            raise MalformedError(
+                f"the name {_shown(name)} is too long ({MAX_NAME} characters at most)", _at(where, i)
+            )
         folded = name.casefold()
         if folded in seen:
-            raise MalformedError(f"{name} is entered twice (lines {seen[folded] + 1} and "
-                                 f"{i + 1})", _at(where, i))
+            raise MalformedError(
+                f"{name} is entered twice (lines {seen[folded] + 1} and {i + 1})", _at(where, i)
+            )
         seen[folded] = i
         names.append(name)
     return tuple(names)
@@ -371,8 +416,10 @@ def _tie_breaks(data: Json, where: str) -> tuple[TieBreak, ...]:
         raise MalformedError("tie_breaks is a list of 'won', 'boxes', 'head_to_head'", where)
     for i, item in enumerate(data):
         if item not in TIE_BREAKS or data.index(item) != i:
-            raise MalformedError(f"a tie-break is one of {', '.join(TIE_BREAKS)} (each once), "
-                                 f"not {_shown(item)}", _at(where, i))
+            raise MalformedError(
+                f"a tie-break is one of {', '.join(TIE_BREAKS)} (each once), not {_shown(item)}",
+                _at(where, i),
+            )
     return tuple(typing.cast(list[TieBreak], data))
 
 
@@ -381,16 +428,16 @@ def _bye(data: Json, where: str) -> Literal["average"] | int:
         return "average"
     if isinstance(data, int) and not isinstance(data, bool) and -MAX_PENALTY <= data <= MAX_PENALTY:
         return data
-    raise MalformedError(f"a bye scores 'average' (the round's average) or a number of "
-                         f"points, not {_shown(data)}", where)
+    raise MalformedError(
+        f"a bye scores 'average' (the round's average) or a number of points, not {_shown(data)}", where
+    )
 
 
 def _placing_points(data: Json, size: int, where: str) -> tuple[int, ...]:
     if data is None:
         return ()
     if not isinstance(data, list) or not data or len(data) > 5:
-        raise MalformedError("placing_points is a list of points by place, first place first",
-                             where)
+        raise MalformedError("placing_points is a list of points by place, first place first", where)
     return tuple(_whole(p, _at(where, i), "points for a place") for i, p in enumerate(data))
 
 
@@ -401,8 +448,7 @@ def _date(data: Json, where: str) -> str | None:
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
-        raise MalformedError(f"the date is written 2026-12-01, not {_shown(text)}",
-                             where) from None
+        raise MalformedError(f"the date is written 2026-12-01, not {_shown(text)}", where) from None
     return text
 
 
@@ -460,7 +506,7 @@ class TableResult:
             j = i
             while j + 1 < len(order) and nets[order[j + 1]] == nets[order[i]]:
                 j += 1
-            for p in order[i:j + 1]:
+            for p in order[i : j + 1]:
                 places[p] = (i + j) / 2 + 1
             i = j + 1
         return places
@@ -501,10 +547,18 @@ class Standing:
     withdrawn: bool = False
 
     def to_json(self) -> dict[str, Json]:
-        return {"rank": self.rank, "player": self.player, "score": _number(self.score),
-                "games": self.games, "won": self.won, "boxes": self.boxes,
-                "byes": self.byes, "penalty": self.penalty,
-                "head_to_head": _number(self.head_to_head), "withdrawn": self.withdrawn}
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "score": _number(self.score),
+            "games": self.games,
+            "won": self.won,
+            "boxes": self.boxes,
+            "byes": self.byes,
+            "penalty": self.penalty,
+            "head_to_head": _number(self.head_to_head),
+            "withdrawn": self.withdrawn,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Standing:
@@ -516,9 +570,13 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(value, 2)
 
 
-def standings(event: EventEntry, results: Sequence[TableResult], *,
-              players: Sequence[str] | None = None,
-              withdrawn: Sequence[str] = ()) -> tuple[Standing, ...]:
+def standings(
+    event: EventEntry,
+    results: Sequence[TableResult],
+    *,
+    players: Sequence[str] | None = None,
+    withdrawn: Sequence[str] = (),
+) -> tuple[Standing, ...]:
     """The event's standings from its tables' results: each player's score by the
     event's count (``net``: the sum of settlements; ``placings``: points by place at the
     table, ties sharing the places' points), a bye scored as the event says (the
@@ -598,14 +656,18 @@ def standings(event: EventEntry, results: Sequence[TableResult], *,
     gone = set(withdrawn)
     for i, p in enumerate(order):
         rank = rows[-1].rank if rows and final[p] == final[order[i - 1]] else i + 1
-        rows.append(Standing(rank, p, score[p], games[p], won[p], boxes[p], byes[p],
-                             penalty[p], h2h[p], p in gone))
+        rows.append(
+            Standing(rank, p, score[p], games[p], won[p], boxes[p], byes[p], penalty[p], h2h[p], p in gone)
+        )
     return tuple(rows)
 
 
-def table_points(event: EventEntry, result: TableResult,
-                 nets: Mapping[str, int] | None = None,
-                 places: Mapping[str, float] | None = None) -> dict[str, float]:
+def table_points(
+    event: EventEntry,
+    result: TableResult,
+    nets: Mapping[str, int] | None = None,
+    places: Mapping[str, float] | None = None,
+) -> dict[str, float]:
     """Each player's score from one table by the event's count (``nets`` and
     ``places``: the result's, when the caller has them)."""
     nets = result.nets() if nets is None else nets
@@ -617,7 +679,7 @@ def table_points(event: EventEntry, result: TableResult,
     for p, place in places.items():
         tied = [q for q, other in places.items() if other == place]
         first = int(place - (len(tied) - 1) / 2)  # the best of the shared places, from 1
-        shared = table[first - 1:first - 1 + len(tied)]
+        shared = table[first - 1 : first - 1 + len(tied)]
         points[p] = sum(shared) / len(tied)
     return points
 

@@ -97,13 +97,16 @@ class Tally:
     def add(self, ruling: Mapping[str, Any], number: int) -> Tally:
         """The tally after one more box; it ends when someone reaches the target (J14)."""
         credits, penalties = ruling["credits"], ruling.get("penalties") or {}
-        totals = tuple(total + credits.get(p, 0) - penalties.get(p, 0)
-                       for p, total in zip(self.players, self.totals, strict=True))
-        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(self.players, self.wins,
-                                                                   strict=True))
+        totals = tuple(
+            total + credits.get(p, 0) - penalties.get(p, 0)
+            for p, total in zip(self.players, self.totals, strict=True)
+        )
+        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(self.players, self.wins, strict=True))
         entered = self.entered if ruling["winner"] is None else (*self.entered, number)
-        paid = (*self.paid, *((line["from"], line["to"], number, line["points"])
-                              for line in ruling.get("payments") or ()))
+        paid = (
+            *self.paid,
+            *((line["from"], line["to"], number, line["points"]) for line in ruling.get("payments") or ()),
+        )
         tally = dataclasses.replace(self, totals=totals, wins=wins, entered=entered, paid=paid)
         winner = tally.reached(ruling["winner"])
         if winner is None:
@@ -140,8 +143,7 @@ class Tally:
 def read_game(data: Any) -> Game:
     """Check a game object (rules, settings, players, dealer, stake, boxes)."""
     if not isinstance(data, Mapping):
-        raise MalformedError("a game must be a JSON object with rules, players, dealer and "
-                             "boxes")
+        raise MalformedError("a game must be a JSON object with rules, players, dealer and boxes")
     rules = _read_rules(data)
     players = read_players(data.get("players"), rules)
     if data.get("dealer") is None:
@@ -152,8 +154,10 @@ def read_game(data: Any) -> Game:
         raise MalformedError("boxes must be a list of boxes", "boxes")
     ended = data.get("ended")
     if ended not in (None, *ENDED):
-        raise MalformedError(f"ended is {' or '.join(map(repr, ENDED))} (the players stopped "
-                             "the game by agreement) or absent", "ended")
+        raise MalformedError(
+            f"ended is {' or '.join(map(repr, ENDED))} (the players stopped the game by agreement) or absent",
+            "ended",
+        )
     return Game(rules, players, dealer, _read_stake(data.get("stake")), tuple(boxes), ended)
 
 
@@ -167,8 +171,7 @@ def _read_rules(data: Mapping[str, Any]) -> Rules:
         raise MalformedError("say which rules are played ('rules')", "rules")
     settings = data.get("settings")
     if settings is not None and not isinstance(settings, Mapping):
-        raise MalformedError("settings must be an object of setting names and values",
-                             "settings")
+        raise MalformedError("settings must be an object of setting names and values", "settings")
     return rules.with_settings(settings)
 
 
@@ -176,11 +179,15 @@ def _read_stake(value: Any) -> Decimal | None:
     """The money per point (V6): a number from 0 up, or absent."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-            value) or not 0 <= value <= MAX_STAKE:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not 0 <= value <= MAX_STAKE
+    ):
         raise MalformedError(
-            f"the stake is money per point, a number from 0 to {MAX_STAKE}, not {value!r}",
-            "stake")
+            f"the stake is money per point, a number from 0 to {MAX_STAKE}, not {value!r}", "stake"
+        )
     return Decimal(str(value))
 
 
@@ -194,16 +201,19 @@ def _read_label(body: Mapping[str, Any], where: str) -> dict[str, Any]:
     if "note" in body:
         note = body["note"]
         if not isinstance(note, str) or len(note) > MAX_NOTE:
-            raise MalformedError(f"a box's note must be text of at most {MAX_NOTE} characters",
-                                 f"{where}.note")
+            raise MalformedError(
+                f"a box's note must be text of at most {MAX_NOTE} characters", f"{where}.note"
+            )
         label["note"] = note
     return label
 
 
 def too_many_boxes(number: int, most: int) -> str:
     """Why box ``number`` (from 1) is refused in a game that holds at most ``most``."""
-    return (f"box {number} cannot be added: a game holds at most {most} boxes; start a "
-            "new game (a rematch) to play on")
+    return (
+        f"box {number} cannot be added: a game holds at most {most} boxes; start a "
+        "new game (a rematch) to play on"
+    )
 
 
 def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, Any]:
@@ -212,8 +222,7 @@ def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, 
         raise MalformedError("a box must be a JSON object", where)
     for key in ("rules", "settings", "players"):
         if key in body:
-            raise MalformedError(f"'{key}' belongs to the game, not to one of its boxes",
-                                 f"{where}.{key}")
+            raise MalformedError(f"'{key}' belongs to the game, not to one of its boxes", f"{where}.{key}")
     if body.get("dealer") is not None:
         named = read_player(body["dealer"], game.players, f"{where}.dealer", "dealer")
         if named != dealer:
@@ -221,7 +230,9 @@ def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, 
             raise MalformedError(
                 f"this {words.deal} was dealt by {dealer}, not {named}: the deal passes to the "
                 f"left after every {words.deal}, and stays after a misdeal "
-                f"({game.cites.deal}, C11, {game.cites.draw})", f"{where}.dealer")
+                f"({game.cites.deal}, C11, {game.cites.draw})",
+                f"{where}.dealer",
+            )
     return body
 
 
@@ -239,8 +250,7 @@ def next_dealer(game: Game, dealer: str, result: str) -> tuple[str, Step]:
             return dealer, Step(game.cites.draw, f"after the draw {dealer} deals again")
         return left, Step(game.cites.draw, f"after the draw the deal passes: {left} deals")
     words = vocabulary_for(game.rules)
-    return left, Step(game.cites.deal, f"the deal passes to the left: {left} deals "
-                                       f"{words.next_deal}")
+    return left, Step(game.cites.deal, f"the deal passes to the left: {left} deals {words.next_deal}")
 
 
 # --- the score sheet ---------------------------------------------------------------------
@@ -282,18 +292,24 @@ class Scoring:
         """The game (checked) with all its boxes added."""
         game = read_game(data)
         columns = hollywood.start(game.rules, game.players)
-        tallies = tuple(Tally.start(game.players, game.rules.game_target)
-                        for _ in range(columns.count if columns else 1))
-        scoring = cls(dataclasses.replace(game, boxes=(), ended=None), columns, tallies,
-                      tuple(0 for _ in game.players), game.dealer,
-                      Step(CITES[game.rules.family].deal.replace("J2", "J1"),
-                           f"{game.dealer} deals the first "
-                           f"{vocabulary_for(game.rules).deal}"))
+        tallies = tuple(
+            Tally.start(game.players, game.rules.game_target) for _ in range(columns.count if columns else 1)
+        )
+        scoring = cls(
+            dataclasses.replace(game, boxes=(), ended=None),
+            columns,
+            tallies,
+            tuple(0 for _ in game.players),
+            game.dealer,
+            Step(
+                CITES[game.rules.family].deal.replace("J2", "J1"),
+                f"{game.dealer} deals the first {vocabulary_for(game.rules).deal}",
+            ),
+        )
         for raw in game.boxes:
             scoring = scoring.add(raw)
         if game.ended is not None:  # stopped after its last box: no box may follow
-            scoring = dataclasses.replace(
-                scoring, game=dataclasses.replace(scoring.game, ended=game.ended))
+            scoring = dataclasses.replace(scoring, game=dataclasses.replace(scoring.game, ended=game.ended))
         return scoring
 
     def add(self, raw: Any) -> Scoring:
@@ -303,12 +319,14 @@ class Scoring:
         if index >= MAX_BOXES:
             raise MalformedError(too_many_boxes(index + 1, MAX_BOXES), where)
         if all(tally.over for tally in self.tallies):
-            raise GameOverError(_over_message(self.tallies, vocabulary_for(game.rules).deal),
-                                where)
+            raise GameOverError(_over_message(self.tallies, vocabulary_for(game.rules).deal), where)
         if game.ended is not None:
-            raise GameOverError(f"the players ended the game by agreement after "
-                                f"{vocabulary_for(game.rules).deal} {index}; "
-                                "start a new game to go on", where)
+            raise GameOverError(
+                f"the players ended the game by agreement after "
+                f"{vocabulary_for(game.rules).deal} {index}; "
+                "start a new game to go on",
+                where,
+            )
         body = _check_body(raw, game, self.dealer, where)
         label = _read_label(body, where)
         # The label is not part of the box: the same box under another id is ruled once.
@@ -317,14 +335,15 @@ class Scoring:
         entered: tuple[int, ...] = (1,)
         columns = self.columns
         if columns is not None:
-            entered, columns = columns.enter(ruling["result"], ruling["winner"],
-                                             [t.over for t in self.tallies])
-        tallies = tuple(t.add(ruling, index + 1) if n in entered and not t.over else t
-                        for n, t in enumerate(self.tallies, start=1))
-        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(game.players, self.wins,
-                                                                   strict=True))
-        entry = _box_entry(label, ruling, self.dealer, tallies,
-                           entered if columns is not None else None)
+            entered, columns = columns.enter(
+                ruling["result"], ruling["winner"], [t.over for t in self.tallies]
+            )
+        tallies = tuple(
+            t.add(ruling, index + 1) if n in entered and not t.over else t
+            for n, t in enumerate(self.tallies, start=1)
+        )
+        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(game.players, self.wins, strict=True))
+        entry = _box_entry(label, ruling, self.dealer, tallies, entered if columns is not None else None)
         dealer, why = next_dealer(game, self.dealer, ruling["result"])
         return Scoring(game, columns, tallies, wins, dealer, why, (*self.boxes, entry))
 
@@ -337,16 +356,18 @@ class Scoring:
     def sheet(self) -> dict[str, Any]:
         """The score sheet (CONTRACT.md "A game" out) of the boxes added so far."""
         wins = dict(zip(self.game.players, self.wins, strict=True))
-        sheet = _summary(self.game, self.tallies, wins, hollywood_game=self.columns is not None,
-                         played=len(self.boxes))
+        sheet = _summary(
+            self.game, self.tallies, wins, hollywood_game=self.columns is not None, played=len(self.boxes)
+        )
         over = sheet["game_over"]
         if not over:
             sheet["explanation"].append(self.why.to_json())
         return {"boxes": list(self.boxes), **sheet, "next_dealer": None if over else self.dealer}
 
 
-def _summary(game: Game, tallies: Sequence[Tally], wins: Mapping[str, int],
-             hollywood_game: bool, played: int = 0) -> dict[str, Any]:
+def _summary(
+    game: Game, tallies: Sequence[Tally], wins: Mapping[str, int], hollywood_game: bool, played: int = 0
+) -> dict[str, Any]:
     """The sheet's summary: the one game's, or Hollywood's columns combined (V3)."""
     summaries = [summarise(tally, game, played) for tally in tallies]
     if not hollywood_game:
@@ -362,20 +383,31 @@ def _over_message(tallies: Sequence[Tally], deal: str) -> str:
     last = max(tallies, key=lambda t: t.ended_with or 0)
     assert last.winner is not None
     games = "all the games are" if len(tallies) > 1 else "the game is"
-    return (f"{games} over: {last.winner} reached {last.total(last.winner)} in {deal} "
-            f"{last.ended_with}; start a new game to go on")
+    return (
+        f"{games} over: {last.winner} reached {last.total(last.winner)} in {deal} "
+        f"{last.ended_with}; start a new game to go on"
+    )
 
 
-def _box_entry(label: Mapping[str, Any], ruling: Mapping[str, Any], dealer: str,
-               tallies: Sequence[Tally], columns: Sequence[int] | None) -> dict[str, Any]:
+def _box_entry(
+    label: Mapping[str, Any],
+    ruling: Mapping[str, Any],
+    dealer: str,
+    tallies: Sequence[Tally],
+    columns: Sequence[int] | None,
+) -> dict[str, Any]:
     """One box of the sheet: its ruling, dealer and the running totals after it.
 
     In Hollywood the totals are summed over the columns; ``columns`` lists the
     columns the box was entered in and ``column_totals`` each column's totals.
     """
     totals = {p: sum(t.total(p) for t in tallies) for p in tallies[0].players}
-    entry: dict[str, Any] = {**({"id": label["id"]} if "id" in label else {}), **ruling,
-                             "dealer": dealer, "totals": totals}
+    entry: dict[str, Any] = {
+        **({"id": label["id"]} if "id" in label else {}),
+        **ruling,
+        "dealer": dealer,
+        "totals": totals,
+    }
     if columns is not None:
         entry["columns"] = list(columns)
         entry["column_totals"] = [t.totals_dict() for t in tallies]
@@ -389,9 +421,15 @@ def summarise(tally: Tally, game: Game, played: int = 0) -> dict[str, Any]:
     (or, stopped by agreement after box ``played``, the totals as they stand)."""
     cites, rules = game.cites, game.rules
     summary: dict[str, Any] = {
-        "totals": tally.totals_dict(), "boxes_won": tally.wins_dict(),
-        "game_over": tally.over, "winner": tally.winner, "game_bonus": {},
-        "box_bonuses": {}, "shutouts": [], "final_totals": {}, "settlement": [],
+        "totals": tally.totals_dict(),
+        "boxes_won": tally.wins_dict(),
+        "game_over": tally.over,
+        "winner": tally.winner,
+        "game_bonus": {},
+        "box_bonuses": {},
+        "shutouts": [],
+        "final_totals": {},
+        "settlement": [],
         "explanation": [],
     }
     if tally.winner is None and game.ended == "agreed":
@@ -403,33 +441,49 @@ def summarise(tally: Tally, game: Game, played: int = 0) -> dict[str, Any]:
         return _knock_rummy_end(summary, tally, game)
     winner = tally.winner
     box_bonuses = {p: rules.box_bonus * tally.won(p) for p in tally.players}
-    final = {p: tally.total(p) + box_bonuses[p] + (rules.game_bonus if p == winner else 0)
-             for p in tally.players}
+    final = {
+        p: tally.total(p) + box_bonuses[p] + (rules.game_bonus if p == winner else 0) for p in tally.players
+    }
     shutouts = [p for p in tally.players if tally.won(p) == 0]
     settlement, settle_steps = settle(final, winner, shutouts, game)
     steps = [
-        Step(cites.end, f"{winner} reached {tally.total(winner)} in "
-                        f"{vocabulary_for(rules).deal} {tally.ended_with} "
-                        f"(target {tally.target}): the game is over"),
+        Step(
+            cites.end,
+            f"{winner} reached {tally.total(winner)} in "
+            f"{vocabulary_for(rules).deal} {tally.ended_with} "
+            f"(target {tally.target}): the game is over",
+        ),
         Step(cites.bonus, f"{winner} adds the game bonus of {rules.game_bonus}"),
-        Step(cites.bonus, f"{vocabulary_for(rules).deal} bonuses at {rules.box_bonus} a "
-                          f"{vocabulary_for(rules).deal}: " + ", ".join(
-            f"{p} {tally.won(p)} x {rules.box_bonus} = {box_bonuses[p]}" for p in tally.players)),
+        Step(
+            cites.bonus,
+            f"{vocabulary_for(rules).deal} bonuses at {rules.box_bonus} a "
+            f"{vocabulary_for(rules).deal}: "
+            + ", ".join(f"{p} {tally.won(p)} x {rules.box_bonus} = {box_bonuses[p]}" for p in tally.players),
+        ),
         *_shutout_steps(shutouts, winner, rules, cites),
-        Step(cites.settle, "final totals: " + "; ".join(
-            _final_sum(p, tally, box_bonuses[p], rules.game_bonus if p == winner else 0,
-                       final[p]) for p in tally.players)),
+        Step(
+            cites.settle,
+            "final totals: "
+            + "; ".join(
+                _final_sum(p, tally, box_bonuses[p], rules.game_bonus if p == winner else 0, final[p])
+                for p in tally.players
+            ),
+        ),
         *settle_steps,
     ]
-    summary.update(game_bonus={winner: rules.game_bonus}, box_bonuses=box_bonuses,
-                   shutouts=shutouts, final_totals=final, settlement=settlement,
-                   explanation=[step.to_json() for step in steps])
+    summary.update(
+        game_bonus={winner: rules.game_bonus},
+        box_bonuses=box_bonuses,
+        shutouts=shutouts,
+        final_totals=final,
+        settlement=settlement,
+        explanation=[step.to_json() for step in steps],
+    )
     _price(summary, game.stake)
     return summary
 
 
-def _agreed_stop(summary: dict[str, Any], tally: Tally, game: Game,
-                 played: int) -> dict[str, Any]:
+def _agreed_stop(summary: dict[str, Any], tally: Tally, game: Game, played: int) -> dict[str, Any]:
     """A game the players ended by agreement before anyone reached the target (K5; a
     table that breaks up): no game bonus, no box bonuses, nobody shut out; the running
     totals are the final totals, settled as the rule set settles (J16), the leader (if
@@ -443,20 +497,32 @@ def _agreed_stop(summary: dict[str, Any], tally: Tally, game: Game,
     else:
         settlement, settle_steps = settle(final, winner or "", [], game)
     cite = "K5" if game.rules.family == "knock-rummy" else game.cites.end
-    lead = (f"{winner} leads and wins" if winner else
-            f"{' and '.join(leaders)} are level at the top: nobody wins")
+    lead = (
+        f"{winner} leads and wins" if winner else f"{' and '.join(leaders)} are level at the top: nobody wins"
+    )
     deal = vocabulary_for(game.rules)
     steps = [
-        Step(cite, f"the players ended the game by agreement "
-                   f"{f'after {deal.deal} {played}' if played else f'before the first {deal.deal}'}"
-                   f"{'' if tally.target is None else f', before anyone reached {tally.target}'}"
-                   f": no game bonus, no {deal.deal} bonuses, nobody is shut out; {lead}"),
-        Step(game.cites.settle, "final totals are the totals: " + "; ".join(
-            f"{p} {final[p]}" for p in tally.players)),
+        Step(
+            cite,
+            f"the players ended the game by agreement "
+            f"{f'after {deal.deal} {played}' if played else f'before the first {deal.deal}'}"
+            f"{'' if tally.target is None else f', before anyone reached {tally.target}'}"
+            f": no game bonus, no {deal.deal} bonuses, nobody is shut out; {lead}",
+        ),
+        Step(
+            game.cites.settle,
+            "final totals are the totals: " + "; ".join(f"{p} {final[p]}" for p in tally.players),
+        ),
         *settle_steps,
     ]
-    summary.update(game_over=True, winner=winner, final_totals=final, settlement=settlement,
-                   ended="agreed", explanation=[step.to_json() for step in steps])
+    summary.update(
+        game_over=True,
+        winner=winner,
+        final_totals=final,
+        settlement=settlement,
+        ended="agreed",
+        explanation=[step.to_json() for step in steps],
+    )
     _price(summary, game.stake)
     return summary
 
@@ -471,16 +537,22 @@ def _knock_rummy_end(summary: dict[str, Any], tally: Tally, game: Game) -> dict[
     final = tally.totals_dict()
     settlement, settle_steps = settle_box_by_box(tally, game)
     steps = [
-        Step("K5", f"{winner} reached {tally.total(winner)} in {deal} {tally.ended_with} "
-                   f"(the agreed stop at {tally.target}): the game ends, with no game or "
-                   f"{deal} bonus"),
-        Step("K5", "final totals are the totals: " + "; ".join(
-            f"{p} {final[p]}" for p in tally.players)),
+        Step(
+            "K5",
+            f"{winner} reached {tally.total(winner)} in {deal} {tally.ended_with} "
+            f"(the agreed stop at {tally.target}): the game ends, with no game or "
+            f"{deal} bonus",
+        ),
+        Step("K5", "final totals are the totals: " + "; ".join(f"{p} {final[p]}" for p in tally.players)),
         *settle_steps,
     ]
-    summary.update(game_bonus={winner: 0}, box_bonuses={p: 0 for p in tally.players},
-                   final_totals=final, settlement=settlement,
-                   explanation=[step.to_json() for step in steps])
+    summary.update(
+        game_bonus={winner: 0},
+        box_bonuses={p: 0 for p in tally.players},
+        final_totals=final,
+        settlement=settlement,
+        explanation=[step.to_json() for step in steps],
+    )
     _price(summary, game.stake)
     return summary
 
@@ -500,11 +572,9 @@ def settle_box_by_box(tally: Tally, game: Game) -> tuple[list[dict[str, Any]], l
     lines: list[dict[str, Any]] = []
     steps: list[Step] = []
     for i, first in enumerate(game.players):
-        for second in game.players[i + 1:]:
-            one = [(n, pts) for payer, payee, n, pts in tally.paid
-                   if (payer, payee) == (first, second)]
-            other = [(n, pts) for payer, payee, n, pts in tally.paid
-                     if (payer, payee) == (second, first)]
+        for second in game.players[i + 1 :]:
+            one = [(n, pts) for payer, payee, n, pts in tally.paid if (payer, payee) == (first, second)]
+            other = [(n, pts) for payer, payee, n, pts in tally.paid if (payer, payee) == (second, first)]
             owed, back = sum(p for _, p in one), sum(p for _, p in other)
             pairs = ((first, second, one), (second, first, other))
             if back > owed:  # the one who owes on balance is named first
@@ -514,8 +584,7 @@ def settle_box_by_box(tally: Tally, game: Game) -> tuple[list[dict[str, Any]], l
                 if said:
                     steps.append(Step("K5", "; ".join(said) + ": nothing to settle"))
                 continue
-            low, high, points = ((first, second, owed - back) if owed > back
-                                 else (second, first, back - owed))
+            low, high, points = (first, second, owed - back) if owed > back else (second, first, back - owed)
             sums = f" ({max(owed, back)} - {min(owed, back)})" if owed and back else ""
             lines.append({"from": low, "to": high, "points": points})
             steps.append(Step("K5", "; ".join(said) + f": {low} pays {high} {points}{sums}"))
@@ -530,17 +599,22 @@ def _paid_text(payer: str, payee: str, paid: Sequence[tuple[int, int]], deal: st
 def _progress(tally: Tally, cites: Cites) -> Step:
     """Where a game in progress stands against its target (or, without one, K5)."""
     if tally.target is None:
-        cites, goal = dataclasses.replace(cites, end="K5"), (
-            "there is no target: each hand is paid as it falls, and the players end the game "
-            "when they agree")  # only Knock Rummy has no target: its deal is a hand
+        cites, goal = (
+            dataclasses.replace(cites, end="K5"),
+            (
+                "there is no target: each hand is paid as it falls, and the players end the game "
+                "when they agree"
+            ),
+        )  # only Knock Rummy has no target: its deal is a hand
     else:
         goal = f"the game is to {tally.target}"
     if not any(tally.totals):
         return Step(cites.end, f"nobody has scored yet; {goal}")
     best = max(tally.totals)
     leaders = [p for p, t in zip(tally.players, tally.totals, strict=True) if t == best]
-    return Step(cites.end, f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'}"
-                           f" with {best}; {goal}")
+    return Step(
+        cites.end, f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'} with {best}; {goal}"
+    )
 
 
 def _final_sum(player: str, tally: Tally, box_bonus: int, game_bonus: int, final: int) -> str:
@@ -548,35 +622,35 @@ def _final_sum(player: str, tally: Tally, box_bonus: int, game_bonus: int, final
     return f"{player} {' + '.join(parts)} = {final}"
 
 
-def _shutout_steps(shutouts: Sequence[str], winner: str, rules: Rules,
-                   cites: Cites) -> list[Step]:
+def _shutout_steps(shutouts: Sequence[str], winner: str, rules: Rules, cites: Cites) -> list[Step]:
     """Who was shut out and what it costs him (J15, G8)."""
     if not shutouts:
-        return [Step(cites.shutout, f"every player won at least one "
-                                    f"{vocabulary_for(rules).deal}: no shutout")]
-    effect = {"double": f"what he owes {winner} is doubled",
-              "none": "this rule set adds nothing for a shutout"}.get(
-        str(rules.shutout), f"he owes {winner} {rules.shutout} more")
+        return [
+            Step(cites.shutout, f"every player won at least one {vocabulary_for(rules).deal}: no shutout")
+        ]
+    effect = {
+        "double": f"what he owes {winner} is doubled",
+        "none": "this rule set adds nothing for a shutout",
+    }.get(str(rules.shutout), f"he owes {winner} {rules.shutout} more")
     deal = vocabulary_for(rules).deal
-    return [Step(cites.shutout, f"{p} won no {deal} and is shut out: {effect}")
-            for p in shutouts]
+    return [Step(cites.shutout, f"{p} won no {deal} and is shut out: {effect}") for p in shutouts]
 
 
-def settle(final: Mapping[str, int], winner: str, shutouts: Sequence[str],
-           game: Game) -> tuple[list[dict[str, Any]], list[Step]]:
+def settle(
+    final: Mapping[str, int], winner: str, shutouts: Sequence[str], game: Game
+) -> tuple[list[dict[str, Any]], list[Step]]:
     """Who pays whom (J16): every pair, or only pairs with the winner, shutouts applied."""
     players, rules = game.players, game.rules
     lines: list[dict[str, Any]] = []
     steps: list[Step] = []
     for i, first in enumerate(players):
-        for second in players[i + 1:]:
+        for second in players[i + 1 :]:
             if rules.settlement == "winner-only" and winner not in (first, second):
                 continue
             high, low = (first, second) if final[first] >= final[second] else (second, first)
             difference = final[high] - final[low]
             if difference == 0:
-                steps.append(Step(game.cites.settle, f"{high} and {low} are level: nothing "
-                                                     "to settle"))
+                steps.append(Step(game.cites.settle, f"{high} and {low} are level: nothing to settle"))
                 continue
             points, text = difference, f"{final[high]} - {final[low]}"
             line: dict[str, Any] = {"from": low, "to": high, "points": points}
@@ -585,8 +659,12 @@ def settle(final: Mapping[str, int], winner: str, shutouts: Sequence[str],
                 line.update(points=points, shutout=True)  # the one payment it changes (J15)
             lines.append(line)
             shown = text if text == str(points) else f"{text} = {points}"
-            steps.append(Step(game.cites.shutout if points != difference else game.cites.settle,
-                              f"{low} pays {high} {shown}"))
+            steps.append(
+                Step(
+                    game.cites.shutout if points != difference else game.cites.settle,
+                    f"{low} pays {high} {shown}",
+                )
+            )
     return lines, steps
 
 
@@ -614,6 +692,8 @@ def _price(summary: dict[str, Any], stake: Decimal | None) -> None:
         return
     for line in summary["settlement"]:
         line["amount"] = money(line["points"], stake)
-    paid = "; ".join(f"{line['from']} pays {line['to']} {line['points']} x {stake} = "
-                     f"{line['amount']:.2f}" for line in summary["settlement"])
+    paid = "; ".join(
+        f"{line['from']} pays {line['to']} {line['points']} x {stake} = {line['amount']:.2f}"
+        for line in summary["settlement"]
+    )
     summary["explanation"].append(Step("V6", f"at {stake} a point: {paid}").to_json())

@@ -51,8 +51,9 @@ class Columns:
     entered: tuple[frozenset[int], ...]
     deals: int = 0
 
-    def enter(self, result: str, winner: str | None,
-              closed: Sequence[bool]) -> tuple[tuple[int, ...], Columns]:
+    def enter(
+        self, result: str, winner: str | None, closed: Sequence[bool]
+    ) -> tuple[tuple[int, ...], Columns]:
         """The columns (from 1) this box is entered in, and the state after it."""
         open_columns = [n for n in range(1, self.count + 1) if not closed[n - 1]]
         if self.entry == "per-deal":
@@ -69,7 +70,7 @@ class Columns:
         if fresh is not None:
             columns.append(fresh)
             mine = mine | {fresh}
-        entered = (*self.entered[:seat], mine, *self.entered[seat + 1:])
+        entered = (*self.entered[:seat], mine, *self.entered[seat + 1 :])
         return tuple(sorted(columns)), dataclasses.replace(self, entered=entered)
 
 
@@ -77,12 +78,12 @@ def start(rules: Rules, players: Sequence[str]) -> Columns | None:
     """The columns of a Hollywood game, or None when the rules score a single game."""
     if not rules.hollywood:
         return None
-    return Columns(rules.hollywood_columns, rules.hollywood_entry, tuple(players),
-                   tuple(frozenset() for _ in players))
+    return Columns(
+        rules.hollywood_columns, rules.hollywood_entry, tuple(players), tuple(frozenset() for _ in players)
+    )
 
 
-def combine(games: Sequence[Mapping[str, Any]], wins: Mapping[str, int],
-            rules: Rules) -> dict[str, Any]:
+def combine(games: Sequence[Mapping[str, Any]], wins: Mapping[str, int], rules: Rules) -> dict[str, Any]:
     """The sheet's summary over all columns: sums of totals and bonuses, net settlement.
 
     ``totals`` and ``final_totals`` are the sums over the columns, and the
@@ -92,13 +93,19 @@ def combine(games: Sequence[Mapping[str, Any]], wins: Mapping[str, int],
     players = list(wins)
     over = all(game["game_over"] for game in games)
     summary: dict[str, Any] = {
-        "totals": _sum(games, "totals", players), "boxes_won": dict(wins), "game_over": over,
-        "winner": None, "game_bonus": {}, "box_bonuses": {}, "shutouts": [],
-        "final_totals": {}, "settlement": [], "explanation": [],
+        "totals": _sum(games, "totals", players),
+        "boxes_won": dict(wins),
+        "game_over": over,
+        "winner": None,
+        "game_bonus": {},
+        "box_bonuses": {},
+        "shutouts": [],
+        "final_totals": {},
+        "settlement": [],
+        "explanation": [],
         "games": [_column_summary(n, game) for n, game in enumerate(games, start=1)],
     }
-    steps = [_entry_step(rules), *(_column_step(n, game, rules)
-                                   for n, game in enumerate(games, start=1))]
+    steps = [_entry_step(rules), *(_column_step(n, game, rules) for n, game in enumerate(games, start=1))]
     if over:
         final = _sum(games, "final_totals", players)
         best = max(final.values())
@@ -106,16 +113,30 @@ def combine(games: Sequence[Mapping[str, Any]], wins: Mapping[str, int],
         settlement = net_settlement(games, players)
         summary.update(
             winner=leaders[0] if len(leaders) == 1 else None,
-            game_bonus={p: v for p, v in _sum(games, "game_bonus", players).items()
-                        if any(p in game["game_bonus"] for game in games)},
+            game_bonus={
+                p: v
+                for p, v in _sum(games, "game_bonus", players).items()
+                if any(p in game["game_bonus"] for game in games)
+            },
             box_bonuses=_sum(games, "box_bonuses", players),
-            shutouts=[p for p in players if wins[p] == 0], final_totals=final,
-            settlement=settlement)
-        steps.append(Step("V3", "over all the games: " + "; ".join(
-            f"{p} " + " + ".join(str(g["final_totals"][p]) for g in games) + f" = {final[p]}"
-            for p in players)))
-        steps.extend(Step("V3", f"{line['from']} pays {line['to']} {line['points']}, the "
-                                "games' settlements netted") for line in settlement)
+            shutouts=[p for p in players if wins[p] == 0],
+            final_totals=final,
+            settlement=settlement,
+        )
+        steps.append(
+            Step(
+                "V3",
+                "over all the games: "
+                + "; ".join(
+                    f"{p} " + " + ".join(str(g["final_totals"][p]) for g in games) + f" = {final[p]}"
+                    for p in players
+                ),
+            )
+        )
+        steps.extend(
+            Step("V3", f"{line['from']} pays {line['to']} {line['points']}, the games' settlements netted")
+            for line in settlement
+        )
     summary["explanation"] = [step.to_json() for step in steps]
     return summary
 
@@ -132,8 +153,7 @@ def _sum(games: Sequence[Mapping[str, Any]], field: str, players: Sequence[str])
     return {p: sum(game[field].get(p, 0) for game in games) for p in players}
 
 
-def net_settlement(games: Sequence[Mapping[str, Any]],
-                   players: Sequence[str]) -> list[dict[str, Any]]:
+def net_settlement(games: Sequence[Mapping[str, Any]], players: Sequence[str]) -> list[dict[str, Any]]:
     """Every pair's payments over all columns, netted into one payment per pair."""
     owed: dict[tuple[str, str], int] = {}
     for game in games:
@@ -142,7 +162,7 @@ def net_settlement(games: Sequence[Mapping[str, Any]],
             owed[key] = owed.get(key, 0) + line["points"]
     lines = []
     for i, first in enumerate(players):
-        for second in players[i + 1:]:
+        for second in players[i + 1 :]:
             net = owed.get((second, first), 0) - owed.get((first, second), 0)
             if net:
                 payer, payee = (second, first) if net > 0 else (first, second)
@@ -154,18 +174,25 @@ def _entry_step(rules: Rules) -> Step:
     """How boxes go into the columns, as this game plays it (V3)."""
     games = f"{rules.hollywood_columns} games are scored at once, each to {rules.game_target}"
     if rules.hollywood_entry == "per-deal":
-        return Step("V3", f"{games}: each deal opens the next game and every hand is "
-                          "entered in every open game")
-    return Step("V3", f"{games}: a player's first win goes in game 1 only, his second in "
-                      "games 1 and 2, his third and later in every open game")
+        return Step(
+            "V3", f"{games}: each deal opens the next game and every hand is entered in every open game"
+        )
+    return Step(
+        "V3",
+        f"{games}: a player's first win goes in game 1 only, his second in "
+        "games 1 and 2, his third and later in every open game",
+    )
 
 
 def _column_step(number: int, game: Mapping[str, Any], rules: Rules) -> Step:
     """One line per column: who won it, or where it stands."""
     if game["game_over"]:
         winner = game["winner"]
-        return Step("V3", f"game {number} is closed: {winner} reached "
-                          f"{game['totals'][winner]} (target {rules.game_target})")
+        return Step(
+            "V3",
+            f"game {number} is closed: {winner} reached "
+            f"{game['totals'][winner]} (target {rules.game_target})",
+        )
     totals = game["totals"]
     if not any(totals.values()):
         return Step("V3", f"game {number} is open; nothing entered yet")

@@ -36,16 +36,14 @@ class KnockLimit:
     known: bool = True
 
 
-def knock_limit(rules: Rules, upcard: Card | None = None,
-                house: int | None = None) -> KnockLimit:
+def knock_limit(rules: Rules, upcard: Card | None = None, house: int | None = None) -> KnockLimit:
     """The knock limit to judge by: a ``house`` limit the table agreed, else the rules'
     (C6); Oklahoma's comes from the first ``upcard`` (V2)."""
     if house is not None:
         return KnockLimit(house, "the house limit")
     if rules.knock_limit_from != "fixed":
         if upcard is None:
-            return KnockLimit(None, f"in {rules.title} the upcard sets the limit (V2): "
-                              "give it", known=False)
+            return KnockLimit(None, f"in {rules.title} the upcard sets the limit (V2): give it", known=False)
         value, _ = knock_limit_for(rules, upcard)
         gin_only = value == 0
         what = "an ace: gin only, V2" if gin_only else "V2"

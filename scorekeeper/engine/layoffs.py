@@ -46,8 +46,9 @@ class TableMeld:
     added: tuple[tuple[Card, str], ...] = ()
 
     @classmethod
-    def lay_down(cls, owner: str, index: int, cards: Sequence[Card],
-                 around_the_corner: bool = False) -> TableMeld:
+    def lay_down(
+        cls, owner: str, index: int, cards: Sequence[Card], around_the_corner: bool = False
+    ) -> TableMeld:
         """A meld as its owner lays it down (cards in set or run order)."""
         run = is_run(cards, around_the_corner)
         ordered = run_order(cards, around_the_corner) if run else tuple(sorted(cards))
@@ -64,8 +65,7 @@ class TableMeld:
         if self.is_set:
             if card.rank != first.rank:
                 return False
-            held = len(self.cards) + sum(
-                1 for _, layer in self.added if not original_only or layer == by)
+            held = len(self.cards) + sum(1 for _, layer in self.added if not original_only or layer == by)
             return held < 4 and card not in self.cards
         if card.suit_number != first.suit_number:
             return False
@@ -79,7 +79,8 @@ class TableMeld:
         if ranks & bit:
             return False
         return _is_interval(ranks | bit) or (
-            self.around_the_corner and _is_interval(~(ranks | bit) & _FULL_SUIT))
+            self.around_the_corner and _is_interval(~(ranks | bit) & _FULL_SUIT)
+        )
 
     def could_take(self, card: Card) -> bool:
         """Cheap pre-test: the card's rank (a set) or suit (a run) matches the meld's."""
@@ -88,15 +89,15 @@ class TableMeld:
 
     def add(self, card: Card, by: str) -> TableMeld:
         """This meld with one more card laid off on it."""
-        return TableMeld(self.owner, self.index, self.cards, self.is_set,
-                         self.around_the_corner, (*self.added, (card, by)))
+        return TableMeld(
+            self.owner, self.index, self.cards, self.is_set, self.around_the_corner, (*self.added, (card, by))
+        )
 
     def __str__(self) -> str:
         return show(self.cards)
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-             "ninth", "tenth")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def ordinal(index: int) -> str:
@@ -130,8 +131,7 @@ def extended(meld: TableMeld) -> str:
     if not meld.added:
         return str(meld)
     cards = meld.all_cards()
-    ordered = (tuple(sorted(cards)) if meld.is_set
-               else run_order(cards, meld.around_the_corner))
+    ordered = tuple(sorted(cards)) if meld.is_set else run_order(cards, meld.around_the_corner)
     by: dict[str, list[str]] = {}
     for card, layer in meld.added:
         by.setdefault(layer, []).append(str(card))
@@ -154,8 +154,7 @@ class Layoff:
     later: bool = False
 
     def to_json(self) -> dict[str, str | int | bool]:
-        body: dict[str, str | int | bool] = {"card": self.card.code, "onto": self.onto,
-                                             "meld": self.meld}
+        body: dict[str, str | int | bool] = {"card": self.card.code, "onto": self.onto, "meld": self.meld}
         if self.later:
             body["later_round"] = True
         return body
@@ -167,17 +166,20 @@ Table = tuple[TableMeld, ...]
 def lay(table: Table, layoff: Layoff) -> Table:
     """The table after one layoff."""
     return tuple(
-        meld.add(layoff.card, layoff.by)
-        if (meld.owner, meld.index) == (layoff.onto, layoff.meld) else meld
+        meld.add(layoff.card, layoff.by) if (meld.owner, meld.index) == (layoff.onto, layoff.meld) else meld
         for meld in table
     )
 
 
-def place_layoff(table: Table, card: Card, by: str, onto: str, meld: int | None,
-                 original_only: bool) -> Layoff | None:
+def place_layoff(
+    table: Table, card: Card, by: str, onto: str, meld: int | None, original_only: bool
+) -> Layoff | None:
     """Where a declared layoff goes: the named meld, or the only one of ``onto``'s that fits."""
-    fitting = [m for m in table if m.owner == onto and (meld is None or m.index == meld)
-               and m.fits(card, by, original_only)]
+    fitting = [
+        m
+        for m in table
+        if m.owner == onto and (meld is None or m.index == meld) and m.fits(card, by, original_only)
+    ]
     if not fitting:
         return None
     return Layoff(card, by, onto, fitting[0].index)
@@ -191,8 +193,14 @@ class LayoffPlan:
     mask: int
 
 
-def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset[str],
-                 original_only: bool, distinct_placements: bool = True) -> list[LayoffPlan]:
+def layoff_plans(
+    hand: Iterable[Card],
+    table: Table,
+    by: str,
+    targets: frozenset[str],
+    original_only: bool,
+    distinct_placements: bool = True,
+) -> list[LayoffPlan]:
     """Every distinct set of cards ``by`` could lay off onto ``targets``' melds (C5).
 
     Laying off one card may open the way for the next (a chain along a run), so
@@ -223,7 +231,8 @@ def layoff_plans(hand: Iterable[Card], table: Table, by: str, targets: frozenset
                 if placements in explored:
                     continue  # the same layoffs in another order leave the same table
                 explored.add(placements)
-                plans.setdefault(placements if distinct_placements else new_mask,
-                                 LayoffPlan(new_done, new_mask))
+                plans.setdefault(
+                    placements if distinct_placements else new_mask, LayoffPlan(new_done, new_mask)
+                )
                 stack.append((lay(state, layoff), new_done, new_mask))
     return sorted(plans.values(), key=lambda plan: (len(plan.layoffs), plan.mask))

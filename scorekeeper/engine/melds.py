@@ -99,8 +99,11 @@ def is_set(cards: Sequence[Card]) -> bool:
     >>> [is_set(parse_cards(text)) for text in ("7C 7D 7S", "7C 7D", "7C 7D 8S")]
     [True, False, False]
     """
-    return (3 <= len(cards) <= 4 and len({card.rank for card in cards}) == 1
-            and len({card.suit_number for card in cards}) == len(cards))
+    return (
+        3 <= len(cards) <= 4
+        and len({card.rank for card in cards}) == 1
+        and len({card.suit_number for card in cards}) == len(cards)
+    )
 
 
 def _run_start(cards: Sequence[Card], around_the_corner: bool) -> int | None:
@@ -173,8 +176,7 @@ def _suit_values() -> list[int]:
 def _value(mask: int, ace_value: int) -> int:
     """The count of the cards of a mask (C2, V4)."""
     table = _SUIT_VALUES or _suit_values()
-    value = (table[mask & _SUIT] + table[mask >> 13 & _SUIT]
-             + table[mask >> 26 & _SUIT] + table[mask >> 39])
+    value = table[mask & _SUIT] + table[mask >> 13 & _SUIT] + table[mask >> 26 & _SUIT] + table[mask >> 39]
     if ace_value != 1:
         value += (ace_value - 1) * (mask & _COLUMN).bit_count()
     return value
@@ -184,8 +186,12 @@ def _byte_cards() -> list[tuple[tuple[Card, ...], ...]]:
     """For each byte of a mask, the cards of each of its 256 values, built on first use."""
     if not _BYTE_CARDS:
         _BYTE_CARDS[:] = [
-            tuple(tuple(ALL_CARDS[8 * place + bit] for bit in range(8)
-                        if byte >> bit & 1 and 8 * place + bit < 52) for byte in range(256))
+            tuple(
+                tuple(
+                    ALL_CARDS[8 * place + bit] for bit in range(8) if byte >> bit & 1 and 8 * place + bit < 52
+                )
+                for byte in range(256)
+            )
             for place in range(7)
         ]
     return _BYTE_CARDS
@@ -194,8 +200,15 @@ def _byte_cards() -> list[tuple[tuple[Card, ...], ...]]:
 def _cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in index order (seven table lookups, no loop over bits)."""
     b0, b1, b2, b3, b4, b5, b6 = _BYTE_CARDS or _byte_cards()
-    return (b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24 & 255]
-            + b4[mask >> 32 & 255] + b5[mask >> 40 & 255] + b6[mask >> 48 & 255])
+    return (
+        b0[mask & 255]
+        + b1[mask >> 8 & 255]
+        + b2[mask >> 16 & 255]
+        + b3[mask >> 24 & 255]
+        + b4[mask >> 32 & 255]
+        + b5[mask >> 40 & 255]
+        + b6[mask >> 48 & 255]
+    )
 
 
 def _order_key(meld: int) -> int:
@@ -229,8 +242,11 @@ def _suit_runs(part: int, around_the_corner: bool) -> tuple[int, ...]:
                 found.append((run >> turn | run << (13 - turn)) & _SUIT)
         bit = end
     if around_the_corner and pattern == _SUIT:
-        found = [(arc << start | arc >> (13 - start)) & _SUIT
-                 for arc in ((1 << length) - 1 for length in range(3, 13)) for start in range(13)]
+        found = [
+            (arc << start | arc >> (13 - start)) & _SUIT
+            for arc in ((1 << length) - 1 for length in range(3, 13))
+            for start in range(13)
+        ]
         found.append(_SUIT)
     return tuple(sorted((run << shift for run in found), key=_order_key))
 
@@ -341,8 +357,11 @@ def fill_tables() -> None:
                     runs[part] = _suit_runs(part, around)
     for rank in range(13):
         for pattern in range(16):
-            column = sum(_COLUMN << rank & _FULL_PACK & (((1 << 13) - 1) << 13 * suit)
-                         for suit in range(4) if pattern >> suit & 1)
+            column = sum(
+                _COLUMN << rank & _FULL_PACK & (((1 << 13) - 1) << 13 * suit)
+                for suit in range(4)
+                if pattern >> suit & 1
+            )
             if column.bit_count() >= 3:
                 _sets_of_rank(column)
 
@@ -364,8 +383,9 @@ def _union(melds: Iterable[int]) -> int:
     return union
 
 
-def _best_melded(union: int, melds: Sequence[int], memo: _Memo,
-                 ace_value: int) -> tuple[int, int, tuple[int, ...]]:
+def _best_melded(
+    union: int, melds: Sequence[int], memo: _Memo, ace_value: int
+) -> tuple[int, int, tuple[int, ...]]:
     """(value melded, cards melded, melds chosen) of the best choice among ``melds``.
 
     ``melds`` are all the melds within ``union`` (their union), in meld order. The
@@ -418,16 +438,16 @@ def _solve(mask: int, around_the_corner: bool, ace_value: int) -> tuple[int, tup
         return total, ()
     if len(melds) == 1:
         return total - _value(melds[0], ace_value), (melds[0],)
-    value, _, chosen = _best_melded(_union(melds), melds, _memo(around_the_corner, ace_value),
-                                    ace_value)
+    value, _, chosen = _best_melded(_union(melds), melds, _memo(around_the_corner, ace_value), ace_value)
     return total - value, chosen
 
 
 def _arrangement(mask: int, chosen: tuple[int, ...], count: int) -> Arrangement:
     if not chosen:
         return Arrangement((), _cards_of(mask), count)
-    return Arrangement(tuple([_meld_cards(meld) for meld in chosen]),
-                       _cards_of(mask & ~_union(chosen)), count)
+    return Arrangement(
+        tuple([_meld_cards(meld) for meld in chosen]), _cards_of(mask & ~_union(chosen)), count
+    )
 
 
 def _ace_value_error(ace_value: int) -> ValueError:
@@ -458,16 +478,16 @@ def _hand_mask(cards: Iterable[Card] | int) -> int:
     return mask
 
 
-def best_count(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
-               ace_value: int = 1) -> int:
+def best_count(cards: Iterable[Card] | int, *, around_the_corner: bool = False, ace_value: int = 1) -> int:
     """The lowest count the hand (cards or a mask) can reach (C4)."""
     if ace_value < 1:
         raise _ace_value_error(ace_value)
     return _solve(_hand_mask(cards), around_the_corner, ace_value)[0]
 
 
-def best_arrangement(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
-                     ace_value: int = 1) -> Arrangement:
+def best_arrangement(
+    cards: Iterable[Card] | int, *, around_the_corner: bool = False, ace_value: int = 1
+) -> Arrangement:
     """An arrangement with the lowest count (C4).
 
     Ties: the most cards melded; then, taking the cards in index order (♣ A..K, ♦,
@@ -486,8 +506,13 @@ def best_arrangement(cards: Iterable[Card] | int, *, around_the_corner: bool = F
     return _arrangement(mask, chosen, count)
 
 
-def arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
-                 ace_value: int = 1, max_count: int | None = None) -> list[Arrangement]:
+def arrangements(
+    cards: Iterable[Card] | int,
+    *,
+    around_the_corner: bool = False,
+    ace_value: int = 1,
+    max_count: int | None = None,
+) -> list[Arrangement]:
     """Every way to choose disjoint melds from the hand (none, and non-maximal ones
     too) whose count is at most ``max_count`` (C8: a knocker may split as he likes).
 
@@ -532,8 +557,9 @@ def arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = False
     return [arrangement for _, arrangement in found]
 
 
-def _sort_key(mask: int, chosen: tuple[int, ...],
-              count: int) -> tuple[int, int, tuple[tuple[int, int, int, int], ...]]:
+def _sort_key(
+    mask: int, chosen: tuple[int, ...], count: int
+) -> tuple[int, int, tuple[tuple[int, int, int, int], ...]]:
     """Count, then most cards melded, then each card's place in index order (a meld
     it starts, longest and smallest mask first, before deadwood)."""
     melded = _union(chosen)
@@ -542,20 +568,21 @@ def _sort_key(mask: int, chosen: tuple[int, ...],
     return count, -melded.bit_count(), tuple(sorted(steps))
 
 
-def best_arrangements(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
-                      ace_value: int = 1) -> list[Arrangement]:
+def best_arrangements(
+    cards: Iterable[Card] | int, *, around_the_corner: bool = False, ace_value: int = 1
+) -> list[Arrangement]:
     """Every arrangement with the lowest count (all of them maximal: each card has a
     value of at least 1, so adding a meld always lowers the count), the best first."""
     if ace_value < 1:
         raise _ace_value_error(ace_value)
     mask = _hand_mask(cards)
     count = _solve(mask, around_the_corner, ace_value)[0]
-    return arrangements(mask, around_the_corner=around_the_corner, ace_value=ace_value,
-                        max_count=count)
+    return arrangements(mask, around_the_corner=around_the_corner, ace_value=ace_value, max_count=count)
 
 
-def best_discard(cards: Iterable[Card] | int, *, around_the_corner: bool = False,
-                 ace_value: int = 1) -> tuple[Card, Arrangement]:
+def best_discard(
+    cards: Iterable[Card] | int, *, around_the_corner: bool = False, ace_value: int = 1
+) -> tuple[Card, Arrangement]:
     """The discard (from 11 cards) leaving the lowest count, and the best arrangement
     of the rest. Ties: discard the card of highest value, then of highest index.
 
@@ -608,8 +635,9 @@ def best_discard(cards: Iterable[Card] | int, *, around_the_corner: bool = False
 # --- The independent slow solver, for tests --------------------------------------------
 
 
-def brute_force_best_count(cards: Iterable[Card], *, around_the_corner: bool = False,
-                           ace_value: int = 1) -> int:
+def brute_force_best_count(
+    cards: Iterable[Card], *, around_the_corner: bool = False, ace_value: int = 1
+) -> int:
     """The best count by plain search: every subset of one rank or one suit that
     :func:`is_meld` accepts, then every collection of disjoint ones. Slow; for tests."""
     hand = list(cards)
@@ -617,8 +645,13 @@ def brute_force_best_count(cards: Iterable[Card], *, around_the_corner: bool = F
         raise DuplicateCardError("a card is given twice")
     groups = [[c for c in hand if c.rank == rank] for rank in range(1, 14)]
     groups += [[c for c in hand if c.suit_number == suit] for suit in range(4)]
-    candidates = [frozenset(combo) for group in groups for size in range(3, len(group) + 1)
-                  for combo in combinations(group, size) if is_meld(combo, around_the_corner)]
+    candidates = [
+        frozenset(combo)
+        for group in groups
+        for size in range(3, len(group) + 1)
+        for combo in combinations(group, size)
+        if is_meld(combo, around_the_corner)
+    ]
 
     def most_melded(i: int, used: frozenset[Card]) -> int:
         if i == len(candidates):

@@ -38,8 +38,9 @@ EXHAUSTIVE_UP_TO = 12
 Met = Counter[frozenset[str]]
 
 
-def table_sizes(players: int, size: int, least: int | None = None,
-                most: int | None = None) -> tuple[int, ...]:
+def table_sizes(
+    players: int, size: int, least: int | None = None, most: int | None = None
+) -> tuple[int, ...]:
     """The sizes of a round's tables: ``size`` each when the rules fix it (the rest sit
     out); when the rules allow ``least`` to ``most`` at a table, as even as possible
     around ``size`` with nobody sitting out (unless there are fewer than ``least``)."""
@@ -70,14 +71,21 @@ def met(history: Iterable[Seating]) -> Met:
 
 def repeats(tables: Iterable[Sequence[str]], before: Met) -> int:
     """Meetings in these tables that happened before (a pair met twice before counts two)."""
-    return sum(before[frozenset((a, b))] for table in tables
-               for a, b in itertools.combinations(table, 2))
+    return sum(before[frozenset((a, b))] for table in tables for a, b in itertools.combinations(table, 2))
 
 
-def seat_round(entrants: Sequence[str], round: int, history: Sequence[Seating], *,
-               seed: int, table_size: int, least: int | None = None,
-               most: int | None = None, ranking: Sequence[str] | None = None,
-               rounds: int | None = None) -> Seating:
+def seat_round(
+    entrants: Sequence[str],
+    round: int,
+    history: Sequence[Seating],
+    *,
+    seed: int,
+    table_size: int,
+    least: int | None = None,
+    most: int | None = None,
+    ranking: Sequence[str] | None = None,
+    rounds: int | None = None,
+) -> Seating:
     """The seating of ``round`` for these entrants (the present ones, in entry order),
     after the rounds in ``history``. ``ranking``: the entrants best first (the
     standings), for Swiss pairs and for who sits out; ``rounds``: the event's rounds,
@@ -106,7 +114,7 @@ def seat_round(entrants: Sequence[str], round: int, history: Sequence[Seating], 
 def _cut(players: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
     tables, at = [], 0
     for size in sizes:
-        tables.append(list(players[at:at + size]))
+        tables.append(list(players[at : at + size]))
         at += size
     return tables
 
@@ -117,8 +125,13 @@ def _seat_order(table: Sequence[str], rng: random.Random) -> tuple[str, ...]:
     return tuple(seats)
 
 
-def _byes(names: Sequence[str], count: int, history: Sequence[Seating],
-          ranking: Sequence[str] | None, rng: random.Random) -> list[str]:
+def _byes(
+    names: Sequence[str],
+    count: int,
+    history: Sequence[Seating],
+    ranking: Sequence[str] | None,
+    rng: random.Random,
+) -> list[str]:
     """Who sits out: the fewest byes so far first; then the lowest in the standings
     (or, before there are standings, drawn)."""
     if count <= 0:
@@ -131,8 +144,7 @@ def _byes(names: Sequence[str], count: int, history: Sequence[Seating],
     return drawn[:count]
 
 
-def _round_robin(names: list[str], round: int, history: Sequence[Seating],
-                 rounds: int) -> Seating | None:
+def _round_robin(names: list[str], round: int, history: Sequence[Seating], rounds: int) -> Seating | None:
     """Round ``round`` of the circle method when everyone can meet everyone within the
     event's rounds, and no entrant came or went since round 1 (else None: Swiss)."""
     field = names + ([""] if len(names) % 2 else [])
@@ -157,8 +169,7 @@ def _round_robin(names: list[str], round: int, history: Sequence[Seating],
     return Seating(round, tuple(tables), tuple(byes))
 
 
-def _swiss(players: list[str], ranking: Sequence[str], before: Met,
-           rng: random.Random) -> list[list[str]]:
+def _swiss(players: list[str], ranking: Sequence[str], before: Met, rng: random.Random) -> list[list[str]]:
     """Pairs top down by the standings, each with the highest below who has not met him;
     backtracking when the rest cannot be paired so; if no pairing avoids every rematch,
     the fewest rematches (the spreading search)."""
@@ -176,7 +187,7 @@ def _swiss(players: list[str], ranking: Sequence[str], before: Met,
         for i, other in enumerate(others):
             if before[frozenset((top, other))]:
                 continue
-            found = pair(others[:i] + others[i + 1:])
+            found = pair(others[:i] + others[i + 1 :])
             if found is not None:
                 return [[top, other], *found]
         return None
@@ -187,8 +198,7 @@ def _swiss(players: list[str], ranking: Sequence[str], before: Met,
     return _spread(order, [2] * (len(order) // 2), before, rng)
 
 
-def _spread(players: list[str], sizes: Sequence[int], before: Met,
-            rng: random.Random) -> list[list[str]]:
+def _spread(players: list[str], sizes: Sequence[int], before: Met, rng: random.Random) -> list[list[str]]:
     """The seating with the fewest repeated meetings: every way for a dozen players or
     fewer, else a greedy start improved by swapping players between tables."""
     if len(players) <= EXHAUSTIVE_UP_TO:
@@ -206,8 +216,7 @@ def _spread(players: list[str], sizes: Sequence[int], before: Met,
     return best
 
 
-def _exhaustive(players: list[str], sizes: Sequence[int], before: Met,
-                rng: random.Random) -> list[list[str]]:
+def _exhaustive(players: list[str], sizes: Sequence[int], before: Met, rng: random.Random) -> list[list[str]]:
     """Branch and bound over every seating (tables of the given sizes, unordered)."""
     order = list(players)
     rng.shuffle(order)
@@ -241,8 +250,7 @@ def _exhaustive(players: list[str], sizes: Sequence[int], before: Met,
     return best[0]
 
 
-def _greedy(players: list[str], sizes: Sequence[int], before: Met,
-            rng: random.Random) -> list[list[str]]:
+def _greedy(players: list[str], sizes: Sequence[int], before: Met, rng: random.Random) -> list[list[str]]:
     """Tables filled one seat at a time with whoever adds the fewest repeated meetings."""
     pool = list(players)
     rng.shuffle(pool)
@@ -250,17 +258,16 @@ def _greedy(players: list[str], sizes: Sequence[int], before: Met,
     for size in sizes:
         table = [pool.pop()]
         while len(table) < size:
-            pick = min(range(len(pool)), key=lambda i: sum(
-                before[frozenset((pool[i], p))] for p in table))
+            pick = min(range(len(pool)), key=lambda i: sum(before[frozenset((pool[i], p))] for p in table))
             table.append(pool.pop(pick))
         tables.append(table)
     return tables
 
 
-def _improve(tables: list[list[str]], before: Met, rng: random.Random,
-             passes: int = 12) -> int:
+def _improve(tables: list[list[str]], before: Met, rng: random.Random, passes: int = 12) -> int:
     """Swap players between tables while a swap lowers the repeated meetings; the cost
     left."""
+
     def with_(table: Sequence[str], player: str, skip: str) -> int:
         return sum(before[frozenset((player, p))] for p in table if p != skip)
 
@@ -269,8 +276,7 @@ def _improve(tables: list[list[str]], before: Met, rng: random.Random,
         if cost == 0:
             break
         improved = False
-        bad = [(t, i) for t, table in enumerate(tables) for i, p in enumerate(table)
-               if with_(table, p, p)]
+        bad = [(t, i) for t, table in enumerate(tables) for i, p in enumerate(table) if with_(table, p, p)]
         rng.shuffle(bad)
         for t, i in bad:
             a = tables[t][i]
@@ -278,8 +284,12 @@ def _improve(tables: list[list[str]], before: Met, rng: random.Random,
                 if u == t:
                     continue
                 for j, b in enumerate(other):
-                    delta = (with_(tables[t], b, a) + with_(other, a, b)
-                             - with_(tables[t], a, a) - with_(other, b, b))
+                    delta = (
+                        with_(tables[t], b, a)
+                        + with_(other, a, b)
+                        - with_(tables[t], a, a)
+                        - with_(other, b, b)
+                    )
                     if delta < 0:
                         tables[t][i], other[j] = b, a
                         cost += delta
@@ -292,8 +302,7 @@ def _improve(tables: list[list[str]], before: Met, rng: random.Random,
     return cost
 
 
-def cut_at_table(players: Sequence[str], seed: int, round: int,
-                 table: int) -> tuple[Cut, ...]:
+def cut_at_table(players: Sequence[str], seed: int, round: int, table: int) -> tuple[Cut, ...]:
     """The cut for the first deal at a table (J1: high card deals, equal ranks cut
     again), drawn from the event's seed as the table would cut a shuffled deck: the
     cuts in order, the last naming the dealer.
@@ -315,5 +324,4 @@ def cut_at_table(players: Sequence[str], seed: int, round: int,
         cutting = list(cut.recut)
 
 
-__all__ = ["EXHAUSTIVE_UP_TO", "cut_at_table", "met", "repeats", "seat_round",
-           "table_sizes"]
+__all__ = ["EXHAUSTIVE_UP_TO", "cut_at_table", "met", "repeats", "seat_round", "table_sizes"]

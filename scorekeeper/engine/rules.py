@@ -64,9 +64,8 @@ SOURCES: dict[str, str] = {
     "layoffs": "J5: Scarne; P5: Parlett; G3: the knocker's melds; K2: none",
     "stock_end": "J10: Scarne's break; P7: Parlett's draw at 3; G7: draw at 2; K4",
     "redeal_after_draw": "G7: Parlett 'the deal passes', Denexa 'the deal rotates'; "
-                         "Scarne's Jersey keeps the dealer",
-    "gin_layoffs": "J9, G3: no layoffs on gin (Scarne, Parlett); seed 002's base rule "
-                   "allows them",
+    "Scarne's Jersey keeps the dealer",
+    "gin_layoffs": "J9, G3: no layoffs on gin (Scarne, Parlett); seed 002's base rule allows them",
     "game_target": "J14: Scarne 100; P8: Parlett 200; G8: 100; K5: an agreed stop",
     "game_bonus": "J14: Scarne 100; G8: Parlett 100; K5: none",
     "box_bonus": "J14: Scarne 25; G8: 25; V1: 20; K5: none",
@@ -82,44 +81,98 @@ SOURCES: dict[str, str] = {
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("knock_limit", "Highest count that may knock (empty: any count)", "C6",
-            nullable=True, minimum=0, maximum=98),
-    Setting("knock_limit_from", "Where the knock limit comes from", "V2",
-            ("fixed", "first-upcard", "current-upcard"), str),
-    Setting("ace_upcard", "Oklahoma: an ace upcard means gin only, or knock with 1", "V2",
-            ("gin-only", "knock-1"), str),
+    Setting(
+        "knock_limit",
+        "Highest count that may knock (empty: any count)",
+        "C6",
+        nullable=True,
+        minimum=0,
+        maximum=98,
+    ),
+    Setting(
+        "knock_limit_from",
+        "Where the knock limit comes from",
+        "V2",
+        ("fixed", "first-upcard", "current-upcard"),
+        str,
+    ),
+    Setting(
+        "ace_upcard",
+        "Oklahoma: an ace upcard means gin only, or knock with 1",
+        "V2",
+        ("gin-only", "knock-1"),
+        str,
+    ),
     Setting("spade_doubles", "Oklahoma: a spade first upcard doubles the box", "V2", kind=bool),
-    Setting("tie_goes_to_defender", "A defender whose count equals the knocker's underknocks",
-            "J7", kind=bool),
-    Setting("underknock_bonus", "Bonus for an underknock or undercut", "J7", minimum=0,
-            maximum=1000),
-    Setting("knocker_penalty", "Subtracted from a knocker who is undercut (Parlett)", "P4",
-            minimum=0, maximum=1000),
+    Setting(
+        "tie_goes_to_defender", "A defender whose count equals the knocker's underknocks", "J7", kind=bool
+    ),
+    Setting("underknock_bonus", "Bonus for an underknock or undercut", "J7", minimum=0, maximum=1000),
+    Setting(
+        "knocker_penalty",
+        "Subtracted from a knocker who is undercut (Parlett)",
+        "P4",
+        minimum=0,
+        maximum=1000,
+    ),
     Setting("gin_bonus", "Bonus for gin, in all", "J9", minimum=0, maximum=1000),
     Setting("break_gin_bonus", "Bonus for gin after the break", "J13", minimum=0, maximum=1000),
-    Setting("layoffs", "Who may lay off on whose melds", "J5",
-            ("sequential", "knocker-original-only", "knocker-only", "none"), str),
-    Setting("stock_end", "What happens when the stock runs low", "J10",
-            ("break-3", "draw-3", "draw-2", "draw-players"), str),
+    Setting(
+        "layoffs",
+        "Who may lay off on whose melds",
+        "J5",
+        ("sequential", "knocker-original-only", "knocker-only", "none"),
+        str,
+    ),
+    Setting(
+        "stock_end",
+        "What happens when the stock runs low",
+        "J10",
+        ("break-3", "draw-3", "draw-2", "draw-players"),
+        str,
+    ),
     Setting("redeal_after_draw", "Who deals after a drawn box", "G7", ("same", "next"), str),
     Setting("gin_layoffs", "Opponents may lay off on a gin hand", "G3", kind=bool),
-    Setting("game_target", "Total that ends the game (empty: the players stop)",
-            "J14", nullable=True, minimum=1, maximum=100000),
+    Setting(
+        "game_target",
+        "Total that ends the game (empty: the players stop)",
+        "J14",
+        nullable=True,
+        minimum=1,
+        maximum=100000,
+    ),
     Setting("game_bonus", "Bonus to the game's winner", "J14", minimum=0, maximum=100000),
-    Setting("box_bonus", "Bonus per box won, added at the end", "J14", minimum=0,
-            maximum=100000),
-    Setting("shutout", "A shut-out loser's debt to the winner: double, none, or a number added",
-            "J15", ("double", "none"), str),
-    Setting("settlement", "Every pair settles, or only the winner collects", "J16",
-            ("pairwise", "winner-only"), str),
+    Setting("box_bonus", "Bonus per box won, added at the end", "J14", minimum=0, maximum=100000),
+    Setting(
+        "shutout",
+        "A shut-out loser's debt to the winner: double, none, or a number added",
+        "J15",
+        ("double", "none"),
+        str,
+    ),
+    Setting(
+        "settlement",
+        "Every pair settles, or only the winner collects",
+        "J16",
+        ("pairwise", "winner-only"),
+        str,
+    ),
     Setting("around_the_corner", "K-A-2 and Q-K-A are runs", "V4", kind=bool),
     Setting("ace_value", "Count of an ace", "V4", minimum=1, maximum=15),
-    Setting("hand_size", "Cards in each hand (empty: 10 for two players, 7 for more)", "K1",
-            nullable=True, minimum=7, maximum=10),
-    Setting("hollywood_columns", "Hollywood: deals to be played, one column each", "V3",
-            minimum=1, maximum=50),
-    Setting("hollywood_entry", "Hollywood: a column opens per deal or per win", "V3",
-            ("per-deal", "per-win"), str),
+    Setting(
+        "hand_size",
+        "Cards in each hand (empty: 10 for two players, 7 for more)",
+        "K1",
+        nullable=True,
+        minimum=7,
+        maximum=10,
+    ),
+    Setting(
+        "hollywood_columns", "Hollywood: deals to be played, one column each", "V3", minimum=1, maximum=50
+    ),
+    Setting(
+        "hollywood_entry", "Hollywood: a column opens per deal or per win", "V3", ("per-deal", "per-win"), str
+    ),
 )
 SETTINGS_BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -166,13 +219,13 @@ class Rules:
             return self
         if not isinstance(settings, Mapping):
             raise MalformedError("settings must be an object of setting names and values", where)
-        changes = {name: _check_setting(name, value, f"{where}.{name}")
-                   for name, value in settings.items()}
-        if "game_target" in changes and changes["game_target"] is None and (
-                self.family != "knock-rummy"):
+        changes = {name: _check_setting(name, value, f"{where}.{name}") for name, value in settings.items()}
+        if "game_target" in changes and changes["game_target"] is None and (self.family != "knock-rummy"):
             raise MalformedError(
                 f"{self.title} needs a game target: only Knock Rummy may be played without "
-                "one, until the players stop (K5)", f"{where}.game_target")
+                "one, until the players stop (K5)",
+                f"{where}.game_target",
+            )
         merged = dict(self.overrides)
         merged.update(changes)
         return dataclasses.replace(self, overrides=tuple(sorted(merged.items())), **changes)
@@ -184,8 +237,7 @@ class Rules:
     def changed_settings(self) -> dict[str, Any]:
         """The settings that differ from this rule set's preset."""
         preset = find_rules(self.name)
-        return {name: value for name, value in self.settings().items()
-                if getattr(preset, name) != value}
+        return {name: value for name, value in self.settings().items() if getattr(preset, name) != value}
 
     @property
     def is_three_hand(self) -> bool:
@@ -240,31 +292,61 @@ PRESETS: dict[str, Rules] = {
     rules.name: rules
     for rules in (
         Rules(
-            name="jersey-scarne", title="Jersey Gin (Scarne)", family="jersey", min_players=3, max_players=3,
-            underknock_bonus=10, gin_bonus=40, layoffs="sequential", stock_end="break-3",
+            name="jersey-scarne",
+            title="Jersey Gin (Scarne)",
+            family="jersey",
+            min_players=3,
+            max_players=3,
+            underknock_bonus=10,
+            gin_bonus=40,
+            layoffs="sequential",
+            stock_end="break-3",
             redeal_after_draw="same",
         ),
         Rules(
-            name="three-hand-parlett", title="Three-hand Gin (Parlett)", family="parlett",
+            name="three-hand-parlett",
+            title="Three-hand Gin (Parlett)",
+            family="parlett",
             min_players=3,
-            max_players=3, underknock_bonus=0, knocker_penalty=20, gin_bonus=50,
-            layoffs="knocker-original-only", stock_end="draw-3",
+            max_players=3,
+            underknock_bonus=0,
+            knocker_penalty=20,
+            gin_bonus=50,
+            layoffs="knocker-original-only",
+            stock_end="draw-3",
             game_target=200,
         ),
         _GIN,
-        dataclasses.replace(_GIN, name="gin-classic", title="Gin Rummy (classic scoring)",
-                            underknock_bonus=10, gin_bonus=20, box_bonus=20),
-        dataclasses.replace(_GIN, name="oklahoma", title="Oklahoma Gin",
-                            knock_limit_from="first-upcard"),
+        dataclasses.replace(
+            _GIN,
+            name="gin-classic",
+            title="Gin Rummy (classic scoring)",
+            underknock_bonus=10,
+            gin_bonus=20,
+            box_bonus=20,
+        ),
+        dataclasses.replace(_GIN, name="oklahoma", title="Oklahoma Gin", knock_limit_from="first-upcard"),
         dataclasses.replace(_GIN, name="hollywood", title="Hollywood Gin", hollywood=True),
-        dataclasses.replace(_GIN, name="around-the-corner", title="Around-the-Corner Gin",
-                            around_the_corner=True),
+        dataclasses.replace(
+            _GIN, name="around-the-corner", title="Around-the-Corner Gin", around_the_corner=True
+        ),
         dataclasses.replace(_GIN, name="doubling", title="Doubling Gin", doubling=True),
         Rules(
-            name="knock-rummy", title="Knock Rummy", family="knock-rummy", min_players=2, max_players=5,
-            knock_limit=None, tie_goes_to_defender=False, underknock_bonus=10, gin_bonus=25,
-            layoffs="none", stock_end="draw-players", game_bonus=0,
-            box_bonus=0, shutout="none", hand_size=None,
+            name="knock-rummy",
+            title="Knock Rummy",
+            family="knock-rummy",
+            min_players=2,
+            max_players=5,
+            knock_limit=None,
+            tie_goes_to_defender=False,
+            underknock_bonus=10,
+            gin_bonus=25,
+            layoffs="none",
+            stock_end="draw-players",
+            game_bonus=0,
+            box_bonus=0,
+            shutout="none",
+            hand_size=None,
         ),
     )
 }
@@ -294,8 +376,17 @@ def default_rules_for(players: int) -> Rules:
 
 DEFAULT_PRESET = "jersey-scarne"
 """The game this app is for: the preset a form or page offers first."""
-PRESET_ORDER = ("jersey-scarne", "gin", "oklahoma", "hollywood", "doubling",
-                "around-the-corner", "gin-classic", "three-hand-parlett", "knock-rummy")
+PRESET_ORDER = (
+    "jersey-scarne",
+    "gin",
+    "oklahoma",
+    "hollywood",
+    "doubling",
+    "around-the-corner",
+    "gin-classic",
+    "three-hand-parlett",
+    "knock-rummy",
+)
 """The order pages, the PDF and the command line list presets in: Jersey Gin first, then
 two-hand Gin and its variants."""
 

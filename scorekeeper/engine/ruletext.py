@@ -29,8 +29,7 @@ from .errors import MalformedError
 
 _SECTION_RE = re.compile(r"^## (\d+)\. (.+)$")
 _RULE_RE = re.compile(r"^- \*\*([A-Z]\d+)(?: ([^*]+?))?\.?\*\*\s*(.*)$")
-_UNTITLED = {"K1": "Deal", "K2": "Knock", "K3": "Credit", "K4": "Void box",
-             "K5": "Game end"}
+_UNTITLED = {"K1": "Deal", "K2": "Knock", "K3": "Credit", "K4": "Void box", "K5": "Game end"}
 """RULES.md gives the Knock Rummy rules no titles; these short ones stand in for them."""
 
 

@@ -51,8 +51,9 @@ MEMO_SIZE = 20_000
 """Rulings remembered (a club evening of 100 tables re-rules every box of every game)."""
 
 
-def rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
-             where: str = "") -> dict[str, Any]:
+def rule_box(
+    data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str = ""
+) -> dict[str, Any]:
     """Rule on a box body under rules already read (a game's boxes come through here).
 
     A game is rescored box by box on every change, yet a box's ruling depends only
@@ -76,8 +77,9 @@ def _remembered(body: str, rules: Rules, players: tuple[str, ...], dealer: str |
     return json.dumps(_rule_box(json.loads(body), rules, players, dealer, ""))
 
 
-def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None,
-              where: str) -> dict[str, Any]:
+def _rule_box(
+    data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str
+) -> dict[str, Any]:
     box = read_box(data, rules, players, dealer, where)
     if box.ending in ("draw", "misdeal"):
         return _void(box)
@@ -89,9 +91,14 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
     points = outcome.points * multiplier
     penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
     counts = {play.player: play.count for play in plays}
-    explanation = [*limit_steps, *showdown.layoff_steps(plays),
-                   *blocked_steps(showdown, plays), *showdown.notes,
-                   *outcome.steps, *multiplier_steps]
+    explanation = [
+        *limit_steps,
+        *showdown.layoff_steps(plays),
+        *blocked_steps(showdown, plays),
+        *showdown.notes,
+        *outcome.steps,
+        *multiplier_steps,
+    ]
     return {
         "result": outcome.result,
         "winner": outcome.winner,
@@ -108,8 +115,16 @@ def _rule_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | Non
         "after_break": box.after_break,
         "multiplier": multiplier,
         "knock_limit": limit,
-        **({"payments": [{"from": payer, "to": outcome.winner, "points": paid * multiplier}
-                         for payer, paid in outcome.payments]} if outcome.payments else {}),
+        **(
+            {
+                "payments": [
+                    {"from": payer, "to": outcome.winner, "points": paid * multiplier}
+                    for payer, paid in outcome.payments
+                ]
+            }
+            if outcome.payments
+            else {}
+        ),
         **({"double_refused": box.double_refused} if box.double_refused else {}),
         **({"breaker": box.breaker} if box.after_break and box.breaker else {}),
     }
@@ -125,18 +140,31 @@ def _void(box: Box) -> dict[str, Any]:
         step = Step(rule, f"the stock ran out with nobody out: no score; {who} deals")
     zero = {p: 0 for p in box.players}
     return {
-        "result": box.ending, "winner": None, "points": 0, "credits": zero, "penalties": {},
-        "counts": {}, "hands": {}, "explanation": [step.to_json()], "advice": [],
-        "showdown": [], "ending": box.ending, "by": None, "after_break": False,
-        "multiplier": box.multiplier, "knock_limit": box.rules.knock_limit,
+        "result": box.ending,
+        "winner": None,
+        "points": 0,
+        "credits": zero,
+        "penalties": {},
+        "counts": {},
+        "hands": {},
+        "explanation": [step.to_json()],
+        "advice": [],
+        "showdown": [],
+        "ending": box.ending,
+        "by": None,
+        "after_break": False,
+        "multiplier": box.multiplier,
+        "knock_limit": box.rules.knock_limit,
     }
 
 
 def knock_limit(box: Box) -> tuple[int | None, list[Step]]:
     """The knock limit of this box: fixed, or Oklahoma's upcard (V2)."""
     if box.rules.knock_limit_from != "fixed" and box.upcard is None:
-        raise MalformedError("give the first upcard: in Oklahoma it sets the knock limit (V2)",
-                             f"{box.where}.upcard" if box.where else "upcard")
+        raise MalformedError(
+            "give the first upcard: in Oklahoma it sets the knock limit (V2)",
+            f"{box.where}.upcard" if box.where else "upcard",
+        )
     return knock_limit_for(box.rules, box.upcard)
 
 
@@ -171,16 +199,31 @@ def _multiplier(box: Box, points: int) -> tuple[int, list[Step]]:
     steps = []
     deal = vocabulary_for(box.rules).deal
     if box.double_refused is not None:
-        steps.append(Step("V5", f"{box.double_refused}'s double was refused: it did not take "
-                                f"effect, and {box.double_refused} had to knock at once"))
+        steps.append(
+            Step(
+                "V5",
+                f"{box.double_refused}'s double was refused: it did not take "
+                f"effect, and {box.double_refused} had to knock at once",
+            )
+        )
     multiplier = box.multiplier
     if multiplier > 1:
         times = {2: "doubled", 4: "redoubled"}.get(multiplier, f"doubled to {multiplier}x")
-        steps.append(Step("V5", f"the {deal} was {times}: {points} before doubling, "
-                                f"{points} x {multiplier} = {points * multiplier}"))
+        steps.append(
+            Step(
+                "V5",
+                f"the {deal} was {times}: {points} before doubling, "
+                f"{points} x {multiplier} = {points * multiplier}",
+            )
+        )
     if box.rules.spade_doubles and box.upcard is not None and box.upcard.suit.value == "S":
-        steps.append(Step("V2", f"the upcard {box.upcard} is a spade: the {deal} counts double, "
-                                f"{points * multiplier} x 2 = {points * multiplier * 2}"))
+        steps.append(
+            Step(
+                "V2",
+                f"the upcard {box.upcard} is a spade: the {deal} counts double, "
+                f"{points * multiplier} x 2 = {points * multiplier * 2}",
+            )
+        )
         multiplier *= 2
     return multiplier, steps
 
@@ -195,4 +238,5 @@ def _check_typed_counts(box: Box, plays: Sequence[Played]) -> None:
         raise DeadwoodMismatchError(
             f"{player}'s count was entered as {hand.count}, but {player}'s cards count "
             f"{counts[player]} (C4): correct the count or the cards",
-            f"{hand.where}.count")
+            f"{hand.where}.count",
+        )

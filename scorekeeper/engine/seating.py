@@ -37,8 +37,10 @@ class Cut:
             return f"{' and '.join(self.recut)} cut equal ranks and cut again (J1)"
         assert self.dealer is not None
         rank = RANK_NAMES[self.ranks[self.dealer] - 1]
-        return (f"{self.dealer} cut high ({rank}): he chooses his seat, whose discards he "
-                f"takes, and deals first; {' and '.join(self.low)} sit opposite each other (J1)")
+        return (
+            f"{self.dealer} cut high ({rank}): he chooses his seat, whose discards he "
+            f"takes, and deals first; {' and '.join(self.low)} sit opposite each other (J1)"
+        )
 
 
 def read_cut(value: Any, where: str) -> int:

@@ -75,8 +75,10 @@ def _laid(play: Played, table: Table) -> str:
     for layoff in play.layoffs:
         onto.setdefault((layoff.onto, layoff.meld), []).append(str(layoff.card))
     named = {(m.owner, m.index): str(m) for m in table}
-    laid = "".join(f", laying off {' '.join(cards)} on {owner}'s {named[(owner, index)]}"
-                   for (owner, index), cards in onto.items())
+    laid = "".join(
+        f", laying off {' '.join(cards)} on {owner}'s {named[(owner, index)]}"
+        for (owner, index), cards in onto.items()
+    )
     deadwood = " ".join(str(card) for card in sorted(play.deadwood, key=by_rank)) or "none"
     return f"{melds}{laid}; deadwood {deadwood}"
 
@@ -103,7 +105,8 @@ class Showdown:
         self._replies_cache: dict[tuple[str, Table], list[Played]] = {}
         self.words = vocabulary_for(self.rules)
         self.gin = box.ending == "gin" or (
-            box.ending == "knock" and self._own_count(box.hands[self.order[0]]) == 0)
+            box.ending == "knock" and self._own_count(box.hands[self.order[0]]) == 0
+        )
         self.break_gin = box.ending == "gin" and box.after_break
         """J13: layoffs made during the break before the gin are checked after the play."""
         policy = "sequential" if box.ending == "break" else self.rules.layoffs
@@ -185,8 +188,11 @@ class Showdown:
             return hand.count
         if hand.form == "declared":
             return count_of(hand.deadwood, self.rules.ace_value)
-        return best_count(cards_mask(hand.cards), around_the_corner=self.rules.around_the_corner,
-                          ace_value=self.rules.ace_value)
+        return best_count(
+            cards_mask(hand.cards),
+            around_the_corner=self.rules.around_the_corner,
+            ace_value=self.rules.ace_value,
+        )
 
     def outcome(self, plays: Sequence[Played]) -> Outcome:
         counts = {play.player: play.count for play in plays}
@@ -209,7 +215,9 @@ class Showdown:
             if hand.layoffs and not self.break_gin and not self.box.second_round:
                 raise IllegalLayoffError(
                     f"{player} ended the {self.words.deal} and lays out first: he has nothing to lay off on "
-                    f"({self.layoff_rule()})", hand.layoffs[0].where)
+                    f"({self.layoff_rule()})",
+                    hand.layoffs[0].where,
+                )
             candidates = [self._declared(hand, ())]
         else:
             candidates = self._arranged_candidates(hand)
@@ -221,10 +229,10 @@ class Showdown:
     def _arranged_candidates(self, hand: Hand) -> list[Played]:
         corner, ace = self.rules.around_the_corner, self.rules.ace_value
         choice_matters = self.policy != "none" and any(
-            self.box.hands[p].form != "count" for p in self.order[1:])
+            self.box.hands[p].form != "count" for p in self.order[1:]
+        )
         if self.box.ending == "knock" and choice_matters and self.limit is not None:
-            found = arrangements(hand.cards, max_count=self.limit, around_the_corner=corner,
-                                 ace_value=ace)
+            found = arrangements(hand.cards, max_count=self.limit, around_the_corner=corner, ace_value=ace)
         else:
             found = []
         if not found:
@@ -238,16 +246,20 @@ class Showdown:
             entered = "was entered as" if hand.form == "count" else "is"
             raise GinCountError(
                 f"gin must count 0: {hand.player}'s count {entered} {count}; if "
-                f"{hand.player} knocked, record a knock (C6)", where)
+                f"{hand.player} knocked, record a knock (C6)",
+                where,
+            )
         if self.box.ending == "knock" and self.limit is not None and count > self.limit:
             raise OverKnockLimitError(
                 f"{hand.player} knocked with {count} but the knock limit is {self.limit}: a false "
                 f"knock does not end the {self.words.deal}; the hand is laid face up and play "
                 "goes on (C12)",
-                where)
+                where,
+            )
         if self.box.ending == "knock" and count == 0:
-            self.notes.append(Step("C6", f"{hand.player} knocked with a count of 0: that is "
-                                         "gin, and is scored as gin"))
+            self.notes.append(
+                Step("C6", f"{hand.player} knocked with a count of 0: that is gin, and is scored as gin")
+            )
 
     # --- the other players, in table order ---------------------------------------
 
@@ -279,8 +291,11 @@ class Showdown:
     def replies(self, hand: Hand, table: Table, position: int) -> list[tuple[Played, Table]]:
         """Every lowest-count way to lay off and meld this hand, with the table after it."""
         targets = self.targets(position)
-        relevant = tuple(meld for meld in table if meld.owner in targets
-                         and any(meld.could_take(card) for card in hand.cards))
+        relevant = tuple(
+            meld
+            for meld in table
+            if meld.owner in targets and any(meld.could_take(card) for card in hand.cards)
+        )
         key = (hand.player, relevant)
         plays = self._replies_cache.get(key)
         if plays is None:
@@ -295,8 +310,7 @@ class Showdown:
             options.append((play, self.lay_down(after, play)))
         return options
 
-    def _best_plays(self, hand: Hand, table: Table, targets: frozenset[str],
-                    distinct: bool) -> list[Played]:
+    def _best_plays(self, hand: Hand, table: Table, targets: frozenset[str], distinct: bool) -> list[Played]:
         """The lowest-count plays of a hand against the melds it could lay off on (C5, C9).
 
         Only melds that could take one of the hand's cards matter, so the knocker's
@@ -305,16 +319,24 @@ class Showdown:
         rules = self.rules
         mask = cards_mask(hand.cards)
         plans = layoff_plans(hand.cards, table, hand.player, targets, self.original_only, distinct)
-        scored = [(best_count(mask & ~plan.mask, around_the_corner=rules.around_the_corner,
-                              ace_value=rules.ace_value), plan) for plan in plans]
+        scored = [
+            (
+                best_count(
+                    mask & ~plan.mask, around_the_corner=rules.around_the_corner, ace_value=rules.ace_value
+                ),
+                plan,
+            )
+            for plan in plans
+        ]
         low = min(count for count, _ in scored)
         plays = []
         for count, plan in scored:
             if count != low:
                 continue
             rest = mask_cards(mask & ~plan.mask)
-            for arrangement in best_arrangements(rest, around_the_corner=rules.around_the_corner,
-                                                 ace_value=rules.ace_value):
+            for arrangement in best_arrangements(
+                rest, around_the_corner=rules.around_the_corner, ace_value=rules.ace_value
+            ):
                 plays.append(self._arranged(hand.player, arrangement, plan.layoffs))
         return plays
 
@@ -325,8 +347,7 @@ class Showdown:
         actually made has the rest of its cards arranged by the engine (C9).
         """
         if self.break_gin:
-            play = self._declared(hand, ()) if hand.form == "declared" else self._with_layoffs(
-                hand, ())
+            play = self._declared(hand, ()) if hand.form == "declared" else self._with_layoffs(hand, ())
             return play, self.lay_down(table, play)
         self.check_layoffs(hand, position)
         placed: list[Layoff] = []
@@ -338,40 +359,44 @@ class Showdown:
             play = self._with_layoffs(hand, tuple(placed))
         return play, self.lay_down(table, play)
 
-    def check_layoffs(self, hand: Hand, position: int,
-                      targets: frozenset[str] | None = None) -> None:
+    def check_layoffs(self, hand: Hand, position: int, targets: frozenset[str] | None = None) -> None:
         """Each layoff goes onto another player's entered melds, one he may lay off on."""
         targets = self.targets(position) if targets is None else targets
         for layoff in hand.layoffs:
             if self.gin and not self.rules.gin_layoffs and not self.break_gin:
                 raise LayoffOnGinError(
                     f"no layoffs on a gin hand ({self.gin_rule()}): {hand.player} cannot lay off "
-                    f"{layoff.card}", layoff.where)
+                    f"{layoff.card}",
+                    layoff.where,
+                )
             if layoff.onto not in self.box.players:
-                raise UnknownPlayerError(f"{layoff.onto!r} is not one of the players",
-                                         f"{layoff.where}.onto")
+                raise UnknownPlayerError(f"{layoff.onto!r} is not one of the players", f"{layoff.where}.onto")
             if layoff.onto == hand.player:
                 raise IllegalLayoffError(
                     f"{hand.player} cannot lay off on his own melds: put {layoff.card} in the "
-                    f"meld instead (C5)", f"{layoff.where}.onto")
+                    f"meld instead (C5)",
+                    f"{layoff.where}.onto",
+                )
             if self.box.second_round:
                 continue
             if layoff.onto not in targets:
-                raise IllegalLayoffError(self._not_a_target(hand.player, layoff.onto),
-                                         f"{layoff.where}.onto")
+                raise IllegalLayoffError(self._not_a_target(hand.player, layoff.onto), f"{layoff.where}.onto")
             if self.box.hands[layoff.onto].form == "count":
                 raise IllegalLayoffError(
                     f"{layoff.onto}'s melds were not entered, so {hand.player}'s layoff of "
                     f"{layoff.card} cannot be checked: enter {layoff.onto}'s melds "
-                    f"({self.layoff_rule()})", f"{layoff.where}.onto")
+                    f"({self.layoff_rule()})",
+                    f"{layoff.where}.onto",
+                )
 
     def _with_layoffs(self, hand: Hand, placed: tuple[Layoff, ...]) -> Played:
         """A hand given as cards, after the layoffs entered for it: the rest arranged (C9)."""
         rules = self.rules
         laid = cards_mask(layoff.card for layoff in hand.layoffs)
         rest = mask_cards(cards_mask(hand.cards) & ~laid)
-        arrangement = best_arrangements(rest, around_the_corner=rules.around_the_corner,
-                                        ace_value=rules.ace_value)[0]
+        arrangement = best_arrangements(
+            rest, around_the_corner=rules.around_the_corner, ace_value=rules.ace_value
+        )[0]
         return self._arranged(hand.player, arrangement, placed)
 
     def place(self, hand: Hand, table: Table, pending: list[Any]) -> tuple[Table, list[Layoff]]:
@@ -381,16 +406,14 @@ class Showdown:
             progress = False
             for layoff in list(pending):
                 index = layoff.meld if self.box.hands[layoff.onto].form == "declared" else None
-                done = place_layoff(table, layoff.card, hand.player, layoff.onto, index,
-                                    self.original_only)
+                done = place_layoff(table, layoff.card, hand.player, layoff.onto, index, self.original_only)
                 if done is not None:
                     table = lay(table, done)
                     placed.append(done)
                     pending.remove(layoff)
                     progress = True
             if not progress:
-                raise IllegalLayoffError(self.misfit(hand, table, pending[0]),
-                                         f"{pending[0].where}.card")
+                raise IllegalLayoffError(self.misfit(hand, table, pending[0]), f"{pending[0].where}.card")
         return table, placed
 
     def misfit(self, hand: Hand, table: Table, layoff: DeclaredLayoff) -> str:
@@ -400,46 +423,71 @@ class Showdown:
         if layoff.meld is not None:
             target = [m for m in table if m.owner == layoff.onto and m.index == layoff.meld]
             if not target:
-                return (f"{layoff.onto} has no {ordinal(layoff.meld)} meld for {hand.player}'s "
-                        f"{layoff.card} ({rule})")
+                return (
+                    f"{layoff.onto} has no {ordinal(layoff.meld)} meld for {hand.player}'s "
+                    f"{layoff.card} ({rule})"
+                )
             where = f"{layoff.onto}'s {meld_name(target[0])}"
         else:
             melds = [meld_name(m) for m in table if m.owner == layoff.onto]
-            where = (f"any of {layoff.onto}'s melds ({'; '.join(melds)})" if melds
-                     else f"{layoff.onto}'s melds: there are none")
-        extra = ("; only the knocker's original melds take layoffs, not cards laid off by "
-                 "another" if self.original_only else "")
+            where = (
+                f"any of {layoff.onto}'s melds ({'; '.join(melds)})"
+                if melds
+                else f"{layoff.onto}'s melds: there are none"
+            )
+        extra = (
+            "; only the knocker's original melds take layoffs, not cards laid off by another"
+            if self.original_only
+            else ""
+        )
         return f"{hand.player}'s {layoff.card} does not fit {where} (C5, {rule}{extra})"
 
     def _not_a_target(self, player: str, onto: str) -> str:
         if self.break_gin:
-            return (f"{player} plays before {onto} in the break from the breaker "
-                    f"{self.box.breaker}: {onto}'s melds were not yet on the table (J11, J13)")
+            return (
+                f"{player} plays before {onto} in the break from the breaker "
+                f"{self.box.breaker}: {onto}'s melds were not yet on the table (J11, J13)"
+            )
         if self.policy == "none":
             return f"there is no laying off in {self.rules.title} ({self.layoff_rule()})"
         if self.policy == "sequential":
-            return (f"{player} lays off before {onto} has laid out: only on melds already on "
-                    f"the table ({self.layoff_rule()})")
-        return (f"{player} may lay off only on the knocker's melds, not on {onto}'s "
-                f"({self.layoff_rule()})")
+            return (
+                f"{player} lays off before {onto} has laid out: only on melds already on "
+                f"the table ({self.layoff_rule()})"
+            )
+        return f"{player} may lay off only on the knocker's melds, not on {onto}'s ({self.layoff_rule()})"
 
     # --- building hands --------------------------------------------------------
 
-    def _arranged(self, player: str, arrangement: Arrangement,
-                  layoffs: tuple[Layoff, ...] = ()) -> Played:
-        return Played(player, arrangement.count, "cards",
-                      _canonical(arrangement.melds, self.rules), arrangement.deadwood, layoffs)
+    def _arranged(self, player: str, arrangement: Arrangement, layoffs: tuple[Layoff, ...] = ()) -> Played:
+        return Played(
+            player,
+            arrangement.count,
+            "cards",
+            _canonical(arrangement.melds, self.rules),
+            arrangement.deadwood,
+            layoffs,
+        )
 
     def _declared(self, hand: Hand, layoffs: tuple[Layoff, ...]) -> Played:
-        melds = tuple(TableMeld.lay_down("", 0, meld, self.rules.around_the_corner).cards
-                      for meld in hand.melds)
-        return Played(hand.player, count_of(hand.deadwood, self.rules.ace_value), "declared",
-                      melds, hand.deadwood, layoffs)
+        melds = tuple(
+            TableMeld.lay_down("", 0, meld, self.rules.around_the_corner).cards for meld in hand.melds
+        )
+        return Played(
+            hand.player,
+            count_of(hand.deadwood, self.rules.ace_value),
+            "declared",
+            melds,
+            hand.deadwood,
+            layoffs,
+        )
 
     def lay_down(self, table: Table, play: Played) -> Table:
         """The table with this player's melds added (counts-only hands add nothing)."""
-        new = tuple(TableMeld.lay_down(play.player, i, meld, self.rules.around_the_corner)
-                    for i, meld in enumerate(play.melds))
+        new = tuple(
+            TableMeld.lay_down(play.player, i, meld, self.rules.around_the_corner)
+            for i, meld in enumerate(play.melds)
+        )
         return table + new
 
     # --- what the ruling says ---------------------------------------------------
@@ -450,8 +498,11 @@ class Showdown:
         it fits); layoffs of a later round of the break (J11) come last, marked so."""
         rule = self.layoff_rule()
         by_player = {play.player: play for play in plays}
-        seats = list(break_order(self)) if self.box.after_break or self.box.ending == "break" else [
-            play.player for play in plays]
+        seats = (
+            list(break_order(self))
+            if self.box.after_break or self.box.ending == "break"
+            else [play.player for play in plays]
+        )
         table: Table = ()
         steps: list[Step] = []
         later: list[Layoff] = []
@@ -474,8 +525,7 @@ class Showdown:
     def _layoff_step(self, rule: str, table: Table, layoff: Layoff, when: str) -> Step:
         """The layoff told against its meld as the table shows it at that moment."""
         meld = next(m for m in table if (m.owner, m.index) == (layoff.onto, layoff.meld))
-        return Step(rule, f"{layoff.by} laid off {layoff.card} on {layoff.onto}'s "
-                          f"{extended(meld)}{when}")
+        return Step(rule, f"{layoff.by} laid off {layoff.card} on {layoff.onto}'s {extended(meld)}{when}")
 
     def describe(self, plays: Sequence[Played]) -> list[Step]:
         """How each hand came to be arranged: entered (C8), arranged (C9) or a count."""
@@ -484,22 +534,29 @@ class Showdown:
             melds = ", ".join(show(m) for m in play.melds) or "no melds"
             deadwood = " ".join(str(c) for c in sorted(play.deadwood, key=by_rank))
             if play.form == "count":
-                steps.append(Step("C4", f"{play.player}'s count was entered as {play.count}",
-                                  play.player))
+                steps.append(Step("C4", f"{play.player}'s count was entered as {play.count}", play.player))
                 continue
-            rule, verb = ("C9", "the engine arranged") if play.form == "cards" else (
-                "C8", "as laid on the table")
-            steps.append(Step(rule, f"{play.player}, {verb}: {melds}; deadwood "
-                                    f"{deadwood or 'none'} = {play.count}", play.player))
+            rule, verb = (
+                ("C9", "the engine arranged") if play.form == "cards" else ("C8", "as laid on the table")
+            )
+            steps.append(
+                Step(
+                    rule,
+                    f"{play.player}, {verb}: {melds}; deadwood {deadwood or 'none'} = {play.count}",
+                    play.player,
+                )
+            )
         return steps
 
     def _better(self, hand: Hand, table: Table, position: int) -> Played | None:
         """The lowest-count legal play of a declared hand (the knocker's own best split;
         a later player's best melds and layoffs on the table as it stood)."""
         if position == 0:
-            found = best_arrangements(cards_mask(hand.cards),
-                                      around_the_corner=self.rules.around_the_corner,
-                                      ace_value=self.rules.ace_value)
+            found = best_arrangements(
+                cards_mask(hand.cards),
+                around_the_corner=self.rules.around_the_corner,
+                ace_value=self.rules.ace_value,
+            )
             return self._arranged(hand.player, found[0]) if found else None
         options = self.replies(hand, table, position)
         return options[0][0] if options else None
@@ -513,10 +570,15 @@ class Showdown:
             if hand.form == "declared":
                 better = self._better(hand, table, position)
                 if better is not None and better.count < play.count:
-                    found.append(Step("C8", f"{play.player} could have counted {better.count} "
-                                            f"instead of {play.count}, as {_laid(better, table)}; what "
-                                            "was laid on the table is what is scored",
-                                      play.player))
+                    found.append(
+                        Step(
+                            "C8",
+                            f"{play.player} could have counted {better.count} "
+                            f"instead of {play.count}, as {_laid(better, table)}; what "
+                            "was laid on the table is what is scored",
+                            play.player,
+                        )
+                    )
             for layoff in play.layoffs:
                 table = lay(table, layoff)
             table = self.lay_down(table, play)
@@ -537,10 +599,16 @@ class Showdown:
         for player, layoffs in missed.items():
             play = by_player[player]
             saved = count_of([layoff.card for layoff in layoffs], self.rules.ace_value)
-            laid = " and ".join(f"{layoff.card} on {layoff.onto}'s "
-                                f"{named[(layoff.onto, layoff.meld)]}" for layoff in layoffs)
-            steps.append(Step("J11", f"{player} could have laid {laid} in a later round, "
-                                     f"counting {play.count - saved} instead of {play.count}; "
-                                     "what was laid on the table is what is scored (C8)",
-                              player))
+            laid = " and ".join(
+                f"{layoff.card} on {layoff.onto}'s {named[(layoff.onto, layoff.meld)]}" for layoff in layoffs
+            )
+            steps.append(
+                Step(
+                    "J11",
+                    f"{player} could have laid {laid} in a later round, "
+                    f"counting {play.count - saved} instead of {play.count}; "
+                    "what was laid on the table is what is scored (C8)",
+                    player,
+                )
+            )
         return steps

@@ -39,8 +39,14 @@ RESULT_NAMES: dict[str, str] = {
 """The name of each ``result`` of a ruling (CONTRACT.md), in words for people."""
 
 RESULT_LETTERS: dict[str, str] = {
-    "knock": "K", "underknock": "U", "undercut": "U", "gin": "G", "break": "B",
-    "break-gin": "BG", "draw": "–", "misdeal": "–",
+    "knock": "K",
+    "underknock": "U",
+    "undercut": "U",
+    "gin": "G",
+    "break": "B",
+    "break-gin": "BG",
+    "draw": "–",
+    "misdeal": "–",
 }
 """Each result's letter, for a narrow column of a sheet (the key printed beside it)."""
 
@@ -74,12 +80,29 @@ CITES = {
 
 
 SETTING_RULES: dict[str, dict[str, str]] = {
-    "parlett": {"underknock_bonus": "P4", "gin_bonus": "P6", "layoffs": "P5",
-                "stock_end": "P7", "tie_goes_to_defender": "P3"},
-    "gin": {"underknock_bonus": "G5", "gin_bonus": "G6", "layoffs": "G3", "stock_end": "G7",
-            "tie_goes_to_defender": "G5", "knock_limit": "G2"},
-    "knock-rummy": {"underknock_bonus": "K3", "gin_bonus": "K3", "layoffs": "K2",
-                    "stock_end": "K4", "tie_goes_to_defender": "K3", "knock_limit": "K2"},
+    "parlett": {
+        "underknock_bonus": "P4",
+        "gin_bonus": "P6",
+        "layoffs": "P5",
+        "stock_end": "P7",
+        "tie_goes_to_defender": "P3",
+    },
+    "gin": {
+        "underknock_bonus": "G5",
+        "gin_bonus": "G6",
+        "layoffs": "G3",
+        "stock_end": "G7",
+        "tie_goes_to_defender": "G5",
+        "knock_limit": "G2",
+    },
+    "knock-rummy": {
+        "underknock_bonus": "K3",
+        "gin_bonus": "K3",
+        "layoffs": "K2",
+        "stock_end": "K4",
+        "tie_goes_to_defender": "K3",
+        "knock_limit": "K2",
+    },
 }
 """The rule each game cites for a setting that Jersey's rules name first (RULES.md §7):
 Gin's undercut bonus is G5, not J7; the game's end, bonuses, shutout and settlement
@@ -145,8 +168,13 @@ class Vocabulary:
         'J14'
         """
         cites = self.cites
-        game = {"game_target": cites.end, "game_bonus": cites.bonus, "box_bonus": cites.bonus,
-                "shutout": cites.shutout, "settlement": cites.settle}
+        game = {
+            "game_target": cites.end,
+            "game_bonus": cites.bonus,
+            "box_bonus": cites.bonus,
+            "shutout": cites.shutout,
+            "settlement": cites.settle,
+        }
         if name in game:
             return game[name]
         return SETTING_RULES.get(self.family, {}).get(name, rule)
@@ -173,8 +201,9 @@ _BOX = {"jersey", "parlett"}
 def vocabulary_for(rules: Rules) -> Vocabulary:
     """The words of the game these rules play (by RULES.md section: J and P say box)."""
     if rules.family in _BOX:
-        return Vocabulary(rules.family, "box", "boxes", "underknock", "underknocked",
-                          rules.stock_end == "break-3")
+        return Vocabulary(
+            rules.family, "box", "boxes", "underknock", "underknocked", rules.stock_end == "break-3"
+        )
     return Vocabulary(rules.family, "hand", "hands", "undercut", "undercut", False)
 
 

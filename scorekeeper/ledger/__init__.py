@@ -99,17 +99,27 @@ def _still_open(table: Table) -> None:
             deal = vocabulary_for(table.rules()).deal
         except engine.ScorekeeperError:  # rules this server no longer knows
             deal = "box"
-        raise GameOverError(f"the players ended this game by agreement after {deal} "
-                            f"{len(table.boxes)}: it stays as it was ended; start a new "
-                            "game (Rematch) to play on", "ended")
+        raise GameOverError(
+            f"the players ended this game by agreement after {deal} "
+            f"{len(table.boxes)}: it stays as it was ended; start a new "
+            "game (Rematch) to play on",
+            "ended",
+        )
 
 
 # --- starting -----------------------------------------------------------------------------
 
 
-def start(db: Session, game: GameEntry, *, key: str | None = None,
-          token: str | None = None, rematch_of: str | None = None,
-          secret: bytes | None = None, max_boxes: int | None = None) -> Started:
+def start(
+    db: Session,
+    game: GameEntry,
+    *,
+    key: str | None = None,
+    token: str | None = None,
+    rematch_of: str | None = None,
+    secret: bytes | None = None,
+    max_boxes: int | None = None,
+) -> Started:
     """Store a new game, with any boxes it already has (an import): the engine scores
     it first, so nothing is stored of a game it refuses. With the server's ``secret``
     the game gets its first round of codes (:func:`make_codes`), else ``token`` is its
@@ -127,15 +137,29 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
     codes = None if secret is None else free_codes(db, secret, game_id, 1)
     try:
         row, edit_code = store.create_game(
-            db, store.NewGame(rules=game.rules, settings=dict(game.settings),
-                              players=list(game.players), dealer=game.dealer,
-                              stake=game.stake, place=game.place, started=game.started,
-                              ended=game.ended, currency=game.currency,
-                              summary=store.summarize(sheet), rematch_of=rematch_of),
-            [store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
-             for box, ruled in zip(game.boxes, sheet.boxes, strict=True)],
-            key=None if key is None else store.Key(key, digest), token=token,
-            game_id=game_id, codes=codes)
+            db,
+            store.NewGame(
+                rules=game.rules,
+                settings=dict(game.settings),
+                players=list(game.players),
+                dealer=game.dealer,
+                stake=game.stake,
+                place=game.place,
+                started=game.started,
+                ended=game.ended,
+                currency=game.currency,
+                summary=store.summarize(sheet),
+                rematch_of=rematch_of,
+            ),
+            [
+                store.StoredBox(_stored_entry(box), _stored_ruling(ruled))
+                for box, ruled in zip(game.boxes, sheet.boxes, strict=True)
+            ],
+            key=None if key is None else store.Key(key, digest),
+            token=token,
+            game_id=game_id,
+            codes=codes,
+        )
     except store.KeyTaken:  # a start with this key at the same moment won
         assert key is not None
         earlier = _started_before(db, key, digest)
@@ -144,14 +168,12 @@ def start(db: Session, game: GameEntry, *, key: str | None = None,
     return Started(_current(db, row.id), edit_code)
 
 
-def import_game(db: Session, data: object,
-                max_boxes: int | None = None) -> tuple[store.GameRow, str]:
+def import_game(db: Session, data: object, max_boxes: int | None = None) -> tuple[store.GameRow, str]:
     """Store a CONTRACT.md game (an export, or any game ``score`` takes) as a new game:
     its row and its new edit secret. Box ids in the input are dropped (the store numbers
     boxes); a game the engine refuses raises its error and nothing is stored."""
     game = GameEntry.from_json(data)
-    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes),
-                    max_boxes=max_boxes)
+    started = start(db, game.with_boxes(box.relabelled(None) for box in game.boxes), max_boxes=max_boxes)
     assert started.token is not None
     return started.table.row, started.token
 
@@ -162,13 +184,18 @@ def _started_before(db: Session, key: str, digest: str) -> Started | None:
         return None
     game_id, stored_digest = found
     if stored_digest is not None and stored_digest != digest:
-        raise KeyReused("this form was already used to start another game: reload the "
-                        "page and start again")
+        raise KeyReused("this form was already used to start another game: reload the page and start again")
     return Started(_current(db, game_id), None, repeated=True)
 
 
-def rematch(db: Session, game_id: str, *, key: str | None = None,
-            token: str | None = None, secret: bytes | None = None) -> Started:
+def rematch(
+    db: Session,
+    game_id: str,
+    *,
+    key: str | None = None,
+    token: str | None = None,
+    secret: bytes | None = None,
+) -> Started:
     """A new game with the same players, rules and stake; the deal moves on one seat
     from the last box's dealer."""
     table = _current(db, game_id)
@@ -176,8 +203,8 @@ def rematch(db: Session, game_id: str, *, key: str | None = None,
     last = table.sheet.boxes[-1].dealer if table.sheet and table.sheet.boxes else None
     dealer = last if last in players else table.row.dealer
     game = dataclasses.replace(
-        table.game, boxes=(), started=None,
-        dealer=players[(players.index(dealer) + 1) % len(players)])
+        table.game, boxes=(), started=None, dealer=players[(players.index(dealer) + 1) % len(players)]
+    )
     return start(db, game, key=key, token=token, rematch_of=table.id, secret=secret)
 
 
@@ -186,8 +213,14 @@ def rematch(db: Session, game_id: str, *, key: str | None = None,
 Done = TypeVar("Done", bound=Written)
 
 
-def _held(db: Session, game_id: str, digest: str, key: str | None, version: int | None,
-          write: Callable[[Table, store.Key | None], Done]) -> Done | Written:
+def _held(
+    db: Session,
+    game_id: str,
+    digest: str,
+    key: str | None,
+    version: int | None,
+    write: Callable[[Table, store.Key | None], Done],
+) -> Done | Written:
     """Every write's prologue, once: hold the game from its read to the write's commit,
     answer a repeated key with the first write's result (:class:`KeyReused` for other
     content under it), refuse a stale ``version`` (:class:`Stale`); then ``write`` the
@@ -198,9 +231,11 @@ def _held(db: Session, game_id: str, digest: str, key: str | None, version: int 
             earlier = store.repeated(db, table.id, key)
             if earlier is not None:
                 if earlier.digest is not None and earlier.digest != digest:
-                    raise KeyReused("this key was already used for another change to this "
-                                    "game: nothing was stored; send the change with a new "
-                                    "key")
+                    raise KeyReused(
+                        "this key was already used for another change to this "
+                        "game: nothing was stored; send the change with a new "
+                        "key"
+                    )
                 db.rollback()
                 return Written(table, earlier.box_id, repeated=True)
         if version is not None and version != table.version:
@@ -208,9 +243,16 @@ def _held(db: Session, game_id: str, digest: str, key: str | None, version: int 
         return write(table, None if key is None else store.Key(key, digest))
 
 
-def _after(db: Session, before: Table, result: store.WriteResult, game: GameEntry,
-           rows: list[store.BoxRow], scoring: engine.Scoring, summary: dict[str, Any],
-           **changed: Any) -> Written:
+def _after(
+    db: Session,
+    before: Table,
+    result: store.WriteResult,
+    game: GameEntry,
+    rows: list[store.BoxRow],
+    scoring: engine.Scoring,
+    summary: dict[str, Any],
+    **changed: Any,
+) -> Written:
     """What a write did, the game after it built from the game before it (still held);
     a write the store found repeated meanwhile answers the game as it is."""
     if result.repeated:
@@ -227,10 +269,18 @@ def _rows(table: Table) -> list[store.BoxRow]:
 # --- writing boxes --------------------------------------------------------------------------
 
 
-def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = None,
-           version: int | None = None, key: str | None = None,
-           laid_out: bool = False, max_boxes: int | None = None,
-           phone: str | None = None) -> Written:
+def record(
+    db: Session,
+    game_id: str,
+    entry: BoxEntry,
+    *,
+    number: int | None = None,
+    version: int | None = None,
+    key: str | None = None,
+    laid_out: bool = False,
+    max_boxes: int | None = None,
+    phone: str | None = None,
+) -> Written:
     """Record a box at the end of the game.
 
     ``number``: the box this entry is for (from 1); if that box was recorded meanwhile,
@@ -249,8 +299,8 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
                 assert ruling is not None
                 raise BoxTaken(table, number, ruling)
             raise MalformedError(
-                f"box {number} cannot be recorded: the next box is {table.next_number}",
-                "number")
+                f"box {number} cannot be recorded: the next box is {table.next_number}", "number"
+            )
         _check_room(table.next_number, max_boxes)
         new, scoring = entry, table.scoring_with(entry)
         sheet = sheet_of(scoring)
@@ -258,26 +308,45 @@ def record(db: Session, game_id: str, entry: BoxEntry, *, number: int | None = N
             new, scoring, sheet = _laid_out(entry, scoring, sheet, table, None)
         stored, summary = _stored_entry(new), store.summarize(sheet)
         result = store.append_box(
-            db, game_id, table.version, stored,
-            rulings=_changed_rulings(table, sheet, None), summary=summary, key=stored_key,
-            phone=phone)
+            db,
+            game_id,
+            table.version,
+            stored,
+            rulings=_changed_rulings(table, sheet, None),
+            summary=summary,
+            key=stored_key,
+            phone=phone,
+        )
         if result.repeated:
             return _after(db, table, result, table.game, [], scoring, summary)
         box_id = result.box_id
         assert box_id is not None
         game = table.game.with_boxes([*table.game.boxes, new.relabelled(box_id)])
-        return _after(db, table, result, game,
-                      [*_rows(table), store.BoxRow(box_id, stored, 1)],
-                      scoring.labelled(box_id), summary)
+        return _after(
+            db,
+            table,
+            result,
+            game,
+            [*_rows(table), store.BoxRow(box_id, stored, 1)],
+            scoring.labelled(box_id),
+            summary,
+        )
 
-    return _held(db, game_id, _digest("record", entry.to_json(), number), key, version,
-                 write)
+    return _held(db, game_id, _digest("record", entry.to_json(), number), key, version, write)
 
 
-def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
-            version: int | None = None, key: str | None = None,
-            laid_out: bool = False, director: bool = False,
-            phone: str | None = None) -> Written:
+def correct(
+    db: Session,
+    game_id: str,
+    box_id: int,
+    entry: BoxEntry,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+    laid_out: bool = False,
+    director: bool = False,
+    phone: str | None = None,
+) -> Written:
     """Correct a live box; every box after it is rescored. ``director``: the event's
     director corrects it, even after the table's game was ended (issue 25)."""
 
@@ -287,13 +356,20 @@ def correct(db: Session, game_id: str, box_id: int, entry: BoxEntry, *,
         place = _place(table, box_id)
         return _replace(db, table, place, entry, stored_key, laid_out=laid_out, phone=phone)
 
-    return _held(db, game_id, _digest("correct", entry.to_json(), box_id), key, version,
-                 write)
+    return _held(db, game_id, _digest("correct", entry.to_json(), box_id), key, version, write)
 
 
-def _replace(db: Session, table: Table, place: int, entry: BoxEntry,
-             key: store.Key | None, *, laid_out: bool = False,
-             action: str = "edited", phone: str | None = None) -> Written:
+def _replace(
+    db: Session,
+    table: Table,
+    place: int,
+    entry: BoxEntry,
+    key: store.Key | None,
+    *,
+    laid_out: bool = False,
+    action: str = "edited",
+    phone: str | None = None,
+) -> Written:
     """Put ``entry`` in place of the live box at ``place`` (a correction, or an undo
     that gives a box its previous version back)."""
     box = table.boxes[place]
@@ -303,18 +379,34 @@ def _replace(db: Session, table: Table, place: int, entry: BoxEntry,
         new, scoring, sheet = _laid_out(entry, scoring, sheet, table, place)
     stored, summary = _stored_entry(new), store.summarize(sheet)
     result = store.replace_box(
-        db, table.id, box.id, table.version, stored,
-        rulings=_changed_rulings(table, sheet, box.id), summary=summary, key=key,
-        action=action, phone=phone)
+        db,
+        table.id,
+        box.id,
+        table.version,
+        stored,
+        rulings=_changed_rulings(table, sheet, box.id),
+        summary=summary,
+        key=key,
+        action=action,
+        phone=phone,
+    )
     rows = _rows(table)
     rows[place] = store.BoxRow(box.id, stored, box.row.revision + 1)
-    return _after(db, table, result, table.game.with_boxes(table.entries_with(new, place)),
-                  rows, scoring, summary)
+    return _after(
+        db, table, result, table.game.with_boxes(table.entries_with(new, place)), rows, scoring, summary
+    )
 
 
-def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None,
-           key: str | None = None, director: bool = False,
-           phone: str | None = None) -> Written:
+def delete(
+    db: Session,
+    game_id: str,
+    box_id: int,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+    director: bool = False,
+    phone: str | None = None,
+) -> Written:
     """Delete a live box (it stays in its history); the boxes after it are rescored.
     ``director``: the event's director deletes it, even after the game was ended."""
 
@@ -326,17 +418,31 @@ def delete(db: Session, game_id: str, box_id: int, *, version: int | None = None
     return _held(db, game_id, _digest("delete", None, box_id), key, version, write)
 
 
-def _delete(db: Session, table: Table, place: int, key: store.Key | None,
-            action: str = "deleted", phone: str | None = None) -> Written:
+def _delete(
+    db: Session,
+    table: Table,
+    place: int,
+    key: store.Key | None,
+    action: str = "deleted",
+    phone: str | None = None,
+) -> Written:
     """Take the live box at ``place`` off the sheet (a deletion, or an undone record)."""
     box = table.boxes[place]
     game = table.game.with_boxes(b for i, b in enumerate(table.game.boxes) if i != place)
     scoring = scoring_of(game)
     sheet = sheet_of(scoring)
     summary = store.summarize(sheet)
-    result = store.delete_box(db, table.id, box.id, table.version,
-                              rulings=_changed_rulings(table, sheet, box.id),
-                              summary=summary, key=key, action=action, phone=phone)
+    result = store.delete_box(
+        db,
+        table.id,
+        box.id,
+        table.version,
+        rulings=_changed_rulings(table, sheet, box.id),
+        summary=summary,
+        key=key,
+        action=action,
+        phone=phone,
+    )
     rows = _rows(table)
     del rows[place]
     return _after(db, table, result, game, rows, scoring, summary)
@@ -360,8 +466,9 @@ class NothingToUndo(Conflict):
     box's last change was itself an undo: ``table`` is the game now."""
 
 
-def undo(db: Session, game_id: str, box_id: int, *, version: int,
-         key: str | None = None, phone: str | None = None) -> Undone:
+def undo(
+    db: Session, game_id: str, box_id: int, *, version: int, key: str | None = None, phone: str | None = None
+) -> Undone:
     """Take back the last write to a box, made when the game reached ``version``: a
     recorded box is deleted, a corrected box gets its previous version back, a deleted
     box returns to its place. The undo is a revision in the box's history like any
@@ -375,13 +482,16 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
         revisions = store.history(db, box)
         last = revisions[-1] if revisions else None
         if version != table.version or last is None or last.game_version != version:
-            raise NothingToUndo(table, "another phone changed this game since: nothing "
-                                "was undone; look at the sheet and correct the box there")
+            raise NothingToUndo(
+                table,
+                "another phone changed this game since: nothing "
+                "was undone; look at the sheet and correct the box there",
+            )
         if last.action == UNDONE or (len(revisions) < 2 and last.action != "recorded"):
             raise NothingToUndo(table, "this change was already undone")
-        written = _take_back(db, table, box, last.action,
-                             revisions[-2].entry if len(revisions) > 1 else {}, stored_key,
-                             phone)
+        written = _take_back(
+            db, table, box, last.action, revisions[-2].entry if len(revisions) > 1 else {}, stored_key, phone
+        )
         return _undone(db, written.table, written, box_id, last.action)
 
     done = _held(db, game_id, _digest("undo", version, box_id), key, None, write)
@@ -390,15 +500,22 @@ def undo(db: Session, game_id: str, box_id: int, *, version: int,
     return _undone(db, done.table, done, box_id)
 
 
-def _take_back(db: Session, table: Table, box: store.BoxRow, action: str,
-               before: dict[str, Any], key: store.Key | None,
-               phone: str | None = None) -> Written:
+def _take_back(
+    db: Session,
+    table: Table,
+    box: store.BoxRow,
+    action: str,
+    before: dict[str, Any],
+    key: store.Key | None,
+    phone: str | None = None,
+) -> Written:
     """The write that undoes ``action`` on ``box`` (``before``: its entry before it)."""
     if action == "recorded":
         return _delete(db, table, _place(table, box.id), key, action=UNDONE, phone=phone)
     if action == "edited":
-        return _replace(db, table, _place(table, box.id), BoxEntry.from_stored(before),
-                        key, action=UNDONE, phone=phone)
+        return _replace(
+            db, table, _place(table, box.id), BoxEntry.from_stored(before), key, action=UNDONE, phone=phone
+        )
     place = store.live_place(db, box.id)
     entries = list(table.game.boxes)
     entries.insert(place, BoxEntry.from_stored(box.entry).relabelled(box.id))
@@ -406,16 +523,23 @@ def _take_back(db: Session, table: Table, box: store.BoxRow, action: str,
     scoring = scoring_of(game)
     sheet = sheet_of(scoring)
     summary = store.summarize(sheet)
-    result = store.restore_box(db, table.id, box.id, table.version,
-                               rulings=_changed_rulings(table, sheet, box.id),
-                               summary=summary, key=key, action=UNDONE, phone=phone)
+    result = store.restore_box(
+        db,
+        table.id,
+        box.id,
+        table.version,
+        rulings=_changed_rulings(table, sheet, box.id),
+        summary=summary,
+        key=key,
+        action=UNDONE,
+        phone=phone,
+    )
     rows = _rows(table)
     rows.insert(place, store.BoxRow(box.id, box.entry, box.revision + 1))
     return _after(db, table, result, game, rows, scoring, summary)
 
 
-def _undone(db: Session, table: Table, written: Written, box_id: int,
-            action: str | None = None) -> Undone:
+def _undone(db: Session, table: Table, written: Written, box_id: int, action: str | None = None) -> Undone:
     """An undo's answer (a repeated undo finds the action it took back in the history)."""
     if action is None:
         box = store.get_box(db, table.row, box_id)
@@ -425,8 +549,9 @@ def _undone(db: Session, table: Table, written: Written, box_id: int,
     if place is None:
         box = store.get_box(db, table.row, box_id)
         place = store.live_place(db, box.id) if box is not None else 0
-    return Undone(written.table, box_id, written.repeated, written.written_version,
-                  action=action, number=place + 1)
+    return Undone(
+        written.table, box_id, written.repeated, written.written_version, action=action, number=place + 1
+    )
 
 
 # --- the game itself ---------------------------------------------------------------------
@@ -442,37 +567,45 @@ class RulesRefused(LedgerError):
         self.where = error.where
 
 
-def end(db: Session, game_id: str, *, version: int | None = None,
-        key: str | None = None) -> Written:
+def end(db: Session, game_id: str, *, version: int | None = None, key: str | None = None) -> Written:
     """End the game by agreement after its last box (K5; a table that breaks up): no game
     or box bonus, the totals as they stand settled; no box may follow. A game already
     over (or ended) is refused, naming how it ended."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
         if table.sheet is None:
-            raise MalformedError(f"this game cannot be scored, so not ended: {table.error}",
-                                 "ended")
+            raise MalformedError(f"this game cannot be scored, so not ended: {table.error}", "ended")
         if table.sheet.game_over:
-            how = ("ended by agreement" if table.game.ended else
-                   f"over: {table.sheet.winner} won")
+            how = "ended by agreement" if table.game.ended else f"over: {table.sheet.winner} won"
             raise GameOverError(f"the game is already {how}", "ended")
         ended = dataclasses.replace(table.game, ended="agreed")
         scoring = scoring_of(ended)
         sheet = sheet_of(scoring)
         summary = store.summarize(sheet)
         result = store.amend_game(
-            db, game_id, table.version,
-            store.Amendment("ended", {"after_box": len(table.boxes),
-                                      "totals": dict(sheet.totals)}, ended="agreed"),
-            rulings={}, summary=summary, key=stored_key)
-        return _after(db, table, result, ended, _rows(table), scoring, summary,
-                      ended="agreed")
+            db,
+            game_id,
+            table.version,
+            store.Amendment(
+                "ended", {"after_box": len(table.boxes), "totals": dict(sheet.totals)}, ended="agreed"
+            ),
+            rulings={},
+            summary=summary,
+            key=stored_key,
+        )
+        return _after(db, table, result, ended, _rows(table), scoring, summary, ended="agreed")
 
     return _held(db, game_id, _digest("end", None, None), key, version, write)
 
 
-def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
-                 version: int | None = None, key: str | None = None) -> Written:
+def change_rules(
+    db: Session,
+    game_id: str,
+    settings: Mapping[str, Any],
+    *,
+    version: int | None = None,
+    key: str | None = None,
+) -> Written:
     """Play on under other house rules: ``settings`` (those that differ from the preset)
     replace the game's, and the whole game is rescored under them. A stored box the new
     rules make invalid is :class:`RulesRefused`, naming it; nothing changes then."""
@@ -490,11 +623,15 @@ def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
         summary = store.summarize(sheet)
         before = dict(table.row.settings)
         result = store.amend_game(
-            db, game_id, table.version,
+            db,
+            game_id,
+            table.version,
             store.Amendment("rules", {"before": before, "after": new}, settings=new),
-            rulings=_changed_rulings(table, sheet, None), summary=summary, key=stored_key)
-        return _after(db, table, result, game, _rows(table), scoring, summary,
-                      settings=new)
+            rulings=_changed_rulings(table, sheet, None),
+            summary=summary,
+            key=stored_key,
+        )
+        return _after(db, table, result, game, _rows(table), scoring, summary, settings=new)
 
     return _held(db, game_id, _digest("rules", new, None), key, version, write)
 
@@ -502,7 +639,7 @@ def change_rules(db: Session, game_id: str, settings: Mapping[str, Any], *,
 def _box_number(where: str | None) -> int | None:
     """The box (from 1) an engine error's ``where`` names (``boxes[3]...`` is box 4)."""
     if where and where.startswith("boxes[") and "]" in where:
-        index = where[len("boxes["):where.index("]")]
+        index = where[len("boxes[") : where.index("]")]
         if index.isdigit():
             return int(index) + 1
     return None
@@ -521,14 +658,18 @@ def _digest(action: str, body: Any, target: Any) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def _laid_out(entry: BoxEntry, scoring: engine.Scoring, sheet: Sheet, table: Table,
-              place: int | None) -> tuple[BoxEntry, engine.Scoring, Sheet]:
+def _laid_out(
+    entry: BoxEntry, scoring: engine.Scoring, sheet: Sheet, table: Table, place: int | None
+) -> tuple[BoxEntry, engine.Scoring, Sheet]:
     """The box with every hand given as cards replaced by the ruling's layout of it,
     if the engine rules the laid-out box the same way (else the box as entered)."""
     ruling = sheet.boxes[len(table.boxes) if place is None else place]
-    hands = {player: ruling.hands[player].as_declared()
-             if hand.form == "cards" and player in ruling.hands else hand
-             for player, hand in entry.hands.items()}
+    hands = {
+        player: ruling.hands[player].as_declared()
+        if hand.form == "cards" and player in ruling.hands
+        else hand
+        for player, hand in entry.hands.items()
+    }
     declared = dataclasses.replace(entry, hands=hands)
     if declared == entry:
         return entry, scoring, sheet
@@ -554,8 +695,7 @@ def _stored_ruling(box: SheetBox) -> dict[str, Any]:
     return body
 
 
-def _changed_rulings(table: Table, sheet: Sheet,
-                     changed: int | None) -> store.Rulings:
+def _changed_rulings(table: Table, sheet: Sheet, changed: int | None) -> store.Rulings:
     """Every live box's new ruling that differs from the one stored, by box id; the
     changed box's (a new one: ``None``) always. A correction early in a game can change
     every ruling after it; most writes change none but their own."""

@@ -46,8 +46,9 @@ def make_codes(secret: bytes, game_id: str, round: int) -> store.Codes:
     for _ in range(JOIN_LENGTH):
         number, digit = divmod(number, len(JOIN_ALPHABET))
         letters.append(JOIN_ALPHABET[digit])
-    return store.Codes(edit=base64.urlsafe_b64encode(edit[:24]).decode("ascii"),
-                       join="".join(letters), round=round)
+    return store.Codes(
+        edit=base64.urlsafe_b64encode(edit[:24]).decode("ascii"), join="".join(letters), round=round
+    )
 
 
 def as_join_code(text: str) -> str | None:
@@ -66,12 +67,12 @@ def as_join_code(text: str) -> str | None:
 def codes_of(row: store.GameRow, secret: bytes) -> store.Codes:
     """The game's current codes, for a phone with edit rights to show and share."""
     if row.codes_round is None:
-        raise CodesUnknown("this game's codes were made at random: renew them to get a "
-                           "short join code")
+        raise CodesUnknown("this game's codes were made at random: renew them to get a short join code")
     codes = make_codes(secret, row.id, row.codes_round)
     if not store.check_edit_token(row, codes.edit):
-        raise CodesUnknown("this game's codes were made with another server key: renew "
-                           "them to see the new ones")
+        raise CodesUnknown(
+            "this game's codes were made with another server key: renew them to see the new ones"
+        )
     return codes
 
 
@@ -90,8 +91,9 @@ def renew_codes(db: Session, game_id: str, secret: bytes) -> store.Codes:
     return codes_of(now, secret)
 
 
-def joined(db: Session, code: str, secret: bytes,
-           game_id: str | None = None) -> tuple[store.GameRow, str] | None:
+def joined(
+    db: Session, code: str, secret: bytes, game_id: str | None = None
+) -> tuple[store.GameRow, str] | None:
     """The game a typed code unlocks (its edit code from a link, or its short join code
     in any case), with the edit code a phone then keeps; None for a wrong code. Without
     ``game_id`` (the home page's form) only a short code can name the game."""

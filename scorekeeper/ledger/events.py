@@ -62,9 +62,11 @@ class RoundStillPlaying(LedgerError):
     def __init__(self, round: int, tables: tuple[int, ...]) -> None:
         listed = ", ".join(str(t) for t in tables)
         word = "table" if len(tables) == 1 else "tables"
-        super().__init__(f"round {round} is still playing at {word} {listed}: wait for "
-                         f"{'it' if len(tables) == 1 else 'them'}, or close the round by "
-                         "force (the games end by agreement, settled as they stand)")
+        super().__init__(
+            f"round {round} is still playing at {word} {listed}: wait for "
+            f"{'it' if len(tables) == 1 else 'them'}, or close the round by "
+            "force (the games end by agreement, settled as they stand)"
+        )
         self.round, self.tables = round, tables
 
 
@@ -114,14 +116,14 @@ def renew_director_codes(db: Session, event_id: str, secret: bytes) -> Codes:
     """New director codes; the old ones stop working at once."""
     row = _row(db, event_id)
     made = make_codes(secret, f"event-{row.id}", (row.codes_round or 1) + 1)
-    if store.events.renew_event_codes(db, row.id, row.codes_round, made.edit, made.join,
-                                      made.round):
+    if store.events.renew_event_codes(db, row.id, row.codes_round, made.edit, made.join, made.round):
         return Codes(made.edit, made.join, made.round)
     return director_codes(_row(db, event_id), secret)
 
 
-def director_joined(db: Session, code: str, secret: bytes,
-                    event_id: str | None = None) -> tuple[store.events.EventRow, str] | None:
+def director_joined(
+    db: Session, code: str, secret: bytes, event_id: str | None = None
+) -> tuple[store.events.EventRow, str] | None:
     """The event a typed director code (short or from the link) opens, with the code a
     phone then keeps; None for a wrong code."""
     from . import as_join_code
@@ -161,8 +163,9 @@ def _row(db: Session, event_id: str) -> store.events.EventRow:
     return row
 
 
-def standings(db: Session, event: LoadedEvent | str,
-              games: list[store.events.TableGame] | None = None) -> tuple[Standing, ...]:
+def standings(
+    db: Session, event: LoadedEvent | str, games: list[store.events.TableGame] | None = None
+) -> tuple[Standing, ...]:
     """The event's standings now, from its games' stored summaries (one query, unless
     the caller read them: ``games``)."""
     loaded = _loaded(db, event) if isinstance(event, str) else event
@@ -184,8 +187,12 @@ class TableState:
     version: int
 
 
-def tables(db: Session, event: LoadedEvent, round: int | None = None,
-           games: list[store.events.TableGame] | None = None) -> list[TableState]:
+def tables(
+    db: Session,
+    event: LoadedEvent,
+    round: int | None = None,
+    games: list[store.events.TableGame] | None = None,
+) -> list[TableState]:
     """Every table of ``round`` (the current one by default): playing or done, boxes
     so far, totals (``games``: the event's, when the caller read them)."""
     number = event.row.current_round if round is None else round
@@ -194,9 +201,18 @@ def tables(db: Session, event: LoadedEvent, round: int | None = None,
         if game.round != number:
             continue
         over = bool(game.summary.get("game_over"))
-        states.append(TableState(game.round, game.table, game.game_id, tuple(game.players),
-                                 int(game.summary.get("boxes") or 0), not over,
-                                 dict(game.summary.get("totals") or {}), game.version))
+        states.append(
+            TableState(
+                game.round,
+                game.table,
+                game.game_id,
+                tuple(game.players),
+                int(game.summary.get("boxes") or 0),
+                not over,
+                dict(game.summary.get("totals") or {}),
+                game.version,
+            )
+        )
     return states
 
 
@@ -213,8 +229,9 @@ def board(db: Session, event: LoadedEvent) -> Board:
     """The standings, the current round's tables and every table's result."""
     games = store.events.table_games(db, event.id)
     results = [records.table_result(game) for game in games]
-    return Board(rank(event.entry, results, withdrawn=event.withdrawn),
-                 tables(db, event, games=games), results)
+    return Board(
+        rank(event.entry, results, withdrawn=event.withdrawn), tables(db, event, games=games), results
+    )
 
 
 def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, int] | None:
@@ -249,8 +266,14 @@ def seat_of_game(db: Session, game_id: str) -> Seat | None:
 # --- starting and seating ------------------------------------------------------------------
 
 
-def start_event(db: Session, event: EventEntry, *, secret: bytes | None = None,
-                key: str | None = None, now: datetime | None = None) -> Started:
+def start_event(
+    db: Session,
+    event: EventEntry,
+    *,
+    secret: bytes | None = None,
+    key: str | None = None,
+    now: datetime | None = None,
+) -> Started:
     """Store a new event and seat its first round, drawn from the event's seed (a new
     random one when it has none; kept and shown). A ``key`` already used answers that
     event again (a resent form)."""
@@ -263,15 +286,20 @@ def start_event(db: Session, event: EventEntry, *, secret: bytes | None = None,
     made = None if secret is None else make_codes(secret, f"event-{event_id}", 1)
     try:
         store.events.create_event(
-            db, event_id=event_id, entry=event,
+            db,
+            event_id=event_id,
+            entry=event,
             director=made.edit if made else secrets.token_urlsafe(24),
-            join=made.join if made else None, codes_round=made.round if made else None,
-            key=key)
+            join=made.join if made else None,
+            codes_round=made.round if made else None,
+            key=key,
+        )
     except store.events.EventKeyTaken as taken:
         found = _loaded(db, taken.event_id)
         if _as_started(found.entry) != _as_started(event):
-            raise KeyReused("this form was already used to start another event: reload "
-                            "the page and start again") from None
+            raise KeyReused(
+                "this form was already used to start another event: reload the page and start again"
+            ) from None
         if found.row.current_round == 0:
             seat_next_round(db, found.id, secret=secret, now=now)
             found = _loaded(db, taken.event_id)
@@ -286,13 +314,23 @@ def _first_round(event: EventEntry) -> Seating:
     must fill a table at least."""
     rules = _rules(event)
     assert event.seed is not None
-    seating = seat_round(event.entrants, 1, (), seed=event.seed, table_size=event.table_size,
-                         least=rules.min_players, most=rules.max_players, ranking=None,
-                         rounds=event.rounds)
+    seating = seat_round(
+        event.entrants,
+        1,
+        (),
+        seed=event.seed,
+        table_size=event.table_size,
+        least=rules.min_players,
+        most=rules.max_players,
+        ranking=None,
+        rounds=event.rounds,
+    )
     if not seating.tables:
         raise MalformedError(
             f"{len(event.entrants)} entrants cannot fill a table of {rules.title} "
-            f"({rules.min_players} players at least): enter more", "entrants")
+            f"({rules.min_players} players at least): enter more",
+            "entrants",
+        )
     return seating
 
 
@@ -308,8 +346,9 @@ def _ranking(db: Session, event: LoadedEvent) -> list[str]:
     return [row.player for row in standings(db, event)]
 
 
-def seat_next_round(db: Session, event_id: str, *, secret: bytes | None = None,
-                    now: datetime | None = None) -> LoadedEvent:
+def seat_next_round(
+    db: Session, event_id: str, *, secret: bytes | None = None, now: datetime | None = None
+) -> LoadedEvent:
     """Seat the next round (the previous one must be closed): the engine's movement
     seats the present entrants, each table's game is started, and the seating stored.
     Repeating it after it was done (a double tap) answers the event as it is."""
@@ -325,21 +364,29 @@ def seat_next_round(db: Session, event_id: str, *, secret: bytes | None = None,
     rules = _rules(entry)
     playing = event.playing(number)
     seating = seat_round(
-        playing, number, entry.seating, seed=event.row.seed, table_size=entry.table_size,
-        least=rules.min_players, most=rules.max_players,
-        ranking=_ranking(db, event) if event.entry.seating else None, rounds=entry.rounds)
+        playing,
+        number,
+        entry.seating,
+        seed=event.row.seed,
+        table_size=entry.table_size,
+        least=rules.min_players,
+        most=rules.max_players,
+        ranking=_ranking(db, event) if event.entry.seating else None,
+        rounds=entry.rounds,
+    )
     if not seating.tables:
         raise RoundRefused(f"{len(playing)} entrants cannot fill a table")
-    games = [_table_game(db, event, seating.round, number_, table, secret)
-             for number_, table in enumerate(seating.tables, start=1)]
+    games = [
+        _table_game(db, event, seating.round, number_, table, secret)
+        for number_, table in enumerate(seating.tables, start=1)
+    ]
     minutes = entry.round_ends.limit if entry.round_ends.kind == "minutes" else None
     with store.events.event_writing(db, event_id):
         now_event = store.events.get_event(db, event_id)
         if now_event is None or now_event.current_round >= number:
             db.rollback()
             return _loaded(db, event_id)  # seated meanwhile (a double tap): as it is
-        store.events.add_round(db, event_id, seating, games, minutes=minutes,
-                               started_at=now or _now())
+        store.events.add_round(db, event_id, seating, games, minutes=minutes, started_at=now or _now())
     return _loaded(db, event_id)
 
 
@@ -347,17 +394,29 @@ def _rules(entry: EventEntry) -> engine.Rules:
     return engine.find_rules(entry.rules).with_settings(dict(entry.settings))
 
 
-def _table_game(db: Session, event: LoadedEvent, round: int, table: int,
-                players: tuple[str, ...], secret: bytes | None, attempt: int | str = 0) -> str:
+def _table_game(
+    db: Session,
+    event: LoadedEvent,
+    round: int,
+    table: int,
+    players: tuple[str, ...],
+    secret: bytes | None,
+    attempt: int | str = 0,
+) -> str:
     """Start a table's game: its players in seat order, the event's rules, the dealer by
     the cut. The key names the event, round, table and seats, so a retried seating finds
     the game it started before."""
     entry = event.entry
     cuts = cut_at_table(players, event.row.seed, round, table)
-    game = GameEntry(rules=entry.rules, players=players, dealer=cuts[-1].dealer,
-                     settings=dict(entry.settings), stake=entry.stake,
-                     place=_table_place(entry, round, table),
-                     started=(entry.date or _now().date().isoformat()))
+    game = GameEntry(
+        rules=entry.rules,
+        players=players,
+        dealer=cuts[-1].dealer,
+        settings=dict(entry.settings),
+        stake=entry.stake,
+        place=_table_place(entry, round, table),
+        started=(entry.date or _now().date().isoformat()),
+    )
     key = f"event:{event.id}:{round}:{table}:{attempt}"
     for tries in range(1, 6):
         try:
@@ -381,8 +440,9 @@ def _table_place(entry: EventEntry, round: int, table: int) -> str:
 # --- closing a round -----------------------------------------------------------------------
 
 
-def close_round(db: Session, event_id: str, *, force: bool = False,
-                now: datetime | None = None) -> LoadedEvent:
+def close_round(
+    db: Session, event_id: str, *, force: bool = False, now: datetime | None = None
+) -> LoadedEvent:
     """Close the current round. Refused while a table still plays (:class:`RoundStillPlaying`)
     unless ``force``, or unless the round's limit is reached (its boxes at that table, or
     its minutes): then the running games end by agreement, settled as they stand."""
@@ -390,16 +450,21 @@ def close_round(db: Session, event_id: str, *, force: bool = False,
     number = event.row.current_round
     current = event.round(number)
     if current is None or current.closed_at is not None:
-        raise RoundRefused(f"round {number} is already closed" if current else
-                           "no round is seated yet")
+        raise RoundRefused(f"round {number} is already closed" if current else "no round is seated yet")
     limit = event.entry.round_ends
-    timed_out = (limit.kind == "minutes" and current.started_at is not None
-                 and limit.limit is not None
-                 and (now or _now()) >= current.started_at + timedelta(minutes=limit.limit))
+    timed_out = (
+        limit.kind == "minutes"
+        and current.started_at is not None
+        and limit.limit is not None
+        and (now or _now()) >= current.started_at + timedelta(minutes=limit.limit)
+    )
     running = [t for t in tables(db, event, number) if t.playing]
-    still = tuple(t.table for t in running
-                  if not (limit.kind == "boxes" and limit.limit is not None
-                          and t.boxes >= limit.limit) and not timed_out)
+    still = tuple(
+        t.table
+        for t in running
+        if not (limit.kind == "boxes" and limit.limit is not None and t.boxes >= limit.limit)
+        and not timed_out
+    )
     if still and not force:
         raise RoundStillPlaying(number, still)
     for table in running:
@@ -412,8 +477,7 @@ def close_round(db: Session, event_id: str, *, force: bool = False,
         assert row is not None
         again = store.events.load_event(db, event_id)
         if again is not None and (r := again.round(number)) and r.closed_at is None:
-            store.events.close_round(db, event_id, number,
-                                     finished=number >= event.entry.rounds)
+            store.events.close_round(db, event_id, number, finished=number >= event.entry.rounds)
     return _loaded(db, event_id)
 
 
@@ -461,8 +525,7 @@ def _entrant(event: LoadedEvent, name: str) -> str:
 # --- before a round starts: swapped seats, a replaced player -------------------------------
 
 
-def swap(db: Session, event_id: str, first: str, second: str, *,
-         secret: bytes | None = None) -> LoadedEvent:
+def swap(db: Session, event_id: str, first: str, second: str, *, secret: bytes | None = None) -> LoadedEvent:
     """Swap two players' seats in the current round before their tables start (no box
     recorded at either): their tables get new games with the new seats."""
     event = _loaded(db, event_id)
@@ -476,19 +539,16 @@ def swap(db: Session, event_id: str, first: str, second: str, *,
         raise NotInEvent(f"{missing} is not seated in round {seating.round}")
     new = [list(t) for t in seating.tables]
     new[at_a[0] - 1][at_a[1] - 1], new[at_b[0] - 1][at_b[1] - 1] = b, a
-    return _reseat(db, event, seating, new, {at_a[0], at_b[0]}, secret,
-                   f"seats of {a} and {b} swapped")
+    return _reseat(db, event, seating, new, {at_a[0], at_b[0]}, secret, f"seats of {a} and {b} swapped")
 
 
-def replace(db: Session, event_id: str, player: str, by: str, *,
-            secret: bytes | None = None) -> LoadedEvent:
+def replace(db: Session, event_id: str, player: str, by: str, *, secret: bytes | None = None) -> LoadedEvent:
     """``by`` takes ``player``'s seat in the current round before that table starts, and
     his place in the rounds after; ``player`` withdraws (kept in the standings)."""
     event = _loaded(db, event_id)
     old = _entrant(event, player)
     (new_name,) = read_entrants([by], "by")
-    if any(e.name.casefold() == new_name.casefold() and e.withdrawn_round is None
-           for e in event.entrants):
+    if any(e.name.casefold() == new_name.casefold() and e.withdrawn_round is None for e in event.entrants):
         raise MalformedError(f"{new_name} is already entered: swap seats instead", "by")
     seating = _open_seating(event)
     at = seating.place_of(old)
@@ -502,43 +562,61 @@ def replace(db: Session, event_id: str, player: str, by: str, *,
     new = [list(t) for t in seating.tables]
     if at is not None:
         new[at[0] - 1][at[1] - 1] = new_name
-    return _reseat(db, event, seating, new, {at[0]} if at else set(), secret,
-                   f"{new_name} replaced {old}", also=entrants)
+    return _reseat(
+        db, event, seating, new, {at[0]} if at else set(), secret, f"{new_name} replaced {old}", also=entrants
+    )
 
 
 def _open_seating(event: LoadedEvent) -> Seating:
     current = event.round(event.row.current_round)
     seating = event.entry.seating_of(event.row.current_round)
     if current is None or seating is None or current.closed_at is not None:
-        raise RoundRefused("no round is open: seats change between seating a round and "
-                           "its first box")
+        raise RoundRefused("no round is open: seats change between seating a round and its first box")
     return seating
 
 
-def _reseat(db: Session, event: LoadedEvent, seating: Seating, new: list[list[str]],
-            changed: set[int], secret: bytes | None, why: str, *,
-            also: Callable[[], None] | None = None) -> LoadedEvent:
+def _reseat(
+    db: Session,
+    event: LoadedEvent,
+    seating: Seating,
+    new: list[list[str]],
+    changed: set[int],
+    secret: bytes | None,
+    why: str,
+    *,
+    also: Callable[[], None] | None = None,
+) -> LoadedEvent:
     """Seat the ``changed`` tables anew, all or nothing: their new games are started
     first (keyed by the event's version and the new seats, so a retry finds them), then
     the entrant changes (``also``) and every table's new seating are written in one
     transaction under the event's lock, refused if a table started or the event changed
     meanwhile; the old games get a note and are ended last."""
     _check_unstarted(db, event, seating, changed)
-    games = {number: _table_game(db, event, seating.round, number,
-                                 tuple(new[number - 1]), secret,
-                                 attempt=_attempt(event, new[number - 1]))
-             for number in sorted(changed)}
+    games = {
+        number: _table_game(
+            db,
+            event,
+            seating.round,
+            number,
+            tuple(new[number - 1]),
+            secret,
+            attempt=_attempt(event, new[number - 1]),
+        )
+        for number in sorted(changed)
+    }
     with store.events.event_writing(db, event.id):
         row = store.events.get_event(db, event.id)
         if row is None or row.version != event.row.version:
-            raise RoundRefused("the event changed meanwhile (another director?): nothing "
-                               "was changed; look again and retry")
+            raise RoundRefused(
+                "the event changed meanwhile (another director?): nothing was changed; look again and retry"
+            )
         _check_unstarted(db, event, seating, changed)
         if also is not None:
             also()
         for number, game_id in games.items():
-            store.events.reseat_table(db, event.id, seating.round, number,
-                                      new[number - 1], game_id, commit=False)
+            store.events.reseat_table(
+                db, event.id, seating.round, number, new[number - 1], game_id, commit=False
+            )
         db.commit()
     for number, game_id in games.items():
         old_game = event.entry.game_of(seating.round, number)
@@ -556,15 +634,16 @@ def _attempt(event: LoadedEvent, players: list[str]) -> str:
     return f"v{event.row.version}-{seats}"
 
 
-def _check_unstarted(db: Session, event: LoadedEvent, seating: Seating,
-                     changed: set[int]) -> None:
+def _check_unstarted(db: Session, event: LoadedEvent, seating: Seating, changed: set[int]) -> None:
     """Refuse before anything is written when a table to reseat has a box recorded."""
     for number in sorted(changed):
         game_id = event.entry.game_of(seating.round, number)
         table = load(db, game_id) if game_id else None
         if table is not None and table.boxes:
-            raise RoundRefused(f"table {number} has started (box {len(table.boxes)} is "
-                               "recorded): seats change only before a table's first box")
+            raise RoundRefused(
+                f"table {number} has started (box {len(table.boxes)} is "
+                "recorded): seats change only before a table's first box"
+            )
 
 
 def _note(db: Session, game_id: str, action: str, detail: dict[str, Any]) -> None:
@@ -574,8 +653,14 @@ def _note(db: Session, game_id: str, action: str, detail: dict[str, Any]) -> Non
         table = load(db, game_id)
         if table is None:
             return
-        store.amend_game(db, game_id, table.version, store.Amendment(action, detail),
-                         rulings={}, summary=dict(table.row.summary))
+        store.amend_game(
+            db,
+            game_id,
+            table.version,
+            store.Amendment(action, detail),
+            rulings={},
+            summary=dict(table.row.summary),
+        )
 
 
 # --- the director's right over every game --------------------------------------------------
@@ -588,24 +673,38 @@ def _event_game(db: Session, event_id: str, game_id: str) -> tuple[int, int]:
     return found[1], found[2]
 
 
-def correct_box(db: Session, event_id: str, game_id: str, box_id: int, entry: BoxEntry, *,
-                version: int | None = None, key: str | None = None) -> Written:
+def correct_box(
+    db: Session,
+    event_id: str,
+    game_id: str,
+    box_id: int,
+    entry: BoxEntry,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+) -> Written:
     """The director corrects a box at any table of the event (kept in its history),
     even after the table's game was ended (closed with its round, or by the director)."""
     _event_game(db, event_id, game_id)
     return correct(db, game_id, box_id, entry, version=version, key=key, director=True)
 
 
-def delete_box(db: Session, event_id: str, game_id: str, box_id: int, *,
-               version: int | None = None, key: str | None = None) -> Written:
+def delete_box(
+    db: Session,
+    event_id: str,
+    game_id: str,
+    box_id: int,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+) -> Written:
     """The director deletes a box at any table of the event (kept in its history),
     even after the table's game was ended."""
     _event_game(db, event_id, game_id)
     return delete(db, game_id, box_id, version=version, key=key, director=True)
 
 
-def end_table(db: Session, event_id: str, game_id: str, *,
-              version: int | None = None) -> Written:
+def end_table(db: Session, event_id: str, game_id: str, *, version: int | None = None) -> Written:
     """The director ends a table's game by agreement, settled as it stands."""
     _event_game(db, event_id, game_id)
     return end(db, game_id, version=version)
@@ -616,8 +715,9 @@ def penalize(db: Session, event_id: str, player: str, points: int, note: str) ->
     the current round too."""
     event = _loaded(db, event_id)
     name = _entrant(event, player)
-    penalty = Penalty.from_json({"player": name, "points": points, "note": note,
-                                 "round": event.row.current_round or None}, "penalty")
+    penalty = Penalty.from_json(
+        {"player": name, "points": points, "note": note, "round": event.row.current_round or None}, "penalty"
+    )
     if not penalty.note:
         raise MalformedError("say why: a penalty needs a note", "penalty.note")
     seating = event.entry.seating_of(event.row.current_round)

@@ -35,8 +35,7 @@ class NotYours(NameRefused):
 
 def names(db: Session) -> Names:
     """The scorers' merges and splits as they stand now."""
-    return Names(tuple(Alias(row.name, row.person, row.game_id)
-                       for row in store.aliases(db)))
+    return Names(tuple(Alias(row.name, row.person, row.game_id) for row in store.aliases(db)))
 
 
 def merge(db: Session, name: str, person: str, scored: Collection[str]) -> store.DecisionRow:
@@ -47,22 +46,33 @@ def merge(db: Session, name: str, person: str, scored: Collection[str]) -> store
         raise NameRefused(f"{name!r} is already {who}")
     current = names(db)
     games = _games(db, scored)
-    places = [(game.id, fold(seat)) for game in games for seat in game.players
-              if current.person(seat, game.id) == folded]
-    met = [game for game in games if game.id in {g for g, _ in places}
-           and any(current.person(seat, game.id) == fold(who) for seat in game.players)]
+    places = [
+        (game.id, fold(seat))
+        for game in games
+        for seat in game.players
+        if current.person(seat, game.id) == folded
+    ]
+    met = [
+        game
+        for game in games
+        if game.id in {g for g, _ in places}
+        and any(current.person(seat, game.id) == fold(who) for seat in game.players)
+    ]
     if met:
-        raise NameRefused(f"{name!r} and {who} played at one table ({', '.join(met[0].players)}"
-                          f"): they are two people, not one")
+        raise NameRefused(
+            f"{name!r} and {who} played at one table ({', '.join(met[0].players)}"
+            f"): they are two people, not one"
+        )
     if not places:
-        raise NotYours(f"None of the games you keep score of has a player named {name!r}: "
-                       "a scorer of a game where that name played can count it as "
-                       f"{who} there.")
+        raise NotYours(
+            f"None of the games you keep score of has a player named {name!r}: "
+            "a scorer of a game where that name played can count it as "
+            f"{who} there."
+        )
     return store.decide(db, "merge", folded, who, places)
 
 
-def split(db: Session, name: str, game_id: str, person: str,
-          scored: Collection[str]) -> store.DecisionRow:
+def split(db: Session, name: str, game_id: str, person: str, scored: Collection[str]) -> store.DecisionRow:
     """Count ``name`` as another ``person`` in this game only (two people share a name):
     a game the phone keeps score of."""
     folded, who = _folded(name, "name"), _person(person)
@@ -85,8 +95,10 @@ def undo(db: Session, decision_id: int, scored: Collection[str]) -> store.Decisi
     missing = [game for game in touched(db, decision) if game not in scored]
     if missing:
         games = "1 game" if len(missing) == 1 else f"{len(missing)} games"
-        raise NotYours(f"Only a phone that keeps score of every game this {decision.kind} "
-                       f"changed can undo it ({games} of them you do not).")
+        raise NotYours(
+            f"Only a phone that keeps score of every game this {decision.kind} "
+            f"changed can undo it ({games} of them you do not)."
+        )
     return store.undo_decision(db, decision_id)
 
 
@@ -98,16 +110,18 @@ def touched(db: Session, decision: store.DecisionRow, most: int | None = None) -
     games = set(store.versions(db, decision.games)) if decision.games else set()
     if any(change.game is None for change in decision.changes):
         among = None if most is None else list(store.versions(db, most=most))
-        games |= {game.id for game in store.counted_games(db, among)
-                  if decision.name in {fold(p) for p in game.players}}
+        games |= {
+            game.id
+            for game in store.counted_games(db, among)
+            if decision.name in {fold(p) for p in game.players}
+        }
     return sorted(games)
 
 
 def history(db: Session, person: str) -> list[store.DecisionRow]:
     """The decisions that touch a (folded) person, as name or as person, newest first,
     undone ones too."""
-    return [d for d in reversed(store.decisions(db))
-            if fold(d.person) == person or d.name == person]
+    return [d for d in reversed(store.decisions(db)) if fold(d.person) == person or d.name == person]
 
 
 def _games(db: Session, ids: Collection[str]) -> list[store.CountedGame]:

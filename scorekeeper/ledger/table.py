@@ -105,15 +105,21 @@ class Table:
         return cls.made(row, boxes, game, scoring)
 
     @classmethod
-    def made(cls, row: store.GameRow, rows: Iterable[store.BoxRow], game: GameEntry,
-             scoring: engine.Scoring | None, error: str | None = None) -> Table:
+    def made(
+        cls,
+        row: store.GameRow,
+        rows: Iterable[store.BoxRow],
+        game: GameEntry,
+        scoring: engine.Scoring | None,
+        error: str | None = None,
+    ) -> Table:
         """The table of a game whose entries (``game.boxes``, labelled) and box rows
         are already paired, with the engine's state after them."""
         sheet = None if scoring is None else sheet_of(scoring)
-        rulings: Sequence[SheetBox | None] = (sheet.boxes if sheet is not None
-                                              else [None] * len(game.boxes))
-        live = tuple(LiveBox(box, entry, ruled) for box, entry, ruled
-                     in zip(rows, game.boxes, rulings, strict=True))
+        rulings: Sequence[SheetBox | None] = sheet.boxes if sheet is not None else [None] * len(game.boxes)
+        live = tuple(
+            LiveBox(box, entry, ruled) for box, entry, ruled in zip(rows, game.boxes, rulings, strict=True)
+        )
         return cls(row, live, game, scoring, sheet, error)
 
     @property
@@ -168,18 +174,24 @@ class Table:
 
     def scored_without(self, place: int) -> Sheet:
         """The sheet with the box at ``place`` deleted."""
-        return sheet_of(scoring_of(self.game.with_boxes(
-            box for i, box in enumerate(self.game.boxes) if i != place)))
+        return sheet_of(
+            scoring_of(self.game.with_boxes(box for i, box in enumerate(self.game.boxes) if i != place))
+        )
 
-    def after(self, result: store.WriteResult, game: GameEntry,
-              rows: Iterable[store.BoxRow], scoring: engine.Scoring,
-              summary: dict[str, object], **changed: object) -> Table:
+    def after(
+        self,
+        result: store.WriteResult,
+        game: GameEntry,
+        rows: Iterable[store.BoxRow],
+        scoring: engine.Scoring,
+        summary: dict[str, object],
+        **changed: object,
+    ) -> Table:
         """The table a write made: this one's row at the write's version with its new
         summary (and ``changed`` fields), ``game`` with its labelled entries paired with
         ``rows``, and the engine's state that scored them."""
         stamp = {} if result.updated_at is None else {"updated_at": result.updated_at}
-        row = dataclasses.replace(self.row, version=result.version, summary=summary,
-                                  **stamp, **changed)  # type: ignore[arg-type]
+        row = dataclasses.replace(self.row, version=result.version, summary=summary, **stamp, **changed)  # type: ignore[arg-type]
         return Table.made(row, rows, game, scoring)
 
 

@@ -19,8 +19,7 @@ from .fonts import FONT, markup, shortened, width
 from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
 
 
-def name_cell(name: object, column: float, *, bold: bool = False,
-              lines: int = 2) -> Paragraph | str:
+def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Paragraph | str:
     """A player's name in a column ``column`` wide (padded by ``PAD``).
 
     A body cell's name that fits one line is a plain string: the table draws
@@ -44,8 +43,7 @@ def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -
     return Paragraph(text(label), style)
 
 
-def title_block(title: str, lines: Sequence[str], fields: Sequence[Field],
-                width: float) -> list[Flowable]:
+def title_block(title: str, lines: Sequence[str], fields: Sequence[Field], width: float) -> list[Flowable]:
     """The top of page 1: the title, what rules apply, and the pad's form fields."""
     sheet = styles()
     story: list[Flowable] = [Paragraph(text(title), sheet.title)]
@@ -64,8 +62,7 @@ def _listed(value: str | Sequence[tuple[str, str]]) -> list[str]:
     return [value] if isinstance(value, str) else [lead + name for lead, name in value] or [""]
 
 
-def _whole_lines(value: Sequence[tuple[str, str]], style: ParagraphStyle,
-                 room: float) -> Paragraph:
+def _whole_lines(value: Sequence[tuple[str, str]], style: ParagraphStyle, room: float) -> Paragraph:
     """Lines of a lead (a seat number) and a name, each line in the largest size (down to
     6 points) that prints its name whole; only a name wider still is cut."""
     lines = []
@@ -74,8 +71,9 @@ def _whole_lines(value: Sequence[tuple[str, str]], style: ParagraphStyle,
         while size > 6 and width(_plain(lead) + name, FONT, size) > room:
             size -= 0.5
         shown = markup(shortened(name, FONT, size, room - width(_plain(lead), FONT_BOLD, size)))
-        lines.append(f"{lead}{shown}" if size == style.fontSize
-                     else f'<font size="{size}">{lead}{shown}</font>')
+        lines.append(
+            f"{lead}{shown}" if size == style.fontSize else f'<font size="{size}">{lead}{shown}</font>'
+        )
     return Paragraph("<br/>".join(lines), style)
 
 
@@ -88,25 +86,38 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
     label_style = sheet.small.clone("field-label", textColor=MUTED, fontSize=6.5, leading=8)
     value_style = sheet.body.clone("field-value", fontSize=9, leading=11)
     # Wider fields for longer values; a list of names may take more, to print them whole.
-    weights = [max(1.0, min(3.0, len(_plain(value)) / 16) if isinstance(value, str) else
-                   min(4.0, max(len(_plain(v)) for v in _listed(value)) / 11))
-               for _, value in fields]
+    weights = [
+        max(
+            1.0,
+            min(3.0, len(_plain(value)) / 16)
+            if isinstance(value, str)
+            else min(4.0, max(len(_plain(v)) for v in _listed(value)) / 11),
+        )
+        for _, value in fields
+    ]
     widths = [width * w / sum(weights) for w in weights]
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
-    values = [Paragraph(value or "&nbsp;", value_style) if isinstance(value, str)
-              else _whole_lines(value, value_style, column - 3 * mm)
-              for (_, value), column in zip(fields, widths, strict=True)]
+    values = [
+        Paragraph(value or "&nbsp;", value_style)
+        if isinstance(value, str)
+        else _whole_lines(value, value_style, column - 3 * mm)
+        for (_, value), column in zip(fields, widths, strict=True)
+    ]
     table = Table([labels, values], colWidths=widths, hAlign="LEFT")
-    table.setStyle(ruled([
-        # A line under each value to write on, with a gap between fields.
-        ("LINEBELOW", (0, 1), (-1, 1), 0.6, INK),
-        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm),
-        ("TOPPADDING", (0, 0), (-1, 0), 0),
-        ("BOTTOMPADDING", (0, 0), (-1, 0), 0.5),
-        ("BOTTOMPADDING", (0, 1), (-1, 1), 2),
-        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-    ]))
+    table.setStyle(
+        ruled(
+            [
+                # A line under each value to write on, with a gap between fields.
+                ("LINEBELOW", (0, 1), (-1, 1), 0.6, INK),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm),
+                ("TOPPADDING", (0, 0), (-1, 0), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, 0), 0.5),
+                ("BOTTOMPADDING", (0, 1), (-1, 1), 2),
+                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ]
+        )
+    )
     return table
 
 
@@ -130,9 +141,13 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     return [f"{line}, but for:"] + [f"• {text(c)}" for c in changed]
 
 
-def citations(items: Sequence[Line | str], width: float,
-              rules: engine.Rules | None = None,
-              numbers: Mapping[int, str] | None = None, currency: str = "") -> Table | None:
+def citations(
+    items: Sequence[Line | str],
+    width: float,
+    rules: engine.Rules | None = None,
+    numbers: Mapping[int, str] | None = None,
+    currency: str = "",
+) -> Table | None:
     """An explanation: each step with its RULES.md id in a box, so anyone can look it up.
 
     Steps print with the tables' typography (−, ×, suits), and only those citing
@@ -157,19 +172,23 @@ def citations(items: Sequence[Line | str], width: float,
     if not rows:
         return None
     table = Table(rows, colWidths=[10 * mm, column], hAlign="LEFT")
-    table.setStyle(ruled([
-        # The rule id sits bold in a tinted box at the left of its step.
-        ("BACKGROUND", (0, 0), (0, -1), HEAD),
-        ("FONT", (0, 0), (0, -1), FONT_BOLD, 7.5),
-        ("ALIGN", (0, 0), (0, -1), "CENTER"),
-        ("FONT", (1, 0), (1, -1), sheet.small.fontName, sheet.small.fontSize),
-        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
-        ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
-        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
-        ("LEFTPADDING", (1, 0), (1, -1), 2 * mm),
-    ]))
+    table.setStyle(
+        ruled(
+            [
+                # The rule id sits bold in a tinted box at the left of its step.
+                ("BACKGROUND", (0, 0), (0, -1), HEAD),
+                ("FONT", (0, 0), (0, -1), FONT_BOLD, 7.5),
+                ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                ("FONT", (1, 0), (1, -1), sheet.small.fontName, sheet.small.fontSize),
+                ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                ("LEFTPADDING", (0, 0), (-1, -1), PAD),
+                ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+                ("LEFTPADDING", (1, 0), (1, -1), 2 * mm),
+            ]
+        )
+    )
     return table

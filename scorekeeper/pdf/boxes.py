@@ -44,9 +44,11 @@ class Columns:
     def of(cls, rules: engine.Rules, boxes: Sequence[SheetBox] = ()) -> Columns:
         """The columns ``rules`` call for, and a multiplier column whenever a box was doubled."""
         doubled = any(b.multiplier > 1 for b in boxes)
-        return cls(upcard=rules.knock_limit_from != "fixed",
-                   multiplier=rules.doubling or rules.spade_doubles or doubled,
-                   deal=vocabulary_for(rules).deal)
+        return cls(
+            upcard=rules.knock_limit_from != "fixed",
+            multiplier=rules.doubling or rules.spade_doubles or doubled,
+            deal=vocabulary_for(rules).deal,
+        )
 
     @property
     def headings(self) -> list[str]:
@@ -113,25 +115,28 @@ def note_of(box: SheetBox, source: BoxEntry | None) -> str | None:
     return box.note if box.note is not None or source is None else source.note
 
 
-def box_table(game: GameEntry, sheet: Sheet, players: Sequence[str],
-              columns: Columns, width: float,
-              revised: Mapping[str, int] | None = None) -> Table:
+def box_table(
+    game: GameEntry,
+    sheet: Sheet,
+    players: Sequence[str],
+    columns: Columns,
+    width: float,
+    revised: Mapping[str, int] | None = None,
+) -> Table:
     """One row per box; the headings repeat on every page. A corrected box (``revised``:
     its version by its id) has its version beside its number: "5 v2"."""
     widths = box_widths(columns, len(players), width)
     rows: list[list[Cell]] = _headings(players, columns, widths)
     marks = Marks()
     before: Mapping[str, int] = {p: 0 for p in players}
-    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
-                                             strict=True)):
+    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes, strict=True)):
         row = len(rows)
         source = entered(game, index)
         version = (revised or {}).get(str(source.id)) if source is not None else None
         if version and version > 1:
             label = f"{label} v{version}".strip()
         rows.append(_row(label, source, box, players, columns, widths))
-        marks.changed += [(row, seat) for seat, p in enumerate(players)
-                          if box.totals.get(p) != before.get(p)]
+        marks.changed += [(row, seat) for seat, p in enumerate(players) if box.totals.get(p) != before.get(p)]
         before = box.totals
         if box.winner in players:
             marks.winners.append((row, players.index(box.winner)))
@@ -156,21 +161,26 @@ class Marks:
         self.winners, self.changed, self.voids = [], [], []
 
 
-def _headings(players: Sequence[str], columns: Columns,
-              widths: Sequence[float]) -> list[list[Cell]]:
+def _headings(players: Sequence[str], columns: Columns, widths: Sequence[float]) -> list[list[Cell]]:
     """Two heading rows: the players' names over their three columns, then what each holds."""
     sheet = styles()
     top: list[Cell] = [Paragraph(h, sheet.head) for h in columns.headings]
     sub: list[Cell] = [""] * columns.fixed
     for seat, name in enumerate(players):
         first = columns.fixed + 3 * seat
-        top += [name_cell(name, sum(widths[first:first + 3]), bold=True), "", ""]
+        top += [name_cell(name, sum(widths[first : first + 3]), bold=True), "", ""]
         sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
     return [top, sub]
 
 
-def _row(label: str, source: BoxEntry | None, box: SheetBox, players: Sequence[str],
-         columns: Columns, widths: Sequence[float]) -> list[Cell]:
+def _row(
+    label: str,
+    source: BoxEntry | None,
+    box: SheetBox,
+    players: Sequence[str],
+    columns: Columns,
+    widths: Sequence[float],
+) -> list[Cell]:
     """A box as a pad records it: who dealt, how it ended and who won, the numbers."""
     how = result(box.result)
     winner = box.winner
@@ -190,8 +200,7 @@ def _row(label: str, source: BoxEntry | None, box: SheetBox, players: Sequence[s
         count = words.number(box.counts.get(player))
         if player == by and count:
             count += KNOCKER_MARK
-        row += [count, words.number(credit) if credit else "",
-                words.number(box.totals.get(player))]
+        row += [count, words.number(credit) if credit else "", words.number(box.totals.get(player))]
     return row
 
 
@@ -239,14 +248,12 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         ("LEFTPADDING", (0, 0), (-1, -1), PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Running totals that did not change in a row are grey: the eye finds the ones that did.
-        *[("TEXTCOLOR", (fixed + 2 + 3 * p, 2), (fixed + 2 + 3 * p, -1), MUTED)
-          for p in range(players)],
+        *[("TEXTCOLOR", (fixed + 2 + 3 * p, 2), (fixed + 2 + 3 * p, -1), MUTED) for p in range(players)],
         # Light ruling between rows and columns, a frame round the whole pad.
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
         # A heavier rule before each player's columns, as on a printed pad.
-        *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK)
-          for p in range(players)],
+        *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK) for p in range(players)],
     ]
     # Every other box tinted so a row can be followed across the page.
     commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in range(3, rows, 2)]
@@ -255,11 +262,15 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
     # A running total that changed: bold and in ink.
     for r, p in marks.changed:
         column = fixed + 2 + 3 * p
-        commands += [("FONT", (column, r), (column, r), FONT_BOLD, 8),
-                     ("TEXTCOLOR", (column, r), (column, r), INK)]
+        commands += [
+            ("FONT", (column, r), (column, r), FONT_BOLD, 8),
+            ("TEXTCOLOR", (column, r), (column, r), INK),
+        ]
     # The box winner's credit: bold on a tint (the "won by" column names him as well).
     for r, p in marks.winners:
         column = fixed + 1 + 3 * p
-        commands += [("BACKGROUND", (column, r), (column, r), WON),
-                     ("FONT", (column, r), (column, r), FONT_BOLD, 8)]
+        commands += [
+            ("BACKGROUND", (column, r), (column, r), WON),
+            ("FONT", (column, r), (column, r), FONT_BOLD, 8),
+        ]
     return ruled(commands)

@@ -84,12 +84,10 @@ def suited(value: object) -> str:
     >>> suited("4♥ & 5♠") == '4<font color="#c8102e">♥</font> &amp; 5♠'
     True
     """
-    return _RED_SYMBOL.sub(lambda m: f'<font color="#{RED.hexval()[2:]}">{m.group(1)}</font>',
-                           text(value))
+    return _RED_SYMBOL.sub(lambda m: f'<font color="#{RED.hexval()[2:]}">{m.group(1)}</font>', text(value))
 
 
-def filled(words: Sequence[T], widths: Sequence[float], space: float,
-           width: float) -> list[list[T]]:
+def filled(words: Sequence[T], widths: Sequence[float], space: float, width: float) -> list[list[T]]:
     """Words set in lines of ``width`` greedily, as a Paragraph sets them; a word wider
     than the line gets a line of its own.
 
@@ -110,8 +108,9 @@ def filled(words: Sequence[T], widths: Sequence[float], space: float,
 class CardLine(Flowable):
     """Coloured words set in lines, wrapped between words, drawn without markup."""
 
-    def __init__(self, words: Sequence[Word], *, size: float = 8, leading: float = 9.5,
-                 font: str = FONT) -> None:
+    def __init__(
+        self, words: Sequence[Word], *, size: float = 8, leading: float = 9.5, font: str = FONT
+    ) -> None:
         super().__init__()
         self.words = list(words) or [("—", MUTED)]
         self.size, self.leading, self.font = size, leading, font
@@ -119,11 +118,13 @@ class CardLine(Flowable):
 
     def wrap(self, aW: float, aH: float) -> tuple[float, float]:
         # A word (a name) wider than the cell is shortened, never run over the next cell.
-        words = [(fonts.shortened(word, self.font, self.size, aW), colour)
-                 for word, colour in self.words]
-        self.lines = filled(words, [fonts.width(word, self.font, self.size)
-                                    for word, _ in words],
-                            pdfmetrics.stringWidth(" ", self.font, self.size), aW)
+        words = [(fonts.shortened(word, self.font, self.size, aW), colour) for word, colour in self.words]
+        self.lines = filled(
+            words,
+            [fonts.width(word, self.font, self.size) for word, _ in words],
+            pdfmetrics.stringWidth(" ", self.font, self.size),
+            aW,
+        )
         self.width, self.height = aW, self.leading * len(self.lines)
         return self.width, self.height
 

@@ -23,31 +23,28 @@ from .fonts import FONT, FONT_BOLD, shortened
 from .styles import INK, MUTED, ruled, styles
 
 
-def chart_section(score: Sheet, rules: engine.Rules, players: Sequence[str],
-                  width: float) -> list[Flowable]:
+def chart_section(score: Sheet, rules: engine.Rules, players: Sequence[str], width: float) -> list[Flowable]:
     """The chart(s) under the box table, kept with their heading; nothing before a box."""
     if not score.boxes:
         return []
-    found = data.charts(players, score, target=rules.game_target,
-                        unit=vocabulary_for(rules).deal)
+    found = data.charts(players, score, target=rules.game_target, unit=vocabulary_for(rules).deal)
     per_row = 1 if len(found) == 1 else min(3, len(found))
     each = width / per_row
     height = 46 * mm if per_row == 1 else 40 * mm
     deal = vocabulary_for(rules).deal
     drawings = [ChartDrawing(c, each - 2 * mm, height, deal) for c in found]
-    rows = [drawings[i:i + per_row] for i in range(0, len(drawings), per_row)]
+    rows = [drawings[i : i + per_row] for i in range(0, len(drawings), per_row)]
     cells: list[list[Flowable | str]] = [list(row) for row in rows]
     cells[-1] += [""] * (per_row - len(cells[-1]))
     table = Table(cells, colWidths=[each] * per_row, hAlign="LEFT")
-    table.setStyle(ruled([("LEFTPADDING", (0, 0), (-1, -1), 0),
-                               ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
-    heading = Paragraph(f"The game{'' if per_row == 1 else 's'} {deal} by {deal}",
-                        styles().heading)
+    table.setStyle(ruled([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    heading = Paragraph(f"The game{'' if per_row == 1 else 's'} {deal} by {deal}", styles().heading)
     return [KeepTogether([heading, table])]
 
 
-def chart_beside(score: Sheet, rules: engine.Rules, players: Sequence[str]
-                 ) -> Callable[[float, float], list[Flowable]] | None:
+def chart_beside(
+    score: Sheet, rules: engine.Rules, players: Sequence[str]
+) -> Callable[[float, float], list[Flowable]] | None:
     """The one chart of a game, to stand beside the end tables (``width`` × ``height``
     with its heading); None before a box or for a game of several charts."""
     if not score.boxes:
@@ -69,8 +66,7 @@ class ChartDrawing(Flowable):
     """One chart drawn straight on the canvas, ``width`` × ``height`` points, in the
     embedded fonts (a ReportLab Drawing would reference unembedded Helvetica)."""
 
-    def __init__(self, found: data.Chart, width: float, height: float,
-                 deal: str = "box") -> None:
+    def __init__(self, found: data.Chart, width: float, height: float, deal: str = "box") -> None:
         super().__init__()
         self.found, self.width, self.height, self.deal = found, width, height, deal
 
@@ -94,8 +90,7 @@ class ChartDrawing(Flowable):
         fonts.draw(canvas, left, self.height - 8, found.caption, FONT_BOLD, 7.5)
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.6)
-        canvas.lines([(left, self.height - top, left, bottom),
-                      (left, bottom, left + plot_w, bottom)])
+        canvas.lines([(left, self.height - top, left, bottom), (left, bottom, left + plot_w, bottom)])
         canvas.setFillColor(MUTED)
         canvas.setFont(FONT, 6.5)
         for value in sorted({low, high}):
@@ -106,8 +101,7 @@ class ChartDrawing(Flowable):
             canvas.setDash([1, 1.5])
             canvas.line(left, y(found.target), left + plot_w, y(found.target))
             canvas.setFont(FONT, 6)
-            canvas.drawRightString(left + plot_w - 2, y(found.target) + 2,
-                                   f"target {found.target}")
+            canvas.drawRightString(left + plot_w - 2, y(found.target) + 2, f"target {found.target}")
         ends = data.label_rows([y(line.points[-1][1]) for line in found.lines], 8)
         for line, end in zip(found.lines, ends, strict=True):
             self._plot(line, end, x, y)

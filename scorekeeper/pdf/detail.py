@@ -46,15 +46,13 @@ def wants_detail(box: SheetBox, detail: bool | None) -> bool:
     return bool(box.hands) and detail is not False
 
 
-def notes_section(game: GameEntry, sheet: Sheet,
-                  rules: engine.Rules | None = None) -> list[Flowable]:
+def notes_section(game: GameEntry, sheet: Sheet, rules: engine.Rules | None = None) -> list[Flowable]:
     """The boxes' notes, each after its box's name and the note mark, under the table
     as the legend says; nothing (no heading) when no box has a note."""
     look = styles()
     deal = vocabulary_for(rules).deal if rules is not None else "box"
     notes: list[Flowable] = []
-    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
-                                             strict=True)):
+    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes, strict=True)):
         note = note_of(box, entered(game, index))
         if note:
             name = f"{deal.capitalize()} {label}" if label else "Misdeal"
@@ -65,17 +63,23 @@ def notes_section(game: GameEntry, sheet: Sheet,
     return [KeepTogether([Paragraph("Notes", look.heading), notes[0]]), *notes[1:]]
 
 
-def detail_section(game: GameEntry, sheet: Sheet, players: Sequence[str],
-                   width: float, *, detail: bool | None,
-                   rules: engine.Rules | None = None, notes: bool = True) -> list[Flowable]:
+def detail_section(
+    game: GameEntry,
+    sheet: Sheet,
+    players: Sequence[str],
+    width: float,
+    *,
+    detail: bool | None,
+    rules: engine.Rules | None = None,
+    notes: bool = True,
+) -> list[Flowable]:
     """Every box that wants detail under one heading (a box of counts only: one line
     under ``detail=True``), then the notes unless they print elsewhere (``notes``);
     nothing when there is neither."""
     look = styles()
     deal = vocabulary_for(rules).deal if rules is not None else "box"
     blocks: list[Flowable] = []
-    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes,
-                                             strict=True)):
+    for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes, strict=True)):
         source = entered(game, index)
         name = f"{deal.capitalize()} {label}" if label else "Misdeal"
         if wants_detail(box, detail):
@@ -85,20 +89,26 @@ def detail_section(game: GameEntry, sheet: Sheet, players: Sequence[str],
     story: list[Flowable] = notes_section(game, sheet, rules) if notes else []
     if blocks:
         # The heading goes with the first line of the first block, never alone at a page's foot.
-        story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", look.heading),
-                  *blocks]
+        story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", look.heading), *blocks]
     return story
 
 
 def _steps(box: SheetBox, rules: engine.Rules | None) -> list[Piece]:
     """A box of counts only: its explanation run on after its summary line."""
-    said = [words.typeset(step.text) for step in box.explanation
-            if words.belongs(step.rule, step.text, rules)]
+    said = [
+        words.typeset(step.text) for step in box.explanation if words.belongs(step.rule, step.text, rules)
+    ]
     return [(": ", False), ("; ".join(said), False)] if said else []
 
 
-def box_detail(name: str, source: BoxEntry | None, box: SheetBox,
-               players: Sequence[str], width: float, rules: engine.Rules | None = None) -> Flowable:
+def box_detail(
+    name: str,
+    source: BoxEntry | None,
+    box: SheetBox,
+    players: Sequence[str],
+    width: float,
+    rules: engine.Rules | None = None,
+) -> Flowable:
     """One box: a heading line, the hands on the table, the explanation, advice and note."""
     sheet = styles()
     parts: list[Flowable] = [Paragraph(markup(_summary(name, source, box)), sheet.body)]
@@ -121,19 +131,21 @@ def box_detail(name: str, source: BoxEntry | None, box: SheetBox,
 
 
 def _summary(name: str, source: BoxEntry | None, box: SheetBox) -> list[Piece]:
-    """"Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20", the box,
+    """ "Box 7 · Ann dealt · K · Sal won by an underknock (Marge knocked) · Sal +20", the box,
     the letter and the winner's credit in bold."""
     found = result(box.result)
-    line: list[Piece] = [(name, True), (" · ", False), (box.dealer or "", False),
-                         (" dealt", False)]
+    line: list[Piece] = [(name, True), (" · ", False), (box.dealer or "", False), (" dealt", False)]
     if found.scores:
-        line += [(" · ", False), (found.letter, True), (" ", False),
-                 (headline(box.result, box.winner, knocker(box, source)), False)]
+        line += [
+            (" · ", False),
+            (found.letter, True),
+            (" ", False),
+            (headline(box.result, box.winner, knocker(box, source)), False),
+        ]
     if box.multiplier > 1:
         line.append((f" ×{box.multiplier}", False))
     if box.winner is not None:
-        line += [(" · ", False), (box.winner, True),
-                 (f" {words.number(box.points, signed=True)}", True)]
+        line += [(" · ", False), (box.winner, True), (f" {words.number(box.points, signed=True)}", True)]
     for player, penalty in box.penalties.items():
         if penalty:
             line += [(" · ", False), (str(player), False), (f" {words.number(-penalty)}", False)]
@@ -149,8 +161,9 @@ def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | 
     widths = [28 * mm, 0.0, 0.0, 0.0, 14 * mm]
     rest = width - widths[0] - widths[4]
     widths[1:4] = [rest * 0.44, rest * 0.30, rest * 0.26]
-    rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in
-                              ("Player", "Melds", "Laid off", "Deadwood", "Count")]]
+    rows: list[list[Any]] = [
+        [Paragraph(h, sheet.head) for h in ("Player", "Melds", "Laid off", "Deadwood", "Count")]
+    ]
     winner_row = None
     count_only = []
     for player in players:
@@ -186,8 +199,9 @@ def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | 
     return table
 
 
-def _hand_row(player: str, hand: LaidOut | None, count: object,
-              hands: Mapping[str, LaidOut], widths: Sequence[float]) -> list[Any]:
+def _hand_row(
+    player: str, hand: LaidOut | None, count: object, hands: Mapping[str, LaidOut], widths: Sequence[float]
+) -> list[Any]:
     """One hand's row; a hand entered as a count only says so."""
     name = name_cell(player, widths[0])
     if hand is None:

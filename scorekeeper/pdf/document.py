@@ -74,9 +74,12 @@ class GameInfo(PDFInfo):
         created = self.meta.played or self.meta.printed
         printed = self.meta.printed or created
         entries: dict[str, Any] = {
-            "Title": PDFString(self.title), "Author": PDFString(self.author),
-            "Producer": PDFString(self.producer), "Creator": PDFString(self.creator),
-            "Subject": PDFString(self.subject), "Keywords": PDFString(self.keywords),
+            "Title": PDFString(self.title),
+            "Author": PDFString(self.author),
+            "Producer": PDFString(self.producer),
+            "Creator": PDFString(self.creator),
+            "Subject": PDFString(self.subject),
+            "Keywords": PDFString(self.keywords),
             "Trapped": PDFName(self.trapped),
         }
         if created is not None and printed is not None:
@@ -139,8 +142,9 @@ def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:
     fonts.draw(canvas, layout.left_margin, y, trace, FONT, 7, room=room)
     if layout.legend:
         canvas.setFillColor(INK)
-        fonts.draw(canvas, layout.left_margin, y + 3.4 * mm, layout.legend, FONT, 7,
-                   room=right - layout.left_margin)
+        fonts.draw(
+            canvas, layout.left_margin, y + 3.4 * mm, layout.legend, FONT, 7, room=right - layout.left_margin
+        )
     canvas.restoreState()
 
 
@@ -153,8 +157,9 @@ def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
     for r, row in enumerate(rows):
         for c, dark in enumerate(row):
             if dark:
-                canvas.rect(x + (c + 1) * module, y + size - (r + 2) * module, module, module,
-                            stroke=0, fill=1)
+                canvas.rect(
+                    x + (c + 1) * module, y + size - (r + 2) * module, module, module, stroke=0, fill=1
+                )
 
 
 def draw_header(canvas: Canvas, doc: BaseDocTemplate, *, layout: Layout) -> None:
@@ -209,10 +214,23 @@ def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
         creator="scorekeeper",
         invariant=1,
     )
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    template = PageTemplate(id="page", frames=[frame], pagesize=layout.page_size,
-                            onPage=functools.partial(draw_header, layout=layout))
+    frame = Frame(
+        doc.leftMargin,
+        doc.bottomMargin,
+        doc.width,
+        doc.height,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+    )
+    template = PageTemplate(
+        id="page",
+        frames=[frame],
+        pagesize=layout.page_size,
+        onPage=functools.partial(draw_header, layout=layout),
+    )
     doc.addPageTemplates([template])
     doc.build(list(story), canvasmaker=functools.partial(NumberedCanvas, layout=layout))
     return buffer.getvalue()

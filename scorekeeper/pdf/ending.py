@@ -28,9 +28,17 @@ BESIDE_SHARE = 0.36
 """The share of the page's width the chart takes beside the end tables."""
 
 
-def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
-                stake: object, width: float, *, heading: str = "End of game",
-                meta: SheetMeta | None = None, beside: Beside | None = None) -> list[Flowable]:
+def end_of_game(
+    score: Sheet,
+    rules: engine.Rules,
+    players: Sequence[str],
+    stake: object,
+    width: float,
+    *,
+    heading: str = "End of game",
+    meta: SheetMeta | None = None,
+    beside: Beside | None = None,
+) -> list[Flowable]:
     """The block under the box table: how the game ended, or where it stands; with
     ``beside``, the chart stands at the right of its tables instead of taking a band
     of its own, so a short game's sheet stays one page. The explanation follows, the
@@ -53,39 +61,46 @@ def end_of_game(score: Sheet, rules: engine.Rules, players: Sequence[str],
         Spacer(1, 3 * mm),
     ]
     currency = meta.currency if meta else ""
-    payments = settlement_table(score.settlement, stake, room, currency=currency,
-                                shutout_mark=shutout_mark(rules))
+    payments = settlement_table(
+        score.settlement, stake, room, currency=currency, shutout_mark=shutout_mark(rules)
+    )
     if payments is not None:
-        block += [Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5,
-                                                               spaceBefore=0)), payments,
-                  Spacer(1, 2 * mm),
-                  net_table(score.settlement, players, stake, currency, room)]
+        block += [
+            Paragraph("Settlement", sheet.heading.clone("sub", fontSize=9.5, spaceBefore=0)),
+            payments,
+            Spacer(1, 2 * mm),
+            net_table(score.settlement, players, stake, currency, room),
+        ]
     story = _side_by_side(block, beside, room, width, gap)
-    steps = citations(score.explanation, width, rules, sheet_numbers(score.boxes),
-                      currency=meta.currency if meta else "")
+    steps = citations(
+        score.explanation, width, rules, sheet_numbers(score.boxes), currency=meta.currency if meta else ""
+    )
     if steps is not None:
         story += [Spacer(1, 3 * mm), steps]
     return story
 
 
-def _side_by_side(block: list[Flowable], beside: Beside | None, room: float, width: float,
-                  gap: float) -> list[Flowable]:
+def _side_by_side(
+    block: list[Flowable], beside: Beside | None, room: float, width: float, gap: float
+) -> list[Flowable]:
     """The end tables kept together, with what stands beside them as tall as they are."""
     if beside is None:
         return [KeepTogether(block)]
-    tall = sum(f.wrap(room, 10_000)[1] + f.getSpaceBefore() + f.getSpaceAfter()
-               for f in block)
+    tall = sum(f.wrap(room, 10_000)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in block)
     right = beside(width - room - gap, max(tall, 45 * mm))
-    table = Table([[block, right]], colWidths=[room + gap, width - room - gap],
-                  hAlign="LEFT")
-    table.setStyle(ruled([
-        # Two columns without ruling or padding: the tables at the left, the chart right.
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ("TOPPADDING", (0, 0), (-1, -1), 0),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-    ]))
+    table = Table([[block, right]], colWidths=[room + gap, width - room - gap], hAlign="LEFT")
+    table.setStyle(
+        ruled(
+            [
+                # Two columns without ruling or padding: the tables at the left, the chart right.
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
     # The heading's space above, which a table cell does not give it.
     return [Spacer(1, styles().heading.spaceBefore), table]
 
@@ -103,21 +118,23 @@ def _standing_note(score: Sheet, rules: engine.Rules) -> str:
     return note
 
 
-def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str],
-                 width: float) -> Table:
+def totals_table(score: Summary, rules: engine.Rules, players: Sequence[str], width: float) -> Table:
     """Credits, boxes won, bonuses and final totals per player, summed like a pad's foot."""
     over = score.game_over
     column = min((width - LABEL_WIDTH) / max(len(players), 1), 34 * mm)
     header = ["", *[name_cell(p, column, bold=True) for p in players]]
-    rows: list[list[Any]] = [header, _row("Credits", score.totals, players),
-                             _row(f"{vocabulary_for(rules).deals.capitalize()} won",
-                                  score.boxes_won, players)]
+    rows: list[list[Any]] = [
+        header,
+        _row("Credits", score.totals, players),
+        _row(f"{vocabulary_for(rules).deals.capitalize()} won", score.boxes_won, players),
+    ]
     agreed = stopped_by_agreement(score)
     if over and not agreed:  # stopped by agreement: no bonus of any kind, so no such rows
         if rules.box_bonus or any(score.box_bonuses.values()):
             deal = vocabulary_for(rules).deal
-            rows.append(_row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}",
-                             score.box_bonuses, players))
+            rows.append(
+                _row(f"{deal.capitalize()} bonuses, {rules.box_bonus} a {deal}", score.box_bonuses, players)
+            )
         if rules.game_bonus or any(score.game_bonus.values()):
             rows.append(_row("Game bonus", score.game_bonus, players))
         shut = set(score.shutouts)
@@ -180,8 +197,14 @@ def shutout_mark(rules: engine.Rules) -> str:
     return "×2 shut out" if rules.shutout == "double" else f"+{rules.shutout} shut out"
 
 
-def settlement_table(payments: Sequence[Payment], stake: object, width: float, *,
-                     currency: str = "", shutout_mark: str = "×2 shut out") -> Table | None:
+def settlement_table(
+    payments: Sequence[Payment],
+    stake: object,
+    width: float,
+    *,
+    currency: str = "",
+    shutout_mark: str = "×2 shut out",
+) -> Table | None:
     """Who pays whom, in points and, when there is a stake, in money (J16); the one
     payment a shutout changed (a shut-out player's to the winner, J15) says so in words,
     and no other payment of his."""
@@ -195,8 +218,11 @@ def settlement_table(payments: Sequence[Payment], stake: object, width: float, *
     head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     for payment in payments:
-        row = [name_cell(payment.payer, name_width), name_cell(payment.payee, name_width),
-               words.number(payment.points)]
+        row = [
+            name_cell(payment.payer, name_width),
+            name_cell(payment.payee, name_width),
+            words.number(payment.points),
+        ]
         if money:
             row.append(words.money(payment.amount, currency))
         if shutout:
@@ -204,20 +230,29 @@ def settlement_table(payments: Sequence[Payment], stake: object, width: float, *
         rows.append(row)
     widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")
-    table.setStyle(ruled([
-        # Same ruling as the totals table; points and money right-aligned, money in bold.
-        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
-        ("FONT", (0, 1), (-1, -1), FONT, 8.5),
-        ("FONT", (3, 1), (3, -1), FONT_BOLD, 8.5),
-        ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
-        *FRAMED_GRID,
-    ]))
+    table.setStyle(
+        ruled(
+            [
+                # Same ruling as the totals table; points and money right-aligned, money in bold.
+                ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
+                ("FONT", (0, 1), (-1, -1), FONT, 8.5),
+                ("FONT", (3, 1), (3, -1), FONT_BOLD, 8.5),
+                ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                *FRAMED_GRID,
+            ]
+        )
+    )
     return table
 
 
-def net_table(payments: Sequence[Payment], players: Sequence[str], stake: object,
-              currency: str, width: float | None = None) -> Table:
+def net_table(
+    payments: Sequence[Payment],
+    players: Sequence[str],
+    stake: object,
+    currency: str,
+    width: float | None = None,
+) -> Table:
     """Each player's net result: what he takes home (+) or pays out (−) over all payments."""
     sheet = styles()
     points = {p: 0.0 for p in players}
@@ -230,20 +265,26 @@ def net_table(payments: Sequence[Payment], players: Sequence[str], stake: object
     money = words.stake(stake) != "none" or any(amounts.values())
     label = LABEL_WIDTH if width is None else min(LABEL_WIDTH, 26 * mm)
     column = 30 * mm if width is None else min(30 * mm, (width - label) / max(len(players), 1))
-    rows: list[list[Any]] = [["Net result", *[name_cell(p, column, bold=True) for p in players]],
-                             ["Points", *[words.number(points[p], signed=True) for p in players]]]
+    rows: list[list[Any]] = [
+        ["Net result", *[name_cell(p, column, bold=True) for p in players]],
+        ["Points", *[words.number(points[p], signed=True) for p in players]],
+    ]
     if money:
         rows.append(["Money", *[_signed_money(amounts[p], currency) for p in players]])
     table = Table(rows, colWidths=[label] + [column] * len(players), hAlign="LEFT")
-    table.setStyle(ruled([
-        # As the totals table: names over tinted headings, numbers right-aligned and bold.
-        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
-        ("FONT", (0, 0), (0, 0), FONT_BOLD, 8.5),
-        ("FONT", (0, 1), (-1, -1), FONT_BOLD, 8.5),
-        ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
-        *FRAMED_GRID,
-    ]))
+    table.setStyle(
+        ruled(
+            [
+                # As the totals table: names over tinted headings, numbers right-aligned and bold.
+                ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.9, INK),
+                ("FONT", (0, 0), (0, 0), FONT_BOLD, 8.5),
+                ("FONT", (0, 1), (-1, -1), FONT_BOLD, 8.5),
+                ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+                *FRAMED_GRID,
+            ]
+        )
+    )
     _ = sheet
     return table
 

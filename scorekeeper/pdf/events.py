@@ -135,7 +135,7 @@ def render_table_cards(cards: Sequence[TableCard], *, size: str = "A4") -> bytes
     per_page = CARD_COLUMNS * CARD_ROWS
     for start in range(0, max(len(cards), 1), per_page):
         _cut_marks(canvas, page)
-        for place, card in enumerate(cards[start:start + per_page]):
+        for place, card in enumerate(cards[start : start + per_page]):
             column, row = place % CARD_COLUMNS, place // CARD_COLUMNS
             _card(canvas, card, column * cell_w, height - (row + 1) * cell_h, cell_w, cell_h)
         canvas.showPage()
@@ -180,8 +180,7 @@ def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: floa
         canvas.setFont(FONT, 11)
         canvas.drawString(left, seat_y, f"Seat {number}")
         canvas.setFillColor(INK)
-        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, 14,
-                   room=room - 16 * mm)
+        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, 14, room=room - 16 * mm)
         seat_y -= 20
     if card.rules:
         canvas.setFillColor(MUTED)
@@ -194,8 +193,7 @@ def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: floa
         said = "Scan to score this table"
         if card.code:
             said += f" · or type the code {card.code[:3]} {card.code[3:]}"
-        fonts.draw(canvas, x + w / 2, y + inner + 2, said, FONT, 8.5, align="centre",
-                   room=room)
+        fonts.draw(canvas, x + w / 2, y + inner + 2, said, FONT, 8.5, align="centre", room=room)
     canvas.restoreState()
 
 
@@ -210,17 +208,27 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
     width = page[0] - 2 * MARGIN
     sheet = styles()
     subtitle = " · ".join(part for part in (results.date, results.place, results.rules) if part)
-    layout = Layout(page, title=f"{results.name}: results", header=subtitle,
-                    footer=results.footer or f"scorekeeper · results of {results.name}")
+    layout = Layout(
+        page,
+        title=f"{results.name}: results",
+        header=subtitle,
+        footer=results.footer or f"scorekeeper · results of {results.name}",
+    )
     story: list[Flowable] = [Paragraph(text(f"{results.name}: results"), sheet.title)]
     if subtitle:
         story.append(Paragraph(text(subtitle), sheet.subtitle))
     story.append(Spacer(1, 3 * mm))
-    counted = ("the sum of each player's settlements" if results.count == "net"
-               else "points by place at the table, ties shared")
-    story += [_heading(results.standing_title),
-              Paragraph(text(f"Score: {counted}."), sheet.small), Spacer(1, 1.5 * mm),
-              _standings(results, width)]
+    counted = (
+        "the sum of each player's settlements"
+        if results.count == "net"
+        else "points by place at the table, ties shared"
+    )
+    story += [
+        _heading(results.standing_title),
+        Paragraph(text(f"Score: {counted}."), sheet.small),
+        Spacer(1, 1.5 * mm),
+        _standings(results, width),
+    ]
     story += _highlights(results)
     rounds = sorted({t.round for t in results.tables})
     for number in rounds:
@@ -242,16 +250,30 @@ def _standings(results: Results, width: float) -> Flowable:
     name_w = max(35 * mm, width - number_w * (len(fixed) - 1) - 10 * mm)
     widths = [10 * mm, name_w] + [number_w] * (len(fixed) - 1)
     head = styles().head
-    rows: list[list[object]] = [[Paragraph(h, head) for h in
-                                 ["#", "Player", *fixed[1:]]]]
+    rows: list[list[object]] = [[Paragraph(h, head) for h in ["#", "Player", *fixed[1:]]]]
     for line in results.standings:
-        rows.append([str(line.rank), name_cell(line.player, name_w),
-                     words.number(line.score), str(line.games), str(line.won),
-                     str(line.boxes), *line.tie_breaks])
+        rows.append(
+            [
+                str(line.rank),
+                name_cell(line.player, name_w),
+                words.number(line.score),
+                str(line.games),
+                str(line.won),
+                str(line.boxes),
+                *line.tie_breaks,
+            ]
+        )
     table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    table.setStyle(ruled([*HEADED, ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
-                          ("FONT", (0, 1), (-1, -1), FONT, 9.5),
-                          ("FONT", (2, 1), (2, -1), FONT_BOLD, 9.5)]))
+    table.setStyle(
+        ruled(
+            [
+                *HEADED,
+                ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                ("FONT", (0, 1), (-1, -1), FONT, 9.5),
+                ("FONT", (2, 1), (2, -1), FONT_BOLD, 9.5),
+            ]
+        )
+    )
     return table
 
 
@@ -260,8 +282,7 @@ def _highlights(results: Results) -> list[Flowable]:
     said: list[str] = []
     if results.highest_box is not None:
         player, points, round_, table = results.highest_box
-        said.append(f"<b>Highest box:</b> {text(player)}, {points} points "
-                    f"(round {round_}, table {table})")
+        said.append(f"<b>Highest box:</b> {text(player)}, {points} points (round {round_}, table {table})")
     if results.most_gins:
         count = results.most_gins[0][1]
         names = ", ".join(text(p) for p, _ in results.most_gins)
@@ -272,8 +293,13 @@ def _highlights(results: Results) -> list[Flowable]:
     return story + [Paragraph(s, styles().body) for s in said]
 
 
-STATUS_WORDS = {"done": "", "agreed": "ended by agreement", "playing": "still playing",
-                "waiting": "not started", "bye": "bye"}
+STATUS_WORDS = {
+    "done": "",
+    "agreed": "ended by agreement",
+    "playing": "still playing",
+    "waiting": "not started",
+    "bye": "bye",
+}
 
 
 def _round(tables: Sequence[TableResult], width: float) -> Flowable:

@@ -32,13 +32,14 @@ FONT_BOLD = "DejaVuSans-Bold"
 FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FALLBACKS = (("DroidSansFallback", "DroidSansFallback.ttf"), ("Symbola", "Symbola.ttf"))
 """Tried in order for a character the body font lacks (name, file in FONTS_DIR)."""
-ARABIC = {FONT: ("NotoSansArabic", "NotoSansArabic-Regular.ttf"),
-          FONT_BOLD: ("NotoSansArabic-Bold", "NotoSansArabic-Bold.ttf")}
+ARABIC = {
+    FONT: ("NotoSansArabic", "NotoSansArabic-Regular.ttf"),
+    FONT_BOLD: ("NotoSansArabic-Bold", "NotoSansArabic-Bold.ttf"),
+}
 """The font of Arabic letters, by the weight of the text around them: Noto Sans Arabic
 has every joined form and ligature ``arabic_reshaper`` makes (DejaVu Sans lacks the
 "الله" ligature and the Persian and Urdu forms)."""
-_ARABIC_BLOCKS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF),
-                  (0xFE70, 0xFEFF))
+_ARABIC_BLOCKS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
 ELLIPSIS = "…"
 
 
@@ -50,15 +51,31 @@ def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
     >>> "<00> <D83DDE00>" in _to_unicode_cmap("F", [0x1F600])
     True
     """
-    entries = [f"<{i:02X}> <{chr(v).encode('utf-16-be').hex().upper()}>"
-               for i, v in enumerate(subset)]
-    return "\n".join([
-        "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
-        "/CIDSystemInfo", f"<< /Registry ({fontname})", f"/Ordering ({fontname})",
-        "/Supplement 0", ">> def", f"/CMapName /{fontname} def", "/CMapType 2 def",
-        "1 begincodespacerange", f"<00> <{len(subset) - 1:02X}>", "endcodespacerange",
-        f"{len(subset)} beginbfchar", *entries, "endbfchar", "endcmap",
-        "CMapName currentdict /CMap defineresource pop", "end", "end"])
+    entries = [f"<{i:02X}> <{chr(v).encode('utf-16-be').hex().upper()}>" for i, v in enumerate(subset)]
+    return "\n".join(
+        [
+            "/CIDInit /ProcSet findresource begin",
+            "12 dict begin",
+            "begincmap",
+            "/CIDSystemInfo",
+            f"<< /Registry ({fontname})",
+            f"/Ordering ({fontname})",
+            "/Supplement 0",
+            ">> def",
+            f"/CMapName /{fontname} def",
+            "/CMapType 2 def",
+            "1 begincodespacerange",
+            f"<00> <{len(subset) - 1:02X}>",
+            "endcodespacerange",
+            f"{len(subset)} beginbfchar",
+            *entries,
+            "endbfchar",
+            "endcmap",
+            "CMapName currentdict /CMap defineresource pop",
+            "end",
+            "end",
+        ]
+    )
 
 
 @functools.cache
@@ -68,8 +85,7 @@ def register_fonts() -> None:
     ttfonts.makeToUnicodeCMap = _to_unicode_cmap
     pdfmetrics.registerFont(TTFont(FONT, str(FONTS_DIR / "DejaVuSans.ttf")))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(FONTS_DIR / "DejaVuSans-Bold.ttf")))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT,
-                                  boldItalic=FONT_BOLD)
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
 
 
 @functools.cache
@@ -93,8 +109,7 @@ def _register_arabic() -> None:
     (regular, regular_file), (bold, bold_file) = ARABIC[FONT], ARABIC[FONT_BOLD]
     pdfmetrics.registerFont(TTFont(regular, str(FONTS_DIR / regular_file)))
     pdfmetrics.registerFont(TTFont(bold, str(FONTS_DIR / bold_file)))
-    pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular,
-                                  boldItalic=bold)
+    pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
 
 
 def _font_for(char: str, font: str) -> str:
@@ -130,8 +145,7 @@ def _reshaper() -> arabic_reshaper.ArabicReshaper:
     from arabic_reshaper.ligatures import LIGATURES  # type: ignore[import-untyped]
 
     both = _glyphs(ARABIC[FONT][0]) & _glyphs(ARABIC[FONT_BOLD][0])
-    config = {name: all(ord(c) in both for form in forms for c in form)
-              for name, (_, forms) in LIGATURES}
+    config = {name: all(ord(c) in both for form in forms for c in form) for name, (_, forms) in LIGATURES}
     return arabic_reshaper.ArabicReshaper(configuration=config)
 
 
@@ -168,7 +182,7 @@ def _rtl_runs(raw: str) -> Iterator[tuple[bool, str]]:
             last += 1  # a shortened name keeps its ellipsis at its own end
         if start < n:
             yield False, raw[start:n]
-        yield True, raw[n:last + 1]
+        yield True, raw[n : last + 1]
         start = n = last + 1
     if start < len(raw):
         yield False, raw[start:]
@@ -238,8 +252,11 @@ def plain(raw: str) -> bool:
     >>> plain("Zoë"), plain("日本"), plain("עברית")
     (True, False, False)
     """
-    return not is_rtl(raw) and all(name == FONT for name, _ in runs(raw, FONT)) and all(
-        name == FONT_BOLD for name, _ in runs(raw, FONT_BOLD))
+    return (
+        not is_rtl(raw)
+        and all(name == FONT for name, _ in runs(raw, FONT))
+        and all(name == FONT_BOLD for name, _ in runs(raw, FONT_BOLD))
+    )
 
 
 @functools.lru_cache(maxsize=8192)
@@ -259,9 +276,10 @@ def markup(raw: object, font: str = FONT, *, shaped: bool = False) -> str:
     """
     value = str(raw)
     shown = value if shaped else visual(value)
-    return "".join(escape(piece) if name in (FONT, FONT_BOLD, font)
-                   else f'<font face="{name}">{escape(piece)}</font>'
-                   for name, piece in runs(shown, font))
+    return "".join(
+        escape(piece) if name in (FONT, FONT_BOLD, font) else f'<font face="{name}">{escape(piece)}</font>'
+        for name, piece in runs(shown, font)
+    )
 
 
 def shortened(raw: str, font: str, size: float, room: float) -> str:
@@ -289,8 +307,17 @@ def _cuts(shown: str) -> Iterator[int]:
     yield from range(len(shown) - 1, 0, -1)
 
 
-def draw(canvas: Canvas, x: float, y: float, raw: str, font: str, size: float, *,
-         align: str = "left", room: float | None = None) -> None:
+def draw(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    raw: str,
+    font: str,
+    size: float,
+    *,
+    align: str = "left",
+    room: float | None = None,
+) -> None:
     """Draw user text (as typed) on the canvas run by run, shortened to ``room`` when given."""
     shown = visual(shortened(raw, font, size, room) if room is not None else raw)
     total = width(shown, font, size, shaped=True)

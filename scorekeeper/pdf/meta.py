@@ -97,4 +97,3 @@ def pdf_date(moment: datetime.datetime) -> str:
     sign = "-" if minutes < 0 else "+"
     hours, rest = divmod(abs(minutes), 60)
     return f"D:{moment:%Y%m%d%H%M%S}{sign}{hours:02d}'{rest:02d}'"
-

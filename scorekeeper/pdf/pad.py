@@ -40,8 +40,14 @@ HEAD_ROW = 5 * mm
 FOOT_ROW = 8 * mm
 
 
-def render_blank_pad(rules: str, *, players: int | None = None, page_size: str = "A4",
-                     columns: int | None = None, printed: datetime.date | None = None) -> bytes:
+def render_blank_pad(
+    rules: str,
+    *,
+    players: int | None = None,
+    page_size: str = "A4",
+    columns: int | None = None,
+    printed: datetime.date | None = None,
+) -> bytes:
     """A blank score pad for the preset ``rules`` as PDF bytes.
 
     ``players`` defaults to the game's usual number (three for Jersey Gin, two
@@ -55,21 +61,26 @@ def render_blank_pad(rules: str, *, players: int | None = None, page_size: str =
     games = _games(preset, columns)
     size = paper_size(page_size, landscape=(seats >= 4 and not preset.hollywood) or games > 3)
     note = f"{preset.title}:  " + "   ·   ".join(
-        f"{label} {value}" for label, value in words.key_numbers(preset))
-    layout = Layout(size, title=f"{preset.title} score pad", margin_note=note,
-                    footer=f"scorekeeper · blank {preset.title} pad · printed "
-                           f"{(printed or datetime.date.today()).isoformat()}",
-                    legend=legend(three_hand=preset.is_three_hand, knocker=False,
-                                  has_break=vocabulary_for(preset).has_break)
-                    + " · write initials in the narrow columns")
+        f"{label} {value}" for label, value in words.key_numbers(preset)
+    )
+    layout = Layout(
+        size,
+        title=f"{preset.title} score pad",
+        margin_note=note,
+        footer=f"scorekeeper · blank {preset.title} pad · printed "
+        f"{(printed or datetime.date.today()).isoformat()}",
+        legend=legend(
+            three_hand=preset.is_three_hand, knocker=False, has_break=vocabulary_for(preset).has_break
+        )
+        + " · write initials in the narrow columns",
+    )
     width = size[0] - layout.left_margin - MARGIN
     height = size[1] - MARGIN - 5 * mm - layout.bottom_margin
     story = _pad_title(preset, seats, width)
     after = _after_pad(preset, seats, width)
 
     def tall(flowables: list[Flowable]) -> float:
-        return sum(f.wrap(width, height)[1] + f.getSpaceBefore() + f.getSpaceAfter()
-                   for f in flowables)
+        return sum(f.wrap(width, height)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in flowables)
 
     room = height - tall([*story, *after]) - 2 * mm
     if preset.hollywood:
@@ -95,8 +106,11 @@ def _seats(preset: engine.Rules, players: int | None) -> int:
     if players is None:
         return preset.min_players if preset.min_players > 2 else min(4, preset.max_players)
     if not preset.min_players <= players <= preset.max_players:
-        allowed = (f"{preset.min_players}" if preset.min_players == preset.max_players
-                   else f"{preset.min_players} to {preset.max_players}")
+        allowed = (
+            f"{preset.min_players}"
+            if preset.min_players == preset.max_players
+            else f"{preset.min_players} to {preset.max_players}"
+        )
         raise ValueError(f"{preset.title} is for {allowed} players, not {players}")
     return players
 
@@ -124,16 +138,32 @@ def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]
     """Title and the fields a table fills in before the first deal: where and when, the
     stake and its currency, the target the table plays to, which sheet of the game this
     is; Hollywood's players by letter, their names written once."""
-    line = (f"Rules of {text(preset.title)}. Key numbers: "
-            + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset)) + ".")
-    fields: list[Field] = [("Date", ""), ("Place", ""), ("Start", ""), ("First dealer", ""),
-                           ("Stake a point", ""), ("Currency", "")]
-    second: list[Field] = [(f"Game to (book: {preset.game_target or 'none'})", ""),
-                           ("Sheet", "&nbsp;" * 8 + "of"), ("Misdeals (tally, no row)", "")]
+    line = (
+        f"Rules of {text(preset.title)}. Key numbers: "
+        + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset))
+        + "."
+    )
+    fields: list[Field] = [
+        ("Date", ""),
+        ("Place", ""),
+        ("Start", ""),
+        ("First dealer", ""),
+        ("Stake a point", ""),
+        ("Currency", ""),
+    ]
+    second: list[Field] = [
+        (f"Game to (book: {preset.game_target or 'none'})", ""),
+        ("Sheet", "&nbsp;" * 8 + "of"),
+        ("Misdeals (tally, no row)", ""),
+    ]
     if preset.hollywood:
         second = [(f"Player {seat_letter(n)}", "") for n in range(1, seats + 1)] + second
-    return [*title_block(f"{preset.title} score pad", [line], fields, width),
-            Spacer(1, 2 * mm), form_fields(second, width), Spacer(1, 3 * mm)]
+    return [
+        *title_block(f"{preset.title} score pad", [line], fields, width),
+        Spacer(1, 2 * mm),
+        form_fields(second, width),
+        Spacer(1, 3 * mm),
+    ]
 
 
 def seat_letter(seat: int) -> str:
@@ -154,16 +184,15 @@ def _after_pad(preset: engine.Rules, seats: int, width: float) -> list[Flowable]
     if preset.family == "jersey" and seats == 3 and not preset.hollywood:
         story.append(_pairs_table([("A", "B"), ("A", "C"), ("B", "C")], width))
     elif preset.hollywood:
-        story.append(_pairs_table([("A", "B")], width, label="All games: net",
-                                  shutout=False))
-    agreed = "Agreed: " + "".join(f"{seat_letter(n)} " + "_" * 14 + "&nbsp;" * 4
-                                  for n in range(1, seats + 1))
+        story.append(_pairs_table([("A", "B")], width, label="All games: net", shutout=False))
+    agreed = "Agreed: " + "".join(f"{seat_letter(n)} " + "_" * 14 + "&nbsp;" * 4 for n in range(1, seats + 1))
     story += [Spacer(1, 2 * mm), Paragraph(agreed, sheet.small)]
     return story
 
 
-def _pairs_table(pairs: list[tuple[str, str]], width: float, *,
-                 label: str = "Pair", shutout: bool = True) -> Table:
+def _pairs_table(
+    pairs: list[tuple[str, str]], width: float, *, label: str = "Pair", shutout: bool = True
+) -> Table:
     """One row a pair: who pays (initial), the points, a box to tick when a shutout
     doubles it, and the money."""
     sheet = styles()
@@ -171,19 +200,25 @@ def _pairs_table(pairs: list[tuple[str, str]], width: float, *,
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
     rows += [[f"{a}–{b}", "", "", *(["☐"] if shutout else []), ""] for a, b in pairs]
     widths = [28 * mm, 22 * mm, 26 * mm, *([24 * mm] if shutout else []), 30 * mm]
-    table = Table(rows, colWidths=widths, rowHeights=[HEAD_ROW] + [ROW] * len(pairs),
-                  hAlign="LEFT")
-    table.setStyle(ruled([
-        # A small settlement grid: tinted heading, light ruling, a frame; the tick box
-        # centred in its column.
-        ("BACKGROUND", (0, 0), (-1, 0), HEAD),
-        ("FONT", (0, 1), (0, -1), FONT_BOLD, 8),
-        *([("FONT", (3, 1), (3, -1), FONT, 12), ("ALIGN", (3, 1), (3, -1), "CENTER")]
-          if shutout else []),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
-        ("BOX", (0, 0), (-1, -1), 1.0, INK),
-    ]))
+    table = Table(rows, colWidths=widths, rowHeights=[HEAD_ROW] + [ROW] * len(pairs), hAlign="LEFT")
+    table.setStyle(
+        ruled(
+            [
+                # A small settlement grid: tinted heading, light ruling, a frame; the tick box
+                # centred in its column.
+                ("BACKGROUND", (0, 0), (-1, 0), HEAD),
+                ("FONT", (0, 1), (0, -1), FONT_BOLD, 8),
+                *(
+                    [("FONT", (3, 1), (3, -1), FONT, 12), ("ALIGN", (3, 1), (3, -1), "CENTER")]
+                    if shutout
+                    else []
+                ),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
+                ("BOX", (0, 0), (-1, -1), 1.0, INK),
+            ]
+        )
+    )
     _ = width
     return table
 
@@ -195,8 +230,10 @@ def _body_rows(room: float, fixed: list[float]) -> int:
 
 def _seat_head(seat: int) -> Paragraph:
     """The label in the corner of a name box: the seat's letter, as the pairs below name it."""
-    return Paragraph(f"seat {seat_letter(seat)}", styles().head.clone(
-        "seat", textColor=MUTED, alignment=0, fontSize=6, leading=7))
+    return Paragraph(
+        f"seat {seat_letter(seat)}",
+        styles().head.clone("seat", textColor=MUTED, alignment=0, fontSize=6, leading=7),
+    )
 
 
 def _narrow_heads(labels: list[str]) -> list[Paragraph]:
@@ -218,8 +255,14 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
     fixed = [9 * mm] + [NARROW] * 3 + [11 * mm] * columns.upcard + [NARROW] * columns.multiplier
     group = max((width - sum(fixed)) / seats, 3 * CELL)
     widths = fixed + [group / 3] * 3 * seats
-    heads_text = [columns.deal.capitalize(), "Dlr", "How", "Won", *(["Upcard"] if columns.upcard else []),
-                  *(["×"] if columns.multiplier else [])]
+    heads_text = [
+        columns.deal.capitalize(),
+        "Dlr",
+        "How",
+        "Won",
+        *(["Upcard"] if columns.upcard else []),
+        *(["×"] if columns.multiplier else []),
+    ]
     top: list[Any] = list(_narrow_heads(heads_text))
     sub: list[Any] = [""] * len(fixed)
     for seat in range(1, seats + 1):
@@ -229,8 +272,12 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
     heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
     # The first row carries the totals forward from the sheet before (a game past one page).
-    rows = [top, sub, [_foot_cells(["Carried forward"])[0]] + [""] * (len(widths) - 1),
-            *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body)]]
+    rows = [
+        top,
+        sub,
+        [_foot_cells(["Carried forward"])[0]] + [""] * (len(widths) - 1),
+        *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body)],
+    ]
     rows += [[label] + [""] * (len(widths) - 1) for label in _foot_cells(foot)]
     table = Table(rows, colWidths=widths, rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
     table.setStyle(_box_pad_style(len(fixed), seats, body, len(foot)))
@@ -243,8 +290,7 @@ def _foot_labels(preset: engine.Rules, seats: int) -> list[str]:
     deals = vocabulary_for(preset).deals
     labels = ["Credits", f"{deals.capitalize()} won"]
     if preset.box_bonus:
-        labels.append(f"{vocabulary_for(preset).deal.capitalize()} bonuses: {deals} won × "
-                      f"{preset.box_bonus}")
+        labels.append(f"{vocabulary_for(preset).deal.capitalize()} bonuses: {deals} won × {preset.box_bonus}")
     if preset.game_bonus:
         labels.append(f"Game bonus: {preset.game_bonus} to the winner")
     labels.append("Final total")
@@ -286,22 +332,21 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
         ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
         ("FONT", (0, first_foot), (-1, -1), FONT_BOLD, 7),
         *[("SPAN", (0, r), (fixed - 1, r)) for r in payments],
-        *[("SPAN", (fixed + 3 * p, r), (fixed + 2 + 3 * p, r)) for r in payments
-          for p in range(seats)],
+        *[("SPAN", (fixed + 3 * p, r), (fixed + 2 + 3 * p, r)) for r in payments for p in range(seats)],
     ]
     # Every other row tinted, like the ruled body of a paper pad.
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(4, first_foot, 2)]
     return ruled(commands)
 
 
-def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float,
-                  page: float) -> list[Flowable]:
+def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float, page: float) -> list[Flowable]:
     """The deal's narrow columns, then each game's two score columns; as many games a band
     as the page holds readably, one band a page; each game's boxes won and net at its foot."""
     deal = [9 * mm] + [NARROW] * 3 + [10 * mm]
     per_band = max(1, int((width - sum(deal)) // (2 * CELL)))
-    bands = [list(range(start, min(games, start + per_band - 1) + 1))
-             for start in range(1, games + 1, per_band)]
+    bands = [
+        list(range(start, min(games, start + per_band - 1) + 1)) for start in range(1, games + 1, per_band)
+    ]
     story: list[Flowable] = []
     for n, band in enumerate(bands):
         if n:
@@ -310,30 +355,39 @@ def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float,
     return story
 
 
-def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], width: float,
-                    room: float) -> Table:
+def _hollywood_band(
+    preset: engine.Rules, band: list[int], deal: list[float], width: float, room: float
+) -> Table:
     """One band of Hollywood game columns beside the deal's columns."""
     sheet = styles()
     column = (width - sum(deal)) / (2 * len(band))
     words_ = vocabulary_for(preset)
-    top: list[Any] = list(_narrow_heads([words_.deal.capitalize(), "Dlr", "How", "Won",
-                                         "Points"]))
+    top: list[Any] = list(_narrow_heads([words_.deal.capitalize(), "Dlr", "How", "Won", "Points"]))
     sub: list[Any] = [""] * len(deal)
     for game in band:
         top += [Paragraph(f"Game {game} · to {preset.game_target}", sheet.head), ""]
         # The names are written once, at the top as players A and B: here their letters.
         sub += [Paragraph(seat_letter(1), sheet.head), Paragraph(seat_letter(2), sheet.head)]
-    foot = ["Credits", f"{words_.deals.capitalize()} won",
-            f"{words_.deal.capitalize()} bonuses × {preset.box_bonus}",
-            f"Game bonus {preset.game_bonus}", "Shut out (tick the loser)", "Final total",
-            "Net: who is up, by how much"]
+    foot = [
+        "Credits",
+        f"{words_.deals.capitalize()} won",
+        f"{words_.deal.capitalize()} bonuses × {preset.box_bonus}",
+        f"Game bonus {preset.game_bonus}",
+        "Shut out (tick the loser)",
+        "Final total",
+        "Net: who is up, by how much",
+    ]
     heads, feet = [HEAD_ROW * 1.4, HEAD_ROW], [FOOT_ROW] * len(foot)
     body = _body_rows(room, heads + feet)
     cells = len(deal) + 2 * len(band)
     rows = [top, sub, *[[str(n)] + [""] * (cells - 1) for n in range(1, body + 1)]]
     rows += [[label] + [""] * (cells - 1) for label in _foot_cells(foot)]
-    table = Table(rows, colWidths=deal + [column] * (2 * len(band)),
-                  rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
+    table = Table(
+        rows,
+        colWidths=deal + [column] * (2 * len(band)),
+        rowHeights=heads + [ROW] * body + feet,
+        hAlign="LEFT",
+    )
     first_foot = 2 + body
     fixed = len(deal)
     commands: list[tuple[Any, ...]] = [
@@ -351,16 +405,17 @@ def _hollywood_band(preset: engine.Rules, band: list[int], deal: list[float], wi
         # Light ruling, a heavy rule between games, a frame round the pad.
         ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
-        *[("LINEBEFORE", (fixed + 2 * g, 0), (fixed + 2 * g, -1), 1.2, INK)
-          for g in range(len(band))],
+        *[("LINEBEFORE", (fixed + 2 * g, 0), (fixed + 2 * g, -1), 1.2, INK) for g in range(len(band))],
         # The foot under a double rule: each sum written in each game's columns; the net
         # of a game spans its pair.
         ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
         ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
         ("FONT", (0, first_foot), (0, -1), FONT_BOLD, 7),
         *[("SPAN", (0, r), (fixed - 1, r)) for r in range(first_foot, len(rows))],
-        *[("SPAN", (fixed + 2 * g, len(rows) - 1), (fixed + 1 + 2 * g, len(rows) - 1))
-          for g in range(len(band))],
+        *[
+            ("SPAN", (fixed + 2 * g, len(rows) - 1), (fixed + 1 + 2 * g, len(rows) - 1))
+            for g in range(len(band))
+        ],
     ]
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
     table.setStyle(ruled(commands))

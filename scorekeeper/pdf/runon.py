@@ -63,19 +63,24 @@ def words_of(pieces: Sequence[Piece]) -> list[list[Fragment]]:
 class RunOnLine(Flowable):
     """Words in two weights set in lines, wrapped between words, drawn without markup."""
 
-    def __init__(self, pieces: Sequence[Piece], *, size: float = 7.5, leading: float = 9.5,
-                 colour: Color = INK) -> None:
+    def __init__(
+        self, pieces: Sequence[Piece], *, size: float = 7.5, leading: float = 9.5, colour: Color = INK
+    ) -> None:
         super().__init__()
         self.size, self.leading, self.colour = size, leading, colour
-        self.words = [(word, sum(fonts.width(part, font, size, shaped=True)
-                                 for part, font in word))
-                      for word in words_of(pieces)]
+        self.words = [
+            (word, sum(fonts.width(part, font, size, shaped=True) for part, font in word))
+            for word in words_of(pieces)
+        ]
         self.lines: list[list[list[Fragment]]] = []
 
     def wrap(self, aW: float, aH: float) -> tuple[float, float]:
-        self.lines = filled([word for word, _ in self.words],
-                            [width for _, width in self.words],
-                            fonts.width(" ", FONT, self.size), aW)
+        self.lines = filled(
+            [word for word, _ in self.words],
+            [width for _, width in self.words],
+            fonts.width(" ", FONT, self.size),
+            aW,
+        )
         self.width, self.height = aW, self.leading * len(self.lines)
         return self.width, self.height
 

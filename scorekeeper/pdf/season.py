@@ -31,9 +31,16 @@ HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
 """A small table whose first row is its heading."""
 
 
-def render_season(record: Record, year: int, found: data.Chart, *, size: str = "A4",
-                  currency: str = "", printed: datetime.datetime | None = None,
-                  app_version: str | None = None) -> bytes:
+def render_season(
+    record: Record,
+    year: int,
+    found: data.Chart,
+    *,
+    size: str = "A4",
+    currency: str = "",
+    printed: datetime.datetime | None = None,
+    app_version: str | None = None,
+) -> bytes:
     """The season ``year`` of ``record`` (its games already those of the season), with
     ``found``, the chart of points settled game by game, as PDF bytes. The footer says
     when it was ``printed`` (default: now) and by which version of scorekeeper."""
@@ -42,24 +49,37 @@ def render_season(record: Record, year: int, found: data.Chart, *, size: str = "
     title = f"{record.name}: season {year}"
     moment = printed or datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     version = app_version or installed_version()
-    layout = Layout(page, title=title, header=f"{record.name} · {year}",
-                    footer=f"scorekeeper {version} · season summary of {record.name} · "
-                           f"printed {stamp(moment)}")
+    layout = Layout(
+        page,
+        title=title,
+        header=f"{record.name} · {year}",
+        footer=f"scorekeeper {version} · season summary of {record.name} · printed {stamp(moment)}",
+    )
     sheet = styles()
-    story: list[Flowable] = [Paragraph(text(title), sheet.title),
-                             Paragraph(text(_span(record.games)), sheet.subtitle),
-                             Spacer(1, 3 * mm)]
+    story: list[Flowable] = [
+        Paragraph(text(title), sheet.title),
+        Paragraph(text(_span(record.games)), sheet.subtitle),
+        Spacer(1, 3 * mm),
+    ]
     if not record.games:
         story.append(Paragraph("No game counted in this season.", sheet.body))
         return build(story, layout, subject=title)
     figures = record.overall
     said = words_of(record.games)
-    story += [_heading("The season in figures"), _figures(record, figures, width, currency, said),
-              _heading(f"{said.deals.capitalize()} won, by kind"), _kinds(figures, width, said),
-              _heading("By rule set"), _presets(record, width, currency, said)]
+    story += [
+        _heading("The season in figures"),
+        _figures(record, figures, width, currency, said),
+        _heading(f"{said.deals.capitalize()} won, by kind"),
+        _kinds(figures, width, said),
+        _heading("By rule set"),
+        _presets(record, width, currency, said),
+    ]
     if len(found.lines[0].points) > 1:
-        story.append(KeepTogether([_heading("Results over the season"),
-                                   ChartDrawing(found, width, 50 * mm, found.unit)]))
+        story.append(
+            KeepTogether(
+                [_heading("Results over the season"), ChartDrawing(found, width, 50 * mm, found.unit)]
+            )
+        )
     story += [_heading("Every game"), _games(record, width)]
     return build(story, layout, subject=title)
 
@@ -118,20 +138,21 @@ def _known(rules: str) -> bool:
     return rules_title(rules) != rules
 
 
-def _figures(record: Record, figures: Figures, width: float, currency: str,
-             said: Words) -> Table:
+def _figures(record: Record, figures: Figures, width: float, currency: str, said: Words) -> Table:
     """Label and value, one figure a row, in the games' words for a deal."""
     deal, deals = said.deal, said.deals
     average = "–" if figures.average_credit is None else f"{figures.average_credit:.1f}"
     biggest = biggest_box(record, figures, said)
     rows: list[list[object]] = [
         ["Figure", "Season"],
-        ["Games played", figures.games], ["Games won", figures.won],
-        [f"{deals.capitalize()} won (of {deals} played)",
-         f"{figures.boxes_won} of {figures.boxes}"],
-        [f"Average credit per {deal} won", average], [f"Biggest {deal}", biggest],
+        ["Games played", figures.games],
+        ["Games won", figures.won],
+        [f"{deals.capitalize()} won (of {deals} played)", f"{figures.boxes_won} of {figures.boxes}"],
+        [f"Average credit per {deal} won", average],
+        [f"Biggest {deal}", biggest],
         [f"Longest run of {deals} won", figures.longest_run],
-        ["Shutouts given", figures.shutouts_given], ["Shutouts taken", figures.shutouts_taken],
+        ["Shutouts given", figures.shutouts_given],
+        ["Shutouts taken", figures.shutouts_taken],
         ["Points settled (won less lost)", words.number(figures.points, signed=True)],
     ]
     if figures.money is not None:
@@ -141,21 +162,28 @@ def _figures(record: Record, figures: Figures, width: float, currency: str,
 
 def _kinds(figures: Figures, width: float, said: Words) -> Table:
     kinds = list(said.kinds)
-    rows: list[list[object]] = [[said.kinds[k] for k in kinds],
-                                [figures.kinds.get(k, 0) for k in kinds]]
+    rows: list[list[object]] = [[said.kinds[k] for k in kinds], [figures.kinds.get(k, 0) for k in kinds]]
     table = Table(rows, colWidths=[width / len(kinds)] * len(kinds), hAlign="LEFT")
     table.setStyle(ruled([*HEADED, ("ALIGN", (0, 0), (-1, -1), "CENTER")]))
     return table
 
 
 def _presets(record: Record, width: float, currency: str, said: Words) -> Table:
-    rows: list[list[object]] = [["Rule set", "Games", "Won", f"{said.deals.capitalize()} won",
-                                 "Avg credit", "Money"]]
+    rows: list[list[object]] = [
+        ["Rule set", "Games", "Won", f"{said.deals.capitalize()} won", "Avg credit", "Money"]
+    ]
     for name, figures in sorted(record.presets.items()):
         average = "–" if figures.average_credit is None else f"{figures.average_credit:.1f}"
-        rows.append([name_cell(rules_title(name), width * 0.3), figures.games, figures.won,
-                     figures.boxes_won, average,
-                     words.money(figures.money, currency) or "–"])
+        rows.append(
+            [
+                name_cell(rules_title(name), width * 0.3),
+                figures.games,
+                figures.won,
+                figures.boxes_won,
+                average,
+                words.money(figures.money, currency) or "–",
+            ]
+        )
     return _table(rows, [width * 0.3] + [width * 0.14] * 5)
 
 
@@ -165,13 +193,20 @@ def _games(record: Record, width: float) -> Table:
     rows: list[list[object]] = [["Date", "Rule set", "Players and totals", "Winner"]]
     for game in record.games:
         final = game.final
-        shown = " · ".join(f"{p} {final.get(p, 0)}" for p in
-                           sorted(game.players, key=lambda p: -final.get(p, 0)))
+        shown = " · ".join(
+            f"{p} {final.get(p, 0)}" for p in sorted(game.players, key=lambda p: -final.get(p, 0))
+        )
         winner = game.sheet.winner or ("in progress" if not game.sheet.game_over else "–")
-        rows.append([game.day.isoformat(), name_cell(rules_title(game.rules), width * 0.18),
-                     name_cell(shown, column, lines=3),
-                     name_cell(winner, width * 0.16)])
-    table = Table(rows, colWidths=[width * 0.14, width * 0.18, column, width * 0.16],
-                  hAlign="LEFT", repeatRows=1)
+        rows.append(
+            [
+                game.day.isoformat(),
+                name_cell(rules_title(game.rules), width * 0.18),
+                name_cell(shown, column, lines=3),
+                name_cell(winner, width * 0.16),
+            ]
+        )
+    table = Table(
+        rows, colWidths=[width * 0.14, width * 0.18, column, width * 0.16], hAlign="LEFT", repeatRows=1
+    )
     table.setStyle(ruled(HEADED))
     return table

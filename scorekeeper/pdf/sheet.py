@@ -31,10 +31,16 @@ from .styles import MARGIN, paper_size, text
 from .vocabulary import NOTE_MARK, legend
 
 
-def render_sheet(game: GameEntry, score: Sheet, *,
-                 detail: bool | None = None, page_size: str = "A4",
-                 title: str | None = None, created: datetime.date | None = None,
-                 meta: SheetMeta | None = None) -> bytes:
+def render_sheet(
+    game: GameEntry,
+    score: Sheet,
+    *,
+    detail: bool | None = None,
+    page_size: str = "A4",
+    title: str | None = None,
+    created: datetime.date | None = None,
+    meta: SheetMeta | None = None,
+) -> bytes:
     """The score sheet of ``game`` as PDF bytes.
 
     ``score`` is the game's :class:`Sheet` (``engine.score(game)``, typed).
@@ -61,24 +67,27 @@ def render_sheet(game: GameEntry, score: Sheet, *,
     if meta.played is None and date:
         # The game's own date stands for its creation in the PDF's metadata.
         meta = dataclasses.replace(meta, created=datetime.datetime.fromisoformat(date))
-    layout = Layout(size, title=heading, header=_running_header(players, date),
-                    footer=f"scorekeeper · {rules.title} score sheet", meta=meta,
-                    legend=legend(three_hand=rules.is_three_hand,
-                                  has_break=vocabulary_for(rules).has_break)
-                    + _marks(game, score, meta))
+    layout = Layout(
+        size,
+        title=heading,
+        header=_running_header(players, date),
+        footer=f"scorekeeper · {rules.title} score sheet",
+        meta=meta,
+        legend=legend(three_hand=rules.is_three_hand, has_break=vocabulary_for(rules).has_break)
+        + _marks(game, score, meta),
+    )
     width = size[0] - layout.left_margin - MARGIN
-    story = _title(game, score, rules, heading, custom=title is not None, date=date,
-                   meta=meta, width=width)
+    story = _title(game, score, rules, heading, custom=title is not None, date=date, meta=meta, width=width)
     if rules.hollywood:
         story += hollywood_section(game, score, rules, players, width, meta)
     else:
         story.append(box_table(game, score, players, columns, width, meta.revised))
         story += notes_section(game, score, rules)
         # The chart beside the end tables: an evening's game stays one sheet of paper.
-        story += end_of_game(score, rules, players, game.stake, width, meta=meta,
-                             beside=chart_beside(score, rules, players))
-    story += detail_section(game, score, players, width, detail=detail, rules=rules,
-                            notes=rules.hollywood)
+        story += end_of_game(
+            score, rules, players, game.stake, width, meta=meta, beside=chart_beside(score, rules, players)
+        )
+    story += detail_section(game, score, players, width, detail=detail, rules=rules, notes=rules.hollywood)
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
 
 
@@ -104,8 +113,17 @@ def _running_header(players: Sequence[str], date: str) -> str:
     return f"{shown} · {date}" if date else shown
 
 
-def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
-           custom: bool, date: str, meta: SheetMeta, width: float) -> list[Flowable]:
+def _title(
+    game: GameEntry,
+    score: Sheet,
+    rules: engine.Rules,
+    heading: str,
+    *,
+    custom: bool,
+    date: str,
+    meta: SheetMeta,
+    width: float,
+) -> list[Flowable]:
     """Title, rules and changed settings, then date, place, players (every name whole),
     stake and where the game stands."""
     # One seat a line, every name whole (the player list is where a long name is read).
@@ -120,8 +138,9 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
         boxes += f" (and {misdeals} misdeal{'' if misdeals == 1 else 's'})"
     if score.game_over and stopped_by_agreement(score):
         last = labels[-1] if labels else "0"
-        status = (f"Stopped by agreement after {said.deal} {last}; " + (
-            f"<b>{text(score.winner)}</b> leads" if score.winner else "nobody leads"))
+        status = f"Stopped by agreement after {said.deal} {last}; " + (
+            f"<b>{text(score.winner)}</b> leads" if score.winner else "nobody leads"
+        )
     elif score.game_over:
         status = f"{boxes}; won by <b>{text(score.winner or '')}</b>"
     else:
@@ -134,7 +153,10 @@ def _title(game: GameEntry, score: Sheet, rules: engine.Rules, heading: str, *,
     fields: list[Field] = [("Date", when)]
     if meta.place:
         fields.append(("Place", text(meta.place)))
-    fields += [("Players in seat order", seats),
-               ("Stake", text(words.stake(game.stake, meta.currency))), ("Game", status)]
+    fields += [
+        ("Players in seat order", seats),
+        ("Stake", text(words.stake(game.stake, meta.currency))),
+        ("Game", status),
+    ]
     lines = rule_lines(rules, custom)
     return title_block(heading, lines, fields, width)

@@ -44,7 +44,6 @@ PAD = 2.5
 PAGE_SIZES = {"a4": pagesizes.A4, "letter": pagesizes.LETTER}
 
 
-
 FRAMED_GRID: tuple[tuple[Any, ...], ...] = (
     # The ruling every small number table shares: a light grid inside a framing box,
     # cells centred vertically, tight padding.
@@ -56,6 +55,7 @@ FRAMED_GRID: tuple[tuple[Any, ...], ...] = (
     ("LEFTPADDING", (0, 0), (-1, -1), PAD),
     ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
 )
+
 
 def paper_size(name: str, *, landscape: bool = False) -> tuple[float, float]:
     """The page size for ``"A4"`` or ``"letter"`` (any case), in points.
@@ -101,8 +101,9 @@ def styles() -> Styles:
     return Styles(
         title=derive("title", fontName=FONT_BOLD, fontSize=17, leading=21),
         subtitle=derive("subtitle", fontSize=9.5, leading=12.5, textColor=MUTED),
-        heading=derive("heading", fontName=FONT_BOLD, fontSize=11, leading=14,
-                       spaceBefore=4 * mm, spaceAfter=1.5 * mm),
+        heading=derive(
+            "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=4 * mm, spaceAfter=1.5 * mm
+        ),
         body=base,
         small=derive("small", fontSize=7.5, leading=9.5),
         cell=derive("cell", fontSize=8, leading=9.5, alignment=TA_LEFT),
@@ -121,8 +122,9 @@ def text(value: object) -> str:
     return markup(value)
 
 
-def fitted(raw: str, style: ParagraphStyle, room: float, *, lines: int = 2,
-           smallest: float = 6.0) -> tuple[str, ParagraphStyle]:
+def fitted(
+    raw: str, style: ParagraphStyle, room: float, *, lines: int = 2, smallest: float = 6.0
+) -> tuple[str, ParagraphStyle]:
     """Markup and style that fit the plain text ``raw`` in ``room``, in ``lines`` lines.
 
     A long name first wraps at its spaces, then at its hyphens, then shrinks,
@@ -145,8 +147,9 @@ def fits(raw: str, style: ParagraphStyle, room: float) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _fit(raw: str, font: str, size: float, room: float, lines: int,
-         smallest: float) -> tuple[tuple[str, ...], float]:
+def _fit(
+    raw: str, font: str, size: float, room: float, lines: int, smallest: float
+) -> tuple[tuple[str, ...], float]:
     """The lines (words, or parts of a hyphenated word) and the font size that fit."""
     while True:
         rows = _rows(_pieces(raw, font, size, room), font, size, room)
@@ -170,8 +173,7 @@ def _resized(style: ParagraphStyle, size: float) -> ParagraphStyle:
     """``style`` at another size (styles are built once, so this is cached by identity)."""
     if size == style.fontSize:
         return style
-    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size,
-                          leading=size * 1.18)
+    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size, leading=size * 1.18)
 
 
 def _pieces(raw: str, font: str, size: float, room: float) -> list[str]:

@@ -24,8 +24,7 @@ class Result:
 
 
 RESULTS: Mapping[str, Result] = {
-    key: Result(RESULT_LETTERS[key], name, key not in VOID_RESULTS)
-    for key, name in RESULT_NAMES.items()
+    key: Result(RESULT_LETTERS[key], name, key not in VOID_RESULTS) for key, name in RESULT_NAMES.items()
 }
 
 KNOCKER_MARK = "ᵏ"
@@ -73,8 +72,11 @@ def headline(key: str, winner: str | None, by: str | None = None) -> str:
     found = result(key)
     if not found.scores or winner is None:
         return found.name
-    article = "an " if found.name[0] in "aeiou" and found.name != "gin" else (
-        "a " if found.name in ("knock", "break") else "")
+    article = (
+        "an "
+        if found.name[0] in "aeiou" and found.name != "gin"
+        else ("a " if found.name in ("knock", "break") else "")
+    )
     line = f"{winner} won by {article}{found.name}"
     if by is not None and by != winner:
         verb = ENDING_VERBS["break" if key in ("break", "break-gin") else "knock"]

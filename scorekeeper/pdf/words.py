@@ -99,9 +99,11 @@ def changed_settings(rules: engine.Rules) -> list[str]:
         setting = meanings[name]
         said = vocabulary_for(rules)
         meaning = re.sub(r" \([^)]*\)$", "", said.say(setting.meaning))
-        lines.append(f"{meaning}: {setting_value(value)} instead of "
-                     f"{setting_value(getattr(preset, name))}, rule "
-                     f"{said.setting_rule(name, setting.rule)}")
+        lines.append(
+            f"{meaning}: {setting_value(value)} instead of "
+            f"{setting_value(getattr(preset, name))}, rule "
+            f"{said.setting_rule(name, setting.rule)}"
+        )
     return lines
 
 
@@ -151,14 +153,21 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
     'Bob pays Ann (270 − 0) × 2 = 540; A♠-2♠-3♠; 7♠; tie goes to defender'
     """
     if numbers:
-        said = re.sub(r"\b(box|hand) (\d+)\b", lambda m: m.group(1) + " " + numbers.get(
-            int(m.group(2)), m.group(2)), said)
+        said = re.sub(
+            r"\b(box|hand) (\d+)\b",
+            lambda m: m.group(1) + " " + numbers.get(int(m.group(2)), m.group(2)),
+            said,
+        )
     said = _MINUS.sub("−", said)
     said = re.sub(r"(?<=[\d)])−(?=[\d(])", " − ", said)
     said = re.sub(r"(?<=[\d)])\+(?=[\d(])", " + ", said)
     said = _TIMES.sub(lambda m: " × " if m.group(0).startswith(" ") else "×", said)
-    said = _CARD.sub(lambda m: ("10" if m.group(1) == "T" else m.group(1))
-                     + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[m.group(2)], said)
+    said = _CARD.sub(
+        lambda m: (
+            ("10" if m.group(1) == "T" else m.group(1)) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[m.group(2)]
+        ),
+        said,
+    )
     return _SETTING.sub(lambda m: m.group(0).replace("_", " "), said)
 
 
@@ -170,10 +179,10 @@ def priced(said: str, currency: str) -> str:
     ...        "EUR")
     'at 0.05 EUR a point: Bob pays Ann 142 × 0.05 = 7.10 EUR; Cal pays Ann 60 × 0.05 = 3.00 EUR'
     """
-    said = re.sub(r"^at (\d+(?:\.\d+)?) a point",
-                  lambda m: f"at {with_currency(m.group(1), currency)} a point", said)
-    return re.sub(r"= (−?\d[\d,]*\.\d\d)\b",
-                  lambda m: "= " + with_currency(m.group(1), currency), said)
+    said = re.sub(
+        r"^at (\d+(?:\.\d+)?) a point", lambda m: f"at {with_currency(m.group(1), currency)} a point", said
+    )
+    return re.sub(r"= (−?\d[\d,]*\.\d\d)\b", lambda m: "= " + with_currency(m.group(1), currency), said)
 
 
 def belongs(rule: str, said: str, rules: engine.Rules | None) -> bool:

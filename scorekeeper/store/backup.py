@@ -30,8 +30,16 @@ from .writes import GameNotFound, StoreError
 
 BACKUP_FORMAT = "scorekeeper-backup"
 BACKUP_VERSION = 1
-BACKUP_TABLES = ("games", "boxes", "box_revisions", "game_events", "write_keys",
-                 "player_aliases", "name_decisions", *EVENT_TABLES)
+BACKUP_TABLES = (
+    "games",
+    "boxes",
+    "box_revisions",
+    "game_events",
+    "write_keys",
+    "player_aliases",
+    "name_decisions",
+    *EVENT_TABLES,
+)
 """Tables in the order a restore inserts them (parents before children)."""
 
 
@@ -53,8 +61,9 @@ def odd_text(db: Session, game_id: str) -> list[str]:
         return odd
     for name in ("rules", "players", "dealer", "settings", "place", "started"):
         sound(getattr(game, name), f"game {name}", odd)
-    boxes = db.scalars(select(Box).where(Box.game_id == game_id, Box.deleted.is_(False))
-                       .order_by(Box.position, Box.id))
+    boxes = db.scalars(
+        select(Box).where(Box.game_id == game_id, Box.deleted.is_(False)).order_by(Box.position, Box.id)
+    )
     for number, box in enumerate(boxes, start=1):
         sound(box.entry, f"box {number}", odd)
     return odd
@@ -86,15 +95,18 @@ def verify_game(db: Session, game_id: str) -> list[str]:
     for box, ruling in zip(boxes, sheet.boxes, strict=True):
         if _normal(box.ruling, drop="id") != _normal(ruling.to_json(), drop="id"):
             problems.append(f"game {game_id}: box {box.id} has a stale ruling")
-    written = list(db.scalars(
-        select(BoxRevision.game_version)
-        .join(Box, Box.id == BoxRevision.box_id)
-        .where(Box.game_id == game_id, BoxRevision.game_version > 1)
-    ))
+    written = list(
+        db.scalars(
+            select(BoxRevision.game_version)
+            .join(Box, Box.id == BoxRevision.box_id)
+            .where(Box.game_id == game_id, BoxRevision.game_version > 1)
+        )
+    )
     written += db.scalars(select(GameEvent.game_version).where(GameEvent.game_id == game_id))
     if sorted(written) != list(range(2, row.version + 1)):
-        problems.append(f"game {game_id}: version {row.version} but revisions and events "
-                        f"for versions {sorted(written)}")
+        problems.append(
+            f"game {game_id}: version {row.version} but revisions and events for versions {sorted(written)}"
+        )
     keys = db.scalars(select(WriteKey.version).where(WriteKey.game_id == game_id))
     if any(version > row.version for version in keys):
         problems.append(f"game {game_id}: an idempotency key names a future version")
@@ -103,8 +115,7 @@ def verify_game(db: Session, game_id: str) -> list[str]:
 
 def verify(db: Session) -> list[str]:
     """:func:`verify_game` for every game."""
-    return [problem for game_id in list(all_game_ids(db))
-            for problem in verify_game(db, game_id)]
+    return [problem for game_id in list(all_game_ids(db)) for problem in verify_game(db, game_id)]
 
 
 def _normal(value: Any, drop: str | None = None) -> Any:
@@ -166,8 +177,12 @@ def backup(path: str | Path, database_url: str) -> Backup:
                     tables = _dump_tables(conn, odd)
     finally:
         source.dispose()
-    document = {"format": BACKUP_FORMAT, "format_version": BACKUP_VERSION,
-                "created_at": now().isoformat(), "tables": tables}
+    document = {
+        "format": BACKUP_FORMAT,
+        "format_version": BACKUP_VERSION,
+        "created_at": now().isoformat(),
+        "tables": tables,
+    }
     target_path = Path(path)
     fd, temporary = tempfile.mkstemp(dir=target_path.parent, prefix=".backup-")
     try:
@@ -191,10 +206,14 @@ def _dump_tables(conn: sa.Connection, odd: list[str]) -> dict[str, list[dict[str
         key = table.primary_key.columns
         ordered = select(table).order_by(*key)
         tables[name] = [
-            {column: value.isoformat() if isinstance(value, datetime) else sound(
-                value, f"{name} {'/'.join(str(row[k.name]) for k in key)} {column}", odd)
-             for column, value in row.items()}
-            for row in conn.execute(ordered).mappings()]
+            {
+                column: value.isoformat()
+                if isinstance(value, datetime)
+                else sound(value, f"{name} {'/'.join(str(row[k.name]) for k in key)} {column}", odd)
+                for column, value in row.items()
+            }
+            for row in conn.execute(ordered).mappings()
+        ]
     return tables
 
 
@@ -206,14 +225,15 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
     if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
         raise StoreError(f"{path} is not a scorekeeper backup")
     if document.get("format_version") != BACKUP_VERSION:
-        raise StoreError(f"{path} is a backup of format {document.get('format_version')}; "
-                         f"this version reads format {BACKUP_VERSION}")
+        raise StoreError(
+            f"{path} is a backup of format {document.get('format_version')}; "
+            f"this version reads format {BACKUP_VERSION}"
+        )
     tables = document.get("tables")
     if not isinstance(tables, dict):
         raise StoreError(f"{path} has no tables")
     if (bad := unsound(tables, "tables")) is not None:
-        raise StoreError(f"{path} holds text that is not valid Unicode at {bad}: nothing "
-                         "was restored")
+        raise StoreError(f"{path} holds text that is not valid Unicode at {bad}: nothing was restored")
     migrate(database_url)
     target = connect(database_url)
     try:
@@ -226,11 +246,20 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
                 if rows:
                     conn.execute(table.insert(), rows)
             if conn.dialect.name == "postgresql":
-                for name in ("boxes", "box_revisions", "game_events", "player_aliases",
-                             "name_decisions", *EVENT_TABLES[1:]):
-                    conn.execute(sa.text(
-                        f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
-                        f"COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"))
+                for name in (
+                    "boxes",
+                    "box_revisions",
+                    "game_events",
+                    "player_aliases",
+                    "name_decisions",
+                    *EVENT_TABLES[1:],
+                ):
+                    conn.execute(
+                        sa.text(
+                            f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                            f"COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"
+                        )
+                    )
     finally:
         target.dispose()
     return {name: len(document["tables"].get(name, [])) for name in BACKUP_TABLES}

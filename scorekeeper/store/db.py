@@ -154,9 +154,27 @@ def schema_current(db: Session | str) -> bool:
 
 MOUNTS_TABLE = Path("/proc/self/mounts")
 """Linux's table of mounted file systems, read to tell a network one."""
-NETWORK_FILESYSTEMS = frozenset({
-    "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "9p", "ceph", "glusterfs",
-    "fuse.glusterfs", "fuse.sshfs", "fuse.s3fs", "lustre", "gpfs", "ocfs2", "gfs2"})
+NETWORK_FILESYSTEMS = frozenset(
+    {
+        "nfs",
+        "nfs4",
+        "cifs",
+        "smb3",
+        "smbfs",
+        "ncpfs",
+        "afs",
+        "9p",
+        "ceph",
+        "glusterfs",
+        "fuse.glusterfs",
+        "fuse.sshfs",
+        "fuse.s3fs",
+        "lustre",
+        "gpfs",
+        "ocfs2",
+        "gfs2",
+    }
+)
 """File systems on which SQLite's locks do not hold (SQLite's FAQ: "file locking is
 broken on many network file systems")."""
 
@@ -199,7 +217,8 @@ def refuse_network_storage(database_url: str, mounts: str | None = None) -> None
         raise NetworkStorage(
             f"the SQLite database {path} is on a network file system ({kind}), where "
             "SQLite's locks do not hold: keep it on a local disk, or use PostgreSQL "
-            "(SCOREKEEPER_DATABASE_URL) to share one database between machines")
+            "(SCOREKEEPER_DATABASE_URL) to share one database between machines"
+        )
 
 
 def _filesystem(path: Path, mounts: str) -> str | None:

@@ -73,8 +73,7 @@ class Entrant:
 
     def plays(self, round: int) -> bool:
         """Whether the entrant is in the event for this round."""
-        return self.entered_round <= round and (
-            self.withdrawn_round is None or round < self.withdrawn_round)
+        return self.entered_round <= round and (self.withdrawn_round is None or round < self.withdrawn_round)
 
 
 @dataclass(frozen=True)
@@ -141,28 +140,49 @@ def event_writing(db: Session, event_id: str) -> Iterator[None]:
             db.rollback()
 
 
-def create_event(db: Session, *, event_id: str, entry: EventEntry, director: str,
-                 join: str | None, codes_round: int | None, key: str | None = None) -> None:
+def create_event(
+    db: Session,
+    *,
+    event_id: str,
+    entry: EventEntry,
+    director: str,
+    join: str | None,
+    codes_round: int | None,
+    key: str | None = None,
+) -> None:
     """Store a new event with its entrants (no round seated yet). A start ``key``
     already used raises :class:`EventKeyTaken` naming that event."""
     settings = entry.to_json()
     for name in ("entrants", "seating", "games", "penalties", "seed"):
         settings.pop(name, None)
     assert entry.seed is not None
-    db.add(Event(id=event_id, name=entry.name, entry=settings, seed=entry.seed,
-                 version=1, current_round=0, finished=False,
-                 director_hash=token_hash(director),
-                 join_code_hash=None if join is None else join_code_hash(join),
-                 codes_round=codes_round, start_key=key))
+    db.add(
+        Event(
+            id=event_id,
+            name=entry.name,
+            entry=settings,
+            seed=entry.seed,
+            version=1,
+            current_round=0,
+            finished=False,
+            director_hash=token_hash(director),
+            join_code_hash=None if join is None else join_code_hash(join),
+            codes_round=codes_round,
+            start_key=key,
+        )
+    )
     try:
         db.flush()
-        db.add_all([EventEntrant(event_id=event_id, name=name, position=i, entered_round=1)
-                    for i, name in enumerate(entry.entrants)])
+        db.add_all(
+            [
+                EventEntrant(event_id=event_id, name=name, position=i, entered_round=1)
+                for i, name in enumerate(entry.entrants)
+            ]
+        )
         db.commit()
     except IntegrityError:
         db.rollback()
-        found = None if key is None else db.scalar(
-            select(Event.id).where(Event.start_key == key))
+        found = None if key is None else db.scalar(select(Event.id).where(Event.start_key == key))
         if found is None:
             raise
         raise EventKeyTaken(found) from None
@@ -186,40 +206,79 @@ def load_event(db: Session, event_id: str) -> LoadedEvent | None:
     if row is None:
         return None
     sql = db.connection()
-    entrants = tuple(Entrant(*e) for e in sql.execute(
-        select(EventEntrant.name, EventEntrant.position, EventEntrant.entered_round,
-               EventEntrant.withdrawn_round)
-        .where(EventEntrant.event_id == event_id).order_by(EventEntrant.position)))
-    rounds = tuple(RoundRow(*r) for r in sql.execute(
-        select(EventRound.number, EventRound.tables, EventRound.byes, EventRound.started_at,
-               EventRound.minutes, EventRound.closed_at)
-        .where(EventRound.event_id == event_id).order_by(EventRound.number)))
-    games = tuple(EventGame(*g) for g in sql.execute(
-        select(EventTable.round, EventTable.table_number, EventTable.game_id)
-        .where(EventTable.event_id == event_id)
-        .order_by(EventTable.round, EventTable.table_number)))
-    penalties = tuple(Penalty(*p) for p in sql.execute(
-        select(EventPenalty.player, EventPenalty.points, EventPenalty.note, EventPenalty.round)
-        .where(EventPenalty.event_id == event_id).order_by(EventPenalty.id)))
+    entrants = tuple(
+        Entrant(*e)
+        for e in sql.execute(
+            select(
+                EventEntrant.name,
+                EventEntrant.position,
+                EventEntrant.entered_round,
+                EventEntrant.withdrawn_round,
+            )
+            .where(EventEntrant.event_id == event_id)
+            .order_by(EventEntrant.position)
+        )
+    )
+    rounds = tuple(
+        RoundRow(*r)
+        for r in sql.execute(
+            select(
+                EventRound.number,
+                EventRound.tables,
+                EventRound.byes,
+                EventRound.started_at,
+                EventRound.minutes,
+                EventRound.closed_at,
+            )
+            .where(EventRound.event_id == event_id)
+            .order_by(EventRound.number)
+        )
+    )
+    games = tuple(
+        EventGame(*g)
+        for g in sql.execute(
+            select(EventTable.round, EventTable.table_number, EventTable.game_id)
+            .where(EventTable.event_id == event_id)
+            .order_by(EventTable.round, EventTable.table_number)
+        )
+    )
+    penalties = tuple(
+        Penalty(*p)
+        for p in sql.execute(
+            select(EventPenalty.player, EventPenalty.points, EventPenalty.note, EventPenalty.round)
+            .where(EventPenalty.event_id == event_id)
+            .order_by(EventPenalty.id)
+        )
+    )
     # The settings are read (and checked) as the contract reads them; the names were
     # checked when they were entered.
     entry = EventEntry.from_json({**row.entry, "entrants": [], "seed": row.seed})
     entry = entry.with_changes(
         entrants=tuple(e.name for e in entrants),
-        seating=tuple(Seating(r.number, tuple(tuple(t) for t in r.tables), tuple(r.byes))
-                      for r in rounds),
-        games=games, penalties=penalties)
+        seating=tuple(Seating(r.number, tuple(tuple(t) for t in r.tables), tuple(r.byes)) for r in rounds),
+        games=games,
+        penalties=penalties,
+    )
     return LoadedEvent(row, entrants, rounds, entry)
 
 
 def table_games(db: Session, event_id: str) -> list[TableGame]:
     """Every table's game of the event with its stored summary, in one query: what the
     standings are computed from (no box is read or scored again)."""
-    query = (select(EventTable.round, EventTable.table_number, Game.id, Game.players,
-                    Game.summary, Game.version, Game.ended)
-             .join(Game, Game.id == EventTable.game_id)
-             .where(EventTable.event_id == event_id)
-             .order_by(EventTable.round, EventTable.table_number))
+    query = (
+        select(
+            EventTable.round,
+            EventTable.table_number,
+            Game.id,
+            Game.players,
+            Game.summary,
+            Game.version,
+            Game.ended,
+        )
+        .join(Game, Game.id == EventTable.game_id)
+        .where(EventTable.event_id == event_id)
+        .order_by(EventTable.round, EventTable.table_number)
+    )
     return [TableGame(*row) for row in db.execute(query)]
 
 
@@ -234,45 +293,76 @@ def event_stamp(db: Session, event_id: str) -> tuple[int, int, int] | None:
     total, count = db.execute(
         select(func.coalesce(func.sum(Game.version), 0), func.count(Game.id))
         .join(EventTable, EventTable.game_id == Game.id)
-        .where(EventTable.event_id == event_id)).one()
+        .where(EventTable.event_id == event_id)
+    ).one()
     return version, int(total), int(count)
 
 
 def _bump(db: Session, event_id: str, **values: Any) -> None:
-    changed = db.execute(update(Event).where(Event.id == event_id).values(
-        version=Event.version + 1, updated_at=now(), **values))
+    changed = db.execute(
+        update(Event)
+        .where(Event.id == event_id)
+        .values(version=Event.version + 1, updated_at=now(), **values)
+    )
     if getattr(changed, "rowcount", 0) != 1:
         raise EventNotFound(f"there is no event {event_id!r}")
 
 
-def add_round(db: Session, event_id: str, seating: Seating, games: Sequence[str], *,
-              minutes: int | None, started_at: datetime | None) -> None:
+def add_round(
+    db: Session,
+    event_id: str,
+    seating: Seating,
+    games: Sequence[str],
+    *,
+    minutes: int | None,
+    started_at: datetime | None,
+) -> None:
     """Store a round's seating and its tables' games (``games[i]`` plays table i + 1);
     the event moves on to this round. Inside :func:`event_writing`; commits."""
-    db.add(EventRound(event_id=event_id, number=seating.round,
-                      tables=[list(t) for t in seating.tables], byes=list(seating.byes),
-                      minutes=minutes, started_at=started_at))
-    db.add_all([EventTable(event_id=event_id, round=seating.round, table_number=i,
-                           game_id=game) for i, game in enumerate(games, start=1)])
+    db.add(
+        EventRound(
+            event_id=event_id,
+            number=seating.round,
+            tables=[list(t) for t in seating.tables],
+            byes=list(seating.byes),
+            minutes=minutes,
+            started_at=started_at,
+        )
+    )
+    db.add_all(
+        [
+            EventTable(event_id=event_id, round=seating.round, table_number=i, game_id=game)
+            for i, game in enumerate(games, start=1)
+        ]
+    )
     _bump(db, event_id, current_round=seating.round)
     db.commit()
 
 
-def reseat_table(db: Session, event_id: str, round: int, table: int,
-                 players: Sequence[str], game_id: str, *, commit: bool = True) -> None:
+def reseat_table(
+    db: Session,
+    event_id: str,
+    round: int,
+    table: int,
+    players: Sequence[str],
+    game_id: str,
+    *,
+    commit: bool = True,
+) -> None:
     """A table of a round seated anew (seats swapped, a player replaced) with its new
     game. Inside :func:`event_writing`; commits unless ``commit`` is False (one of
     several changes the caller commits together)."""
-    found = db.scalar(select(EventRound).where(EventRound.event_id == event_id,
-                                               EventRound.number == round))
+    found = db.scalar(select(EventRound).where(EventRound.event_id == event_id, EventRound.number == round))
     if found is None:
         raise EventNotFound(f"round {round} is not seated")
     tables = [list(t) for t in found.tables]
     tables[table - 1] = list(players)
     found.tables = tables
-    db.execute(update(EventTable).where(
-        EventTable.event_id == event_id, EventTable.round == round,
-        EventTable.table_number == table).values(game_id=game_id))
+    db.execute(
+        update(EventTable)
+        .where(EventTable.event_id == event_id, EventTable.round == round, EventTable.table_number == table)
+        .values(game_id=game_id)
+    )
     _bump(db, event_id)
     if commit:
         db.commit()
@@ -281,59 +371,75 @@ def reseat_table(db: Session, event_id: str, round: int, table: int,
 def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> None:
     """Mark the round closed (and the event finished after its last). Inside
     :func:`event_writing`; commits."""
-    db.execute(update(EventRound).where(EventRound.event_id == event_id,
-                                        EventRound.number == round)
-               .values(closed_at=now()))
+    db.execute(
+        update(EventRound)
+        .where(EventRound.event_id == event_id, EventRound.number == round)
+        .values(closed_at=now())
+    )
     _bump(db, event_id, finished=finished)
     db.commit()
 
 
-def add_entrant(db: Session, event_id: str, name: str, round: int, *,
-                commit: bool = True) -> None:
+def add_entrant(db: Session, event_id: str, name: str, round: int, *, commit: bool = True) -> None:
     """A late entry, playing from ``round`` (or one who withdrew, back from it); commits
     unless ``commit`` is False."""
-    found = db.scalar(select(EventEntrant).where(EventEntrant.event_id == event_id,
-                                                 EventEntrant.name == name))
+    found = db.scalar(
+        select(EventEntrant).where(EventEntrant.event_id == event_id, EventEntrant.name == name)
+    )
     if found is not None:
         found.withdrawn_round = None
     else:
-        position = db.scalar(select(func.coalesce(func.max(EventEntrant.position), -1))
-                             .where(EventEntrant.event_id == event_id))
-        db.add(EventEntrant(event_id=event_id, name=name, position=(position or 0) + 1,
-                            entered_round=round))
+        position = db.scalar(
+            select(func.coalesce(func.max(EventEntrant.position), -1)).where(
+                EventEntrant.event_id == event_id
+            )
+        )
+        db.add(EventEntrant(event_id=event_id, name=name, position=(position or 0) + 1, entered_round=round))
     _bump(db, event_id)
     if commit:
         db.commit()
 
 
-def withdraw(db: Session, event_id: str, name: str, round: int, *,
-             commit: bool = True) -> None:
+def withdraw(db: Session, event_id: str, name: str, round: int, *, commit: bool = True) -> None:
     """The entrant plays no more from ``round``; commits unless ``commit`` is False."""
-    db.execute(update(EventEntrant).where(EventEntrant.event_id == event_id,
-                                          EventEntrant.name == name)
-               .values(withdrawn_round=round))
+    db.execute(
+        update(EventEntrant)
+        .where(EventEntrant.event_id == event_id, EventEntrant.name == name)
+        .values(withdrawn_round=round)
+    )
     _bump(db, event_id)
     if commit:
         db.commit()
 
 
 def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | None) -> None:
-    db.add(EventPenalty(event_id=event_id, player=penalty.player, points=penalty.points,
-                        note=penalty.note, round=penalty.round, game_id=game_id))
+    db.add(
+        EventPenalty(
+            event_id=event_id,
+            player=penalty.player,
+            points=penalty.points,
+            note=penalty.note,
+            round=penalty.round,
+            game_id=game_id,
+        )
+    )
     _bump(db, event_id)
     db.commit()
 
 
-def renew_event_codes(db: Session, event_id: str, seen_round: int | None, director: str,
-                      join: str, codes_round: int) -> bool:
+def renew_event_codes(
+    db: Session, event_id: str, seen_round: int | None, director: str, join: str, codes_round: int
+) -> bool:
     """Replace the director's codes, if still of ``seen_round`` (False: another phone
     renewed them first)."""
     changed = db.execute(
-        update(Event).where(Event.id == event_id)
-        .where(Event.codes_round.is_(None) if seen_round is None
-               else Event.codes_round == seen_round)
-        .values(director_hash=token_hash(director), join_code_hash=join_code_hash(join),
-                codes_round=codes_round))
+        update(Event)
+        .where(Event.id == event_id)
+        .where(Event.codes_round.is_(None) if seen_round is None else Event.codes_round == seen_round)
+        .values(
+            director_hash=token_hash(director), join_code_hash=join_code_hash(join), codes_round=codes_round
+        )
+    )
     db.commit()
     return bool(getattr(changed, "rowcount", 0))
 
@@ -347,16 +453,21 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     """The event, round and table a game is played at, if it is an event's."""
     if not _plausible(game_id):  # a NUL or an overlong id: PostgreSQL would refuse it
         return None
-    row = db.execute(select(EventTable.event_id, EventTable.round, EventTable.table_number)
-                     .where(EventTable.game_id == game_id)).first()
+    row = db.execute(
+        select(EventTable.event_id, EventTable.round, EventTable.table_number).where(
+            EventTable.game_id == game_id
+        )
+    ).first()
     return None if row is None else (row[0], row[1], row[2])
 
 
 def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] | None:
     """A round's start and minutes, if it is timed and started."""
-    row = db.execute(select(EventRound.started_at, EventRound.minutes, EventRound.closed_at)
-                     .where(EventRound.event_id == event_id,
-                            EventRound.number == round)).first()
+    row = db.execute(
+        select(EventRound.started_at, EventRound.minutes, EventRound.closed_at).where(
+            EventRound.event_id == event_id, EventRound.number == round
+        )
+    ).first()
     if row is None or row[0] is None or row[1] is None or row[2] is not None:
         return None
     return row[0], row[1]

@@ -118,9 +118,7 @@ class WriteKey(Base):
 
     __tablename__ = "write_keys"
 
-    game_id: Mapped[str] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     box_id: Mapped[int | None]
     version: Mapped[int]
@@ -140,8 +138,7 @@ class PlayerAlias(Base):
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(80))
     person: Mapped[str] = mapped_column(String(80))
-    game_id: Mapped[str | None] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=now)
 
 
@@ -192,8 +189,7 @@ class EventEntrant(Base):
     __table_args__ = (sa.UniqueConstraint("event_id", "name", name="uq_event_entrants_name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
-                                          index=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(80))
     position: Mapped[int]
     entered_round: Mapped[int] = mapped_column(default=1)
@@ -208,8 +204,7 @@ class EventRound(Base):
     __table_args__ = (sa.UniqueConstraint("event_id", "number", name="uq_event_rounds_number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
-                                          index=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]
     tables: Mapped[list[Any]] = mapped_column(JSON)
     byes: Mapped[list[str]]
@@ -222,16 +217,13 @@ class EventTable(Base):
     """The game a table plays in a round."""
 
     __tablename__ = "event_games"
-    __table_args__ = (sa.UniqueConstraint("event_id", "round", "table_number",
-                                          name="uq_event_games_table"),)
+    __table_args__ = (sa.UniqueConstraint("event_id", "round", "table_number", name="uq_event_games_table"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
-                                          index=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     round: Mapped[int]
     table_number: Mapped[int]
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         unique=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
 
 
 class EventPenalty(Base):
@@ -240,8 +232,7 @@ class EventPenalty(Base):
     __tablename__ = "event_penalties"
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
-                                          index=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     player: Mapped[str] = mapped_column(String(80))
     points: Mapped[int]
     note: Mapped[str] = mapped_column(sa.Text)
@@ -347,14 +338,20 @@ def summarize(sheet: Sheet) -> dict[str, Any]:
     players' records read of it (``record``: each box's result, winner and credit, the
     shutouts and the settlement), so a player's page over a thousand games reads one
     row per game instead of scoring them all (docs/performance.md)."""
-    return {"totals": dict(sheet.totals), "boxes": len(sheet.boxes),
-            "game_over": sheet.game_over, "winner": sheet.winner,
-            "final_totals": dict(sheet.final_totals),
-            "record": {"version": RECORD_VERSION,
-                       "boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
-                       "shutouts": list(sheet.shutouts),
-                       "settlement": [payment.to_json() for payment in _payments(sheet)]},
-            **_paid(sheet)}
+    return {
+        "totals": dict(sheet.totals),
+        "boxes": len(sheet.boxes),
+        "game_over": sheet.game_over,
+        "winner": sheet.winner,
+        "final_totals": dict(sheet.final_totals),
+        "record": {
+            "version": RECORD_VERSION,
+            "boxes": [[box.result, box.winner, box.points] for box in sheet.boxes],
+            "shutouts": list(sheet.shutouts),
+            "settlement": [payment.to_json() for payment in _payments(sheet)],
+        },
+        **_paid(sheet),
+    }
 
 
 def _paid(sheet: Sheet) -> dict[str, Any]:

@@ -42,8 +42,16 @@ class CountedGame:
     summary: dict[str, Any]
 
 
-_COUNTED = select(GAMES.c.id, GAMES.c.version, GAMES.c.rules, GAMES.c.players, GAMES.c.stake,
-                  GAMES.c.started, GAMES.c.created_at, GAMES.c.summary)
+_COUNTED = select(
+    GAMES.c.id,
+    GAMES.c.version,
+    GAMES.c.rules,
+    GAMES.c.players,
+    GAMES.c.stake,
+    GAMES.c.started,
+    GAMES.c.created_at,
+    GAMES.c.summary,
+)
 """Only the columns records read: a whole row costs half as much again (a thousand
 games, docs/performance.md)."""
 
@@ -57,8 +65,7 @@ def counted_games(db: Session, ids: Sequence[str] | None = None) -> list[Counted
     return [CountedGame(*row) for row in db.connection().execute(query)]
 
 
-def versions(db: Session, ids: Sequence[str] | None = None,
-             most: int | None = None) -> dict[str, int]:
+def versions(db: Session, ids: Sequence[str] | None = None, most: int | None = None) -> dict[str, int]:
     """Each counted game's version (every write raises it), oldest game first: what a
     reader that keeps games it has read compares, without reading the games. With
     ``most``, only that many of the newest games (a public server's records pages
@@ -77,8 +84,7 @@ def versions(db: Session, ids: Sequence[str] | None = None,
 def aliases(db: Session) -> list[AliasRow]:
     """Every merge and split, oldest first."""
     query = select(ALIASES).order_by(ALIASES.c.id)
-    return [AliasRow(row.id, row.name, row.person, row.game_id)
-            for row in db.connection().execute(query)]
+    return [AliasRow(row.id, row.name, row.person, row.game_id) for row in db.connection().execute(query)]
 
 
 @contextmanager
@@ -98,8 +104,7 @@ def _deciding(db: Session) -> Iterator[None]:
 def set_alias(db: Session, name: str, person: str, game_id: str | None = None) -> AliasRow:
     """Count the folded ``name`` as ``person`` (in ``game_id`` only, when given), in place
     of any earlier decision on the same name and game; committed."""
-    condition = PlayerAlias.game_id.is_(None) if game_id is None else (
-        PlayerAlias.game_id == game_id)
+    condition = PlayerAlias.game_id.is_(None) if game_id is None else (PlayerAlias.game_id == game_id)
     with _deciding(db):
         db.execute(delete(PlayerAlias).where(PlayerAlias.name == name, condition))
         alias = PlayerAlias(name=name, person=person, game_id=game_id)
@@ -153,8 +158,11 @@ class DecisionRow:
 
 
 def _decision_row(row: Any) -> DecisionRow:
-    changes = tuple(NameChange(c.get("game"), str(c.get("name", "")), c.get("before"))
-                    for c in row.changes if isinstance(c, dict))
+    changes = tuple(
+        NameChange(c.get("game"), str(c.get("name", "")), c.get("before"))
+        for c in row.changes
+        if isinstance(c, dict)
+    )
     return DecisionRow(row.id, row.kind, row.name, row.person, changes, row.at, row.undone_at)
 
 
@@ -174,13 +182,11 @@ def decision(db: Session, decision_id: int) -> DecisionRow | None:
 
 
 def _standing(db: Session, name: str, game_id: str | None) -> PlayerAlias | None:
-    condition = PlayerAlias.game_id.is_(None) if game_id is None else (
-        PlayerAlias.game_id == game_id)
+    condition = PlayerAlias.game_id.is_(None) if game_id is None else (PlayerAlias.game_id == game_id)
     return db.scalars(select(PlayerAlias).where(PlayerAlias.name == name, condition)).first()
 
 
-def decide(db: Session, kind: str, name: str, person: str,
-           places: Sequence[tuple[str, str]]) -> DecisionRow:
+def decide(db: Session, kind: str, name: str, person: str, places: Sequence[tuple[str, str]]) -> DecisionRow:
     """Count each folded name as ``person`` in its game (``places``: (game id, name)
     pairs), in place of what stood there, and keep the decision with what each change
     replaced: one transaction, committed."""
@@ -188,8 +194,9 @@ def decide(db: Session, kind: str, name: str, person: str,
         changes = []
         for game_id, folded in places:
             standing = _standing(db, folded, game_id)
-            changes.append({"game": game_id, "name": folded,
-                            "before": None if standing is None else standing.person})
+            changes.append(
+                {"game": game_id, "name": folded, "before": None if standing is None else standing.person}
+            )
             if standing is not None:
                 db.delete(standing)
                 db.flush()
@@ -219,8 +226,7 @@ def undo_decision(db: Session, decision_id: int) -> DecisionRow | None:
             db.delete(standing)
             db.flush()
             if change.before is not None:
-                db.add(PlayerAlias(name=change.name, person=change.before,
-                                   game_id=change.game))
+                db.add(PlayerAlias(name=change.name, person=change.before, game_id=change.game))
         kept.undone_at = now()
         db.flush()
         row = _decision_row(kept)

@@ -32,15 +32,17 @@ class _Sql:
     a statement than SQLite takes to run it. Parameters are named ``p_...``."""
 
     version = select(GAMES.c.version).where(GAMES.c.id == sa.bindparam("p_game"))
-    stamp = select(GAMES.c.version, GAMES.c.updated_at).where(
-        GAMES.c.id == sa.bindparam("p_game"))
+    stamp = select(GAMES.c.version, GAMES.c.updated_at).where(GAMES.c.id == sa.bindparam("p_game"))
     game = select(GAMES).where(GAMES.c.id == sa.bindparam("p_game"))
     # The game and its live boxes in one statement (see load_game).
     game_and_boxes = (
-        select(GAMES, BOXES.c.id.label("box_id"), BOXES.c.entry.label("box_entry"),
-               BOXES.c.revision.label("box_revision"))
-        .select_from(GAMES.outerjoin(BOXES, (BOXES.c.game_id == GAMES.c.id)
-                                     & BOXES.c.deleted.is_(False)))
+        select(
+            GAMES,
+            BOXES.c.id.label("box_id"),
+            BOXES.c.entry.label("box_entry"),
+            BOXES.c.revision.label("box_revision"),
+        )
+        .select_from(GAMES.outerjoin(BOXES, (BOXES.c.game_id == GAMES.c.id) & BOXES.c.deleted.is_(False)))
         .where(GAMES.c.id == sa.bindparam("p_game"))
         .order_by(BOXES.c.position, BOXES.c.id)
     )
@@ -90,17 +92,14 @@ def load_game(db: Session, game_id: str) -> tuple[GameRow, list[BoxRow]] | None:
     rows = db.connection().execute(_Sql.game_and_boxes, {"p_game": game_id}).all()
     if not rows:
         return None
-    return GameRow.of(rows[0]), [BoxRow(row.box_id, row.box_entry, row.box_revision)
-                                 for row in rows if row.box_id is not None]
+    return GameRow.of(rows[0]), [
+        BoxRow(row.box_id, row.box_entry, row.box_revision) for row in rows if row.box_id is not None
+    ]
 
 
 def live_boxes(db: Session, game: GameRow) -> list[Box]:
     """The game's boxes in play order, without deleted ones."""
-    query = (
-        select(Box)
-        .where(Box.game_id == game.id, Box.deleted.is_(False))
-        .order_by(Box.position, Box.id)
-    )
+    query = select(Box).where(Box.game_id == game.id, Box.deleted.is_(False)).order_by(Box.position, Box.id)
     return list(db.scalars(query))
 
 
@@ -113,17 +112,19 @@ def get_box(db: Session, game: GameRow, box_id: int) -> BoxRow | None:
     box = db.get(Box, box_id)
     if box is None or box.game_id != game.id:
         return None
-    return BoxRow(box.id, sound(box.entry, "entry", []), box.revision, box.deleted,
-                  sound(box.ruling, "ruling", []))
+    return BoxRow(
+        box.id, sound(box.entry, "entry", []), box.revision, box.deleted, sound(box.ruling, "ruling", [])
+    )
 
 
 def deleted_boxes(db: Session, game_id: str) -> list[BoxRow]:
     """The game's deleted boxes with their last ruling, in play order: the sheet still
     names them once the Undo bar is gone, each linked to its history."""
-    query = (select(Box).where(Box.game_id == game_id, Box.deleted.is_(True))
-             .order_by(Box.position, Box.id))
-    return [BoxRow(box.id, sound(box.entry, "entry", []), box.revision, True,
-                   sound(box.ruling, "ruling", [])) for box in db.scalars(query)]
+    query = select(Box).where(Box.game_id == game_id, Box.deleted.is_(True)).order_by(Box.position, Box.id)
+    return [
+        BoxRow(box.id, sound(box.entry, "entry", []), box.revision, True, sound(box.ruling, "ruling", []))
+        for box in db.scalars(query)
+    ]
 
 
 def live_place(db: Session, box_id: int) -> int:
@@ -132,32 +133,42 @@ def live_place(db: Session, box_id: int) -> int:
     box = db.get(Box, box_id)
     if box is None:
         return 0
-    before = sa.or_(Box.position < box.position,
-                    sa.and_(Box.position == box.position, Box.id < box.id))
-    query = select(sa.func.count()).select_from(Box).where(
-        Box.game_id == box.game_id, Box.deleted.is_(False), before)
+    before = sa.or_(Box.position < box.position, sa.and_(Box.position == box.position, Box.id < box.id))
+    query = (
+        select(sa.func.count())
+        .select_from(Box)
+        .where(Box.game_id == box.game_id, Box.deleted.is_(False), before)
+    )
     return int(db.scalar(query) or 0)
 
 
 def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
     """Every revision of a box, oldest first (text that is not valid Unicode escaped)."""
-    query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(
-        BoxRevision.revision
-    )
-    return [RevisionRow(row.revision, row.action, sound(row.entry, "entry", []),
-                        sound(row.ruling, "ruling", []), row.game_version, row.at, row.phone)
-            for row in db.scalars(query)]
+    query = select(BoxRevision).where(BoxRevision.box_id == box.id).order_by(BoxRevision.revision)
+    return [
+        RevisionRow(
+            row.revision,
+            row.action,
+            sound(row.entry, "entry", []),
+            sound(row.ruling, "ruling", []),
+            row.game_version,
+            row.at,
+            row.phone,
+        )
+        for row in db.scalars(query)
+    ]
 
 
 def game_events(db: Session, game_id: str) -> list[EventRow]:
     """The changes to the game itself (house rules, its end), oldest first."""
     query = select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
-    return [EventRow(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
-            for row in db.scalars(query)]
+    return [
+        EventRow(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
+        for row in db.scalars(query)
+    ]
 
 
-def recent_games(db: Session, limit: int = 20,
-                 ids: Sequence[str] | None = None) -> list[GameRow]:
+def recent_games(db: Session, limit: int = 20, ids: Sequence[str] | None = None) -> list[GameRow]:
     """Games most recently changed; only ``ids`` when given."""
     query = select(GAMES).order_by(GAMES.c.updated_at.desc()).limit(limit)
     if ids is not None:
@@ -171,9 +182,12 @@ def game_entry(game: GameRow, boxes: Sequence[Box | BoxRow] = ()) -> GameEntry:
     not know or text it did not check, still loads; the game's own text that is not
     valid Unicode is escaped the same way, so an export or a page never fails on it."""
     return GameEntry(
-        rules=escaped(game.rules), players=tuple(escaped(p) for p in game.players),
-        dealer=escaped(game.dealer), settings=sound(dict(game.settings), "settings", []),
-        stake=game.stake, place=None if game.place is None else escaped(game.place),
+        rules=escaped(game.rules),
+        players=tuple(escaped(p) for p in game.players),
+        dealer=escaped(game.dealer),
+        settings=sound(dict(game.settings), "settings", []),
+        stake=game.stake,
+        place=None if game.place is None else escaped(game.place),
         started=None if game.started is None else escaped(game.started),
         ended="agreed" if game.ended == "agreed" else None,
         currency=game.currency,
@@ -200,8 +214,12 @@ def join_code_hash(code: str) -> str:
 def games_with_join_code(db: Session, code: str) -> list[GameRow]:
     """The games whose short join code is ``code`` (normally one; none for a wrong
     code), most recently changed first."""
-    query = (select(GAMES).where(GAMES.c.join_code_hash == join_code_hash(code))
-             .order_by(GAMES.c.updated_at.desc()).limit(5))
+    query = (
+        select(GAMES)
+        .where(GAMES.c.join_code_hash == join_code_hash(code))
+        .order_by(GAMES.c.updated_at.desc())
+        .limit(5)
+    )
     return [GameRow.of(row) for row in db.connection().execute(query)]
 
 

@@ -25,8 +25,10 @@ from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-def error_response(status: int, code: str, message: str, where: str | None = None,
-                   headers: dict[str, str] | None = None) -> Response:
+
+def error_response(
+    status: int, code: str, message: str, where: str | None = None, headers: dict[str, str] | None = None
+) -> Response:
     """CONTRACT.md's error object with an HTTP status."""
     body: dict[str, Any] = {"code": code, "message": message}
     if where is not None:
@@ -66,8 +68,7 @@ def _json_body() -> Any:
     the contract's readers refuse what it parses by field without recursing into it
     (tests/security/test_bad_input.py)."""
     if not request.is_json:
-        abort(error_response(422, "malformed", "the body must be JSON (Content-Type: "
-                             "application/json)"))
+        abort(error_response(422, "malformed", "the body must be JSON (Content-Type: application/json)"))
     try:
         text = request.get_data(cache=True).decode("utf-8")
         data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
@@ -95,13 +96,15 @@ def _run(function: Callable[[Any], dict[str, Any]], data: Any) -> Response:
 @bp.errorhandler(413)
 def _too_large(_error: Exception) -> Response:
     limit = (current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
-    return error_response(413, "too-large", f"the request is larger than {limit} KB: a whole "
-                          "game is far smaller; send less")
+    return error_response(
+        413, "too-large", f"the request is larger than {limit} KB: a whole game is far smaller; send less"
+    )
 
 
 @bp.post("/adjudicate")
 def adjudicate() -> Response:
     """One box in, one ruling out."""
+
     def rule(data: Any) -> dict[str, Any]:
         game, box = contract.read_adjudication(data)
         return engine.adjudicate({**game.to_json(boxes=False), **box.to_json()})
@@ -124,16 +127,17 @@ def arrange() -> Response:
         if name in data:
             options[name] = data[name]
     if not isinstance(options.get("around_the_corner", False), bool):
-        return error_response(422, "malformed", "around_the_corner must be true or false",
-                              "around_the_corner")
+        return error_response(
+            422, "malformed", "around_the_corner must be true or false", "around_the_corner"
+        )
     ace = options.get("ace_value", 1)
     if not isinstance(ace, int) or isinstance(ace, bool) or not 1 <= ace <= 15:
-        return error_response(422, "malformed", "ace_value must be a whole number from 1 "
-                              "to 15", "ace_value")
+        return error_response(422, "malformed", "ace_value must be a whole number from 1 to 15", "ace_value")
     cards = data.get("cards")
     if not isinstance(cards, (list, str)):
-        return error_response(422, "malformed", "cards must be a list of cards such as "
-                              "[\"7C\", \"10H\"]", "cards")
+        return error_response(
+            422, "malformed", 'cards must be a list of cards such as ["7C", "10H"]', "cards"
+        )
     return _run(lambda c: engine.arrange(c, **options), cards)
 
 
@@ -188,11 +192,16 @@ def create_game() -> Response:
 
     def run() -> Response:
         game = GameEntry.from_json(data)
-        started = ledger.start(database.session(), game, key=key, secret=gamedata.secret(),
-                               max_boxes=gamedata.max_boxes())
+        started = ledger.start(
+            database.session(), game, key=key, secret=gamedata.secret(), max_boxes=gamedata.max_boxes()
+        )
         codes = ledger.codes_of(started.table.row, gamedata.secret())
-        body = {"id": started.table.id, "edit_token": codes.edit, "join_code": codes.join,
-                "version": started.table.version}
+        body = {
+            "id": started.table.id,
+            "edit_token": codes.edit,
+            "join_code": codes.join,
+            "version": started.table.version,
+        }
         response = jsonify({**body, "repeated": True} if started.repeated else body)
         response.status_code = 200 if started.repeated else 201
         response.headers["Location"] = url_for("api.get_game", game_id=started.table.id)
@@ -203,8 +212,12 @@ def create_game() -> Response:
 
 
 def _game_json(table: ledger.Table) -> dict[str, Any]:
-    return {"id": table.id, "version": table.version, "game": table.game.to_json(),
-            "score": None if table.sheet is None else table.sheet.to_json()}
+    return {
+        "id": table.id,
+        "version": table.version,
+        "game": table.game.to_json(),
+        "score": None if table.sheet is None else table.sheet.to_json(),
+    }
 
 
 def _load(game_id: str) -> ledger.Table:
@@ -229,9 +242,14 @@ def _bearer(what: str) -> str:
     header = request.headers.get("Authorization", "")
     match = re.fullmatch(r"Bearer\s+(\S+)", header.strip())
     if match is None:
-        abort(error_response(401, "unauthorized", f"send {what} as "
-                             "'Authorization: Bearer <token>'",
-                             headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'}))
+        abort(
+            error_response(
+                401,
+                "unauthorized",
+                f"send {what} as 'Authorization: Bearer <token>'",
+                headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'},
+            )
+        )
     return match.group(1)
 
 
@@ -253,32 +271,37 @@ def _if_match() -> int | None:
         return None
     named = tags.as_set(include_weak=True)
     version = next(iter(named)) if len(named) == 1 else None  # '""' parses as None
-    if not (isinstance(version, str) and version.isascii() and version.isdigit()
-            and len(version) <= 12):
-        abort(error_response(412, "malformed", "If-Match must be the game's version, "
-                             "as in the ETag"))
+    if not (isinstance(version, str) and version.isascii() and version.isdigit() and len(version) <= 12):
+        abort(error_response(412, "malformed", "If-Match must be the game's version, as in the ETag"))
     return int(version)
 
 
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not re.fullmatch(r"[A-Za-z0-9_\-.:]{1,64}", key):
-        abort(error_response(422, "malformed", "Idempotency-Key must be 1-64 letters, "
-                             "digits or -_.:"))
+        abort(error_response(422, "malformed", "Idempotency-Key must be 1-64 letters, digits or -_.:"))
     return key
 
 
 def _stale(current: int) -> Response:
-    return error_response(409, "stale-version", f"the game has changed: it is now at version "
-                          f"{current}; read it again and resend", headers={"ETag": f'"{current}"'})
+    return error_response(
+        409,
+        "stale-version",
+        f"the game has changed: it is now at version {current}; read it again and resend",
+        headers={"ETag": f'"{current}"'},
+    )
 
 
 def _written(written: ledger.Written, status: int) -> Response:
     """The answer to a write: the new version, the box and the game's score."""
     table = written.table
-    body: dict[str, Any] = {"id": table.id, "version": written.version,
-                            "box_id": written.box_id, "repeated": written.repeated,
-                            "score": None if table.sheet is None else table.sheet.to_json()}
+    body: dict[str, Any] = {
+        "id": table.id,
+        "version": written.version,
+        "box_id": written.box_id,
+        "repeated": written.repeated,
+        "score": None if table.sheet is None else table.sheet.to_json(),
+    }
     if written.box is not None:
         body["box"] = written.box.to_json()
     response = jsonify(body)
@@ -297,27 +320,45 @@ def _box_entry() -> BoxEntry:
 def add_box(game_id: str) -> Response:
     """Append one box (needs the edit token; If-Match refuses a stale write)."""
     _authorize(game_id)
-    return _ledger_errors(lambda: _written(ledger.record(
-        database.session(), game_id, _box_entry(), version=_if_match(),
-        key=_idempotency_key(), max_boxes=gamedata.max_boxes()), 201))
+    return _ledger_errors(
+        lambda: _written(
+            ledger.record(
+                database.session(),
+                game_id,
+                _box_entry(),
+                version=_if_match(),
+                key=_idempotency_key(),
+                max_boxes=gamedata.max_boxes(),
+            ),
+            201,
+        )
+    )
 
 
 @bp.put("/games/<game_id>/boxes/<int:box_id>")
 def replace_box(game_id: str, box_id: int) -> Response:
     """Correct a box; everything after it is rescored."""
     _authorize(game_id)
-    return _ledger_errors(lambda: _written(ledger.correct(
-        database.session(), game_id, box_id, _box_entry(), version=_if_match(),
-        key=_idempotency_key()), 200))
+    return _ledger_errors(
+        lambda: _written(
+            ledger.correct(
+                database.session(), game_id, box_id, _box_entry(), version=_if_match(), key=_idempotency_key()
+            ),
+            200,
+        )
+    )
 
 
 @bp.delete("/games/<game_id>/boxes/<int:box_id>")
 def delete_box(game_id: str, box_id: int) -> Response:
     """Delete a box (kept in its history); everything after it is rescored."""
     _authorize(game_id)
-    return _ledger_errors(lambda: _written(ledger.delete(
-        database.session(), game_id, box_id, version=_if_match(),
-        key=_idempotency_key()), 200))
+    return _ledger_errors(
+        lambda: _written(
+            ledger.delete(database.session(), game_id, box_id, version=_if_match(), key=_idempotency_key()),
+            200,
+        )
+    )
 
 
 @bp.post("/games/<game_id>/end")
@@ -325,8 +366,11 @@ def end_game(game_id: str) -> Response:
     """End the game by agreement after its last box (K5): no game or box bonus, the
     totals as they stand settled; recorded in the game's history."""
     _authorize(game_id)
-    return _ledger_errors(lambda: _written(ledger.end(
-        database.session(), game_id, version=_if_match(), key=_idempotency_key()), 200))
+    return _ledger_errors(
+        lambda: _written(
+            ledger.end(database.session(), game_id, version=_if_match(), key=_idempotency_key()), 200
+        )
+    )
 
 
 @bp.put("/games/<game_id>/settings")
@@ -334,9 +378,14 @@ def change_settings(game_id: str) -> Response:
     """Replace the game's house rules (the settings that differ from its preset) and
     rescore the whole game; refused, naming the box, if a stored box breaks them."""
     _authorize(game_id)
-    return _ledger_errors(lambda: _written(ledger.change_rules(
-        database.session(), game_id, _object_body(), version=_if_match(),
-        key=_idempotency_key()), 200))
+    return _ledger_errors(
+        lambda: _written(
+            ledger.change_rules(
+                database.session(), game_id, _object_body(), version=_if_match(), key=_idempotency_key()
+            ),
+            200,
+        )
+    )
 
 
 @bp.get("/games/<game_id>/sheet.pdf")
@@ -345,8 +394,7 @@ def sheet_pdf(game_id: str) -> Response:
     with printing.turn():  # before the game is read: a refused request costs nothing
         table = _load(game_id)
         if table.sheet is None:
-            return error_response(422, "malformed",
-                                  f"this game cannot be scored: {table.error}")
+            return error_response(422, "malformed", f"this game cannot be scored: {table.error}")
         return printing.pdf_response(table, *printing.pdf_options())
 
 
@@ -381,14 +429,25 @@ def event_json(event: store.events.LoadedEvent) -> dict[str, Any]:
     board = events.board(database.session(), event)
     clock = events.clock(event)
     return {
-        "id": event.id, "version": event.row.version, "round": event.row.current_round,
-        "finished": event.row.finished, "event": event.entry.to_json(),
+        "id": event.id,
+        "version": event.row.version,
+        "round": event.row.current_round,
+        "finished": event.row.finished,
+        "event": event.entry.to_json(),
         "standings": [s.to_json() for s in board.standings],
-        "tables": [{"round": t.round, "table": t.table, "game": t.game_id,
-                    "players": list(t.players), "boxes": t.boxes, "playing": t.playing,
-                    "totals": dict(t.totals)} for t in board.tables],
-        "clock": None if clock is None else {"started": clock[0].isoformat() + "Z",
-                                             "minutes": clock[1]},
+        "tables": [
+            {
+                "round": t.round,
+                "table": t.table,
+                "game": t.game_id,
+                "players": list(t.players),
+                "boxes": t.boxes,
+                "playing": t.playing,
+                "totals": dict(t.totals),
+            }
+            for t in board.tables
+        ],
+        "clock": None if clock is None else {"started": clock[0].isoformat() + "Z", "minutes": clock[1]},
         "withdrawn": list(event.withdrawn),
     }
 
@@ -410,13 +469,17 @@ def create_event() -> Response:
     key = _idempotency_key()
 
     def run() -> Response:
-        entry = EventEntry.from_json({k: v for k, v in data.items()
-                                      if k not in ("seating", "games", "penalties")})
-        started = events.start_event(database.session(), entry, secret=gamedata.secret(),
-                                     key=key)
+        entry = EventEntry.from_json(
+            {k: v for k, v in data.items() if k not in ("seating", "games", "penalties")}
+        )
+        started = events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
         codes = events.director_codes(started.event.row, gamedata.secret())
-        body = {**event_json(started.event), "director_token": codes.director,
-                "join_code": codes.join, "repeated": started.repeated}
+        body = {
+            **event_json(started.event),
+            "director_token": codes.director,
+            "join_code": codes.join,
+            "repeated": started.repeated,
+        }
         response = jsonify(body)
         response.status_code = 200 if started.repeated else 201
         response.headers["Location"] = url_for("api.get_event", event_id=started.event.id)
@@ -437,8 +500,11 @@ def seat_round(event_id: str) -> Response:
     """Seat the next round (the previous one closed): the movement seats the present
     entrants and each table's game is started."""
     _director(event_id)
-    return _event_errors(lambda: _event_response(events.seat_next_round(
-        database.session(), event_id, secret=gamedata.secret()), 201))
+    return _event_errors(
+        lambda: _event_response(
+            events.seat_next_round(database.session(), event_id, secret=gamedata.secret()), 201
+        )
+    )
 
 
 @bp.post("/events/<event_id>/rounds/<int:number>/close")
@@ -449,14 +515,15 @@ def close_round(event_id: str, number: int) -> Response:
     data = _object_body() if request.get_data(cache=True).strip() else {}
     force = data.get("force", False)
     if not isinstance(force, bool) or set(data) - {"force"}:
-        return error_response(422, "malformed", "the body is {\"force\": true} or empty",
-                              "force")
+        return error_response(422, "malformed", 'the body is {"force": true} or empty', "force")
     event = _event(event_id)
     if number != event.row.current_round:
-        return error_response(409, "round-refused", f"round {number} is not the current "
-                              f"round ({event.row.current_round})")
-    return _event_errors(lambda: _event_response(events.close_round(
-        database.session(), event_id, force=force)))
+        return error_response(
+            409, "round-refused", f"round {number} is not the current round ({event.row.current_round})"
+        )
+    return _event_errors(
+        lambda: _event_response(events.close_round(database.session(), event_id, force=force))
+    )
 
 
 @bp.get("/events/<event_id>/results.csv")
@@ -465,8 +532,11 @@ def event_csv(event_id: str) -> Response:
     event = _event(event_id)
     board = events.board(database.session(), event)
     text = exports.event_csv(event.entry, board.standings, board.results)
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="event-{event.id}.csv"'})
+    return Response(
+        text,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="event-{event.id}.csv"'},
+    )
 
 
 @bp.get("/events/<event_id>/results.json")
@@ -474,8 +544,7 @@ def event_results_json(event_id: str) -> Response:
     """The event, its standings and every table's result, as JSON."""
     event = _event(event_id)
     board = events.board(database.session(), event)
-    response = jsonify(exports.event_json(event.id, event.entry, board.standings,
-                                          board.results))
+    response = jsonify(exports.event_json(event.id, event.entry, board.standings, board.results))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response
 
@@ -485,8 +554,14 @@ def _director_body(fields: dict[str, type]) -> dict[str, Any]:
     data = _object_body()
     for name in data:
         if name not in fields:
-            abort(error_response(422, "malformed", f"this request has no field {name[:40]!r} "
-                                 f"(it takes {', '.join(fields)})", name[:40]))
+            abort(
+                error_response(
+                    422,
+                    "malformed",
+                    f"this request has no field {name[:40]!r} (it takes {', '.join(fields)})",
+                    name[:40],
+                )
+            )
     for name, kind in fields.items():
         value = data.get(name)
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
@@ -500,8 +575,9 @@ def enter(event_id: str) -> Response:
     """A late entry (``{"name": ...}``), playing from the next round."""
     _director(event_id)
     data = _director_body({"name": str})
-    return _event_errors(lambda: _event_response(
-        events.enter(database.session(), event_id, data["name"]), 201))
+    return _event_errors(
+        lambda: _event_response(events.enter(database.session(), event_id, data["name"]), 201)
+    )
 
 
 @bp.post("/events/<event_id>/withdrawals")
@@ -509,8 +585,7 @@ def withdraw(event_id: str) -> Response:
     """A withdrawal (``{"name": ...}``) from the next round; kept in the standings."""
     _director(event_id)
     data = _director_body({"name": str})
-    return _event_errors(lambda: _event_response(
-        events.withdraw(database.session(), event_id, data["name"])))
+    return _event_errors(lambda: _event_response(events.withdraw(database.session(), event_id, data["name"])))
 
 
 @bp.post("/events/<event_id>/penalties")
@@ -519,8 +594,11 @@ def penalize(event_id: str) -> Response:
     in the history of the player's game this round."""
     _director(event_id)
     data = _director_body({"player": str, "points": int, "note": str})
-    return _event_errors(lambda: _event_response(events.penalize(
-        database.session(), event_id, data["player"], data["points"], data["note"]), 201))
+    return _event_errors(
+        lambda: _event_response(
+            events.penalize(database.session(), event_id, data["player"], data["points"], data["note"]), 201
+        )
+    )
 
 
 @bp.post("/events/<event_id>/swaps")
@@ -530,10 +608,12 @@ def swap(event_id: str) -> Response:
     data = _director_body({"players": list})
     players = data["players"]
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
-        return error_response(422, "malformed", "players names the two players to swap",
-                              "players")
-    return _event_errors(lambda: _event_response(events.swap(
-        database.session(), event_id, players[0], players[1], secret=gamedata.secret())))
+        return error_response(422, "malformed", "players names the two players to swap", "players")
+    return _event_errors(
+        lambda: _event_response(
+            events.swap(database.session(), event_id, players[0], players[1], secret=gamedata.secret())
+        )
+    )
 
 
 @bp.post("/events/<event_id>/replacements")
@@ -541,5 +621,8 @@ def replace(event_id: str) -> Response:
     """``by`` takes ``player``'s seat before that table starts, and the rounds after."""
     _director(event_id)
     data = _director_body({"player": str, "by": str})
-    return _event_errors(lambda: _event_response(events.replace(
-        database.session(), event_id, data["player"], data["by"], secret=gamedata.secret())))
+    return _event_errors(
+        lambda: _event_response(
+            events.replace(database.session(), event_id, data["player"], data["by"], secret=gamedata.secret())
+        )
+    )

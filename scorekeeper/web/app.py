@@ -61,7 +61,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
 
     database.init_app(app)
     init_app(app)
@@ -92,8 +93,7 @@ def instance_folder() -> Path:
     return Path(prefix) / "var" / f"{IMPORT_NAME}-instance"
 
 
-def configure(config: Config, instance: Path,
-              test_config: Mapping[str, Any] | None = None) -> None:
+def configure(config: Config, instance: Path, test_config: Mapping[str, Any] | None = None) -> None:
     """Fill ``config``: defaults, then the instance's ``config.py`` (unless a test gives
     its own), then ``SCOREKEEPER_*`` from the environment, then ``test_config``.
 
@@ -101,8 +101,7 @@ def configure(config: Config, instance: Path,
     never sends a test to a real database.
     """
     config.from_mapping(
-        DATABASE_URL=os.environ.get("DATABASE_URL")
-        or f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
+        DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
         # A box form with three card grids is a few kilobytes; a 40-box game in the API
         # a few dozen. Anything far larger is refused with 413 before it is parsed.
         MAX_CONTENT_LENGTH=256 * 1024,
@@ -186,17 +185,19 @@ HTMX_CONFIG = {
 }
 """htmx settings, given in a meta tag: no inline styles or eval (CSP), 409/422 swapped."""
 
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "object-src 'none'",
-])
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]
+)
 
 
 def init_app(app: Flask) -> None:
@@ -263,17 +264,21 @@ def _busy(error: HTTPException) -> Response:
 
 def _csrf_error(error: CSRFError) -> tuple[str, int]:
     return htmx.error_page(
-        400, "This form has expired",
-        "The page was open too long or was opened elsewhere. Go back, reload the page and "
-        "enter it again.",
+        400,
+        "This form has expired",
+        "The page was open too long or was opened elsewhere. Go back, reload the page and enter it again.",
     )
 
 
 REFUSALS: tuple[tuple[type[Exception], int, str, str | None], ...] = (
     (ledger.KeyReused, 422, "This form was already used", None),
     (ledger.NotFound, 404, "Not found", None),
-    (ledger.Stale, 409, "The game has changed",
-     "Another phone changed this game meanwhile. Look at the sheet again and try again."),
+    (
+        ledger.Stale,
+        409,
+        "The game has changed",
+        "Another phone changed this game meanwhile. Look at the sheet again and try again.",
+    ),
     (ledger.Conflict, 409, "The game has changed", None),
     (ledger.TooManyBoxes, 422, "This game is full", None),
     (ledger.LedgerError, 422, "This cannot be done", None),
@@ -295,8 +300,7 @@ def _refused(error: Exception) -> Response:
     for kind, status, title, message in REFUSALS:
         if isinstance(error, kind):
             if message is None:
-                message = (error.message if isinstance(error, engine.ScorekeeperError)
-                           else str(error))
+                message = error.message if isinstance(error, engine.ScorekeeperError) else str(error)
             return make_response(htmx.error_page(status, title, message))
     raise error  # not a refusal of ours
 
@@ -309,10 +313,14 @@ def _error_page(error: HTTPException) -> Response | tuple[str, int]:
         from .api import error_response
 
         if code >= 500:
-            return error_response(code, "internal-error", "the server failed to answer this "
-                                  "request; nothing was saved by it, and the error is logged")
-        response = error_response(code, "not-found" if code == 404 else "malformed",
-                                  error.description or error.name)
+            return error_response(
+                code,
+                "internal-error",
+                "the server failed to answer this request; nothing was saved by it, and the error is logged",
+            )
+        response = error_response(
+            code, "not-found" if code == 404 else "malformed", error.description or error.name
+        )
         if code == 405 and isinstance(error, MethodNotAllowed) and error.valid_methods:
             response.allow.update(error.valid_methods)
         return response
@@ -322,8 +330,10 @@ def _error_page(error: HTTPException) -> Response | tuple[str, int]:
 
         return scorers_only(game_id)
     if code >= 500:
-        return htmx.error_page(code, "Something went wrong", "The server could not answer. "
-                               "Nothing was saved by this request: go back and try again.")
-    titles = {400: "Bad request", 404: "Not found", 405: "Not allowed",
-              413: "Too much data"}
+        return htmx.error_page(
+            code,
+            "Something went wrong",
+            "The server could not answer. Nothing was saved by this request: go back and try again.",
+        )
+    titles = {400: "Bad request", 404: "Not found", 405: "Not allowed", 413: "Too much data"}
     return htmx.error_page(code, titles.get(code, error.name), error.description or "")

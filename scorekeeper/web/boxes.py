@@ -23,10 +23,13 @@ from .eventdata import directs_game  # the event's director corrects an ended ta
 
 bp = Blueprint("boxes", __name__, url_prefix="/games/<game_id>/boxes")
 
-CONFLICT = ("Another phone changed this game while you were entering this box. "
-            "The sheet is updated: check the ruling below and save again.")
-def rule_box(table: ledger.Table, form: forms.BoxForm,
-             place: int | None = None) -> forms.Ruled:
+CONFLICT = (
+    "Another phone changed this game while you were entering this box. "
+    "The sheet is updated: check the ruling below and save again."
+)
+
+
+def rule_box(table: ledger.Table, form: forms.BoxForm, place: int | None = None) -> forms.Ruled:
     """The game with this box added (or put at ``place``), and the box's ruling."""
     entry = forms.box_entry(form)
     if entry is None:
@@ -47,9 +50,14 @@ def _editable_game(game_id: str) -> ledger.Table:
     return table
 
 
-def _form_page(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled | None,
-               status: int = 200, box: store.BoxRow | None = None,
-               notice: str = "") -> Response:
+def _form_page(
+    table: ledger.Table,
+    form: forms.BoxForm,
+    outcome: forms.Ruled | None,
+    status: int = 200,
+    box: store.BoxRow | None = None,
+    notice: str = "",
+) -> Response:
     if box is None:
         save_url = url_for("boxes.new", game_id=table.id)
         preview_url = url_for("boxes.preview", game_id=table.id)
@@ -59,10 +67,19 @@ def _form_page(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled | 
     page = "boxes/edit.html" if box is not None else "boxes/new.html"
     ruling = outcome.ruling if outcome else None
     return htmx.render(
-        page, "boxes/_form.html", status, game=table, form=form, outcome=outcome,
+        page,
+        "boxes/_form.html",
+        status,
+        game=table,
+        form=form,
+        outcome=outcome,
         proposals=forms.proposals(form, ruling, table.rules()),
-        rules=table.rules(), box=box, save_url=save_url, preview_url=preview_url,
-        notice=notice, dealer=_dealer_for(table, box),
+        rules=table.rules(),
+        box=box,
+        save_url=save_url,
+        preview_url=preview_url,
+        notice=notice,
+        dealer=_dealer_for(table, box),
         number=table.next_number if box is None else _number_of(table, box.id),
     )
 
@@ -115,14 +132,20 @@ def new(game_id: str) -> Response:
     form = forms.box_form(row.players, request.form)
     entry = forms.box_entry(form)
     if entry is None:
-        return _form_page(_editable_game(game_id), form, forms.Ruled(errors=[forms.CHECK]),
-                          422)
+        return _form_page(_editable_game(game_id), form, forms.Ruled(errors=[forms.CHECK]), 422)
     number = _int(form.number.data)
     try:
-        written = ledger.record(db_session(), row.id, entry, number=number,
-                                version=None if number is not None else _version(form),
-                                key=_key(form), laid_out=True, max_boxes=gamedata.max_boxes(),
-                                phone=gamedata.phone())
+        written = ledger.record(
+            db_session(),
+            row.id,
+            entry,
+            number=number,
+            version=None if number is not None else _version(form),
+            key=_key(form),
+            laid_out=True,
+            max_boxes=gamedata.max_boxes(),
+            phone=gamedata.phone(),
+        )
     except ledger.BoxTaken as taken:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
@@ -139,8 +162,12 @@ def _saved(written: ledger.Written, done: str, number: int | None = None) -> Res
     if written.box_id is not None:
         place = table.place_of(written.box_id)
         number = number if place is None else place + 1
-        gamedata.note_write(table.id, written.box_id, table.version,
-                            f"{deal_word(table.rules()).capitalize()} {number or ''} {done}.")
+        gamedata.note_write(
+            table.id,
+            written.box_id,
+            table.version,
+            f"{deal_word(table.rules()).capitalize()} {number or ''} {done}.",
+        )
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
@@ -156,23 +183,38 @@ def _taken_page(taken: ledger.BoxTaken, form: forms.BoxForm, entry: BoxEntry) ->
         mine = table.scored_with(entry, place).boxes[place]
     except engine.ScorekeeperError as err:
         errors.append(err.message)
-    fields = [(name, value) for name, value in request.form.items(multi=True)
-              if name not in ("number", "version", "csrf_token")]
+    fields = [
+        (name, value)
+        for name, value in request.form.items(multi=True)
+        if name not in ("number", "version", "csrf_token")
+    ]
     box_id = table.boxes[place].id
     return htmx.render(
-        "boxes/taken.html", "boxes/_taken.html", 409, game=table, number=taken.number,
-        theirs=taken.box, mine=mine, errors=errors, fields=fields,
+        "boxes/taken.html",
+        "boxes/_taken.html",
+        409,
+        game=table,
+        number=taken.number,
+        theirs=taken.box,
+        mine=mine,
+        errors=errors,
+        fields=fields,
         replace_url=url_for("boxes.edit", game_id=table.id, box_id=box_id),
-        next_url=url_for("boxes.new", game_id=table.id), next_number=table.next_number,
-        version=table.version, sheet_url=url_for("games.sheet", game_id=table.id),
-        rules=table.rules(), same=mine is not None and _same_box(mine, taken.box),
+        next_url=url_for("boxes.new", game_id=table.id),
+        next_number=table.next_number,
+        version=table.version,
+        sheet_url=url_for("games.sheet", game_id=table.id),
+        rules=table.rules(),
+        same=mine is not None and _same_box(mine, taken.box),
     )
 
 
 def _same_box(mine: SheetBox, theirs: SheetBox) -> bool:
     """Whether two rulings of one box say the same (its id and note apart)."""
+
     def ruled(box: SheetBox) -> dict[str, object]:
         return {k: v for k, v in box.to_json().items() if k not in ("id", "note", "advice")}
+
     return ruled(mine) == ruled(theirs)
 
 
@@ -184,8 +226,7 @@ def _conflict(table: ledger.Table, form: forms.BoxForm, box_id: int | None = Non
     form.version.data = str(table.version)
     if box is None:
         form.number.data = str(table.next_number)
-    return _form_page(table, form, rule_box(table, form, place), 409, box=box,
-                      notice=CONFLICT)
+    return _form_page(table, form, rule_box(table, form, place), 409, box=box, notice=CONFLICT)
 
 
 @bp.post("/preview")
@@ -196,14 +237,20 @@ def preview(game_id: str) -> Response:
     return _preview_response(table, form, rule_box(table, form))
 
 
-def _preview_response(table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled,
-                      box: store.BoxRow | None = None) -> Response:
+def _preview_response(
+    table: ledger.Table, form: forms.BoxForm, outcome: forms.Ruled, box: store.BoxRow | None = None
+) -> Response:
     status = 200  # a box half entered is not an error: the preview shows what is missing
     if htmx.is_htmx():
         return htmx.render(
-            "boxes/_preview.html", "boxes/_preview.html", status, form=form,
-            outcome=outcome, proposals=forms.proposals(form, outcome.ruling, table.rules()),
-            game=table, rules=table.rules(),
+            "boxes/_preview.html",
+            "boxes/_preview.html",
+            status,
+            form=form,
+            outcome=outcome,
+            proposals=forms.proposals(form, outcome.ruling, table.rules()),
+            game=table,
+            rules=table.rules(),
         )
     return _form_page(table, form, outcome, status, box=box)
 
@@ -219,16 +266,20 @@ def show(game_id: str, box_id: int) -> Response:
     ruled = table.ruled(box.id)
     ruling = ruled if ruled is not None else SheetBox.from_json(box.ruling or {})
     return htmx.render(
-        "boxes/show.html", "boxes/_show.html", game=table, box=box, rules=table.rules(),
-        number=None if place is None else place + 1, ruling=ruling,
+        "boxes/show.html",
+        "boxes/_show.html",
+        game=table,
+        box=box,
+        rules=table.rules(),
+        number=None if place is None else place + 1,
+        ruling=ruling,
         history=changes(store.history(db_session(), box)),
         editable=gamedata.can_edit(table.row) and not box.deleted,
         delete_form=_delete_form(table),
     )
 
 
-STEPS = {"recorded": "Recorded", "edited": "Corrected", "deleted": "Deleted",
-         "undone": "Undone"}
+STEPS = {"recorded": "Recorded", "edited": "Corrected", "deleted": "Deleted", "undone": "Undone"}
 
 
 def _said(ruling: Mapping[str, Any] | None) -> str:
@@ -246,8 +297,9 @@ def _counts(ruling: Mapping[str, Any] | None) -> dict[str, Any]:
     return dict(counts) if isinstance(counts, Mapping) else {}
 
 
-def changes(history: Sequence[store.RevisionRow],
-            ) -> list[tuple[store.RevisionRow, str, str]]:
+def changes(
+    history: Sequence[store.RevisionRow],
+) -> list[tuple[store.RevisionRow, str, str]]:
     """Each step of a box's history with what it changed, in words: what was recorded,
     what a correction changed (the ruling, each count, the note), what was deleted or
     put back; not the game's version number, which says nothing to a player.
@@ -281,8 +333,7 @@ def changes(history: Sequence[store.RevisionRow],
             if _said(before.ruling) != _said(rev.ruling):
                 parts.append(f"{_said(before.ruling)} → {_said(rev.ruling)}")
             old, new = _counts(before.ruling), _counts(rev.ruling)
-            parts += [f"{p}'s count {old.get(p, '–')} → {c}" for p, c in new.items()
-                      if old.get(p) != c]
+            parts += [f"{p}'s count {old.get(p, '–')} → {c}" for p, c in new.items() if old.get(p) != c]
             if (before.entry.get("note") or "") != (rev.entry.get("note") or ""):
                 parts.append(f'note "{rev.entry.get("note") or ""}"')
             if rev.action == "undone" and before.action == "deleted":
@@ -299,9 +350,11 @@ def _delete_form(table: ledger.Table) -> forms.DeleteBoxForm:
     return form
 
 
-def _live_box(table: ledger.Table, box_id: int,
-              gone: str = "This box is not in this game (was it deleted?).",
-              ) -> tuple[store.BoxRow, int]:
+def _live_box(
+    table: ledger.Table,
+    box_id: int,
+    gone: str = "This box is not in this game (was it deleted?).",
+) -> tuple[store.BoxRow, int]:
     place = table.place_of(box_id)
     if place is None:
         abort(404, description=gone)
@@ -324,9 +377,17 @@ def edit(game_id: str, box_id: int) -> Response:
     if entry is None:
         return _form_page(table, form, forms.Ruled(errors=[forms.CHECK]), 422, box=box)
     try:
-        written = ledger.correct(db_session(), table.id, box.id, entry,
-                                 version=_version(form), key=_key(form), laid_out=True,
-                                 director=directs_game(table.id), phone=gamedata.phone())
+        written = ledger.correct(
+            db_session(),
+            table.id,
+            box.id,
+            entry,
+            version=_version(form),
+            key=_key(form),
+            laid_out=True,
+            director=directs_game(table.id),
+            phone=gamedata.phone(),
+        )
     except ledger.Stale as stale:
         return _conflict(stale.table, form, box.id)
     except engine.ScorekeeperError:
@@ -349,16 +410,24 @@ def delete(game_id: str, box_id: int) -> Response | tuple[str, int]:
     form = forms.DeleteBoxForm(request.form)
     if not form.validate():
         abort(400)
-    written = ledger.delete(db_session(), table.id, box_id, version=_version(form),
-                            key=_key(form), director=directs_game(table.id),
-                            phone=gamedata.phone())
+    written = ledger.delete(
+        db_session(),
+        table.id,
+        box_id,
+        version=_version(form),
+        key=_key(form),
+        director=directs_game(table.id),
+        phone=gamedata.phone(),
+    )
     place = table.place_of(box_id)
     return _saved(written, "deleted", None if place is None else place + 1)
 
 
-UNDONE = {"recorded": "Undone: {} {} is off the sheet.",
-          "edited": "Undone: {} {} is back as it was.",
-          "deleted": "Undone: {} {} is back on the sheet."}
+UNDONE = {
+    "recorded": "Undone: {} {} is off the sheet.",
+    "edited": "Undone: {} {} is back as it was.",
+    "deleted": "Undone: {} {} is back on the sheet.",
+}
 """What the undo bar says, in the game's word for a deal ("box 3", "hand 3")."""
 
 
@@ -370,24 +439,42 @@ def undo(game_id: str, box_id: int) -> Response:
     if not form.validate():
         abort(400)
     if not gamedata.may_undo(table.id, box_id, _int(form.version.data), _key(form)):
-        return _undo_refused(table, "only the phone that made a write can undo it, as its "
-                             "sheet offers; correct or delete the box instead")
+        return _undo_refused(
+            table,
+            "only the phone that made a write can undo it, as its "
+            "sheet offers; correct or delete the box instead",
+        )
     try:
-        undone = ledger.undo(db_session(), table.id, box_id, version=_int(form.version.data)
-                             or -1, key=_key(form), phone=gamedata.phone())
+        undone = ledger.undo(
+            db_session(),
+            table.id,
+            box_id,
+            version=_int(form.version.data) or -1,
+            key=_key(form),
+            phone=gamedata.phone(),
+        )
     except ledger.NothingToUndo as refused:
         return _undo_refused(refused.table, str(refused))
     except engine.ScorekeeperError as err:
         return _undo_refused(table, err.message)
-    gamedata.note_write(table.id, box_id, undone.version,
-                        UNDONE.get(undone.action, "Undone.").format(
-                            deal_word(table.rules()), undone.number),
-                        undoable=False, undo_key=_key(form))
+    gamedata.note_write(
+        table.id,
+        box_id,
+        undone.version,
+        UNDONE.get(undone.action, "Undone.").format(deal_word(table.rules()), undone.number),
+        undoable=False,
+        undo_key=_key(form),
+    )
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 
 def _undo_refused(table: ledger.Table, why: str) -> Response:
     """409: the undo cannot be done; say why, where the undo banner was."""
     message = why[:1].upper() + why[1:] + "."
-    return htmx.render("boxes/undo.html", "boxes/_undo.html", 409, game=table,
-                       last={"what": "Not undone.", "refused": message, "undoable": False})
+    return htmx.render(
+        "boxes/undo.html",
+        "boxes/_undo.html",
+        409,
+        game=table,
+        last={"what": "Not undone.", "refused": message, "undoable": False},
+    )

@@ -47,9 +47,7 @@ def face(code: Any) -> Markup:
     """One card as a coloured chip."""
     text = str(code)
     red = " red" if text[-1:].upper() in RED else ""
-    return Markup('<span class="card{}" title="{}">{}</span>').format(
-        red, spoken(text), label(text)
-    )
+    return Markup('<span class="card{}" title="{}">{}</span>').format(red, spoken(text), label(text))
 
 
 def faces(codes: Iterable[Any]) -> Markup:

@@ -16,8 +16,14 @@ from typing import Any
 from flask import Flask, Response, current_app, request
 from flask_compress import Compress
 
-COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript",
-                "image/svg+xml", "text/plain")
+COMPRESSIBLE = (
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "image/svg+xml",
+    "text/plain",
+)
 """What browsers load. The JSON API answers plain: its clients need no gzip support."""
 MIN_SIZE = 500
 """Smaller bodies are not worth the gzip header."""
@@ -62,10 +68,8 @@ def _cache_static(response: Response) -> None:
     ``no-cache`` is replaced, never combined with ``max-age``."""
     filename = str((request.view_args or {}).get("filename", ""))
     path = Path(current_app.static_folder or "") / filename
-    current = path.is_file() and request.args.get("v") == _content_hash(
-        path, path.stat().st_mtime_ns)
-    response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if current
-                                         else "no-cache")
+    current = path.is_file() and request.args.get("v") == _content_hash(path, path.stat().st_mtime_ns)
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable" if current else "no-cache"
 
 
 def _cache_static_files(response: Response) -> Response:

@@ -37,17 +37,27 @@ def check() -> Response:
     best: list[Any] = []
     if cards and error is None:
         try:
-            result = engine.arrange(cards, around_the_corner=rules.around_the_corner,
-                                    ace_value=rules.ace_value)
+            result = engine.arrange(
+                cards, around_the_corner=rules.around_the_corner, ace_value=rules.ace_value
+            )
             best = best_alternatives(result, rules)
         except engine.ScorekeeperError as err:
             error = err.message
             forms.add_error(form.cards, err.message)
     status = 422 if error else 200
-    return htmx.render("disputes/check.html", "disputes/_check_result.html", status,
-                       form=form, result=result, error=error, rules=rules, asked=asked,
-                       best=best, limit=limit,
-                       verdict=knock_verdict(result, limit) if result else None)
+    return htmx.render(
+        "disputes/check.html",
+        "disputes/_check_result.html",
+        status,
+        form=form,
+        result=result,
+        error=error,
+        rules=rules,
+        asked=asked,
+        best=best,
+        limit=limit,
+        verdict=knock_verdict(result, limit) if result else None,
+    )
 
 
 def knock_limit(form: forms.CheckForm, rules: engine.Rules) -> engine.KnockLimit:
@@ -77,11 +87,10 @@ def knock_verdict(result: dict[str, Any], limit: engine.KnockLimit) -> str:
 def best_alternatives(result: dict[str, Any], rules: engine.Rules) -> list[list[list[str]]]:
     """Every arrangement with the best count (of the 10 kept after the best discard)."""
     kept = [card for card in result["cards"] if card != result.get("discard")]
-    found = engine.best_arrangements(engine.parse_cards(kept),
-                                    around_the_corner=rules.around_the_corner,
-                                    ace_value=rules.ace_value)
-    return [[[card.code for card in meld] for meld in arrangement.melds]
-            for arrangement in found[:12]]
+    found = engine.best_arrangements(
+        engine.parse_cards(kept), around_the_corner=rules.around_the_corner, ace_value=rules.ace_value
+    )
+    return [[[card.code for card in meld] for meld in arrangement.melds] for arrangement in found[:12]]
 
 
 # --- settle a showdown --------------------------------------------------------------------
@@ -100,8 +109,16 @@ def settle() -> Response:
     setup.dealer.choices = forms.choices((p, p) for p in players)
     settings, rules, problem = _table(setup, preset, players)
     if problem:
-        return htmx.render("disputes/settle.html", "disputes/_settle_form.html", 422,
-                           setup=setup, form=None, outcome=None, rules=rules, proposals={})
+        return htmx.render(
+            "disputes/settle.html",
+            "disputes/_settle_form.html",
+            422,
+            setup=setup,
+            form=None,
+            outcome=None,
+            rules=rules,
+            proposals={},
+        )
     dealer = setup.dealer.data if setup.dealer.data in players else players[0]
     form = forms.box_form(players, request.form if request.method == "POST" else None)
     outcome = None
@@ -111,19 +128,29 @@ def settle() -> Response:
         status = 200 if outcome.ok else 422
     proposals = forms.proposals(form, outcome.ruling if outcome else None, rules)
     url = url_for("disputes.settle", **_setup_args(setup, preset, players, dealer))
-    context = {"form": form, "outcome": outcome, "proposals": proposals, "rules": rules,
-               "game": None, "save_url": url, "preview_url": url, "box": None,
-               "notice": "", "dealer": dealer}
+    context = {
+        "form": form,
+        "outcome": outcome,
+        "proposals": proposals,
+        "rules": rules,
+        "game": None,
+        "save_url": url,
+        "preview_url": url,
+        "box": None,
+        "notice": "",
+        "dealer": dealer,
+    }
     if request.method == "POST" and htmx.is_htmx():
-        fragment = ("boxes/_preview.html" if request.headers.get("HX-Target") == "preview"
-                    else "boxes/_form.html")
+        fragment = (
+            "boxes/_preview.html" if request.headers.get("HX-Target") == "preview" else "boxes/_form.html"
+        )
         return htmx.render(fragment, fragment, status, **context)
-    return htmx.render("disputes/settle.html", "disputes/_settle_form.html", status,
-                       setup=setup, **context)
+    return htmx.render("disputes/settle.html", "disputes/_settle_form.html", status, setup=setup, **context)
 
 
-def _table(setup: forms.ShowdownSetupForm, preset: str,
-           players: list[str]) -> tuple[dict[str, Any], engine.Rules, bool]:
+def _table(
+    setup: forms.ShowdownSetupForm, preset: str, players: list[str]
+) -> tuple[dict[str, Any], engine.Rules, bool]:
     """The house rules and the frozen rule set; marks the fields that are wrong."""
     rules = engine.PRESETS[preset]
     setup.players.validate(setup)
@@ -145,8 +172,9 @@ def _table(setup: forms.ShowdownSetupForm, preset: str,
     return settings, rules, bad
 
 
-def _setup_args(setup: forms.ShowdownSetupForm, preset: str, players: list[str],
-                dealer: str) -> dict[str, Any]:
+def _setup_args(
+    setup: forms.ShowdownSetupForm, preset: str, players: list[str], dealer: str
+) -> dict[str, Any]:
     """The setup as query arguments, so the showdown form posts back to the same table."""
     args: dict[str, Any] = {"rules": preset, "players": ", ".join(players), "dealer": dealer}
     for _setting, setting_field in setup.setting_fields():
@@ -157,8 +185,11 @@ def _setup_args(setup: forms.ShowdownSetupForm, preset: str, players: list[str],
 
 def _players_problem(players: list[str], rules: engine.Rules) -> str:
     if not rules.min_players <= len(players) <= rules.max_players:
-        wanted = (str(rules.min_players) if rules.min_players == rules.max_players
-                  else f"{rules.min_players} to {rules.max_players}")
+        wanted = (
+            str(rules.min_players)
+            if rules.min_players == rules.max_players
+            else f"{rules.min_players} to {rules.max_players}"
+        )
         return f"{rules.title} is played by {wanted} players: separate the names with commas."
     if len({p.casefold() for p in players}) != len(players):
         return "Two players have the same name."
@@ -169,16 +200,15 @@ def _players_problem(players: list[str], rules: engine.Rules) -> str:
     return ""
 
 
-def adjudicate(form: forms.BoxForm, preset: str, players: list[str], dealer: str,
-               settings: dict[str, Any] | None = None) -> forms.Ruled:
+def adjudicate(
+    form: forms.BoxForm, preset: str, players: list[str], dealer: str, settings: dict[str, Any] | None = None
+) -> forms.Ruled:
     """Rule one box on its own, with the table's house rules and dealer."""
     entry = forms.box_entry(form)
     if entry is None:
         return forms.Ruled(errors=[forms.CHECK])
-    game = GameEntry(rules=preset, settings=settings or {}, players=tuple(players),
-                     dealer=dealer)
+    game = GameEntry(rules=preset, settings=settings or {}, players=tuple(players), dealer=dealer)
     try:
         return forms.Ruled(entry, ruling=engine.rule(game, entry))
     except engine.ScorekeeperError as err:
         return forms.Ruled(entry, errors=[forms.attach_engine_error(form, err, players)])
-

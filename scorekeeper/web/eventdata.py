@@ -28,8 +28,12 @@ from ..pdf.events import Standing as PrintedStanding
 from ..pdf.events import TableResult as PrintedTable
 from . import database, gamedata, invite
 
-STATUS_WORDS = {"playing": "playing", "done": "done", "agreed": "ended by agreement",
-                "waiting": "not started"}
+STATUS_WORDS = {
+    "playing": "playing",
+    "done": "done",
+    "agreed": "ended by agreement",
+    "waiting": "not started",
+}
 
 
 @dataclass(frozen=True)
@@ -173,16 +177,18 @@ def player_view(event: EventView, player: str) -> PlayerView:
         place = seating.place_of(player)
         if place is not None:
             table, seat = place
-            return PlayerView(player, number, table, seat, False, standing,
-                              event.entry.game_of(number, table))
+            return PlayerView(
+                player, number, table, seat, False, standing, event.entry.game_of(number, table)
+            )
         if player in seating.byes:
             return PlayerView(player, number, None, None, True, standing)
         break
     return PlayerView(player, None, None, None, False, standing)
 
 
-def table_views(entry: EventEntry, results: Sequence[Result],
-                ended: Sequence[str] = ()) -> tuple[TableView, ...]:
+def table_views(
+    entry: EventEntry, results: Sequence[Result], ended: Sequence[str] = ()
+) -> tuple[TableView, ...]:
     """Every seated table with where its game stands, from the standings' own table
     results (the games' stored summaries): ``ended`` names the games ended by agreement."""
     by_game = {r.game: r for r in results if r.game}
@@ -203,10 +209,17 @@ def table_views(entry: EventEntry, results: Sequence[Result],
                 status = "done"
             else:
                 status = "playing" if result.boxes else "waiting"
-            views.append(TableView(seating.round, number, game, result.players or players,
-                                   status, result.boxes,
-                                   tuple(result.totals.get(p, 0) for p in
-                                         (result.players or players))))
+            views.append(
+                TableView(
+                    seating.round,
+                    number,
+                    game,
+                    result.players or players,
+                    status,
+                    result.boxes,
+                    tuple(result.totals.get(p, 0) for p in (result.players or players)),
+                )
+            )
     return tuple(views)
 
 
@@ -230,7 +243,6 @@ def round_ends_words(entry: EventEntry) -> str:
 NO_EVENT = "There is no event at this address. Check the link."
 
 
-
 def load(event_id: str) -> EventView:
     """The event as its pages show it, or 404: its stored entry, each table's game as
     its summary stands, the standings computed from those summaries."""
@@ -247,9 +259,17 @@ def load(event_id: str) -> EventView:
     current = loaded.row.current_round
     timed = ledger_events.clock(loaded)
     clock = None if timed is None else Clock(current, *timed)
-    return EventView(loaded.id, loaded.entry, loaded.row.version,
-                     table_views(loaded.entry, results, ended), standing, current, closed,
-                     withdrawn, clock)
+    return EventView(
+        loaded.id,
+        loaded.entry,
+        loaded.row.version,
+        table_views(loaded.entry, results, ended),
+        standing,
+        current,
+        closed,
+        withdrawn,
+        clock,
+    )
 
 
 def stamp(event_id: str) -> str | None:
@@ -273,8 +293,7 @@ def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | Non
 
 def start(entry: EventEntry, key: str | None = None) -> str:
     """Start the event and seat round 1; its id."""
-    started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(),
-                                        key=key)
+    started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
     return started.event.id
 
 
@@ -288,13 +307,11 @@ def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str]) ->
 
 
 def swap(event_id: str, first: str, second: str) -> None:
-    ledger_events.swap(database.session(), event_id, first, second,
-                       secret=gamedata.secret())
+    ledger_events.swap(database.session(), event_id, first, second, secret=gamedata.secret())
 
 
 def replace(event_id: str, player: str, by: str) -> None:
-    ledger_events.replace(database.session(), event_id, player, by,
-                          secret=gamedata.secret())
+    ledger_events.replace(database.session(), event_id, player, by, secret=gamedata.secret())
 
 
 def close_round(event_id: str, *, force: bool) -> bool:
@@ -353,7 +370,7 @@ def _keep(event_id: str, token: str) -> None:
     rights = {k: v for k, v in (session.get(DIRECT) or {}).items() if k != event_id}
     rights[event_id] = token
     session.permanent = True
-    session[DIRECT] = dict(list(rights.items())[-gamedata.MAX_EDIT_RIGHTS:])
+    session[DIRECT] = dict(list(rights.items())[-gamedata.MAX_EDIT_RIGHTS :])
 
 
 def directs(event_id: str) -> None:
@@ -363,8 +380,7 @@ def directs(event_id: str) -> None:
 
 def join(event_id: str, code: str) -> bool:
     """Become a director with a typed code (short, or the link's); False when wrong."""
-    found = ledger_events.director_joined(database.session(), code, gamedata.secret(),
-                                          event_id=event_id)
+    found = ledger_events.director_joined(database.session(), code, gamedata.secret(), event_id=event_id)
     if found is None:
         return False
     _keep(event_id, found[1])
@@ -373,8 +389,7 @@ def join(event_id: str, code: str) -> bool:
 
 def renew(event_id: str) -> None:
     """New director's codes; a phone that joined by code keeps its right with the new one."""
-    codes = ledger_events.renew_director_codes(database.session(), event_id,
-                                               gamedata.secret())
+    codes = ledger_events.renew_director_codes(database.session(), event_id, gamedata.secret())
     held = _held(event_id)
     if held is not None and held != creator_pass(event_id):
         _keep(event_id, codes.director)
@@ -392,12 +407,18 @@ def share(event_id: str) -> invite.Invite | None:
         return None
     page = invite.public_url("events.director", event_id=event_id)
     if page is None:  # a Host this server cannot vouch for: no link built from it
-        return invite.Invite(None, None, join_code=codes.join, edit_code=codes.director,
-                             problem=invite.NO_ADDRESS)
+        return invite.Invite(
+            None, None, join_code=codes.join, edit_code=codes.director, problem=invite.NO_ADDRESS
+        )
     link = f"{page}#{codes.director}"
-    return invite.Invite(page, invite.qr_svg(page, "QR code of the event's director page"),
-                         link, invite.qr_svg(link, "QR code to direct this event"),
-                         codes.join, codes.director)
+    return invite.Invite(
+        page,
+        invite.qr_svg(page, "QR code of the event's director page"),
+        link,
+        invite.qr_svg(link, "QR code to direct this event"),
+        codes.join,
+        codes.director,
+    )
 
 
 # --- print --------------------------------------------------------------------------------
@@ -416,8 +437,18 @@ def table_cards(event: EventView, number: int) -> list[TableCard]:
             with contextlib.suppress(ledger.CodesUnknown):
                 codes = ledger.codes_of(row, gamedata.secret())
                 url, code = invite.join_url(row.id, codes.edit), codes.join
-        cards.append(TableCard(event.entry.name, number, table.table, table.players, url,
-                               code, rules.title, round_ends_words(event.entry)))
+        cards.append(
+            TableCard(
+                event.entry.name,
+                number,
+                table.table,
+                table.players,
+                url,
+                code,
+                rules.title,
+                round_ends_words(event.entry),
+            )
+        )
     return cards
 
 
@@ -437,22 +468,42 @@ def results(event: EventView) -> Results:
                 gins[winner] = gins.get(winner, 0) + 1
     most = max(gins.values(), default=0)
     ties = tuple(t for t in event.entry.tie_breaks if t == "head_to_head")  # the rest
-    standings = tuple(PrintedStanding(
-        s.rank, s.player, s.score, s.games, s.won, s.boxes,
-        tuple(_tie_value(s, tie) for tie in ties)) for s in event.standings)
-    tables = tuple(PrintedTable(t.round, t.table, tuple(zip(t.players, t.totals or
-                                                            (0,) * len(t.players),
-                                                            strict=True)),
-                                t.status, t.boxes) for t in event.tables)
-    tables += tuple(PrintedTable(seating.round, 0, tuple((p, 0) for p in seating.byes), "bye")
-                    for seating in event.entry.seating if seating.byes)
-    return Results(event.entry.name, event.entry.date or "", event.entry.place or "",
-                   engine.find_rules(event.entry.rules).title, event.entry.standings,
-                   tuple(TIE_WORDS[t] for t in ties), standings, tables, best,
-                   tuple(sorted((p, n) for p, n in gins.items() if n == most and most)),
-                   standing_title="Final standings" if event.finished else (
-                       f"Standings after round {event.closed[-1]}" if event.closed
-                       else "Standings so far"))
+    standings = tuple(
+        PrintedStanding(
+            s.rank, s.player, s.score, s.games, s.won, s.boxes, tuple(_tie_value(s, tie) for tie in ties)
+        )
+        for s in event.standings
+    )
+    tables = tuple(
+        PrintedTable(
+            t.round,
+            t.table,
+            tuple(zip(t.players, t.totals or (0,) * len(t.players), strict=True)),
+            t.status,
+            t.boxes,
+        )
+        for t in event.tables
+    )
+    tables += tuple(
+        PrintedTable(seating.round, 0, tuple((p, 0) for p in seating.byes), "bye")
+        for seating in event.entry.seating
+        if seating.byes
+    )
+    return Results(
+        event.entry.name,
+        event.entry.date or "",
+        event.entry.place or "",
+        engine.find_rules(event.entry.rules).title,
+        event.entry.standings,
+        tuple(TIE_WORDS[t] for t in ties),
+        standings,
+        tables,
+        best,
+        tuple(sorted((p, n) for p, n in gins.items() if n == most and most)),
+        standing_title="Final standings"
+        if event.finished
+        else (f"Standings after round {event.closed[-1]}" if event.closed else "Standings so far"),
+    )
 
 
 TIE_WORDS = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}
@@ -463,9 +514,14 @@ def standing_rows(event: EventView) -> list[tuple[Standing, str, Markup]]:
     projector's table is drawn every few seconds, so its 300 rows are put together
     here rather than cell by cell in the template."""
     ties = event.entry.tie_breaks
-    return [(s, shown_number(s.score),
-             Markup("".join(f'<td class="num">{_tie_value(s, tie)}</td>' for tie in ties)))
-            for s in event.standings]
+    return [
+        (
+            s,
+            shown_number(s.score),
+            Markup("".join(f'<td class="num">{_tie_value(s, tie)}</td>' for tie in ties)),
+        )
+        for s in event.standings
+    ]
 
 
 def shown_number(value: float) -> str:
@@ -480,6 +536,5 @@ def shown_number(value: float) -> str:
 
 
 def _tie_value(standing: Standing, tie: str) -> str:
-    value = {"won": standing.won, "boxes": standing.boxes,
-             "head_to_head": standing.head_to_head}[tie]
+    value = {"won": standing.won, "boxes": standing.boxes, "head_to_head": standing.head_to_head}[tie]
     return shown_number(value)

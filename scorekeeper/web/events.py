@@ -73,18 +73,24 @@ def new() -> Response:
 
 def _new_page(form: forms.NewEventForm, status: int = 200) -> Response:
     rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
-    return htmx.render("events/new.html", "events/_new_form.html", status, form=form,
-                       rules=rules, presets=presets())
+    return htmx.render(
+        "events/new.html", "events/_new_form.html", status, form=form, rules=rules, presets=presets()
+    )
 
 
 def _context(event: eventdata.EventView, **more: Any) -> dict[str, Any]:
     entry = event.entry
-    return {"event": event, "rules": engine.find_rules(entry.rules),
-            "ends_words": eventdata.round_ends_words(entry),
-            "tie_words": [forms.TIE_BREAK_WORDS[t].lower() for t in entry.tie_breaks],
-            "tie_short": forms.TIE_BREAK_SHORT, "tie_long": forms.TIE_BREAK_WORDS,
-            "standings_count": len(event.standings),
-            "director": eventdata.can_direct(event.id), **more}
+    return {
+        "event": event,
+        "rules": engine.find_rules(entry.rules),
+        "ends_words": eventdata.round_ends_words(entry),
+        "tie_words": [forms.TIE_BREAK_WORDS[t].lower() for t in entry.tie_breaks],
+        "tie_short": forms.TIE_BREAK_SHORT,
+        "tie_long": forms.TIE_BREAK_WORDS,
+        "standings_count": len(event.standings),
+        "director": eventdata.can_direct(event.id),
+        **more,
+    }
 
 
 @bp.get("/<event_id>")
@@ -120,9 +126,16 @@ def standings(event_id: str) -> Response:
         response.vary.add("HX-Request")
         return response
     event = eventdata.load(event_id)
-    return htmx.render("events/standings.html", "events/_standings.html",
-                       **_context(event, stamp=stamp, refresh_seconds=REFRESH_SECONDS,
-                                  poll_seconds=current_app.config["POLL_SECONDS"]))
+    return htmx.render(
+        "events/standings.html",
+        "events/_standings.html",
+        **_context(
+            event,
+            stamp=stamp,
+            refresh_seconds=REFRESH_SECONDS,
+            poll_seconds=current_app.config["POLL_SECONDS"],
+        ),
+    )
 
 
 # --- the director ------------------------------------------------------------------------
@@ -154,18 +167,30 @@ def _director_page(event: eventdata.EventView, status: int = 200, **forms_: Any)
     close.round.data = str(event.current)
     entrants = forms_.get("entrants") or forms.ChangeEntrantsForm(formdata=None)
     response = htmx.render(
-        "events/director.html", "events/_director.html", status,
-        **_context(event, swap=swap, penalty=penalty, replace=replace, close=close,
-                   entrants=entrants, share=eventdata.share(event.id),
-                   refused=forms_.get("refused", "")))
+        "events/director.html",
+        "events/_director.html",
+        status,
+        **_context(
+            event,
+            swap=swap,
+            penalty=penalty,
+            replace=replace,
+            close=close,
+            entrants=entrants,
+            share=eventdata.share(event.id),
+            refused=forms_.get("refused", ""),
+        ),
+    )
     return invite.private(response)
 
 
-def _director_prompt(event: eventdata.EventView, wrong: str = "",
-                     status: int = 403) -> Response:
-    body = htmx.render("events/director_join.html", "events/_director_join.html",
-                       status if not htmx.is_htmx() else (422 if wrong else 200),
-                       **_context(event, wrong=wrong))
+def _director_prompt(event: eventdata.EventView, wrong: str = "", status: int = 403) -> Response:
+    body = htmx.render(
+        "events/director_join.html",
+        "events/_director_join.html",
+        status if not htmx.is_htmx() else (422 if wrong else 200),
+        **_context(event, wrong=wrong),
+    )
     return invite.private(body)
 
 
@@ -177,12 +202,13 @@ def join(event_id: str) -> Response:
     limit = invite.limit(f"event:{event.id}")
     if limit.left == 0:
         minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-        return _director_prompt(event, f"Too many wrong codes: try again in {minutes}.",
-                                429)
+        return _director_prompt(event, f"Too many wrong codes: try again in {minutes}.", 429)
     if not eventdata.join(event.id, request.form.get("code") or ""):
         left = invite.count_wrong(f"event:{event.id}").left
-        return _director_prompt(event, "That code does not unlock this event's director "
-                                f"pages ({left} more tries before a pause).")
+        return _director_prompt(
+            event,
+            f"That code does not unlock this event's director pages ({left} more tries before a pause).",
+        )
     return htmx.go(url_for("events.director", event_id=event.id))
 
 
@@ -214,8 +240,9 @@ def _said(refused: Exception) -> str:
     return message if isinstance(message, str) else str(refused)
 
 
-def _refuse_on(event: eventdata.EventView, name: str, form: Any, field: Any,
-               refused: Exception, status: int = 422) -> Response:
+def _refuse_on(
+    event: eventdata.EventView, name: str, form: Any, field: Any, refused: Exception, status: int = 422
+) -> Response:
     """The director's page again with the refusal under the form's field at fault."""
     add_error(field, _said(refused))
     return _director_page(event, status, **{name: form})
@@ -306,11 +333,15 @@ def close(event_id: str) -> Response:
 def _not_this_round(event: eventdata.EventView, posted: str) -> str:
     """Why a close naming another round than the current one closes nothing."""
     if not posted:
-        return (f"Say which round to close (the form names it): nothing was closed. "
-                f"Round {event.current} is the current round.")
-    return (f"Round {posted[:6]} is not the current round (round {event.current} is): "
-            "nothing was closed. The page was sent again, or another director closed "
-            f"it; close round {event.current} from this page once its tables are done.")
+        return (
+            f"Say which round to close (the form names it): nothing was closed. "
+            f"Round {event.current} is the current round."
+        )
+    return (
+        f"Round {posted[:6]} is not the current round (round {event.current} is): "
+        "nothing was closed. The page was sent again, or another director closed "
+        f"it; close round {event.current} from this page once its tables are done."
+    )
 
 
 @bp.post("/<event_id>/seat")
@@ -352,8 +383,7 @@ def penalty(event_id: str) -> Response:
     if not form.validate():
         return _director_page(event, 422, penalty=form)
     try:
-        eventdata.penalise(event.id, form.player.data or "", int(form.points.data or 0),
-                           form.note.data or "")
+        eventdata.penalise(event.id, form.player.data or "", int(form.points.data or 0), form.note.data or "")
     except (engine.ScorekeeperError, LedgerError) as refused:
         return _refuse_on(event, "penalty", form, form.player, refused)
     return _written(event.id)
@@ -369,8 +399,7 @@ def replace(event_id: str) -> Response:
     if not form.validate():
         return _director_page(event, 422, replace=form)
     try:
-        eventdata.replace(event.id, form.player.data or "",
-                          engine.player_name(form.by.data or ""))
+        eventdata.replace(event.id, form.player.data or "", engine.player_name(form.by.data or ""))
     except (engine.ScorekeeperError, LedgerError) as refused:
         return _refuse_on(event, "replace", form, form.by, refused)
     return _written(event.id)
@@ -394,8 +423,7 @@ def cards_pdf(event_id: str) -> Response:
     with printing.turn():
         body = printing.printed(render_table_cards, cards, size=size)
     response = Response(body, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = (
-        f'inline; filename="table-cards-{event.id}-round-{number}.pdf"')
+    response.headers["Content-Disposition"] = f'inline; filename="table-cards-{event.id}-round-{number}.pdf"'
     return invite.private(response)
 
 
@@ -411,4 +439,3 @@ def results_pdf(event_id: str) -> Response:
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="results-{event.id}.pdf"'
     return response
-

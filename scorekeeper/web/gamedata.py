@@ -100,10 +100,12 @@ def _rights() -> list[tuple[str, str]]:
     """The rights the cookie holds, least recently used first (a cookie from before
     holds a dict: its order is lost, so its games' ids order it)."""
     held = session.get("edit") or []
-    pairs = held.items() if isinstance(held, dict) else (
-        p for p in held if isinstance(p, list | tuple) and len(p) == 2)
-    return [(game, token) for game, token in pairs
-            if isinstance(game, str) and isinstance(token, str)]
+    pairs = (
+        held.items()
+        if isinstance(held, dict)
+        else (p for p in held if isinstance(p, list | tuple) and len(p) == 2)
+    )
+    return [(game, token) for game, token in pairs if isinstance(game, str) and isinstance(token, str)]
 
 
 def token_of(game_id: str) -> str | None:
@@ -121,8 +123,9 @@ def can_edit(game: str | store.GameRow) -> bool:
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
-    if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))) \
-            or store.check_edit_token(row, token):
+    if hmac.compare_digest(
+        store.token_hash(token), store.token_hash(creator_pass(row.id))
+    ) or store.check_edit_token(row, token):
         if request.method not in ("GET", "HEAD"):
             _used(game_id, token)
         return True
@@ -144,9 +147,12 @@ def _keep(rights: list[tuple[str, str]]) -> None:
     session["edit"] = [[game, token] for game, token in rights[-MAX_EDIT_RIGHTS:]]
     if dropped:
         games = "a game" if len(dropped) == 1 else f"{len(dropped)} games"
-        flash(f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
-              "at most: the least recently used went). Its scorers can give you the "
-              "join code again.", "rights")
+        flash(
+            f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
+            "at most: the least recently used went). Its scorers can give you the "
+            "join code again.",
+            "rights",
+        )
 
 
 # --- an event's director's right (issue 25), beside the scorers' ------------------------
@@ -240,8 +246,7 @@ def remember(game_id: str, token: str | None = None) -> None:
         session.permanent = True
         session["games"] = games
     if token is not None:
-        _keep([(game, held) for game, held in _rights() if game != game_id]
-              + [(game_id, token)])
+        _keep([(game, held) for game, held in _rights() if game != game_id] + [(game_id, token)])
 
 
 def forget_right(game_id: str) -> None:
@@ -273,15 +278,22 @@ UNDO_SECONDS = 60
 """How long the sheet offers to undo the last write made on this phone."""
 
 
-def note_write(game_id: str, box_id: int, version: int, what: str,
-               undoable: bool = True, undo_key: str | None = None) -> None:
+def note_write(
+    game_id: str, box_id: int, version: int, what: str, undoable: bool = True, undo_key: str | None = None
+) -> None:
     """Remember this phone's last write (one at a time), for the sheet to say what was
     done and offer to undo it: the game version it made, so the offer ends with the
     next write from any phone. An undo notes its own key (``undo_key``), so a second
     tap of the same undo is still this phone's."""
-    session["last_write"] = {"game": game_id, "box": box_id, "version": version,
-                             "what": what, "undoable": undoable, "undo_key": undo_key,
-                             "until": int(time.time()) + UNDO_SECONDS}
+    session["last_write"] = {
+        "game": game_id,
+        "box": box_id,
+        "version": version,
+        "what": what,
+        "undoable": undoable,
+        "undo_key": undo_key,
+        "until": int(time.time()) + UNDO_SECONDS,
+    }
 
 
 def may_undo(game_id: str, box_id: int, version: int | None, key: str | None) -> bool:
@@ -289,8 +301,7 @@ def may_undo(game_id: str, box_id: int, version: int | None, key: str | None) ->
     write was to that box and made that version (or the undo repeats this phone's
     undo, by its key). Another scorer's write is theirs to undo, or anyone's to edit."""
     noted = session.get("last_write")
-    if not isinstance(noted, dict) or noted.get("game") != game_id \
-            or noted.get("box") != box_id:
+    if not isinstance(noted, dict) or noted.get("game") != game_id or noted.get("box") != box_id:
         return False
     if noted.get("undoable") and noted.get("version") == version:
         return True

@@ -25,6 +25,7 @@ from . import database, forms, gamedata, htmx, invite, printing, watching
 
 bp = Blueprint("games", __name__)
 
+
 @bp.app_template_global("eldest")
 def eldest(players: list[str], dealer: str) -> str:
     """Who plays first when ``dealer`` deals: the player at his left (J3, G1)."""
@@ -61,8 +62,9 @@ def new() -> Response:
         return _new_page(form, 422)
     key = form.key.data or None
     try:
-        started = ledger.start(database.session(), GameEntry.from_json(game), key=key,
-                               secret=gamedata.secret())
+        started = ledger.start(
+            database.session(), GameEntry.from_json(game), key=key, secret=gamedata.secret()
+        )
     except engine.ScorekeeperError as err:
         forms.attach_engine_error(form, err)
         return _new_page(form, 422)
@@ -87,8 +89,7 @@ def cut() -> Response:
         forms.add_error(form.cuts, result.message)
         return _new_page(form, 422)
     form.dealer.data = result.dealer_seat
-    form.cut_receives.choices = forms.choices(
-        (seat, form.players[seat].data or "") for seat in result.others)
+    form.cut_receives.choices = forms.choices((seat, form.players[seat].data or "") for seat in result.others)
     if form.cut_receives.data not in result.others:  # a second tap keeps the choice
         form.cut_receives.data = result.others[-1]
     return _new_page(form, cut_message=result.message)
@@ -100,16 +101,27 @@ def _seat_choices(form: forms.NewGameForm) -> None:
 
 def _new_page(form: forms.NewGameForm, status: int = 200, cut_message: str = "") -> Response:
     rules = engine.find_rules(form.rules.data or forms.GAME_ORDER[0])
-    return htmx.render("games/new.html", "games/_new_form.html", status, form=form,
-                       rules=rules, presets=forms.presets(), cut_message=cut_message,
-                       main_settings=main_settings(rules))
+    return htmx.render(
+        "games/new.html",
+        "games/_new_form.html",
+        status,
+        form=form,
+        rules=rules,
+        presets=forms.presets(),
+        cut_message=cut_message,
+        main_settings=main_settings(rules),
+    )
 
 
 def main_settings(rules: Any) -> set[str]:
     """The settings that matter for this preset; the rest fold away under "more"."""
-    hidden = {"V2": rules.knock_limit_from == "fixed", "V3": not rules.hollywood,
-              "K1": rules.family != "knock-rummy", "P4": rules.family == "jersey",
-              "J13": rules.stock_end != "break-3"}
+    hidden = {
+        "V2": rules.knock_limit_from == "fixed",
+        "V3": not rules.hollywood,
+        "K1": rules.family != "knock-rummy",
+        "P4": rules.family == "jersey",
+        "J13": rules.stock_end != "break-3",
+    }
     return {s.name for s in engine.SETTINGS if not hidden.get(s.rule, False)}
 
 
@@ -155,26 +167,33 @@ def _sheet_page(table: ledger.Table) -> Response:
     # A finished game invites no one: no codes, no join prompt.
     open_ = table.sheet is not None and not table.sheet.game_over
     if not editable:  # a watcher's sheet: rendered once a version (web/watching.py)
-        html = watching.watcher_sheet(table, lambda: render_template(
-            "games/_sheet.html", **_sheet_context(table, False)))
-        return htmx.render("games/sheet.html", "games/_watched.html", game=table,
-                           sheet_html=html,
-                           limit=invite.limit(table.id) if open_ and not htmx.is_htmx()
-                           else None)
+        html = watching.watcher_sheet(
+            table, lambda: render_template("games/_sheet.html", **_sheet_context(table, False))
+        )
+        return htmx.render(
+            "games/sheet.html",
+            "games/_watched.html",
+            game=table,
+            sheet_html=html,
+            limit=invite.limit(table.id) if open_ and not htmx.is_htmx() else None,
+        )
     if htmx.is_htmx():
-        return htmx.render("games/sheet.html", "games/_sheet.html",
-                           **_sheet_context(table, editable))
+        return htmx.render("games/sheet.html", "games/_sheet.html", **_sheet_context(table, editable))
     last = gamedata.last_write(table) if editable else None
     undo_form = None
     if last is not None:
         undo_form = forms.UndoForm(formdata=None)
         undo_form.version.data = str(table.version)
-    response = htmx.render("games/sheet.html", "games/_sheet.html",
-                           **_sheet_context(table, editable), last_write=last,
-                           undo_form=undo_form,
-                           joined=editable and gamedata.just_joined(table.id),
-                           invite=invite.invite(table) if editable and open_ else None,
-                           limit=invite.limit(table.id) if open_ and not editable else None)
+    response = htmx.render(
+        "games/sheet.html",
+        "games/_sheet.html",
+        **_sheet_context(table, editable),
+        last_write=last,
+        undo_form=undo_form,
+        joined=editable and gamedata.just_joined(table.id),
+        invite=invite.invite(table) if editable and open_ else None,
+        limit=invite.limit(table.id) if open_ and not editable else None,
+    )
     return invite.private(response) if editable else response
 
 
@@ -206,8 +225,9 @@ def _charts(table: ledger.Table) -> list[Markup]:
     if sheet is None or not sheet.boxes:
         return []
     rules = table.rules()
-    found = chart.charts(table.players, sheet, target=rules.game_target,
-                         unit=vocabulary.vocabulary_for(rules).deal)
+    found = chart.charts(
+        table.players, sheet, target=rules.game_target, unit=vocabulary.vocabulary_for(rules).deal
+    )
     return [Markup(chart.svg(each)) for each in found]
 
 
@@ -217,10 +237,16 @@ def share(game_id: str) -> Response:
     who may edit (never cached, never sent on as a Referer)."""
     game = gamedata.load(game_id)
     editable = gamedata.can_edit(game.row)
-    return invite.private(htmx.render(
-        "games/share.html", "games/_share.html", game=game, editable=editable,
-        invite=invite.invite(game) if editable else None,
-        limit=None if editable else invite.limit(game.id)))
+    return invite.private(
+        htmx.render(
+            "games/share.html",
+            "games/_share.html",
+            game=game,
+            editable=editable,
+            invite=invite.invite(game) if editable else None,
+            limit=None if editable else invite.limit(game.id),
+        )
+    )
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -239,8 +265,12 @@ def end(game_id: str) -> Response:
     """End the game by agreement after its last box (K5; a table that breaks up): the
     sheet then shows the totals settled, with no game or box bonus. Scorers only."""
     gamedata.require_edit(game_id)
-    ledger.end(database.session(), game_id, version=request.form.get("version", type=int),
-               key=request.form.get("key") or None)
+    ledger.end(
+        database.session(),
+        game_id,
+        version=request.form.get("version", type=int),
+        key=request.form.get("key") or None,
+    )
     return htmx.go(url_for("games.sheet", game_id=game_id))
 
 
@@ -263,11 +293,15 @@ def house_rules(game_id: str) -> Response:
     if settings is None:
         return _rules_page(table, form, 422)
     try:
-        ledger.change_rules(database.session(), game_id, settings,
-                            version=_int(form.version.data), key=form.key.data or None)
+        ledger.change_rules(
+            database.session(), game_id, settings, version=_int(form.version.data), key=form.key.data or None
+        )
     except ledger.Stale:
-        forms.add_error(form.version, "Another phone changed this game meanwhile: the "
-                                      "sheet has moved on. Check the rules and save again.")
+        forms.add_error(
+            form.version,
+            "Another phone changed this game meanwhile: the "
+            "sheet has moved on. Check the rules and save again.",
+        )
         form.version.data = str(gamedata.load(game_id).version)
         return _rules_page(table, form, 409)
     except ledger.RulesRefused as refused:
@@ -282,12 +316,20 @@ def _int(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() and len(text) < 12 else None
 
 
-def _rules_page(table: ledger.Table, form: forms.HouseRulesForm, status: int = 200,
-                refused: str = "") -> Response:
+def _rules_page(
+    table: ledger.Table, form: forms.HouseRulesForm, status: int = 200, refused: str = ""
+) -> Response:
     rules = engine.find_rules(table.row.rules)
-    return htmx.render("games/rules.html", "games/_rules_form.html", status, game=table,
-                       form=form, rules=rules, refused=refused,
-                       main_settings=main_settings(rules))
+    return htmx.render(
+        "games/rules.html",
+        "games/_rules_form.html",
+        status,
+        game=table,
+        form=form,
+        rules=rules,
+        refused=refused,
+        main_settings=main_settings(rules),
+    )
 
 
 @bp.get("/games/<game_id>/export.json")

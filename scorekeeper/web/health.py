@@ -15,8 +15,7 @@ from . import database, htmx
 
 bp = Blueprint("health", __name__)
 
-STORES_NOTHING = frozenset({"api.adjudicate", "api.score", "api.arrange",
-                            "disputes.settle", "games.cut"})
+STORES_NOTHING = frozenset({"api.adjudicate", "api.score", "api.arrange", "disputes.settle", "games.cut"})
 """Posts that rule or score without reading or writing the database: they still answer."""
 CURRENT_FOR = 2.0
 """Seconds a process trusts a schema it found current before asking again (one query a
@@ -44,12 +43,18 @@ def refuse_writes_when_behind() -> Response | tuple[str, int] | None:
     """A write to a database whose schema is not this code's gets 503 with Retry-After,
     as ``/health`` says, and nothing is tried (issue 23: before, it went on and failed
     half-way with a 500)."""
-    if request.method in ("GET", "HEAD", "OPTIONS") or request.endpoint in STORES_NOTHING \
-            or request.endpoint is None or _known_current():
+    if (
+        request.method in ("GET", "HEAD", "OPTIONS")
+        or request.endpoint in STORES_NOTHING
+        or request.endpoint is None
+        or _known_current()
+    ):
         return None
-    message = ("The server's database is behind this version of scorekeeper: nothing can "
-               "be saved until whoever runs it runs \u201cscorekeeper migrate\u201d. Try "
-               "again in a minute; what you typed is not lost if you keep this page.")
+    message = (
+        "The server's database is behind this version of scorekeeper: nothing can "
+        "be saved until whoever runs it runs \u201cscorekeeper migrate\u201d. Try "
+        "again in a minute; what you typed is not lost if you keep this page."
+    )
     if request.path.startswith("/api/"):
         response = jsonify({"error": {"code": "schema-behind", "message": message}})
         response.status_code = 503

@@ -53,5 +53,4 @@ def go(url: str) -> Response:
 def error_page(code: int, title: str, message: str) -> tuple[str, int]:
     """A small error page (or fragment for htmx) that says what went wrong."""
     template = "errors/_error.html" if is_htmx() else "errors/error.html"
-    return (render_template(template, code=code, title=title, message=message),
-            status_for(code))
+    return (render_template(template, code=code, title=title, message=message), status_for(code))

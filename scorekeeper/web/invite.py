@@ -58,8 +58,7 @@ def qr_svg(url: str, title: str) -> Markup:
     """A QR code of ``url`` as inline SVG (no script, no style attribute: the CSP
     allows it), drawn on the server; error correction M survives a glare on a screen."""
     code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True,
-                          title=title)
+    svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup
 
 
@@ -72,7 +71,7 @@ def public_url(endpoint: str, **values: Any) -> str | None:
     path = url_for(endpoint, **values)
     base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
     if base:
-        return base + path[len(request.script_root):]
+        return base + path[len(request.script_root) :]
     if current_app.config.get("TRUSTED_HOSTS") or _lan_host(request.host):
         return url_for(endpoint, _external=True, **values)
     return None
@@ -95,9 +94,11 @@ def _lan_host(host: str) -> bool:
     return True
 
 
-NO_ADDRESS = ("the links and QR codes need this server's own address, which it does not "
-              "know yet: whoever runs it sets SCOREKEEPER_PUBLIC_URL (docs/deploy.md). "
-              "The join code works meanwhile")
+NO_ADDRESS = (
+    "the links and QR codes need this server's own address, which it does not "
+    "know yet: whoever runs it sets SCOREKEEPER_PUBLIC_URL (docs/deploy.md). "
+    "The join code works meanwhile"
+)
 
 
 def join_url(game_id: str, edit_code: str) -> str | None:
@@ -115,8 +116,7 @@ def invite(table: ledger.Table) -> Invite:
             codes = ledger.codes_of(table.row, gamedata.secret())
         except ledger.CodesUnknown:
             return Invite(None, None, problem=NO_ADDRESS)
-        return Invite(None, None, join_code=codes.join, edit_code=codes.edit,
-                      problem=NO_ADDRESS)
+        return Invite(None, None, join_code=codes.join, edit_code=codes.edit, problem=NO_ADDRESS)
     watch_qr = qr_svg(watch, "QR code to watch this game")
     try:
         codes = ledger.codes_of(table.row, gamedata.secret())
@@ -124,12 +124,17 @@ def invite(table: ledger.Table) -> Invite:
         held = gamedata.token_of(table.id)
         if held is not None and store.check_edit_token(table.row, held):
             link = join_url(table.id, held) or ""
-            return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
-                          edit_code=held, problem=str(unknown))
+            return Invite(
+                watch,
+                watch_qr,
+                link,
+                qr_svg(link, "QR code to score with us"),
+                edit_code=held,
+                problem=str(unknown),
+            )
         return Invite(watch, watch_qr, problem=str(unknown))
     link = join_url(table.id, codes.edit) or ""
-    return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"),
-                  codes.join, codes.edit)
+    return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"), codes.join, codes.edit)
 
 
 def private(response: Response) -> Response:
@@ -152,16 +157,24 @@ def scorers_only(game_id: str) -> Response:
     back = _back(game_id)
     table = gamedata.find(game_id)
     if table is None:
-        return make_response(htmx.error_page(404, "Not found", "There is no game at "
-                                             "this address. Check the link."))
+        return make_response(
+            htmx.error_page(404, "Not found", "There is no game at this address. Check the link.")
+        )
     if htmx.is_htmx():
         response = make_response("", 200)
-        response.headers["HX-Redirect"] = url_for("joining.confirm", game_id=game_id,
-                                                  next=back)
+        response.headers["HX-Redirect"] = url_for("joining.confirm", game_id=game_id, next=back)
         return response
-    body = render_template("games/join.html", game=table, game_id=table.id, code="",
-                           next_url=back, already=False, limit=limit(table.id), wrong="",
-                           refused=True)
+    body = render_template(
+        "games/join.html",
+        game=table,
+        game_id=table.id,
+        code="",
+        next_url=back,
+        already=False,
+        limit=limit(table.id),
+        wrong="",
+        refused=True,
+    )
     return private(make_response(body, 403))
 
 
@@ -232,8 +245,10 @@ def _counters() -> tuple[Tries, Tries]:
     if found is None:
         config = current_app.config
         window = float(config["JOIN_TRIES_WINDOW"])
-        found = (Tries(int(config["JOIN_TRIES_PER_CLIENT"]), window),
-                 Tries(int(config["JOIN_TRIES_PER_GAME"]), window))
+        found = (
+            Tries(int(config["JOIN_TRIES_PER_CLIENT"]), window),
+            Tries(int(config["JOIN_TRIES_PER_GAME"]), window),
+        )
         current_app.extensions["scorekeeper.tries"] = found
     return found
 

@@ -47,8 +47,7 @@ def confirm_old_link(game_id: str, code: str) -> Response:
     access log of ``scorekeeper serve`` writes this request's path without the code
     (:func:`scrubbed`). It changes nothing by itself."""
     gamedata.row(game_id)
-    response = make_response(redirect(url_for("joining.confirm", game_id=game_id) + "#"
-                                      + code[:200], 303))
+    response = make_response(redirect(url_for("joining.confirm", game_id=game_id) + "#" + code[:200], 303))
     return invite.private(response)
 
 
@@ -63,12 +62,19 @@ def scrubbed(uri: str) -> str:
 
 def _join_page(game_id: str, code: str = "", next_url: str | None = None) -> Response:
     table = gamedata.load(game_id)
-    response = make_response(render_template(
-        "games/_join.html" if htmx.is_htmx() else "games/join.html", game=table,
-        game_id=table.id, code=code, next_url=next_url or url_for(
-            "games.sheet", game_id=table.id),
-        already=gamedata.can_edit(table.row), limit=invite.limit(table.id), wrong="",
-        refused=False))
+    response = make_response(
+        render_template(
+            "games/_join.html" if htmx.is_htmx() else "games/join.html",
+            game=table,
+            game_id=table.id,
+            code=code,
+            next_url=next_url or url_for("games.sheet", game_id=table.id),
+            already=gamedata.can_edit(table.row),
+            limit=invite.limit(table.id),
+            wrong="",
+            refused=False,
+        )
+    )
     response.vary.add("HX-Request")
     return invite.private(response)
 
@@ -80,8 +86,7 @@ def join(game_id: str) -> Response:
     row = store.get_game(database.session(), game_id)
     if row is None:
         abort(404, description="There is no game at this address. Check the link.")
-    next_url = _next(row.id, request.form.get("next")) or url_for("games.sheet",
-                                                                   game_id=row.id)
+    next_url = _next(row.id, request.form.get("next")) or url_for("games.sheet", game_id=row.id)
     code = request.form.get("code") or ""
     short = ledger.as_join_code(code) is not None
     limit = invite.limit(row.id)
@@ -91,11 +96,19 @@ def join(game_id: str) -> Response:
     if found is None and not short:
         # Not a short code: the link's code is not guessed (32 characters), and a typo
         # of the short code cannot match one. Refused, never counted.
-        what = ("a join code has 6 letters and digits, without 0, O, 1, I, L or U"
-                if len("".join(code.split())) <= 8 else "its codes may have been renewed")
-        return _refusal(row.id, 403, f"That code does not unlock this game ({what}). Check "
-                        "it with a scorer, or scan their \u201cScore with us\u201d QR code.",
-                        next_url, limit)
+        what = (
+            "a join code has 6 letters and digits, without 0, O, 1, I, L or U"
+            if len("".join(code.split())) <= 8
+            else "its codes may have been renewed"
+        )
+        return _refusal(
+            row.id,
+            403,
+            f"That code does not unlock this game ({what}). Check "
+            "it with a scorer, or scan their \u201cScore with us\u201d QR code.",
+            next_url,
+            limit,
+        )
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
     gamedata.remember(row.id, found[1])
@@ -141,8 +154,9 @@ def _wrong(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Re
         return _too_many(game_id, limit, next_url)
     tries = "1 more try" if limit.left == 1 else f"{limit.left} more tries"
     where = "this game" if game_id else "any game being played here"
-    message = (f"That code does not unlock {where}. Check it with a scorer and try again "
-               f"({tries} before a pause).")
+    message = (
+        f"That code does not unlock {where}. Check it with a scorer and try again ({tries} before a pause)."
+    )
     return _refusal(game_id, 403, message, next_url, limit)
 
 
@@ -157,21 +171,35 @@ def too_many_words(limit: invite.Limit) -> str:
     """What a client past the short code's limit is told: whose limit, how long, and
     what still works now (the join link or QR code, never limited)."""
     minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-    whose = ("Too many wrong short codes have been tried for this game" if limit.game_closed
-             else "Too many wrong short codes from this phone")
-    return (f"{whose}: the short code works again in {minutes}. The join link or the "
-            "\u201cScore with us\u201d QR code on a scorer's phone still works now.")
+    whose = (
+        "Too many wrong short codes have been tried for this game"
+        if limit.game_closed
+        else "Too many wrong short codes from this phone"
+    )
+    return (
+        f"{whose}: the short code works again in {minutes}. The join link or the "
+        "\u201cScore with us\u201d QR code on a scorer's phone still works now."
+    )
 
 
-def _refusal(game_id: str | None, status: int, message: str, next_url: str | None,
-             limit: invite.Limit) -> Response:
+def _refusal(
+    game_id: str | None, status: int, message: str, next_url: str | None, limit: invite.Limit
+) -> Response:
     """The code prompt again, saying what went wrong; htmx gets it in place (422, which
     htmx swaps) and a browser the page with the true status."""
     table = gamedata.find(game_id) if game_id else None
     template = "games/_join.html" if htmx.is_htmx() else "games/join.html"
-    body = render_template(template, game=table, game_id=game_id, code="",
-                           next_url=next_url, already=False, limit=limit, wrong=message,
-                           refused=False)
+    body = render_template(
+        template,
+        game=table,
+        game_id=game_id,
+        code="",
+        next_url=next_url,
+        already=False,
+        limit=limit,
+        wrong=message,
+        refused=False,
+    )
     response = make_response(body, 422 if htmx.is_htmx() else status)
     response.vary.add("HX-Request")
     return invite.private(response)
@@ -183,7 +211,11 @@ def _next(game_id: str, wanted: str | None) -> str | None:
         return None
     base = f"/games/{game_id}"
     path = wanted.split("?", 1)[0]
-    if (path == base or path.startswith(base + "/")) and "//" not in wanted \
-            and "\\" not in wanted and "/join" not in path:
+    if (
+        (path == base or path.startswith(base + "/"))
+        and "//" not in wanted
+        and "\\" not in wanted
+        and "/join" not in path
+    ):
         return wanted
     return None

@@ -40,9 +40,11 @@ EVENT_STARTS = ("events.new", "api.create_event")
 STARTS = ("games.new", "games.rematch", "api.create_game", *EVENT_STARTS)
 """The endpoints that start a game (a new endpoint that starts one is added here)."""
 
-BUSY_MESSAGE = ("Too many games were started from this address: wait a minute and try "
-                "again. Games already started can be scored as usual, and events "
-                "already started go on (their directors seat the next rounds).")
+BUSY_MESSAGE = (
+    "Too many games were started from this address: wait a minute and try "
+    "again. Games already started can be scored as usual, and events "
+    "already started go on (their directors seat the next rounds)."
+)
 
 
 def init_app(app: Flask) -> None:
@@ -55,8 +57,9 @@ def init_app(app: Flask) -> None:
     # Every other request is let through before the limiter resolves any limit: a poll
     # (most of a club evening's requests) pays a set lookup, not Flask-Limiter's checks.
     limiter.request_filter(lambda: request.endpoint not in STARTS)
-    starts = limiter.shared_limit(_start_limit, scope="start", methods=["POST"],
-                                  error_message=BUSY_MESSAGE, cost=_cost)
+    starts = limiter.shared_limit(
+        _start_limit, scope="start", methods=["POST"], error_message=BUSY_MESSAGE, cost=_cost
+    )
     for endpoint in STARTS:
         app.view_functions[endpoint] = cast(RouteCallable, starts(app.view_functions[endpoint]))
     app.register_error_handler(429, _too_many)
@@ -79,8 +82,7 @@ def _cost() -> int:
         count = len(entrants) if isinstance(entrants, list) else 0
         size = data.get("table_size")
     else:
-        count = sum(1 for line in request.form.get("entrants", "").splitlines()
-                    if line.strip())
+        count = sum(1 for line in request.form.get("entrants", "").splitlines() if line.strip())
         size = request.form.get("table_size")
     try:
         seats = int(size)  # type: ignore[arg-type]
@@ -99,8 +101,6 @@ def _too_many(error: TooManyRequests) -> Response:
     if request.blueprint == "api" or request.path.startswith("/api/"):
         from .api import error_response
 
-        return error_response(429, "too-many-requests", message,
-                              headers={"Retry-After": retry})
+        return error_response(429, "too-many-requests", message, headers={"Retry-After": retry})
     page, status = htmx.error_page(429, "Too many new games", message)
-    return Response(page, status=status, mimetype="text/html",
-                    headers={"Retry-After": retry})
+    return Response(page, status=status, mimetype="text/html", headers={"Retry-After": retry})

@@ -13,9 +13,15 @@ bp = Blueprint("pads", __name__, url_prefix="/pads")
 @bp.get("/")
 def index() -> str:
     """Choose the game, the paper and the number of players."""
-    return render_template("pads/index.html", presets=engine.ordered_presets(),
-                           chosen="jersey-scarne", size="A4", players=None, columns=None,
-                           error=None)
+    return render_template(
+        "pads/index.html",
+        presets=engine.ordered_presets(),
+        chosen="jersey-scarne",
+        size="A4",
+        players=None,
+        columns=None,
+        error=None,
+    )
 
 
 @bp.get("/pad.pdf")
@@ -31,17 +37,24 @@ def pad() -> Response | tuple[str, int]:
         players = int(raw_players) if raw_players else None
         columns = int(raw_columns) if raw_columns else None
         with printing.turn():  # a blank pad is a PDF too: its turn, the printing process
-            body = printing.printed(pdf.render_blank_pad, rules, players=players,
-                                    page_size=size, columns=columns)
+            body = printing.printed(
+                pdf.render_blank_pad, rules, players=players, page_size=size, columns=columns
+            )
     except (ValueError, engine.ScorekeeperError) as err:
         message = err.message if isinstance(err, engine.ScorekeeperError) else str(err)
         if raw_players and not raw_players.isdigit():
             message = f"{raw_players!r} is not a number of players"
         elif raw_columns and not raw_columns.isdigit():
             message = f"{raw_columns!r} is not a number of Hollywood games"
-        page = render_template("pads/index.html", presets=engine.ordered_presets(),
-                               chosen=rules, size=size, players=raw_players,
-                               columns=raw_columns, error=message)
+        page = render_template(
+            "pads/index.html",
+            presets=engine.ordered_presets(),
+            chosen=rules,
+            size=size,
+            players=raw_players,
+            columns=raw_columns,
+            error=message,
+        )
         return page, 422
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="pad-{rules}-{size}.pdf"'

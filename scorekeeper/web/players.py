@@ -44,8 +44,13 @@ def counted() -> list[records.Played]:
 def index() -> Response:
     """Everyone in the counted games, and the head-to-head form."""
     games = counted()
-    return htmx.render("players/index.html", "players/_list.html",
-                       people=records.people(games), games=len(games), versus=None)
+    return htmx.render(
+        "players/index.html",
+        "players/_list.html",
+        people=records.people(games),
+        games=len(games),
+        versus=None,
+    )
 
 
 @bp.get("/players/<path:person>")
@@ -61,12 +66,21 @@ def _player_page(person: str, status: int = 200, error: str | None = None) -> Re
     others = [p for p in records.people(record.games) if p.person != record.person]
     svg = chart.svg(records.results_chart([record.person], games, {record.person: record.name}))
     return htmx.render(
-        "players/player.html", "players/_player.html", status, record=record,
-        last=record.games[:LAST_GAMES], svg=svg, opponents=others[:6],
+        "players/player.html",
+        "players/_player.html",
+        status,
+        record=record,
+        last=record.games[:LAST_GAMES],
+        svg=svg,
+        opponents=others[:6],
         years=sorted({g.day.year for g in record.games}, reverse=True),
-        decisions=_decisions_of(record), scored=_scorer_games(record),
-        deciding=bool(gamedata.scored()), error=error,
-        event=event[0] if event else None, **_words(record))
+        decisions=_decisions_of(record),
+        scored=_scorer_games(record),
+        deciding=bool(gamedata.scored()),
+        error=error,
+        event=event[0] if event else None,
+        **_words(record),
+    )
 
 
 def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None:
@@ -87,8 +101,7 @@ def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None
 def _words(record: records.Record) -> dict[str, Any]:
     """The record's words (:func:`records.words_of`) as the page's context."""
     said = records.words_of(record.games)
-    return {"kinds": list(said.kinds), "kind_names": said.kinds, "deal": said.deal,
-            "deals": said.deals}
+    return {"kinds": list(said.kinds), "kind_names": said.kinds, "deal": said.deal, "deals": said.deals}
 
 
 def _record(person: str, games: list[records.Played]) -> records.Record:
@@ -110,8 +123,9 @@ def versus() -> Response | tuple[str, int]:
     except ValueError as err:
         return htmx.error_page(422, "Choose two or three players", str(err))
     svg = chart.svg(records.results_chart(result.people, result.games, result.names))
-    return htmx.render("players/versus.html", "players/_versus.html", versus=result, svg=svg,
-                       people=records.people(games))
+    return htmx.render(
+        "players/versus.html", "players/_versus.html", versus=result, svg=svg, people=records.people(games)
+    )
 
 
 def _day(field: str) -> date | None:
@@ -121,8 +135,7 @@ def _day(field: str) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{field} must be a date written 2026-11-24, not {text[:20]!r}") \
-            from None
+        raise ValueError(f"{field} must be a date written 2026-11-24, not {text[:20]!r}") from None
 
 
 # --- exports ------------------------------------------------------------------------------
@@ -161,12 +174,14 @@ def season_pdf(person: str) -> Response | tuple[str, int]:
         year = int(year_text or record.games[0].day.year)
         season = [g for g in games if g.day.year == year]
         body = printing.printed(
-            render_season, records.record(person, season), year,
+            render_season,
+            records.record(person, season),
+            year,
             records.results_chart([record.person], season, {record.person: record.name}),
-            size=size)
+            size=size,
+        )
     response = Response(body, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = (
-        f'inline; filename="season-{year}-{_slug(record.name)}.pdf"')
+    response.headers["Content-Disposition"] = f'inline; filename="season-{year}-{_slug(record.name)}.pdf"'
     return response
 
 
@@ -199,8 +214,9 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
 
 def _slug(name: str) -> str:
     """A file name's part from a player's name: letters and digits, dashes between."""
-    return "-".join("".join(c if c.isalnum() and c.isascii() else " " for c in name)
-                    .split()).lower() or "player"
+    return (
+        "-".join("".join(c if c.isalnum() and c.isascii() else " " for c in name).split()).lower() or "player"
+    )
 
 
 # --- merges and splits ---------------------------------------------------------------------
@@ -223,8 +239,7 @@ def _decisions_of(record: records.Record) -> list[tuple[store.DecisionRow, bool]
     if not scored:
         return [(d, False) for d in decisions]
     most = max(int(current_app.config.get("RECORDS_MAX_GAMES", RECORDS_MAX_GAMES)), 1)
-    return [(d, d.undone_at is None and set(players.touched(db, d, most)) <= scored)
-            for d in decisions]
+    return [(d, d.undone_at is None and set(players.touched(db, d, most)) <= scored) for d in decisions]
 
 
 @bp.post("/players/<path:person>/merge")
@@ -233,8 +248,7 @@ def merge(person: str) -> Response:
     where that name played (never in other scorers' games)."""
     record = _record(person, counted())
     try:
-        players.merge(database.session(), request.form.get("name") or "", record.name,
-                      gamedata.scored())
+        players.merge(database.session(), request.form.get("name") or "", record.name, gamedata.scored())
     except players.NameRefused as err:
         return _player_page(person, 422, str(err))
     return htmx.go(url_for("players.player", person=record.person))
@@ -247,11 +261,15 @@ def split(person: str) -> Response:
     game_id = request.form.get("game") or ""
     game = next((g for g in record.games if g.id == game_id), None)
     if game is None:
-        return _player_page(person, 422, "Choose a game of this player that you keep "
-                            "score of.")
+        return _player_page(person, 422, "Choose a game of this player that you keep score of.")
     try:
-        row = players.split(database.session(), game.name_of(record.person) or record.name,
-                            game_id, request.form.get("person") or "", gamedata.scored())
+        row = players.split(
+            database.session(),
+            game.name_of(record.person) or record.name,
+            game_id,
+            request.form.get("person") or "",
+            gamedata.scored(),
+        )
     except players.NameRefused as err:
         return _player_page(person, 422, str(err))
     return htmx.go(url_for("players.player", person=records.fold(row.person)))

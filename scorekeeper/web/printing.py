@@ -63,11 +63,15 @@ def sheet_meta(table: ledger.Table) -> SheetMeta:
     when it was printed, and the read-only page its footer's QR code leads to."""
     created = table.row.created_at.replace(tzinfo=datetime.UTC)
     return SheetMeta(
-        game_id=table.id, version=table.version, created=created,
-        started=_started(table.game.started), place=table.game.place or "",
+        game_id=table.id,
+        version=table.version,
+        created=created,
+        started=_started(table.game.started),
+        place=table.game.place or "",
         revised={str(box.id): box.revision for box in table.boxes if box.revision > 1},
         printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
-        read_only_url=url_for("games.sheet", game_id=table.id, _external=True))
+        read_only_url=url_for("games.sheet", game_id=table.id, _external=True),
+    )
 
 
 def _started(text: str | None) -> datetime.datetime | None:
@@ -85,8 +89,10 @@ def turn() -> Iterator[None]:
     ``PDF_WAIT_SECONDS``."""
     gate = _gate(current_app)
     if not gate.acquire(timeout=float(current_app.config["PDF_WAIT_SECONDS"])):
-        raise ServiceUnavailable("The server is busy printing other score sheets: try "
-                                 "again in a few seconds.", retry_after=RETRY_SECONDS)
+        raise ServiceUnavailable(
+            "The server is busy printing other score sheets: try again in a few seconds.",
+            retry_after=RETRY_SECONDS,
+        )
     if has_request_context():  # a big game read while printing needs no second turn
         g.setdefault("scorekeeper_big_turn", None)
     try:
@@ -105,8 +111,7 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
     return response
 
 
-def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str,
-            meta: SheetMeta) -> bytes:
+def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str, meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
     return printed(pdf.render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
 
@@ -130,9 +135,13 @@ def _printer(workers: int) -> concurrent.futures.ProcessPoolExecutor:
     not forked: a fork of a threaded server copies locks other threads hold."""
     with _PRINTER_LOCK:
         if not _PRINTER:
-            _PRINTER.append(concurrent.futures.ProcessPoolExecutor(
-                max_workers=max(workers, 1), mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority))
+            _PRINTER.append(
+                concurrent.futures.ProcessPoolExecutor(
+                    max_workers=max(workers, 1),
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                )
+            )
             atexit.register(_close_printer)
         return _PRINTER[0]
 
@@ -185,8 +194,10 @@ def big_game_turn(boxes: int, exempt: Callable[[], bool] | None = None) -> None:
     assert isinstance(gate, threading.BoundedSemaphore)
     wait = float(current_app.config.get("BIG_GAME_WAIT_SECONDS", BIG_GAME_WAIT_SECONDS))
     if not gate.acquire(timeout=wait):
-        raise ServiceUnavailable("The server is busy showing other very large games: try "
-                                 "again in a few seconds.", retry_after=RETRY_SECONDS)
+        raise ServiceUnavailable(
+            "The server is busy showing other very large games: try again in a few seconds.",
+            retry_after=RETRY_SECONDS,
+        )
     g.scorekeeper_big_turn = gate
 
 
@@ -236,10 +247,12 @@ def init_app(app: Flask) -> None:
     for reading big games (``BIG_GAMES_AT_ONCE``), the latter given back as each
     request ends."""
     app.extensions["scorekeeper.pdf_gate"] = Turnstile(
-        int(app.config["PDF_AT_ONCE"]), int(app.config.get("PDF_WAITING", PDF_WAITING)))
+        int(app.config["PDF_AT_ONCE"]), int(app.config.get("PDF_WAITING", PDF_WAITING))
+    )
     app.extensions["scorekeeper.big_game_gate"] = Turnstile(
         int(app.config.get("BIG_GAMES_AT_ONCE", BIG_GAMES_AT_ONCE)),
-        int(app.config.get("BIG_GAMES_WAITING", BIG_GAMES_WAITING)))
+        int(app.config.get("BIG_GAMES_WAITING", BIG_GAMES_WAITING)),
+    )
     app.teardown_request(_end_big_game_turn)
 
 
@@ -247,4 +260,3 @@ def _gate(app: Flask) -> threading.BoundedSemaphore:
     gate = app.extensions["scorekeeper.pdf_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)
     return gate
-

@@ -16,8 +16,7 @@ from . import forms, htmx
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
-FAMILY_SECTIONS = {"jersey": (1, 2), "parlett": (1, 2, 3), "gin": (1, 4),
-                   "knock-rummy": (1, 5)}
+FAMILY_SECTIONS = {"jersey": (1, 2), "parlett": (1, 2, 3), "gin": (1, 4), "knock-rummy": (1, 5)}
 
 
 def section_titles() -> dict[int, str]:
@@ -58,7 +57,7 @@ def book_source(rules: Any) -> str:
     its title's brackets, else the title."""
     title = str(rules.title)
     if title.endswith(")") and "(" in title:
-        return title[title.rindex("(") + 1:-1]
+        return title[title.rindex("(") + 1 : -1]
     return title
 
 
@@ -86,9 +85,11 @@ def search(query: str) -> tuple[list[Any], list[Any]]:
         return all(word in haystack for word in words)
 
     rules = [r for r in rule_texts() if hit(r.id, r.title, r.text)]
-    settings = [s for s in engine.SETTINGS
-                if hit(s.name, s.name.replace("_", " "), s.meaning, s.rule,
-                       " ".join(str(c) for c in s.choices))]
+    settings = [
+        s
+        for s in engine.SETTINGS
+        if hit(s.name, s.name.replace("_", " "), s.meaning, s.rule, " ".join(str(c) for c in s.choices))
+    ]
     return rules, settings
 
 
@@ -97,17 +98,30 @@ def index() -> Response:
     """All presets, and a search over the rule texts and settings."""
     query = (request.args.get("q") or "").strip()[:100]
     found, settings = search(query) if query else ([], [])
-    return htmx.render("rules/index.html", "rules/_results.html", presets=forms.presets(),
-                       query=query, found=found, settings=settings, sections=section_titles(),
-                       alternatives=alternatives)
+    return htmx.render(
+        "rules/index.html",
+        "rules/_results.html",
+        presets=forms.presets(),
+        query=query,
+        found=found,
+        settings=settings,
+        sections=section_titles(),
+        alternatives=alternatives,
+    )
 
 
 @bp.get("/all")
 def everything() -> Response:
     """Every rule of RULES.md under its id, and every setting with its alternatives."""
-    return htmx.render("rules/all.html", "rules/_all.html", texts=rule_texts(),
-                       sections=section_titles(), settings=engine.SETTINGS,
-                       alternatives=alternatives, value_text=value_text)
+    return htmx.render(
+        "rules/all.html",
+        "rules/_all.html",
+        texts=rule_texts(),
+        sections=section_titles(),
+        settings=engine.SETTINGS,
+        alternatives=alternatives,
+        value_text=value_text,
+    )
 
 
 @bp.get("/<preset>")
@@ -118,7 +132,14 @@ def preset(preset: str) -> Response:
     rules = engine.PRESETS[preset]
     sections = shown_sections(preset)
     texts = [r for r in rule_texts() if r.section in sections]
-    return htmx.render("rules/preset.html", "rules/_preset.html", rules=rules,
-                       settings=engine.SETTINGS, texts=texts, sections=section_titles(),
-                       shown_sections=sections, alternatives=alternatives,
-                       value_text=value_text)
+    return htmx.render(
+        "rules/preset.html",
+        "rules/_preset.html",
+        rules=rules,
+        settings=engine.SETTINGS,
+        texts=texts,
+        sections=section_titles(),
+        shown_sections=sections,
+        alternatives=alternatives,
+        value_text=value_text,
+    )

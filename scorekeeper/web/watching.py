@@ -67,4 +67,3 @@ def watcher_sheet(table: ledger.Table, render: Callable[[], str]) -> Markup:
         html = Markup(render())  # the template's own output, escaped as it rendered
         rendered.put(key, html)
     return html
-

@@ -53,8 +53,9 @@ def test_adjudicate_the_contract_box(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize("argv", [["adjudicate"], ["adjudicate", "-"]])
-def test_adjudicate_reads_stdin(argv: list[str], monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_adjudicate_reads_stdin(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     feed(monkeypatch, "\ufeff" + json.dumps(CONTRACT_BOX))  # a BOM is allowed
     status, ruling, _ = run(capsys, *argv)
     assert status == 0 and ruling["points"] == 19
@@ -68,8 +69,9 @@ def test_score_a_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFix
     assert sheet["settlement"][0] == {"from": "Bob", "to": "Ann", "points": 164, "amount": 8.2}
 
 
-def test_output_keeps_suit_symbols(monkeypatch: pytest.MonkeyPatch,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_keeps_suit_symbols(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     feed(monkeypatch, json.dumps(CONTRACT_BOX))
     main(["adjudicate"])
     assert "4♠" in capsys.readouterr().out
@@ -78,8 +80,9 @@ def test_output_keeps_suit_symbols(monkeypatch: pytest.MonkeyPatch,
 # --- bad input --------------------------------------------------------------------------------
 
 
-def test_bad_json_names_line_and_column(monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_json_names_line_and_column(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     feed(monkeypatch, '{"rules": "gin",\n "players": [1, }')
     status, out, err = run(capsys, "score")
     assert_bad(status, out, err, "malformed")
@@ -88,14 +91,14 @@ def test_bad_json_names_line_and_column(monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("text", ['{"stake": NaN}', '{"stake": Infinity}'])
-def test_json_constants_are_refused(text: str, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_constants_are_refused(
+    text: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     feed(monkeypatch, text)
     assert_bad(*run(capsys, "score"), "malformed")
 
 
-def test_input_that_is_not_utf8(monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_input_that_is_not_utf8(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     feed(monkeypatch, b'{"rules": "\xff"}')
     status, out, err = run(capsys, "score")
     assert_bad(status, out, err, "malformed")
@@ -109,10 +112,15 @@ def test_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_engine_errors_come_out_as_the_error_object(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    bad = {**CONTRACT_BOX, "hands": {**CONTRACT_BOX["hands"],
-                                     "Ann": {"cards": ["AS", "5H", "6H", "7S", "8S", "9S",
-                                                       "10S", "JS", "QS", "KS"]}}}
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = {
+        **CONTRACT_BOX,
+        "hands": {
+            **CONTRACT_BOX["hands"],
+            "Ann": {"cards": ["AS", "5H", "6H", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]},
+        },
+    }
     feed(monkeypatch, json.dumps(bad))
     status, out, err = run(capsys, "adjudicate")
     assert_bad(status, out, err, "duplicate-card")
@@ -120,8 +128,9 @@ def test_engine_errors_come_out_as_the_error_object(
     assert "(at hands.Bob.cards[0])" in err
 
 
-def test_score_errors_point_into_the_boxes(monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_errors_point_into_the_boxes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     late = {**CONTRACT_GAME, "boxes": [*CONTRACT_GAME["boxes"], {"ending": "misdeal"}]}
     feed(monkeypatch, json.dumps(late))
     status, out, err = run(capsys, "score")
@@ -129,9 +138,17 @@ def test_score_errors_point_into_the_boxes(monkeypatch: pytest.MonkeyPatch,
     assert out["error"]["where"] == "boxes[3]"
 
 
-@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["serve", "--port", "http"],
-                                  ["serve", "--workers", "0"],
-                                  ["arrange", "--ace-value", "20", "AS"], ["sheet"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["frobnicate"],
+        ["serve", "--port", "http"],
+        ["serve", "--workers", "0"],
+        ["arrange", "--ace-value", "20", "AS"],
+        ["sheet"],
+    ],
+)
 def test_usage_mistakes(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad(*run(capsys, *argv), "usage")
 
@@ -169,16 +186,21 @@ def test_arrange_needs_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert_bad(*run(capsys, "arrange", "AS", "2S"), "wrong-hand-size")
 
 
-def test_arrange_json_lines(monkeypatch: pytest.MonkeyPatch,
-                            capsys: pytest.CaptureFixture[str]) -> None:
-    feed(monkeypatch, "\n".join([
-        json.dumps({"cards": HAND}),
-        "",
-        "not json",
-        json.dumps({"cards": ["ZZ", *HAND[1:]]}),
-        json.dumps(["AS"]),
-        json.dumps({"cards": " ".join(HAND) + " KH"}),
-    ]) + "\n")
+def test_arrange_json_lines(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    feed(
+        monkeypatch,
+        "\n".join(
+            [
+                json.dumps({"cards": HAND}),
+                "",
+                "not json",
+                json.dumps({"cards": ["ZZ", *HAND[1:]]}),
+                json.dumps(["AS"]),
+                json.dumps({"cards": " ".join(HAND) + " KH"}),
+            ]
+        )
+        + "\n",
+    )
     status = main(["arrange", "-"])
     out, err = capsys.readouterr()
     lines = [json.loads(line) for line in out.splitlines()]
@@ -190,12 +212,12 @@ def test_arrange_json_lines(monkeypatch: pytest.MonkeyPatch,
     assert lines[2]["error"]["where"] == "cards[0]"
     assert (lines[3]["line"], lines[3]["error"]["code"]) == (5, "malformed")
     assert lines[4]["discard"] == "KH"
-    assert [line.split(":")[1].strip() for line in err.splitlines()] == [
-        "line 3", "line 4", "line 5"]
+    assert [line.split(":")[1].strip() for line in err.splitlines()] == ["line 3", "line 4", "line 5"]
 
 
-def test_arrange_json_lines_all_good(monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_arrange_json_lines_all_good(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     feed(monkeypatch, json.dumps({"cards": HAND}) + "\n" + json.dumps({"cards": HAND}) + "\n")
     assert main(["arrange", "-"]) == 0
     out, err = capsys.readouterr()
@@ -210,8 +232,16 @@ def test_rules_lists_the_presets(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     # the engine's one order, as the pages list them (engine.PRESET_ORDER)
     assert [p["id"] for p in out["presets"]] == [
-        "jersey-scarne", "gin", "oklahoma", "hollywood", "doubling", "around-the-corner",
-        "gin-classic", "three-hand-parlett", "knock-rummy"]
+        "jersey-scarne",
+        "gin",
+        "oklahoma",
+        "hollywood",
+        "doubling",
+        "around-the-corner",
+        "gin-classic",
+        "three-hand-parlett",
+        "knock-rummy",
+    ]
     assert out["presets"][0]["title"] == "Jersey Gin (Scarne)"
 
 
@@ -222,9 +252,12 @@ def test_rules_of_one_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["settings"]["knocker_penalty"] == 20
     status, out, _ = run(capsys, "rules", "hollywood")
     table = {row["setting"]: row for row in out["table"]}
-    assert (table["redeal_after_draw"]["value"], table["hollywood_entry"]["value"],
-            table["gin_layoffs"]["value"], table["hollywood_columns"]["value"]) == (
-        "next", "per-deal", False, 3)
+    assert (
+        table["redeal_after_draw"]["value"],
+        table["hollywood_entry"]["value"],
+        table["gin_layoffs"]["value"],
+        table["hollywood_columns"]["value"],
+    ) == ("next", "per-deal", False, 3)
     assert "Parlett 'the deal passes'" in table["redeal_after_draw"]["source"]
     assert all(row["source"] and row["rule"] for row in out["table"])
     status, out, err = run(capsys, "rules", "canasta")
@@ -247,16 +280,16 @@ def test_sheet_to_stdout(tmp_path: Path, capsysbinary: pytest.CaptureFixture[byt
     assert capsysbinary.readouterr().out.startswith(b"%PDF")
 
 
-def test_sheet_of_a_bad_game_writes_nothing(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_sheet_of_a_bad_game_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source, target = tmp_path / "game.json", tmp_path / "game.pdf"
     source.write_text(json.dumps({**CONTRACT_GAME, "dealer": "Zed"}))
     assert_bad(*run(capsys, "sheet", str(source), "-o", str(target)), "unknown-player")
     assert not target.exists()
 
 
-def test_serve_passes_host_and_port(monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_passes_host_and_port(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """serve hands its host and port on; ``--workers`` is refused, naming gunicorn."""
     calls: list[tuple[str, int]] = []
     fake = types.ModuleType("scorekeeper.serve")
@@ -287,19 +320,31 @@ def test_migrate(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
 def test_installed_script() -> None:
     if not SCRIPT.exists():
         pytest.skip(f"the console script is not installed beside {sys.executable}")
-    good = subprocess.run([str(SCRIPT), "score"], input=json.dumps(CONTRACT_GAME), text=True,
-                          capture_output=True, check=False, timeout=60)
+    good = subprocess.run(
+        [str(SCRIPT), "score"],
+        input=json.dumps(CONTRACT_GAME),
+        text=True,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
     assert (good.returncode, good.stderr) == (0, "")
     assert json.loads(good.stdout)["winner"] == "Ann"
-    bad = subprocess.run([str(SCRIPT), "arrange", "AS", "2S", "XX"], text=True,
-                         capture_output=True, check=False, timeout=60)
+    bad = subprocess.run(
+        [str(SCRIPT), "arrange", "AS", "2S", "XX"], text=True, capture_output=True, check=False, timeout=60
+    )
     assert bad.returncode == 2
     assert json.loads(bad.stdout)["error"]["code"] == "invalid-card"
     assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("scorekeeper: ")
 
 
 def test_python_dash_m() -> None:
-    done = subprocess.run([sys.executable, "-m", "scorekeeper", "rules", "gin"], text=True,
-                          capture_output=True, check=False, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "rules", "gin"],
+        text=True,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
     assert done.returncode == 0
     assert json.loads(done.stdout)["id"] == "gin"

@@ -13,14 +13,15 @@ from scorekeeper.engine.event import EventEntry
 from scorekeeper.ledger import events
 
 
-def test_event_results_as_json_and_csv(migrated: Callable[[str], str],
-                                       monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_event_results_as_json_and_csv(
+    migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     url = migrated("cli-event.sqlite3")
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", url)
     with store.opened(url) as db:
-        event = events.start_event(db, EventEntry("Club", ("Ann", "Bob", "Cal", "-Dee")),
-                                   secret=b"k" * 32).event
+        event = events.start_event(
+            db, EventEntry("Club", ("Ann", "Bob", "Cal", "-Dee")), secret=b"k" * 32
+        ).event
     assert main(["event-results", event.id]) == 0
     body = json.loads(capsys.readouterr().out)
     assert body["event"]["name"] == "Club" and len(body["standings"]) == 4

@@ -22,9 +22,13 @@ def text_of(path: Path) -> str:
 
 
 def test_sheet_options_paper_and_detail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    game = {**CONTRACT_GAME, "boxes": [
-        {k: v for k, v in CONTRACT_BOX.items() if k not in ("rules", "settings", "players", "dealer")},
-        *CONTRACT_GAME["boxes"][1:]]}
+    game = {
+        **CONTRACT_GAME,
+        "boxes": [
+            {k: v for k, v in CONTRACT_BOX.items() if k not in ("rules", "settings", "players", "dealer")},
+            *CONTRACT_GAME["boxes"][1:],
+        ],
+    }
     source = tmp_path / "game.json"
     source.write_text(json.dumps(game))
     detailed, plain = tmp_path / "detail.pdf", tmp_path / "plain.pdf"
@@ -37,8 +41,7 @@ def test_sheet_options_paper_and_detail(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 @pytest.mark.parametrize(("preset", "names"), [("jersey-scarne", 3), ("gin", 2), ("hollywood", 2)])
-def test_blank_pads(preset: str, names: int, tmp_path: Path,
-                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_blank_pads(preset: str, names: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "pad.pdf"
     status, out, _ = run(capsys, "pad", preset, "-o", str(target), "--page-size", "letter")
     assert status == 0 and out == {"pad": str(target), "bytes": target.stat().st_size}
@@ -59,9 +62,26 @@ def test_sheet_header_and_footer_options(tmp_path: Path, capsys: pytest.CaptureF
     source = tmp_path / "game.json"
     source.write_text(json.dumps({**CONTRACT_GAME, "stake": 0.05}))
     target = tmp_path / "sheet.pdf"
-    assert run(capsys, "sheet", str(source), "-o", str(target), "--place", "Club Nord",
-               "--started", "2026-05-01T19:30", "--currency", "EUR", "--game-id", "g7Qx2",
-               "--url", "http://192.168.1.20:8000/g/g7Qx2")[0] == 0
+    assert (
+        run(
+            capsys,
+            "sheet",
+            str(source),
+            "-o",
+            str(target),
+            "--place",
+            "Club Nord",
+            "--started",
+            "2026-05-01T19:30",
+            "--currency",
+            "EUR",
+            "--game-id",
+            "g7Qx2",
+            "--url",
+            "http://192.168.1.20:8000/g/g7Qx2",
+        )[0]
+        == 0
+    )
     text = " ".join(text_of(target).split())
     assert "Club Nord" in text and "2026-05-01 19:30" in text
     assert "0.05 EUR a point" in text and "game g7Qx2" in text
@@ -70,10 +90,10 @@ def test_sheet_header_and_footer_options(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_a_hollywood_pad_with_many_columns_and_a_bad_count(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "pad.pdf"
     assert run(capsys, "pad", "hollywood", "--columns", "12", "-o", str(target))[0] == 0
     text = text_of(target)
     assert "Game 12 · to 100" in text and len(PdfReader(target).pages) == 2
-    assert_bad(*run(capsys, "pad", "hollywood", "--columns", "51", "-o", str(tmp_path / "x.pdf")),
-               "usage")
+    assert_bad(*run(capsys, "pad", "hollywood", "--columns", "51", "-o", str(tmp_path / "x.pdf")), "usage")

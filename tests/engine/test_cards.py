@@ -23,8 +23,20 @@ SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 @pytest.mark.rule("C1")
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("7C", "7C"), ("7c", "7C"), ("7♣", "7C"), ("10H", "10H"), ("TH", "10H"), ("Th", "10H"),
-     ("QS", "QS"), ("Q♠", "QS"), ("a♥", "AH"), ("k♦", "KD"), (" 2s ", "2S"), ("10♥", "10H")],
+    [
+        ("7C", "7C"),
+        ("7c", "7C"),
+        ("7♣", "7C"),
+        ("10H", "10H"),
+        ("TH", "10H"),
+        ("Th", "10H"),
+        ("QS", "QS"),
+        ("Q♠", "QS"),
+        ("a♥", "AH"),
+        ("k♦", "KD"),
+        (" 2s ", "2S"),
+        ("10♥", "10H"),
+    ],
 )
 def test_every_notation_of_c1_is_read(text: str, code: str) -> None:
     assert Card.parse(text).code == code
@@ -87,8 +99,21 @@ def test_masks_round_trip(cards: set[Card]) -> None:
 @pytest.mark.rule("C2")
 def test_values() -> None:
     values = {c.rank_name: c.value() for c in parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")}
-    assert values == {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-                      "10": 10, "J": 10, "Q": 10, "K": 10}
+    assert values == {
+        "A": 1,
+        "2": 2,
+        "3": 3,
+        "4": 4,
+        "5": 5,
+        "6": 6,
+        "7": 7,
+        "8": 8,
+        "9": 9,
+        "10": 10,
+        "J": 10,
+        "Q": 10,
+        "K": 10,
+    }
     assert count_of(parse_cards("AS KH 5D")) == 16
 
 

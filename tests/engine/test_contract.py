@@ -15,11 +15,18 @@ from scorekeeper.engine.contract import BoxEntry, GameEntry, Hand, Layoff, Rulin
 from tests.web.presets_data import GAMES
 
 CONTRACT_BOX = {
-    "ending": "knock", "by": "Bob", "upcard": "7S", "multiplier": 2, "dealer": "Ann",
+    "ending": "knock",
+    "by": "Bob",
+    "upcard": "7S",
+    "multiplier": 2,
+    "dealer": "Ann",
     "hands": {
         "Bob": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        "Cal": {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                "layoffs": [{"card": "4S", "onto": "Bob"}]},
+        "Cal": {
+            "melds": [["KH", "KC", "KS"]],
+            "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+            "layoffs": [{"card": "4S", "onto": "Bob"}],
+        },
         "Ann": {"count": 14},
     },
     "note": "Cal swore it was a 4",
@@ -43,16 +50,28 @@ def test_a_box_comes_back_as_it_was_entered() -> None:
 
 
 def test_every_new_contract_field_is_kept() -> None:
-    data = {"ending": "gin", "by": "Ann", "after_break": True, "breaker": "Cal",
-            "double_refused": "Bob", "second_round": True}
+    data = {
+        "ending": "gin",
+        "by": "Ann",
+        "after_break": True,
+        "breaker": "Cal",
+        "double_refused": "Bob",
+        "second_round": True,
+    }
     assert BoxEntry.from_json(data).to_json() == data
 
 
 def test_a_game_comes_back_as_it_was_entered() -> None:
-    data = {"rules": "jersey-scarne", "settings": {"underknock_bonus": 20},
-            "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "stake": 0.05,
-            "place": "Club room", "started": "2026-11-24T19:30",
-            "boxes": [CONTRACT_BOX]}
+    data = {
+        "rules": "jersey-scarne",
+        "settings": {"underknock_bonus": 20},
+        "players": ["Ann", "Bob", "Cal"],
+        "dealer": "Ann",
+        "stake": 0.05,
+        "place": "Club room",
+        "started": "2026-11-24T19:30",
+        "boxes": [CONTRACT_BOX],
+    }
     game = GameEntry.from_json(data)
     assert game.boxes[0].note == "Cal swore it was a 4"
     assert game.to_json() == data
@@ -64,14 +83,23 @@ def test_a_game_without_rules_gets_the_default_for_its_players() -> None:
     assert (two.rules, three.rules) == ("gin", "jersey-scarne")
 
 
-@pytest.mark.parametrize(("data", "where"), [
-    ({"ending": "knock", "by": "Bob", "colour": "red"}, "colour"),
-    ({"ending": "knock", "by": "Bob", "hands": {"Bob": {"count": 4, "bonus": 1}}},
-     "hands.Bob.bonus"),
-    ({"ending": "knock", "by": "Bob", "hands": {"Cal": {
-        "melds": [], "deadwood": [], "layoffs": [{"card": "4S", "onto": "Bob", "x": 1}]}}},
-     "hands.Cal.layoffs[0].x"),
-])
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"ending": "knock", "by": "Bob", "colour": "red"}, "colour"),
+        ({"ending": "knock", "by": "Bob", "hands": {"Bob": {"count": 4, "bonus": 1}}}, "hands.Bob.bonus"),
+        (
+            {
+                "ending": "knock",
+                "by": "Bob",
+                "hands": {
+                    "Cal": {"melds": [], "deadwood": [], "layoffs": [{"card": "4S", "onto": "Bob", "x": 1}]}
+                },
+            },
+            "hands.Cal.layoffs[0].x",
+        ),
+    ],
+)
 def test_an_unknown_field_is_refused_not_stored(data: dict[str, Any], where: str) -> None:
     error = _error(data)
     assert error["code"] == "malformed"
@@ -79,15 +107,16 @@ def test_an_unknown_field_is_refused_not_stored(data: dict[str, Any], where: str
     assert "has no field" in error["message"]
 
 
-@pytest.mark.parametrize(("data", "where"), [
-    ({"ending": "knock", "by": "Bob", "note": "bad \udfff"}, "note"),
-    ({"ending": "knock", "by": "B\ud800ob"}, "by"),
-    ({"ending": "knock", "by": "Bob", "hands": {"Bob": {"cards": ["A\udfffS"]}}},
-     "hands.Bob.cards[0]"),
-    ({"ending": "knock", "by": "Bob", "\udfff": 1}, "\\udfff"),
-])
-def test_text_that_is_not_unicode_is_refused_naming_the_field(data: dict[str, Any],
-                                                               where: str) -> None:
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"ending": "knock", "by": "Bob", "note": "bad \udfff"}, "note"),
+        ({"ending": "knock", "by": "B\ud800ob"}, "by"),
+        ({"ending": "knock", "by": "Bob", "hands": {"Bob": {"cards": ["A\udfffS"]}}}, "hands.Bob.cards[0]"),
+        ({"ending": "knock", "by": "Bob", "\udfff": 1}, "\\udfff"),
+    ],
+)
+def test_text_that_is_not_unicode_is_refused_naming_the_field(data: dict[str, Any], where: str) -> None:
     error = _error(data)
     assert error["code"] == "malformed"
     assert error["where"] == where
@@ -96,15 +125,16 @@ def test_text_that_is_not_unicode_is_refused_naming_the_field(data: dict[str, An
 
 
 def test_a_stake_of_thousands_of_digits_is_an_error_not_an_overflow() -> None:
-    error = _error({"players": ["Ann", "Bob"], "dealer": "Ann", "stake": 10**5000},
-                   GameEntry.from_json)
+    error = _error({"players": ["Ann", "Bob"], "dealer": "Ann", "stake": 10**5000}, GameEntry.from_json)
     assert error["where"] == "stake"
     assert len(error["message"]) < 200
 
 
 def test_a_game_names_its_bad_box() -> None:
-    error = _error({"players": ["Ann", "Bob"], "dealer": "Ann",
-                    "boxes": [{"ending": "draw"}, {"ending": "fold"}]}, GameEntry.from_json)
+    error = _error(
+        {"players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [{"ending": "draw"}, {"ending": "fold"}]},
+        GameEntry.from_json,
+    )
     assert error["where"] == "boxes[1].ending"
 
 
@@ -128,8 +158,7 @@ def test_the_engines_sheet_survives_the_typed_values(preset: str) -> None:
 
 
 def test_a_ruling_keeps_fields_it_does_not_name() -> None:
-    data = {"result": "knock", "winner": "Ann", "points": 10, "credits": {"Ann": 10},
-            "future_field": [1, 2]}
+    data = {"result": "knock", "winner": "Ann", "points": 10, "credits": {"Ann": 10}, "future_field": [1, 2]}
     ruling = Ruling.from_json(data)
     assert ruling.extra == {"future_field": [1, 2]}
     assert ruling.to_json()["future_field"] == [1, 2]
@@ -139,7 +168,7 @@ def test_the_contract_documents_example_reads() -> None:
     """The box of docs/contract.md reads as typed values and back."""
     text = (Path(__file__).parents[2] / "docs" / "contract.md").read_text(encoding="utf-8")
     start = text.index("```json", text.index("## A box")) + len("```json")
-    example = json.loads(text[start:text.index("```", start)])
+    example = json.loads(text[start : text.index("```", start)])
     body = {k: v for k, v in example.items() if k not in ("rules", "settings", "players")}
     box = BoxEntry.from_json(body)
     assert BoxEntry.from_json(box.to_json()) == box
@@ -149,10 +178,20 @@ def test_the_contract_documents_example_reads() -> None:
 def test_an_odd_stored_box_still_loads_escaped() -> None:
     """What an older version stored (unknown fields, a lone surrogate) loads, and its
     text can be written as UTF-8."""
-    stored = {"ending": "knock", "by": "Bob", "note": "x\udfff", "colour": "red",
-              "hands": {"Bob": {"count": 4, "bonus": 1}, "Cal": {
-                  "melds": [["KH", "KC", "KS"]], "deadwood": [],
-                  "layoffs": [{"card": "4S", "onto": "Bob", "odd": 1}]}}}
+    stored = {
+        "ending": "knock",
+        "by": "Bob",
+        "note": "x\udfff",
+        "colour": "red",
+        "hands": {
+            "Bob": {"count": 4, "bonus": 1},
+            "Cal": {
+                "melds": [["KH", "KC", "KS"]],
+                "deadwood": [],
+                "layoffs": [{"card": "4S", "onto": "Bob", "odd": 1}],
+            },
+        },
+    }
     box = BoxEntry.from_stored(stored)
     assert box.note == "x\\udfff"
     assert box.hands["Bob"] == Hand(count=4)
@@ -166,10 +205,8 @@ def test_the_sheet_declares_how_a_game_ended_and_which_boxes_each_column_took() 
     from scorekeeper import engine
     from scorekeeper.engine.contract import BoxEntry, GameEntry, Hand, Sheet
 
-    knock = BoxEntry(ending="knock", by="Ann", hands={"Ann": Hand(count=3),
-                                                      "Bob": Hand(count=20)})
-    ended = GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann", ended="agreed",
-                      boxes=(knock,))
+    knock = BoxEntry(ending="knock", by="Ann", hands={"Ann": Hand(count=3), "Bob": Hand(count=20)})
+    ended = GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann", ended="agreed", boxes=(knock,))
     sheet = engine.score_game(ended)
     assert sheet.ended == "agreed" and not sheet.extra
     assert sheet.to_json() == engine.score(ended.to_json())

@@ -16,14 +16,30 @@ from scorekeeper.engine.movement import cut_at_table, met, repeats, seat_round, 
 NAMES = [f"P{i:02}" for i in range(40)]
 
 
-def _rounds(names: Sequence[str], rounds: int, seed: int, size: int,
-            least: int | None = None, most: int | None = None,
-            ranked: bool = False) -> list[Seating]:
+def _rounds(
+    names: Sequence[str],
+    rounds: int,
+    seed: int,
+    size: int,
+    least: int | None = None,
+    most: int | None = None,
+    ranked: bool = False,
+) -> list[Seating]:
     history: list[Seating] = []
     for number in range(1, rounds + 1):
-        history.append(seat_round(names, number, history, seed=seed, table_size=size,
-                                  least=least, most=most,
-                                  ranking=list(names) if ranked else None, rounds=rounds))
+        history.append(
+            seat_round(
+                names,
+                number,
+                history,
+                seed=seed,
+                table_size=size,
+                least=least,
+                most=most,
+                ranking=list(names) if ranked else None,
+                rounds=rounds,
+            )
+        )
     return history
 
 
@@ -47,12 +63,16 @@ def test_the_draw_is_kept_by_its_seed() -> None:
     assert sorted(one.players) == sorted(names)
 
 
-@given(st.integers(2, 40), st.sampled_from([(3, None, None), (2, None, None), (4, 2, 5)]),
-       st.integers(1, 5), st.integers(0, 2**32))
+@given(
+    st.integers(2, 40),
+    st.sampled_from([(3, None, None), (2, None, None), (4, 2, 5)]),
+    st.integers(1, 5),
+    st.integers(0, 2**32),
+)
 @settings(max_examples=60, deadline=None)
 def test_nobody_twice_in_a_round_and_tables_of_the_right_size(
-        count: int, shape: tuple[int, int | None, int | None], rounds: int,
-        seed: int) -> None:
+    count: int, shape: tuple[int, int | None, int | None], rounds: int, seed: int
+) -> None:
     size, least, most = shape
     names = NAMES[:count]
     for seating in _rounds(names, rounds, seed, size, least, most, ranked=size == 2):
@@ -63,8 +83,9 @@ def test_nobody_twice_in_a_round_and_tables_of_the_right_size(
         if least is None:
             assert len(seating.byes) == count % size
         else:
-            assert max(map(len, seating.tables), default=0) - min(
-                map(len, seating.tables), default=0) <= 1  # as even as possible
+            assert (
+                max(map(len, seating.tables), default=0) - min(map(len, seating.tables), default=0) <= 1
+            )  # as even as possible
             assert not seating.byes or count < least
 
 
@@ -84,8 +105,7 @@ def test_byes_are_spread(count: int, size: int, rounds: int, seed: int) -> None:
 
 @given(st.sampled_from([6, 9, 12]), st.integers(2, 5), st.integers(0, 2**32))
 @settings(max_examples=15, deadline=None)
-def test_threes_repeat_opponents_no_more_than_the_fewest_possible(
-        count: int, rounds: int, seed: int) -> None:
+def test_threes_repeat_opponents_no_more_than_the_fewest_possible(count: int, rounds: int, seed: int) -> None:
     """Each round's repeated meetings are the fewest any seating of it could make, given
     the rounds before (checked against every seating: nobody meets an opponent twice
     while that can be avoided)."""
@@ -115,8 +135,7 @@ def test_nine_players_in_threes_meet_everyone_once_in_four_rounds() -> None:
 
 @given(st.integers(20, 60).map(lambda n: n * 3), st.integers(0, 2**32))
 @settings(max_examples=5, deadline=None)
-def test_a_large_field_in_threes_meets_nobody_twice_in_four_rounds(
-        count: int, seed: int) -> None:
+def test_a_large_field_in_threes_meets_nobody_twice_in_four_rounds(count: int, seed: int) -> None:
     names = [f"Q{i}" for i in range(count)]
     history = _rounds(names, 4, seed, 3)
     assert all(n == 1 for n in met(history).values())
@@ -156,8 +175,7 @@ def test_table_sizes() -> None:
 @pytest.mark.rule("J1")
 @given(st.integers(2, 5), st.integers(0, 2**32), st.integers(1, 9), st.integers(1, 99))
 @settings(max_examples=60, deadline=None)
-def test_each_tables_dealer_is_drawn_by_the_cut(players: int, seed: int, round: int,
-                                               table: int) -> None:
+def test_each_tables_dealer_is_drawn_by_the_cut(players: int, seed: int, round: int, table: int) -> None:
     """High card deals; equal ranks cut again, only those who tied; drawn from the seed."""
     names = tuple(NAMES[:players])
     cuts = cut_at_table(names, seed, round, table)
@@ -165,7 +183,6 @@ def test_each_tables_dealer_is_drawn_by_the_cut(players: int, seed: int, round: 
     assert all(cut.dealer is None and cut.recut for cut in cuts[:-1])
     last = cuts[-1]
     assert last.dealer is not None
-    assert all(last.ranks[last.dealer] > rank for p, rank in last.ranks.items()
-               if p != last.dealer)
+    assert all(last.ranks[last.dealer] > rank for p, rank in last.ranks.items() if p != last.dealer)
     for before, after in itertools.pairwise(cuts):
         assert set(after.ranks) == set(before.recut)

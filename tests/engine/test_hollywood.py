@@ -19,16 +19,22 @@ def win(winner: str, points: int) -> dict[str, Any]:
     return knock(winner, **{winner: 1, loser: points + 1})
 
 
-PER_WIN = game("hollywood", ["Ann", "Bob"], "Ann", [
-    win("Ann", 30),  # Ann's 1st win: game 1          G1 A30
-    win("Bob", 20),  # Bob's 1st: game 1              G1 A30 B20
-    win("Ann", 40),  # Ann's 2nd: games 1, 2          G1 A70 B20, G2 A40
-    win("Ann", 35),  # Ann's 3rd: all                 G1 A105 (closed), G2 A75, G3 A35
-    win("Bob", 50),  # Bob's 2nd: game 1 closed; his next new game is 2   G2 A75 B50
-    win("Ann", 30),  # Ann: the open games 2, 3       G2 A105 (closed), G3 A65
-    win("Bob", 40),  # Bob: game 3 is new to him      G3 A65 B40
-    win("Bob", 70),  # Bob: game 3                    G3 B110 (closed)
-], settings={"hollywood_entry": "per-win"})
+PER_WIN = game(
+    "hollywood",
+    ["Ann", "Bob"],
+    "Ann",
+    [
+        win("Ann", 30),  # Ann's 1st win: game 1          G1 A30
+        win("Bob", 20),  # Bob's 1st: game 1              G1 A30 B20
+        win("Ann", 40),  # Ann's 2nd: games 1, 2          G1 A70 B20, G2 A40
+        win("Ann", 35),  # Ann's 3rd: all                 G1 A105 (closed), G2 A75, G3 A35
+        win("Bob", 50),  # Bob's 2nd: game 1 closed; his next new game is 2   G2 A75 B50
+        win("Ann", 30),  # Ann: the open games 2, 3       G2 A105 (closed), G3 A65
+        win("Bob", 40),  # Bob: game 3 is new to him      G3 A65 B40
+        win("Bob", 70),  # Bob: game 3                    G3 B110 (closed)
+    ],
+    settings={"hollywood_entry": "per-win"},
+)
 
 
 @pytest.mark.rule("V3")
@@ -37,7 +43,10 @@ def test_per_win_entry_columns() -> None:
     assert column(sheet, "columns") == [[1], [1], [1, 2], [1, 2, 3], [2], [2, 3], [3], [3]]
     assert column(sheet, "dealer") == ["Ann", "Bob"] * 4
     assert sheet["boxes"][3]["column_totals"] == [
-        {"Ann": 105, "Bob": 20}, {"Ann": 75, "Bob": 0}, {"Ann": 35, "Bob": 0}]
+        {"Ann": 105, "Bob": 20},
+        {"Ann": 75, "Bob": 0},
+        {"Ann": 35, "Bob": 0},
+    ]
     assert sheet["boxes"][3]["totals"] == {"Ann": 215, "Bob": 20}
 
 
@@ -67,11 +76,20 @@ def test_per_win_whole_game() -> None:
     assert [g["column"] for g in games] == [1, 2, 3]
     assert [g["winner"] for g in games] == ["Ann", "Ann", "Bob"]
     assert [g["totals"] for g in games] == [
-        {"Ann": 105, "Bob": 20}, {"Ann": 105, "Bob": 50}, {"Ann": 65, "Bob": 110}]
+        {"Ann": 105, "Bob": 20},
+        {"Ann": 105, "Bob": 50},
+        {"Ann": 65, "Bob": 110},
+    ]
     assert [g["boxes_won"] for g in games] == [
-        {"Ann": 3, "Bob": 1}, {"Ann": 3, "Bob": 1}, {"Ann": 2, "Bob": 2}]
+        {"Ann": 3, "Bob": 1},
+        {"Ann": 3, "Bob": 1},
+        {"Ann": 2, "Bob": 2},
+    ]
     assert [g["final_totals"] for g in games] == [
-        {"Ann": 280, "Bob": 45}, {"Ann": 280, "Bob": 75}, {"Ann": 115, "Bob": 260}]
+        {"Ann": 280, "Bob": 45},
+        {"Ann": 280, "Bob": 75},
+        {"Ann": 115, "Bob": 260},
+    ]
     assert [g["settlement"] for g in games] == [
         [{"from": "Bob", "to": "Ann", "points": 235}],
         [{"from": "Bob", "to": "Ann", "points": 205}],
@@ -106,14 +124,20 @@ def test_a_box_after_every_column_closed_is_game_over() -> None:
     assert caught.value.message.startswith("all the games are over: Bob reached 110 in hand 8")
 
 
-PER_DEAL = game("hollywood", ["Ann", "Bob"], "Ann", [
-    win("Ann", 30),   # deal 1 opens game 1            G1 A30
-    misdeal(),        # not a deal (C11)
-    win("Bob", 20),   # deal 2: games 1, 2             G1 A30 B20, G2 B20
-    draw(),           # deal 3 opens game 3, no score
-    win("Ann", 80),   # deal 4: all                    G1 A110 (closed), G2 A80, G3 A80
-    win("Ann", 25),   # open games 2, 3                G2 A105, G3 A105 (both closed)
-], stake=0.1)  # per-deal is the default (Parlett)
+PER_DEAL = game(
+    "hollywood",
+    ["Ann", "Bob"],
+    "Ann",
+    [
+        win("Ann", 30),  # deal 1 opens game 1            G1 A30
+        misdeal(),  # not a deal (C11)
+        win("Bob", 20),  # deal 2: games 1, 2             G1 A30 B20, G2 B20
+        draw(),  # deal 3 opens game 3, no score
+        win("Ann", 80),  # deal 4: all                    G1 A110 (closed), G2 A80, G3 A80
+        win("Ann", 25),  # open games 2, 3                G2 A105, G3 A105 (both closed)
+    ],
+    stake=0.1,
+)  # per-deal is the default (Parlett)
 
 
 @pytest.mark.rule("V3")
@@ -133,15 +157,20 @@ def test_per_deal_entry_and_shutout_in_one_column() -> None:
     ]
     assert sheet["shutouts"] == []  # Bob won a box, just none entered in game 3
     assert sheet["settlement"] == [{"from": "Bob", "to": "Ann", "points": 935, "amount": 93.5}]
-    assert sheet["explanation"][0]["text"].startswith("3 games are scored at once, each to 100: "
-                                                      "each deal opens the next game")
+    assert sheet["explanation"][0]["text"].startswith(
+        "3 games are scored at once, each to 100: each deal opens the next game"
+    )
 
 
 @pytest.mark.rule("V3")
 def test_hollywood_target_and_columns_are_settings() -> None:
-    sheet = score({**PER_WIN, "boxes": PER_WIN["boxes"][:4],
-                   "settings": {"game_target": 150, "hollywood_columns": 2,
-                                "hollywood_entry": "per-win"}})
+    sheet = score(
+        {
+            **PER_WIN,
+            "boxes": PER_WIN["boxes"][:4],
+            "settings": {"game_target": 150, "hollywood_columns": 2, "hollywood_entry": "per-win"},
+        }
+    )
     assert len(sheet["games"]) == 2
     assert column(sheet, "columns") == [[1], [1], [1, 2], [1, 2]]
     assert not sheet["games"][0]["game_over"]  # Ann 105 of 150
@@ -151,8 +180,7 @@ def test_hollywood_target_and_columns_are_settings() -> None:
 
 @pytest.mark.rule("V3")
 def test_a_player_shut_out_of_a_closed_game_starts_in_the_next() -> None:
-    columns = start(find_rules("hollywood").with_settings({"hollywood_entry": "per-win"}),
-                    ("Ann", "Bob"))
+    columns = start(find_rules("hollywood").with_settings({"hollywood_entry": "per-win"}), ("Ann", "Bob"))
     assert columns is not None
     for _ in range(3):
         _, columns = columns.enter("knock", "Ann", [False, False, False])
@@ -171,8 +199,10 @@ def test_single_games_have_no_columns() -> None:
 
 @pytest.mark.rule("V3")
 def test_net_settlement_nets_each_pair() -> None:
-    games = [{"settlement": [{"from": "B", "to": "A", "points": 10}]},
-             {"settlement": [{"from": "A", "to": "B", "points": 25}]},
-             {"settlement": [{"from": "B", "to": "A", "points": 15}]}]
+    games = [
+        {"settlement": [{"from": "B", "to": "A", "points": 10}]},
+        {"settlement": [{"from": "A", "to": "B", "points": 25}]},
+        {"settlement": [{"from": "B", "to": "A", "points": 15}]},
+    ]
     assert net_settlement(games, ["A", "B"]) == []
     assert net_settlement(games[:2], ["A", "B"]) == [{"from": "A", "to": "B", "points": 15}]

@@ -42,34 +42,40 @@ def codes(meld: Sequence[Card]) -> str:
 # --- One meld (C3, V4) ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("7C 7D 7H", True),
-    ("7S 7C 7D 7H", True),
-    ("7C 7D", False),
-    ("7C 7D 8H", False),
-    ("7C 7C 7D", False),
-    ("7C 8C 9C", False),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7C 7D 7H", True),
+        ("7S 7C 7D 7H", True),
+        ("7C 7D", False),
+        ("7C 7D 8H", False),
+        ("7C 7C 7D", False),
+        ("7C 8C 9C", False),
+    ],
+)
 def test_is_set(text: str, expected: bool) -> None:
     assert is_set(cards(text)) is expected
 
 
-@pytest.mark.parametrize(("text", "plain", "around"), [
-    ("AH 2H 3H", True, True),
-    ("3H AH 2H", True, True),
-    ("JS QS KS", True, True),
-    ("QS KS AS", False, True),
-    ("KS AS 2S", False, True),
-    ("QS KS AS 2S 3S", False, True),
-    ("JS KS AS", False, False),
-    ("AH 2H", False, False),
-    ("AH 2H 4H", False, False),
-    ("AH 2H 3D", False, False),
-    ("AH 2H 2H", False, False),
-    ("KH AH 2H 4H", False, False),
-    ("AH 2H 3H 5H 6H", False, False),
-    (" ".join(f"{rank}C" for rank in "A23456789TJQK"), True, True),
-])
+@pytest.mark.parametrize(
+    ("text", "plain", "around"),
+    [
+        ("AH 2H 3H", True, True),
+        ("3H AH 2H", True, True),
+        ("JS QS KS", True, True),
+        ("QS KS AS", False, True),
+        ("KS AS 2S", False, True),
+        ("QS KS AS 2S 3S", False, True),
+        ("JS KS AS", False, False),
+        ("AH 2H", False, False),
+        ("AH 2H 4H", False, False),
+        ("AH 2H 3D", False, False),
+        ("AH 2H 2H", False, False),
+        ("KH AH 2H 4H", False, False),
+        ("AH 2H 3H 5H 6H", False, False),
+        (" ".join(f"{rank}C" for rank in "A23456789TJQK"), True, True),
+    ],
+)
 def test_is_run(text: str, plain: bool, around: bool) -> None:
     assert is_run(cards(text)) is plain
     assert is_run(cards(text), around_the_corner=True) is around
@@ -101,8 +107,7 @@ def test_full_pack_melds_ace_low() -> None:
     assert sum(1 for meld in melds if meld.bit_count() <= 5) == 185
     assert all(is_meld(mask_cards(meld)) for meld in melds)
     # No K-A-2 or Q-K-A: a run holding both the king and the ace is the whole suit.
-    king_and_ace = [meld for meld in melds for suit in range(4)
-                    if meld >> 13 * suit & 0x1001 == 0x1001]
+    king_and_ace = [meld for meld in melds for suit in range(4) if meld >> 13 * suit & 0x1001 == 0x1001]
     assert king_and_ace == [0x1FFF << 13 * suit for suit in range(4)]
 
 
@@ -118,8 +123,17 @@ def test_hand_melds_of_a_hand() -> None:
     hand = cards_mask(cards("7C 7D 7H 7S 3S 4S 5S 6S 9H KD"))
     melds = {codes(mask_cards(meld)) for meld in hand_melds(hand)}
     assert melds == {
-        "7C 7D 7H 7S", "7C 7D 7H", "7C 7D 7S", "7C 7H 7S", "7D 7H 7S",
-        "3S 4S 5S", "4S 5S 6S", "5S 6S 7S", "3S 4S 5S 6S", "4S 5S 6S 7S", "3S 4S 5S 6S 7S",
+        "7C 7D 7H 7S",
+        "7C 7D 7H",
+        "7C 7D 7S",
+        "7C 7H 7S",
+        "7D 7H 7S",
+        "3S 4S 5S",
+        "4S 5S 6S",
+        "5S 6S 7S",
+        "3S 4S 5S 6S",
+        "4S 5S 6S 7S",
+        "3S 4S 5S 6S 7S",
     }
     assert hand_melds(cards_mask(cards("KS AS 2S"))) == []
     assert len(hand_melds(cards_mask(cards("KS AS 2S")), around_the_corner=True)) == 1
@@ -135,17 +149,20 @@ def test_hand_melds_rejects_a_bad_mask() -> None:
 # --- Best arrangements of known hands ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "count", "melds"), [
-    # A 4-set split to serve a run.
-    ("7C 7D 7H 7S 8S 9S 2D 2H 5C KD", 19, ["7C 7D 7H", "7S 8S 9S"]),
-    # A long run split at both ends to serve two sets.
-    ("3S 4S 5S 6S 7S 8S 9S 6C 6D KC", 10, ["6C 6D 6S", "3S 4S 5S", "7S 8S 9S"]),
-    ("3H 4H 5H 6H 7H 7C 7D KS QS 2C", 22, ["7C 7D 7H", "3H 4H 5H 6H"]),
-    ("AS 2S 3S 7H 7D 7C 9D 10D JD 4C", 4, ["7C 7D 7H", "9D 10D JD", "AS 2S 3S"]),
-    # No melds at all: the largest count a hand of ten can have (RULES.md §6, 98).
-    ("KC KD QH QS JC JD 10H 10S 9C 9D", 98, []),
-    ("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C", 0, ["AC 2C 3C 4C 5C 6C 7C 8C 9C 10C"]),
-])
+@pytest.mark.parametrize(
+    ("text", "count", "melds"),
+    [
+        # A 4-set split to serve a run.
+        ("7C 7D 7H 7S 8S 9S 2D 2H 5C KD", 19, ["7C 7D 7H", "7S 8S 9S"]),
+        # A long run split at both ends to serve two sets.
+        ("3S 4S 5S 6S 7S 8S 9S 6C 6D KC", 10, ["6C 6D 6S", "3S 4S 5S", "7S 8S 9S"]),
+        ("3H 4H 5H 6H 7H 7C 7D KS QS 2C", 22, ["7C 7D 7H", "3H 4H 5H 6H"]),
+        ("AS 2S 3S 7H 7D 7C 9D 10D JD 4C", 4, ["7C 7D 7H", "9D 10D JD", "AS 2S 3S"]),
+        # No melds at all: the largest count a hand of ten can have (RULES.md §6, 98).
+        ("KC KD QH QS JC JD 10H 10S 9C 9D", 98, []),
+        ("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C", 0, ["AC 2C 3C 4C 5C 6C 7C 8C 9C 10C"]),
+    ],
+)
 def test_known_hands(text: str, count: int, melds: list[str]) -> None:
     hand = cards(text)
     best = best_arrangement(hand)
@@ -255,8 +272,12 @@ def assert_valid(found: Arrangement, hand: Sequence[Card], around: bool, ace_val
 
 def all_collections(hand: Sequence[Card], around: bool) -> set[frozenset[frozenset[Card]]]:
     """Every collection of disjoint melds, from every subset that is_meld accepts."""
-    melds = [frozenset(subset) for size in range(3, len(hand) + 1)
-             for subset in combinations(hand, size) if is_meld(subset, around)]
+    melds = [
+        frozenset(subset)
+        for size in range(3, len(hand) + 1)
+        for subset in combinations(hand, size)
+        if is_meld(subset, around)
+    ]
     found: set[frozenset[frozenset[Card]]] = set()
 
     def walk(i: int, chosen: frozenset[frozenset[Card]], used: frozenset[Card]) -> None:
@@ -294,7 +315,6 @@ def quick(examples: int, **more: Any) -> settings:
     return settings(max_examples=examples, deadline=None, **more)
 
 
-
 @quick(2500)
 @given(random_hands, st.booleans(), ace_values)
 def test_random_hands_match_brute_force(hand: list[Card], around: bool, ace_value: int) -> None:
@@ -309,8 +329,7 @@ def test_random_hands_match_brute_force(hand: list[Card], around: bool, ace_valu
 @given(dense_hands, st.booleans(), ace_values)
 def test_dense_hands_match_brute_force(hand: list[Card], around: bool, ace_value: int) -> None:
     best = best_arrangement(hand, around_the_corner=around, ace_value=ace_value)
-    assert best.count == brute_force_best_count(hand, around_the_corner=around,
-                                                ace_value=ace_value)
+    assert best.count == brute_force_best_count(hand, around_the_corner=around, ace_value=ace_value)
     assert_valid(best, hand, around, ace_value)
 
 
@@ -318,13 +337,15 @@ def test_dense_hands_match_brute_force(hand: list[Card], around: bool, ace_value
 @given(one_suit_runs, st.booleans())
 def test_one_suit_hands_match_brute_force(hand: list[Card], around: bool) -> None:
     assert best_count(hand, around_the_corner=around) == brute_force_best_count(
-        hand, around_the_corner=around)
+        hand, around_the_corner=around
+    )
 
 
 @quick(300)
 @given(st.one_of(dense_hands, random_hands), st.booleans(), ace_values, st.integers(0, 40))
-def test_arrangements_are_every_collection(hand: list[Card], around: bool, ace_value: int,
-                                           max_count: int) -> None:
+def test_arrangements_are_every_collection(
+    hand: list[Card], around: bool, ace_value: int, max_count: int
+) -> None:
     everything = arrangements(hand, around_the_corner=around, ace_value=ace_value)
     collections = [frozenset(frozenset(meld) for meld in a.melds) for a in everything]
     assert len(set(collections)) == len(collections)
@@ -335,11 +356,11 @@ def test_arrangements_are_every_collection(hand: list[Card], around: bool, ace_v
     best = best_count(hand, around_the_corner=around, ace_value=ace_value)
     assert everything[0].count == best
     assert everything[0] == best_arrangement(hand, around_the_corner=around, ace_value=ace_value)
-    limited = arrangements(hand, around_the_corner=around, ace_value=ace_value,
-                           max_count=max_count)
+    limited = arrangements(hand, around_the_corner=around, ace_value=ace_value, max_count=max_count)
     assert limited == [a for a in everything if a.count <= max_count]
     assert best_arrangements(hand, around_the_corner=around, ace_value=ace_value) == [
-        a for a in everything if a.count == best]
+        a for a in everything if a.count == best
+    ]
 
 
 @quick(300)
@@ -354,14 +375,26 @@ def test_knock_limit_arrangements(hand: list[Card], around: bool) -> None:
 
 
 @quick(700)
-@given(st.one_of(dense_elevens, random_hands.flatmap(
-    lambda ten: st.sampled_from([c for c in ALL_CARDS if c not in ten]).map(
-        lambda extra: [*ten, extra]))), st.booleans(), ace_values)
+@given(
+    st.one_of(
+        dense_elevens,
+        random_hands.flatmap(
+            lambda ten: st.sampled_from([c for c in ALL_CARDS if c not in ten]).map(
+                lambda extra: [*ten, extra]
+            )
+        ),
+    ),
+    st.booleans(),
+    ace_values,
+)
 def test_discard_matches_brute_force(hand: list[Card], around: bool, ace_value: int) -> None:
     discard, rest = best_discard(hand, around_the_corner=around, ace_value=ace_value)
-    after = {card: brute_force_best_count([c for c in hand if c != card],
-                                          around_the_corner=around, ace_value=ace_value)
-             for card in hand}
+    after = {
+        card: brute_force_best_count(
+            [c for c in hand if c != card], around_the_corner=around, ace_value=ace_value
+        )
+        for card in hand
+    }
     lowest = min(after.values())
     assert rest.count == after[discard] == lowest
     ties = [card for card in hand if after[card] == lowest]

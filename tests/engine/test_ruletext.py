@@ -24,9 +24,12 @@ PACKAGED = CHECKOUT / "scorekeeper" / "engine" / "RULES.md"
 SHARED = CHECKOUT.parent / "shared" / "RULES.md"
 
 ALL_IDS = (
-    [f"C{n}" for n in range(1, 14)] + [f"J{n}" for n in range(1, 17)]
-    + [f"P{n}" for n in range(1, 9)] + [f"G{n}" for n in range(1, 9)]
-    + [f"V{n}" for n in range(1, 7)] + [f"K{n}" for n in range(1, 6)]
+    [f"C{n}" for n in range(1, 14)]
+    + [f"J{n}" for n in range(1, 17)]
+    + [f"P{n}" for n in range(1, 9)]
+    + [f"G{n}" for n in range(1, 9)]
+    + [f"V{n}" for n in range(1, 7)]
+    + [f"K{n}" for n in range(1, 6)]
 )
 
 
@@ -59,18 +62,23 @@ def test_sections_carry_their_rules() -> None:
     found = {section.number: section for section in sections()}
     assert list(found) == [1, 2, 3, 4, 5, 6, 7]
     assert found[2].rule_ids[-1] == "J16"
-    assert found[4].rule_ids == tuple([f"G{n}" for n in range(1, 9)]
-                                      + [f"V{n}" for n in range(1, 7)])
+    assert found[4].rule_ids == tuple([f"G{n}" for n in range(1, 9)] + [f"V{n}" for n in range(1, 7)])
     assert found[3].text.startswith("As Jersey Gin (J1–J3) except")
-    assert all(rule_text(i).section == number for number, s in found.items()
-               for i in s.rule_ids)
+    assert all(rule_text(i).section == number for number, s in found.items() for i in s.rule_ids)
 
 
 def test_checks_and_settings_table() -> None:
     assert len(checks()) == 7
     table = settings_table()
-    assert table[0] == ("setting", "meaning", "jersey-scarne", "three-hand-parlett", "gin",
-                        "gin-classic", "knock-rummy")
+    assert table[0] == (
+        "setting",
+        "meaning",
+        "jersey-scarne",
+        "three-hand-parlett",
+        "gin",
+        "gin-classic",
+        "knock-rummy",
+    )
     assert [row[0] for row in table[1:]][:2] == ["knock_limit", "knock_limit_from"]
     assert all(len(row) == 7 for row in table)
 
@@ -91,13 +99,17 @@ def test_packaged_rules_match_the_shared_copy() -> None:
     if not SHARED.exists():
         pytest.skip(f"no shared RULES.md beside the checkout ({SHARED})")
     assert PACKAGED.read_bytes() == SHARED.read_bytes(), (
-        "scorekeeper/engine/RULES.md differs from ../shared/RULES.md: copy the shared one in")
+        "scorekeeper/engine/RULES.md differs from ../shared/RULES.md: copy the shared one in"
+    )
 
 
 def test_importing_reads_nothing() -> None:
-    code = ("import scorekeeper.engine.ruletext as r; "
-            "assert r._document.cache_info().currsize == 0; "
-            "r.RULE_TEXTS['J1']; assert r._document.cache_info().currsize == 1")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=False, timeout=60)
+    code = (
+        "import scorekeeper.engine.ruletext as r; "
+        "assert r._document.cache_info().currsize == 0; "
+        "r.RULE_TEXTS['J1']; assert r._document.cache_info().currsize == 1"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
     assert done.returncode == 0, done.stderr

@@ -20,9 +20,17 @@ from scorekeeper.engine import Scoring
 from .test_game import CONTRACT_GAME
 from .test_melds import quick
 
-PLAYERS = {"jersey-scarne": 3, "three-hand-parlett": 3, "gin": 2, "gin-classic": 2,
-           "oklahoma": 2, "hollywood": 2, "around-the-corner": 2, "doubling": 2,
-           "knock-rummy": 4}
+PLAYERS = {
+    "jersey-scarne": 3,
+    "three-hand-parlett": 3,
+    "gin": 2,
+    "gin-classic": 2,
+    "oklahoma": 2,
+    "hollywood": 2,
+    "around-the-corner": 2,
+    "doubling": 2,
+    "knock-rummy": 4,
+}
 NAMES = ("Ann", "Bob", "Cal", "Dee")
 
 
@@ -30,11 +38,10 @@ NAMES = ("Ann", "Bob", "Cal", "Dee")
 def games(draw: st.DrawFn) -> dict[str, Any]:
     """A game of boxes given as counts: valid or not, ended early or not."""
     rules = draw(st.sampled_from(sorted(PLAYERS)))
-    players = list(NAMES[:PLAYERS[rules]])
+    players = list(NAMES[: PLAYERS[rules]])
     boxes = []
     for index in range(draw(st.integers(0, 14))):
-        ending = draw(st.sampled_from(["knock", "knock", "knock", "gin", "break", "draw",
-                                       "misdeal"]))
+        ending = draw(st.sampled_from(["knock", "knock", "knock", "gin", "break", "draw", "misdeal"]))
         box: dict[str, Any] = {"ending": ending, "id": index + 1}
         if ending in ("knock", "gin", "break"):
             by = draw(st.sampled_from(players))
@@ -47,8 +54,7 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
         if draw(st.integers(0, 5)) == 0:
             box["note"] = "checked twice"
         boxes.append(box)
-    return {"rules": rules, "players": players, "dealer": draw(st.sampled_from(players)),
-            "boxes": boxes}
+    return {"rules": rules, "players": players, "dealer": draw(st.sampled_from(players)), "boxes": boxes}
 
 
 def _outcome(run: Any) -> Any:
@@ -71,7 +77,7 @@ def test_adding_a_box_scores_as_the_whole_game(game: dict[str, Any]) -> None:
             break  # the shorter game already fails: scoring it is engine.score's business
         sheet_before = json.dumps(state.sheet(), sort_keys=True)
         added = _outcome(lambda state=state, k=k: state.add(boxes[k]).sheet())
-        assert added == _outcome(lambda k=k: engine.score({**game, "boxes": boxes[:k + 1]}))
+        assert added == _outcome(lambda k=k: engine.score({**game, "boxes": boxes[: k + 1]}))
         # States are immutable: adding to one leaves its own sheet as it was.
         assert json.dumps(state.sheet(), sort_keys=True) == sheet_before
 

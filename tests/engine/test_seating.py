@@ -41,9 +41,15 @@ def test_the_player_at_the_dealers_left_plays_first() -> None:
 def test_ten_cards_each_an_eleventh_means_no_discard() -> None:
     hand = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS"]
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate({"rules": "jersey-scarne", "players": ["A", "B", "C"], "ending": "knock",
-                    "by": "A", "hands": {"A": {"cards": hand}, "B": {"count": 5},
-                                         "C": {"count": 5}}})
+        adjudicate(
+            {
+                "rules": "jersey-scarne",
+                "players": ["A", "B", "C"],
+                "ending": "knock",
+                "by": "A",
+                "hands": {"A": {"cards": hand}, "B": {"count": 5}, "C": {"count": 5}},
+            }
+        )
     assert err.value.code == "wrong-hand-size"
     assert "discard was not made" in err.value.message
     assert err.value.where == "hands.A.cards"
@@ -55,9 +61,15 @@ def test_parlett_discard_choices_leave_the_showdown_unchanged() -> None:
     # what is shown at the end, so Parlett's preset accepts the same showdown as Scarne's
     # three-hand game, and its upcard is not part of the duplicate check.
     hands = {"A": {"count": 4}, "B": {"count": 10}, "C": {"count": 20}}
-    ruling = adjudicate({"rules": "three-hand-parlett", "players": ["A", "B", "C"],
-                         "ending": "knock", "by": "A", "upcard": "4S",
-                         "hands": {**hands, "A": {"cards": ["4S", "5S", "6S", "KC", "KD", "KH",
-                                                            "AC", "AD", "2C", "3H"]}}})
+    ruling = adjudicate(
+        {
+            "rules": "three-hand-parlett",
+            "players": ["A", "B", "C"],
+            "ending": "knock",
+            "by": "A",
+            "upcard": "4S",
+            "hands": {**hands, "A": {"cards": ["4S", "5S", "6S", "KC", "KD", "KH", "AC", "AD", "2C", "3H"]}},
+        }
+    )
     assert ruling["counts"]["A"] == 7  # the upcard 4S was taken into A's hand: no duplicate
     assert (ruling["winner"], ruling["points"]) == ("A", (10 - 7) + (20 - 7))

@@ -14,8 +14,9 @@ from scorekeeper.engine import ScorekeeperError, adjudicate
 JERSEY = ["Ann", "Bob", "Cal"]  # Bob's left is Cal, Cal's left is Ann
 
 
-def box(rules: str, players: list[str], ending: str, by: str | None, hands: dict[str, Any],
-        **extra: Any) -> dict[str, Any]:
+def box(
+    rules: str, players: list[str], ending: str, by: str | None, hands: dict[str, Any], **extra: Any
+) -> dict[str, Any]:
     data: dict[str, Any] = {"rules": rules, "players": players, "ending": ending, "hands": hands}
     if by is not None:
         data["by"] = by
@@ -42,8 +43,11 @@ CONTRACT_BOX: dict[str, Any] = {
     "multiplier": 1,
     "hands": {
         "Bob": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        "Cal": {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                "layoffs": [{"card": "4S", "onto": "Bob"}]},
+        "Cal": {
+            "melds": [["KH", "KC", "KS"]],
+            "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+            "layoffs": [{"card": "4S", "onto": "Bob"}],
+        },
         "Ann": {"count": 14},
     },
 }
@@ -55,13 +59,24 @@ CONTRACT_RULING: dict[str, Any] = {
     "credits": {"Ann": 0, "Bob": 19, "Cal": 0},
     "penalties": {},
     "counts": {"Ann": 14, "Bob": 4, "Cal": 13},
-    "hands": {"Bob": {"melds": [["AS", "2S", "3S"], ["7C", "7D", "7H"], ["9D", "10D", "JD"]],
-                      "deadwood": ["4C"], "layoffs": [], "count": 4},
-              "Cal": {"melds": [["KC", "KH", "KS"]],
-                      "deadwood": ["AD", "AH", "2C", "2H", "3D", "4H"],
-                      "layoffs": [{"card": "4S", "onto": "Bob", "meld": 0}], "count": 13}},
-    "explanation": [{"rule": "J5", "text": "Cal laid off 4♠ on Bob's A♠-2♠-3♠"},
-                    {"rule": "J6", "text": "Bob knocked with 4; Cal 13, Ann 14: (13-4)+(14-4) = 19"}],
+    "hands": {
+        "Bob": {
+            "melds": [["AS", "2S", "3S"], ["7C", "7D", "7H"], ["9D", "10D", "JD"]],
+            "deadwood": ["4C"],
+            "layoffs": [],
+            "count": 4,
+        },
+        "Cal": {
+            "melds": [["KC", "KH", "KS"]],
+            "deadwood": ["AD", "AH", "2C", "2H", "3D", "4H"],
+            "layoffs": [{"card": "4S", "onto": "Bob", "meld": 0}],
+            "count": 13,
+        },
+    },
+    "explanation": [
+        {"rule": "J5", "text": "Cal laid off 4♠ on Bob's A♠-2♠-3♠"},
+        {"rule": "J6", "text": "Bob knocked with 4; Cal 13, Ann 14: (13-4)+(14-4) = 19"},
+    ],
     "advice": [],
 }
 
@@ -106,8 +121,9 @@ def test_tie_goes_to_the_defender_by_default_and_not_when_set_off() -> None:
     hands = counts(Ann=8, Bob=8, Cal=20)
     ruling = adjudicate(box("jersey-scarne", JERSEY, "knock", "Ann", hands))
     assert (ruling["winner"], ruling["points"]) == ("Bob", 0 + 12 + 10)
-    ruling = adjudicate(box("jersey-scarne", JERSEY, "knock", "Ann", hands,
-                            settings={"tie_goes_to_defender": False}))
+    ruling = adjudicate(
+        box("jersey-scarne", JERSEY, "knock", "Ann", hands, settings={"tie_goes_to_defender": False})
+    )
     assert (ruling["result"], ruling["winner"], ruling["points"]) == ("knock", "Ann", 12)
 
 
@@ -129,8 +145,16 @@ def test_both_underknock_equal_the_one_at_the_knockers_left_wins() -> None:
 
 @pytest.mark.rule("J7")
 def test_underknock_bonus_setting() -> None:
-    ruling = adjudicate(box("jersey-scarne", JERSEY, "knock", "Ann", counts(Ann=8, Bob=6, Cal=20),
-                            settings={"underknock_bonus": 25}))
+    ruling = adjudicate(
+        box(
+            "jersey-scarne",
+            JERSEY,
+            "knock",
+            "Ann",
+            counts(Ann=8, Bob=6, Cal=20),
+            settings={"underknock_bonus": 25},
+        )
+    )
     assert ruling["points"] == 2 + 14 + 25
 
 
@@ -152,14 +176,28 @@ def test_jersey_gin_is_both_counts_plus_20_from_each() -> None:
 def test_no_layoffs_on_gin_cards_are_counted_on_their_own() -> None:
     ann = ["3S", "4S", "5S", "7H", "7D", "7C", "9D", "10D", "JD", "QD"]
     bob = ["6S", "2S", "KS", "KH", "QC", "JC", "5D", "4D", "AC", "2H"]  # 6S,2S would fit Ann's run
-    ruling = adjudicate(box("jersey-scarne", JERSEY, "gin", "Ann",
-                            {"Ann": {"cards": ann}, "Bob": {"cards": bob}, "Cal": {"count": 9}}))
+    ruling = adjudicate(
+        box(
+            "jersey-scarne",
+            JERSEY,
+            "gin",
+            "Ann",
+            {"Ann": {"cards": ann}, "Bob": {"cards": bob}, "Cal": {"count": 9}},
+        )
+    )
     assert ruling["hands"]["Bob"]["layoffs"] == []
     assert ruling["counts"]["Bob"] == 6 + 2 + 10 + 10 + 10 + 10 + 5 + 4 + 1 + 2
     layoff = {"melds": [], "deadwood": bob[1:], "layoffs": [{"card": "6S", "onto": "Ann"}]}
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate(box("jersey-scarne", JERSEY, "gin", "Ann",
-                       {"Ann": {"cards": ann}, "Bob": layoff, "Cal": {"count": 9}}))
+        adjudicate(
+            box(
+                "jersey-scarne",
+                JERSEY,
+                "gin",
+                "Ann",
+                {"Ann": {"cards": ann}, "Bob": layoff, "Cal": {"count": 9}},
+            )
+        )
     assert err.value.code == "layoff-on-gin"
     assert err.value.where == "hands.Bob.layoffs[0]"
 
@@ -173,8 +211,15 @@ ANN_BOTH = ["8S", "2S", "AS", "QC", "JC", "6D", "9H", "3H", "4H", "5H"]
 
 @pytest.mark.rule("C5", "J5")
 def test_sequential_layoffs_chain_along_a_run_and_onto_earlier_layoffs() -> None:
-    ruling = adjudicate(box("jersey-scarne", JERSEY, "knock", "Bob", {
-        "Bob": {"cards": KNOCKER_RUN}, "Cal": {"cards": CAL_CHAIN}, "Ann": {"cards": ANN_BOTH}}))
+    ruling = adjudicate(
+        box(
+            "jersey-scarne",
+            JERSEY,
+            "knock",
+            "Bob",
+            {"Bob": {"cards": KNOCKER_RUN}, "Cal": {"cards": CAL_CHAIN}, "Ann": {"cards": ANN_BOTH}},
+        )
+    )
     # Cal lays 6S then 7S on Bob's 3-4-5S (7S could also go on the 7s: either way);
     # Ann lays 2S, AS below it and 8S above Cal's 7S (J5: on cards laid off there too).
     assert ruling["counts"] == {"Bob": 2, "Cal": 10 + 2 + 4 + 5 + 8, "Ann": 10 + 10 + 6 + 9}
@@ -187,8 +232,9 @@ def test_sequential_layoffs_chain_along_a_run_and_onto_earlier_layoffs() -> None
 def test_fourth_card_of_a_set_is_laid_off() -> None:
     knocker = ["KC", "KD", "KH", "4S", "5S", "6S", "AC", "AD", "2C", "3H"]  # 7
     bob = ["KS", "QH", "QC", "JH", "10C", "5D", "9C", "8H", "2D", "3D"]
-    ruling = adjudicate(box("gin", ["Ann", "Bob"], "knock", "Ann",
-                            {"Ann": {"cards": knocker}, "Bob": {"cards": bob}}))
+    ruling = adjudicate(
+        box("gin", ["Ann", "Bob"], "knock", "Ann", {"Ann": {"cards": knocker}, "Bob": {"cards": bob}})
+    )
     assert ruling["hands"]["Bob"]["layoffs"] == [{"card": "KS", "onto": "Ann", "meld": 1}]
     assert ruling["counts"]["Bob"] == 10 + 10 + 10 + 10 + 5 + 9 + 8 + 2 + 3
 
@@ -197,8 +243,9 @@ def test_fourth_card_of_a_set_is_laid_off() -> None:
 def test_defender_breaks_his_own_run_to_lay_off_and_make_a_set() -> None:
     knocker = ["4S", "5S", "6S", "KC", "KD", "KH", "AC", "AD", "2C", "3H"]  # count 7
     bob = ["7S", "8S", "9S", "9H", "9D", "QH", "QC", "JH", "10C", "5D"]
-    ruling = adjudicate(box("gin", ["Ann", "Bob"], "knock", "Ann",
-                            {"Ann": {"cards": knocker}, "Bob": {"cards": bob}}))
+    ruling = adjudicate(
+        box("gin", ["Ann", "Bob"], "knock", "Ann", {"Ann": {"cards": knocker}, "Bob": {"cards": bob}})
+    )
     # keeping 7-8-9S leaves 9H 9D; laying off 7S 8S on 4-5-6S and melding 9S 9H 9D leaves 45
     assert ruling["counts"] == {"Ann": 7, "Bob": 45}
     assert sorted(x["card"] for x in ruling["hands"]["Bob"]["layoffs"]) == ["7S", "8S"]
@@ -210,8 +257,9 @@ def test_defender_breaks_his_own_run_to_lay_off_and_make_a_set() -> None:
 def test_knocker_picks_the_split_that_denies_layoffs() -> None:
     ann = ["3S", "4S", "5S", "6S", "KC", "KD", "KH", "AH", "2D", "AD"]
     bob = ["2S", "7S", "QC", "QD", "JH", "JD", "9H", "9C", "8D", "6H"]  # 81 without layoffs
-    ruling = adjudicate(box("gin", ["Ann", "Bob"], "knock", "Ann",
-                            {"Ann": {"cards": ann}, "Bob": {"cards": bob}}))
+    ruling = adjudicate(
+        box("gin", ["Ann", "Bob"], "knock", "Ann", {"Ann": {"cards": ann}, "Bob": {"cards": bob}})
+    )
     # 3-6S (count 4): Bob lays off 2S and 7S -> 72, credit 68
     # 4-6S + 3S loose (7): Bob lays off 7S -> 74, credit 67
     # 3-5S + 6S loose (10): Bob lays off 2S -> 79, credit 69  <- best for Ann
@@ -223,10 +271,8 @@ def test_knocker_picks_the_split_that_denies_layoffs() -> None:
 
 @pytest.mark.rule("C8")
 def test_declared_hand_is_scored_as_declared_with_advice() -> None:
-    knocker = {"melds": [["4S", "5S", "6S"], ["KC", "KD", "KH"]],
-               "deadwood": ["AC", "AD", "2C", "3H"]}
-    bob = {"melds": [["7S", "8S", "9S"]],
-           "deadwood": ["9H", "9D", "QH", "QC", "JH", "10C", "5D"]}
+    knocker = {"melds": [["4S", "5S", "6S"], ["KC", "KD", "KH"]], "deadwood": ["AC", "AD", "2C", "3H"]}
+    bob = {"melds": [["7S", "8S", "9S"]], "deadwood": ["9H", "9D", "QH", "QC", "JH", "10C", "5D"]}
     ruling = adjudicate(box("gin", ["Ann", "Bob"], "knock", "Ann", {"Ann": knocker, "Bob": bob}))
     assert ruling["counts"] == {"Ann": 7, "Bob": 63}
     assert ruling["points"] == 56
@@ -262,8 +308,9 @@ def test_false_knock_over_the_limit_is_refused() -> None:
     assert "C12" in str(err.value) and "limit is 10" in str(err.value)
     cards = ["3S", "4S", "5S", "KH", "QH", "AC", "2C", "9D", "JD", "4H"]  # 36
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate(box("gin", ["Ann", "Bob"], "knock", "Ann",
-                       {"Ann": {"cards": cards}, "Bob": {"count": 40}}))
+        adjudicate(
+            box("gin", ["Ann", "Bob"], "knock", "Ann", {"Ann": {"cards": cards}, "Bob": {"count": 40}})
+        )
     assert err.value.code == "over-knock-limit"
     assert err.value.where == "hands.Ann"
 
@@ -289,8 +336,9 @@ def test_misdeal_scores_nothing() -> None:
 @pytest.mark.rule("J10")
 def test_no_knock_after_the_break() -> None:
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate(box("jersey-scarne", JERSEY, "knock", "Ann", counts(Ann=5, Bob=9, Cal=9),
-                       after_break=True))
+        adjudicate(
+            box("jersey-scarne", JERSEY, "knock", "Ann", counts(Ann=5, Bob=9, Cal=9), after_break=True)
+        )
     assert err.value.code == "knock-after-break"
     with pytest.raises(ScorekeeperError) as err:
         adjudicate(box("jersey-scarne", JERSEY, "break", None, counts(Ann=5, Bob=9, Cal=9)))
@@ -331,8 +379,9 @@ def test_gin_after_the_break_has_no_bonus_unless_set() -> None:
     hands = counts(Ann=0, Bob=9, Cal=12)
     ruling = adjudicate(box("jersey-scarne", JERSEY, "gin", "Ann", hands, after_break=True))
     assert (ruling["result"], ruling["points"]) == ("break-gin", 21)
-    ruling = adjudicate(box("jersey-scarne", JERSEY, "gin", "Ann", hands, after_break=True,
-                            settings={"break_gin_bonus": 40}))
+    ruling = adjudicate(
+        box("jersey-scarne", JERSEY, "gin", "Ann", hands, after_break=True, settings={"break_gin_bonus": 40})
+    )
     assert ruling["points"] == 61
 
 
@@ -341,15 +390,13 @@ def test_gin_after_the_break_has_no_bonus_unless_set() -> None:
 
 @pytest.mark.rule("P3")
 def test_parlett_knock_scores_each_difference() -> None:
-    ruling = adjudicate(box("three-hand-parlett", JERSEY, "knock", "Ann",
-                            counts(Ann=4, Bob=10, Cal=20)))
+    ruling = adjudicate(box("three-hand-parlett", JERSEY, "knock", "Ann", counts(Ann=4, Bob=10, Cal=20)))
     assert (ruling["winner"], ruling["points"]) == ("Ann", 6 + 16)
 
 
 @pytest.mark.rule("P3", "P4")
 def test_parlett_undercut_costs_the_knocker_20_and_has_no_bonus() -> None:
-    ruling = adjudicate(box("three-hand-parlett", JERSEY, "knock", "Ann",
-                            counts(Ann=8, Bob=5, Cal=20)))
+    ruling = adjudicate(box("three-hand-parlett", JERSEY, "knock", "Ann", counts(Ann=8, Bob=5, Cal=20)))
     assert (ruling["winner"], ruling["points"]) == ("Bob", 3 + 15)
     assert ruling["penalties"] == {"Ann": 20}
     assert any(s["rule"] == "P4" for s in ruling["explanation"])
@@ -357,17 +404,18 @@ def test_parlett_undercut_costs_the_knocker_20_and_has_no_bonus() -> None:
 
 @pytest.mark.rule("P5")
 def test_parlett_layoffs_only_on_the_knockers_original_melds() -> None:
-    hands = {"Bob": {"cards": KNOCKER_RUN}, "Cal": {"cards": CAL_CHAIN},
-             "Ann": {"cards": ANN_BOTH}}
+    hands = {"Bob": {"cards": KNOCKER_RUN}, "Cal": {"cards": CAL_CHAIN}, "Ann": {"cards": ANN_BOTH}}
     ruling = adjudicate(box("three-hand-parlett", JERSEY, "knock", "Bob", hands))
     # Ann may still lay 2S and AS below 3-4-5S, but not 8S on Cal's 7S
     assert sorted(x["card"] for x in ruling["hands"]["Ann"]["layoffs"]) == ["2S", "AS"]
     assert ruling["counts"]["Ann"] == 35 + 8
-    bad = {"melds": [["3H", "4H", "5H"]], "deadwood": ["QC", "JC", "6D", "9H", "2S", "AS"],
-           "layoffs": [{"card": "8S", "onto": "Bob"}]}
+    bad = {
+        "melds": [["3H", "4H", "5H"]],
+        "deadwood": ["QC", "JC", "6D", "9H", "2S", "AS"],
+        "layoffs": [{"card": "8S", "onto": "Bob"}],
+    }
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate(box("three-hand-parlett", JERSEY, "knock", "Bob",
-                       {**hands, "Ann": bad}))
+        adjudicate(box("three-hand-parlett", JERSEY, "knock", "Bob", {**hands, "Ann": bad}))
     assert err.value.code == "illegal-layoff"
     assert "8♠" in str(err.value) and "P5" in str(err.value)
 
@@ -438,8 +486,10 @@ def test_oklahoma_upcard_sets_the_knock_limit() -> None:
     with pytest.raises(ScorekeeperError) as err:
         adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=6, Bob=30), upcard="5H"))
     assert err.value.code == "over-knock-limit"
-    assert adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=10, Bob=30),
-                          upcard="KD"))["knock_limit"] == 10
+    assert (
+        adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=10, Bob=30), upcard="KD"))["knock_limit"]
+        == 10
+    )
     with pytest.raises(ScorekeeperError) as err:
         adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=5, Bob=30)))
     assert err.value.where == "upcard"
@@ -449,27 +499,52 @@ def test_oklahoma_upcard_sets_the_knock_limit() -> None:
 def test_oklahoma_ace_upcard_and_spades() -> None:
     with pytest.raises(ScorekeeperError):
         adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=1, Bob=30), upcard="AH"))
-    ruling = adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=1, Bob=30), upcard="AH",
-                            settings={"ace_upcard": "knock-1"}))
+    ruling = adjudicate(
+        box(
+            "oklahoma",
+            TWO,
+            "knock",
+            "Ann",
+            counts(Ann=1, Bob=30),
+            upcard="AH",
+            settings={"ace_upcard": "knock-1"},
+        )
+    )
     assert ruling["points"] == 29
-    ruling = adjudicate(box("oklahoma", TWO, "knock", "Ann", counts(Ann=3, Bob=30), upcard="4S",
-                            settings={"spade_doubles": True}))
+    ruling = adjudicate(
+        box(
+            "oklahoma",
+            TWO,
+            "knock",
+            "Ann",
+            counts(Ann=3, Bob=30),
+            upcard="4S",
+            settings={"spade_doubles": True},
+        )
+    )
     assert (ruling["points"], ruling["multiplier"]) == (54, 2)
 
 
 @pytest.mark.rule("V4")
 def test_around_the_corner_runs_only_with_the_setting() -> None:
     hand = {"melds": [["KS", "AS", "2S"], ["7H", "7D", "7C"]], "deadwood": ["3D", "4D", "5C", "6C"]}
-    ruling = adjudicate(box("around-the-corner", TWO, "gin", "Bob",
-                            {"Ann": hand, "Bob": {"count": 0}}))
+    ruling = adjudicate(box("around-the-corner", TWO, "gin", "Bob", {"Ann": hand, "Bob": {"count": 0}}))
     assert ruling["counts"]["Ann"] == 18
     assert ruling["hands"]["Ann"]["melds"][0] == ["KS", "AS", "2S"]
     with pytest.raises(ScorekeeperError) as err:
         adjudicate(box("gin", TWO, "gin", "Bob", {"Ann": hand, "Bob": {"count": 0}}))
     assert err.value.code == "invalid-meld"
     assert err.value.where == "hands.Ann.melds[0]"
-    ruling = adjudicate(box("around-the-corner", TWO, "gin", "Bob",
-                            {"Ann": hand, "Bob": {"count": 0}}, settings={"ace_value": 15}))
+    ruling = adjudicate(
+        box(
+            "around-the-corner",
+            TWO,
+            "gin",
+            "Bob",
+            {"Ann": hand, "Bob": {"count": 0}},
+            settings={"ace_value": 15},
+        )
+    )
     assert ruling["counts"]["Ann"] == 18  # no loose ace here
 
 
@@ -490,15 +565,30 @@ THREE = ["Ann", "Bob", "Cal"]
 def test_knock_rummy_hand_sizes() -> None:
     seven = ["AS", "2S", "3S", "KH", "KD", "KC", "5D"]
     ten = ["AS", "2S", "3S", "KH", "KD", "KC", "5D", "6D", "7D", "9C"]
-    ruling = adjudicate(box("knock-rummy", THREE, "knock", "Ann",
-                            {"Ann": {"cards": seven}, "Bob": {"count": 30}, "Cal": {"count": 40}}))
+    ruling = adjudicate(
+        box(
+            "knock-rummy",
+            THREE,
+            "knock",
+            "Ann",
+            {"Ann": {"cards": seven}, "Bob": {"count": 30}, "Cal": {"count": 40}},
+        )
+    )
     assert ruling["counts"]["Ann"] == 5
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate(box("knock-rummy", THREE, "knock", "Ann",
-                       {"Ann": {"cards": ten}, "Bob": {"count": 30}, "Cal": {"count": 40}}))
+        adjudicate(
+            box(
+                "knock-rummy",
+                THREE,
+                "knock",
+                "Ann",
+                {"Ann": {"cards": ten}, "Bob": {"count": 30}, "Cal": {"count": 40}},
+            )
+        )
     assert err.value.code == "wrong-hand-size"
-    ruling = adjudicate(box("knock-rummy", TWO, "knock", "Ann",
-                            {"Ann": {"cards": ten}, "Bob": {"count": 30}}))
+    ruling = adjudicate(
+        box("knock-rummy", TWO, "knock", "Ann", {"Ann": {"cards": ten}, "Bob": {"count": 30}})
+    )
     assert ruling["counts"]["Ann"] == 9
 
 
@@ -506,10 +596,15 @@ def test_knock_rummy_hand_sizes() -> None:
 def test_knock_rummy_any_count_and_no_layoffs() -> None:
     ruling = adjudicate(box("knock-rummy", THREE, "knock", "Ann", counts(Ann=30, Bob=40, Cal=35)))
     assert (ruling["winner"], ruling["points"]) == ("Ann", 15)
-    hands = {"Ann": {"melds": [["AS", "2S", "3S"]], "deadwood": ["KH", "QH", "JC", "9D"]},
-             "Bob": {"melds": [], "deadwood": ["5S", "KD", "QD", "JD", "8C", "9C"],
-                     "layoffs": [{"card": "4S", "onto": "Ann"}]},
-             "Cal": {"count": 30}}
+    hands = {
+        "Ann": {"melds": [["AS", "2S", "3S"]], "deadwood": ["KH", "QH", "JC", "9D"]},
+        "Bob": {
+            "melds": [],
+            "deadwood": ["5S", "KD", "QD", "JD", "8C", "9C"],
+            "layoffs": [{"card": "4S", "onto": "Ann"}],
+        },
+        "Cal": {"count": 30},
+    }
     with pytest.raises(ScorekeeperError) as err:
         adjudicate(box("knock-rummy", THREE, "knock", "Ann", hands))
     assert err.value.code == "illegal-layoff"
@@ -543,8 +638,7 @@ def test_counts_only_entry_is_0_to_98_and_names_the_field() -> None:
         assert (err.value.code, err.value.where) == ("malformed", "hands.Bob.count")
         assert "from 0 to 98" in err.value.message
     # with aces at 15 (V4) two aces and eight court cards and tens can count 110
-    ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=110),
-                            settings={"ace_value": 15}))
+    ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=110), settings={"ace_value": 15}))
     assert ruling["points"] == 107
 
 
@@ -563,13 +657,20 @@ def test_remembered_rulings_are_copies_and_errors_are_not_remembered() -> None:
 
 def test_player_names_are_compared_in_one_unicode_form() -> None:
     decomposed, composed = "C\u0327al", "\u00c7al"
-    ruling = adjudicate(box("jersey-scarne", ["Ann", "Bob", composed], "knock", decomposed,
-                            {"Ann": {"count": 20}, "Bob": {"count": 30},
-                             decomposed: {"count": 4}}))
+    ruling = adjudicate(
+        box(
+            "jersey-scarne",
+            ["Ann", "Bob", composed],
+            "knock",
+            decomposed,
+            {"Ann": {"count": 20}, "Bob": {"count": 30}, decomposed: {"count": 4}},
+        )
+    )
     assert ruling["winner"] == composed and ruling["points"] == 16 + 26
     with pytest.raises(ScorekeeperError) as err:
-        adjudicate(box("jersey-scarne", ["Ann", composed, decomposed], "knock", "Ann",
-                       counts(Ann=1, Bob=2, Cal=3)))
+        adjudicate(
+            box("jersey-scarne", ["Ann", composed, decomposed], "knock", "Ann", counts(Ann=1, Bob=2, Cal=3))
+        )
     assert "two players are called" in err.value.message
     with pytest.raises(ScorekeeperError) as err:
         adjudicate(box("gin", ["Ann", "B\u202eob"], "knock", "Ann", counts(Ann=1, Bob=2)))

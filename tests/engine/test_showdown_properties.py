@@ -26,8 +26,12 @@ Melds = tuple[tuple[Card, ...], ...]
 
 def all_splits(hand: Sequence[Card]) -> list[Melds]:
     """Every collection of disjoint melds in a hand, by plain enumeration."""
-    melds = [combo for size in range(3, len(hand) + 1)
-             for combo in itertools.combinations(hand, size) if is_meld(combo)]
+    melds = [
+        combo
+        for size in range(3, len(hand) + 1)
+        for combo in itertools.combinations(hand, size)
+        if is_meld(combo)
+    ]
     splits: list[Melds] = []
 
     def extend(start: int, used: frozenset[Card], chosen: Melds) -> None:
@@ -80,9 +84,18 @@ deals = st.composite(band_deal)()
 
 
 def rule(knocker: list[Card], defender: list[Card]) -> dict[str, object]:
-    return adjudicate({"rules": "gin", "players": ["Ann", "Bob"], "ending": "knock", "by": "Ann",
-                       "hands": {"Ann": {"cards": [c.code for c in knocker]},
-                                 "Bob": {"cards": [c.code for c in defender]}}})
+    return adjudicate(
+        {
+            "rules": "gin",
+            "players": ["Ann", "Bob"],
+            "ending": "knock",
+            "by": "Ann",
+            "hands": {
+                "Ann": {"cards": [c.code for c in knocker]},
+                "Bob": {"cards": [c.code for c in defender]},
+            },
+        }
+    )
 
 
 @quick(150, suppress_health_check=[HealthCheck.filter_too_much])

@@ -18,8 +18,7 @@ GAME = GameEntry(rules="jersey-scarne", players=("Ann", "Bob", "Cal"), dealer="A
 
 
 def knock(by: str, **counts: int) -> BoxEntry:
-    return BoxEntry(ending="knock", by=by,
-                    hands={p: Hand(count=c) for p, c in counts.items()})
+    return BoxEntry(ending="knock", by=by, hands={p: Hand(count=c) for p, c in counts.items()})
 
 
 @pytest.fixture
@@ -36,8 +35,7 @@ def db(url: str) -> Iterator[Session]:
 def test_a_game_is_started_recorded_and_loaded_as_typed_values(db: Session) -> None:
     started = ledger.start(db, GAME)
     assert started.token and not started.repeated
-    written = ledger.record(db, started.table.id, knock("Bob", Ann=14, Bob=4, Cal=13),
-                            number=1)
+    written = ledger.record(db, started.table.id, knock("Bob", Ann=14, Bob=4, Cal=13), number=1)
     assert written.version == 2 and written.box is not None
     assert written.box.winner == "Bob" and written.box.points == 19
     table = ledger.load(db, started.table.id)
@@ -90,8 +88,7 @@ def test_a_double_tapped_start_makes_one_game(db: Session) -> None:
     again = ledger.start(db, GAME, key="start-1")
     assert again.repeated and again.table.id == first.table.id and again.token is None
     with pytest.raises(ledger.KeyReused):
-        ledger.start(db, GAME.with_boxes([knock("Bob", Ann=14, Bob=4, Cal=13)]),
-                     key="start-1")
+        ledger.start(db, GAME.with_boxes([knock("Bob", Ann=14, Bob=4, Cal=13)]), key="start-1")
 
 
 def test_a_correction_rescores_the_boxes_after_it(db: Session) -> None:
@@ -175,7 +172,8 @@ def _same(after: ledger.Table, loaded: ledger.Table | None) -> None:
 
 
 def test_a_write_scores_its_game_once_and_builds_the_game_after_it(
-        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A write reads its game (from the process's cache: the write before it kept the
     game it built), scores it once (a recorded box alone, a change rescores the game)
     and builds the game after it from the game before: what a fresh read scores."""
@@ -198,9 +196,15 @@ def test_a_write_scores_its_game_once_and_builds_the_game_after_it(
 
     monkeypatch.setattr(store, "load_game", read)
     monkeypatch.setattr(engine.Scoring, "of", scored)
-    cards = BoxEntry(ending="knock", by="Bob", hands={
-        "Bob": Hand(cards=("AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C")),
-        "Ann": Hand(count=14), "Cal": Hand(count=13)})
+    cards = BoxEntry(
+        ending="knock",
+        by="Bob",
+        hands={
+            "Bob": Hand(cards=("AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C")),
+            "Ann": Hand(count=14),
+            "Cal": Hand(count=13),
+        },
+    )
     writes: list[Callable[[], ledger.Written]] = [
         lambda: ledger.record(db, game_id, knock("Bob", Ann=14, Bob=4, Cal=13), number=1),
         lambda: ledger.record(db, game_id, cards, laid_out=True),
@@ -241,13 +245,10 @@ def test_a_write_scores_its_game_once_and_builds_the_game_after_it(
 def test_an_ended_game_refuses_a_change_in_its_own_words(db: Session) -> None:
     """Found in review: a two-hand game ended by agreement refused a correction "after
     box 1", a word its players never see (G-games say hand). Now each game's own word."""
-    for game, word in ((GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann"), "hand"),
-                       (GAME, "box")):
+    for game, word in ((GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann"), "hand"), (GAME, "box")):
         game_id = ledger.start(db, game).table.id
         hands = {p: Hand(count=c) for p, c in zip(game.players, (2, 20, 30), strict=False)}
-        box_id = ledger.record(db, game_id, BoxEntry(ending="knock", by="Ann",
-                                                     hands=hands)).box_id
+        box_id = ledger.record(db, game_id, BoxEntry(ending="knock", by="Ann", hands=hands)).box_id
         ledger.end(db, game_id)
-        with pytest.raises(engine.ScorekeeperError,
-                           match=f"ended this game by agreement after {word} 1:"):
+        with pytest.raises(engine.ScorekeeperError, match=f"ended this game by agreement after {word} 1:"):
             ledger.delete(db, game_id, box_id or 0)

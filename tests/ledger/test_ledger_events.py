@@ -162,8 +162,7 @@ def test_seats_are_swapped_before_a_table_starts_and_not_after(db: Session) -> N
     assert new != old and new is not None
     table = ledger.load(db, new)
     assert table is not None and table.players[0] == b
-    assert old is not None and [e.action for e in store.game_events(db, old)] == [
-        "director", "ended"]
+    assert old is not None and [e.action for e in store.game_events(db, old)] == ["director", "ended"]
     ledger.record(db, new, _box_for(table))
     with pytest.raises(events.RoundRefused, match="table 1 has started"):
         events.swap(db, event.id, a, b, secret=SECRET)
@@ -177,8 +176,7 @@ def test_seats_are_swapped_before_a_table_starts_and_not_after(db: Session) -> N
     assert "Kim" in event.playing(2) and c not in event.playing(2)
 
 
-def test_a_penalty_with_a_note_comes_off_the_score_and_into_the_games_history(
-        db: Session) -> None:
+def test_a_penalty_with_a_note_comes_off_the_score_and_into_the_games_history(db: Session) -> None:
     event = _start(db, standings="placings").event
     with pytest.raises(Exception, match="note"):
         events.penalize(db, event.id, "Bob", 2, " ")
@@ -193,15 +191,18 @@ def test_a_penalty_with_a_note_comes_off_the_score_and_into_the_games_history(
     assert game_id is not None
     history = store.game_events(db, game_id)
     assert [(e.action, e.detail["note"], e.detail["points"]) for e in history] == [
-        ("penalty", "slow play", 2)]
+        ("penalty", "slow play", 2)
+    ]
 
 
-def test_a_timed_round_keeps_its_clock_and_ends_its_games_when_time_is_up(
-        db: Session) -> None:
+def test_a_timed_round_keeps_its_clock_and_ends_its_games_when_time_is_up(db: Session) -> None:
     start = datetime(2026, 12, 1, 19, 0)
     event = events.start_event(
-        db, EventEntry("Timed", NINE, rounds=2, seed=5, round_ends=RoundEnd("minutes", 40)),
-        secret=SECRET, now=start).event
+        db,
+        EventEntry("Timed", NINE, rounds=2, seed=5, round_ends=RoundEnd("minutes", 40)),
+        secret=SECRET,
+        now=start,
+    ).event
     assert events.clock(event) == (start, 40)
     game_id = event.entry.game_of(1, 2)
     assert game_id is not None
@@ -235,16 +236,25 @@ def test_event_games_count_in_players_records_with_an_event_filter(db: Session) 
     event = _start(db).event
     only = store.events.event_game_ids(db, event.id)
     assert len(only) == 3
-    games = [records.Played(g, datetime(2026, 12, 1).date(), "jersey-scarne",
-                            ("Ann", "Bob"), ("ann", "bob"), None,
-                            Sheet(totals={}))
-             for g in [*only, "elsewhere"]]
+    games = [
+        records.Played(
+            g,
+            datetime(2026, 12, 1).date(),
+            "jersey-scarne",
+            ("Ann", "Bob"),
+            ("ann", "bob"),
+            None,
+            Sheet(totals={}),
+        )
+        for g in [*only, "elsewhere"]
+    ]
     assert len(records.record("ann", games).games) == 4
     assert len(records.record("ann", games, only=only).games) == 3
 
 
 def test_a_seating_cut_short_is_done_again_with_the_same_games(
-        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A crash between starting a round's games and storing its seating leaves no round
     half seated; seating again finds the games it started (their keys) and stores it."""
     event = _start(db).event
@@ -295,16 +305,21 @@ def test_two_directors_seating_at_once_seat_one_round(migrated: Callable[[str], 
         assert db.scalar(select(func.count()).select_from(store.Game)) == 6
 
 
-@pytest.mark.parametrize(("rules", "size", "count", "sizes"), [
-    ("knock-rummy", 4, 11, [4, 4, 3]),
-    ("gin", 2, 7, [2, 2, 2]),
-    ("three-hand-parlett", 3, 7, [3, 3]),
-])
+@pytest.mark.parametrize(
+    ("rules", "size", "count", "sizes"),
+    [
+        ("knock-rummy", 4, 11, [4, 4, 3]),
+        ("gin", 2, 7, [2, 2, 2]),
+        ("three-hand-parlett", 3, 7, [3, 3]),
+    ],
+)
 def test_every_rule_set_seats_tables_its_games_accept(
-        db: Session, rules: str, size: int, count: int, sizes: list[int]) -> None:
+    db: Session, rules: str, size: int, count: int, sizes: list[int]
+) -> None:
     names = tuple(f"P{n}" for n in range(count))
-    event = events.start_event(db, EventEntry("x", names, rounds=3, rules=rules,
-                                              table_size=size, seed=3), secret=SECRET).event
+    event = events.start_event(
+        db, EventEntry("x", names, rounds=3, rules=rules, table_size=size, seed=3), secret=SECRET
+    ).event
     seating = event.entry.seating_of(1)
     assert seating is not None and sorted(map(len, seating.tables), reverse=True) == sizes
     for number, seats in enumerate(seating.tables, start=1):
@@ -320,7 +335,8 @@ def test_every_rule_set_seats_tables_its_games_accept(
 
 
 def test_the_directors_note_reads_the_game_under_its_lock(
-        migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A box recorded at the table just before the director's note takes the game's
     lock is in the version the note writes against: no StaleWrite after the penalty
     was committed."""
@@ -366,12 +382,12 @@ def test_an_event_that_cannot_seat_round_one_is_not_stored(db: Session) -> None:
 def _state(db: Session, event_id: str) -> tuple[object, ...]:
     loaded = events.load_event(db, event_id)
     assert loaded is not None
-    return (loaded.entrants, tuple((r.number, r.tables) for r in loaded.rounds),
-            loaded.entry.games)
+    return (loaded.entrants, tuple((r.number, r.tables) for r in loaded.rounds), loaded.entry.games)
 
 
 def test_a_swap_or_a_replacement_cut_short_changes_nothing_and_is_done_again(
-        db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The entrant changes and every table's new seating are one write: a failure at the
     second table (or a refusal) leaves the event as it was, and doing it again starts
     no game twice (the new games' keys)."""
@@ -438,8 +454,10 @@ def test_knock_rummy_live_standings_settle_box_by_box(db: Session) -> None:
     """RULES.md K5's example: while the game plays, the standings are the box-by-box
     settlement as it stands, never the difference of totals."""
     event = events.start_event(
-        db, EventEntry("Knock night", ("Ann", "Bob", "Cal"), rules="knock-rummy",
-                       table_size=3, seed=7), secret=SECRET).event
+        db,
+        EventEntry("Knock night", ("Ann", "Bob", "Cal"), rules="knock-rummy", table_size=3, seed=7),
+        secret=SECRET,
+    ).event
     game_id = event.entry.game_of(1, 1)
     assert game_id is not None
     ledger.record(db, game_id, knock("Ann", Ann=4, Bob=15, Cal=10))
@@ -453,8 +471,7 @@ def test_knock_rummy_live_standings_settle_box_by_box(db: Session) -> None:
     assert rows == {"Ann": 7, "Bob": 13, "Cal": -20}
 
 
-def test_the_director_corrects_and_deletes_boxes_of_a_table_that_was_ended(
-        db: Session) -> None:
+def test_the_director_corrects_and_deletes_boxes_of_a_table_that_was_ended(db: Session) -> None:
     """Issue 25: the director corrects or deletes any box, also at a table closed with
     its round (ended by agreement), each kept in the box's history; the players cannot."""
     event = _start(db).event

@@ -16,13 +16,12 @@ GAME = GameEntry(rules="jersey-scarne", players=("Ann", "Bob", "Cal"), dealer="A
 
 
 def knock(by: str, **counts: int) -> BoxEntry:
-    return BoxEntry(ending="knock", by=by,
-                    hands={p: Hand(count=c) for p, c in counts.items()})
+    return BoxEntry(ending="knock", by=by, hands={p: Hand(count=c) for p, c in counts.items()})
 
 
-BOB = knock("Bob", Ann=14, Bob=4, Cal=13)    # Bob +19
-CAL = knock("Cal", Ann=20, Bob=30, Cal=5)    # Cal +40
-ANN = knock("Ann", Ann=2, Bob=10, Cal=11)    # Ann +17
+BOB = knock("Bob", Ann=14, Bob=4, Cal=13)  # Bob +19
+CAL = knock("Cal", Ann=20, Bob=30, Cal=5)  # Cal +40
+ANN = knock("Ann", Ann=2, Bob=10, Cal=11)  # Ann +17
 
 
 @pytest.fixture
@@ -139,5 +138,8 @@ def test_each_revision_keeps_the_phone_that_wrote_it(db: Session) -> None:
     box = store.get_box(db, table.row, box_id)
     assert box is not None
     assert [(r.action, r.phone) for r in store.history(db, box)] == [
-        ("recorded", "Bo's phone"), ("edited", "Cal's phone"), ("undone", "Ann's phone"),
-        ("deleted", None)]
+        ("recorded", "Bo's phone"),
+        ("edited", "Cal's phone"),
+        ("undone", "Ann's phone"),
+        ("deleted", None),
+    ]

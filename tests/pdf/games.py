@@ -18,15 +18,13 @@ ACCENTED = "Zoë Ångström-Šťastná"
 LONG = "Maximiliano Hohenzollern-Sigmaringen III"
 
 
-def typed(game: Mapping[str, Any], score: Mapping[str, Any] | None = None
-          ) -> tuple[GameEntry, Sheet]:
+def typed(game: Mapping[str, Any], score: Mapping[str, Any] | None = None) -> tuple[GameEntry, Sheet]:
     """A game written as CONTRACT.md writes it, and its score (the engine's unless given),
     as the typed values the PDF package takes."""
     return GameEntry.from_json(game), Sheet.from_json(score or engine.score(game))
 
 
-def sheet_pdf(game: Mapping[str, Any], score: Mapping[str, Any] | None = None,
-              **options: Any) -> bytes:
+def sheet_pdf(game: Mapping[str, Any], score: Mapping[str, Any] | None = None, **options: Any) -> bytes:
     """``render_sheet`` of a game written as JSON (:func:`typed`)."""
     return render_sheet(*typed(game, score), **options)
 
@@ -45,11 +43,19 @@ def gin(by: str, hands: dict[str, int]) -> dict[str, Any]:
 
 def cards_box(by: str, second: str, third: str) -> dict[str, Any]:
     """CONTRACT.md's box: the knocker's cards, the next hand as laid, the third a count."""
-    return {"ending": "knock", "by": by, "hands": {
-        by: {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        second: {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                 "layoffs": [{"card": "4S", "onto": by}]},
-        third: {"count": 14}}}
+    return {
+        "ending": "knock",
+        "by": by,
+        "hands": {
+            by: {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
+            second: {
+                "melds": [["KH", "KC", "KS"]],
+                "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+                "layoffs": [{"card": "4S", "onto": by}],
+            },
+            third: {"count": 14},
+        },
+    }
 
 
 def jersey_boxes(number: int, players: list[str]) -> list[dict[str, Any]]:
@@ -70,14 +76,19 @@ def jersey_boxes(number: int, players: list[str]) -> list[dict[str, Any]]:
     return boxes
 
 
-def jersey_game(number: int = 40, *, players: list[str] | None = None, ended: bool = True,
-                stake: float | None = 0.05) -> dict[str, Any]:
+def jersey_game(
+    number: int = 40, *, players: list[str] | None = None, ended: bool = True, stake: float | None = 0.05
+) -> dict[str, Any]:
     """A Jersey Gin game of ``number`` boxes; when ``ended``, its target is set so that the
     last box ends it (the winner of that box passes everyone's total before it)."""
     seats = players or JERSEY
-    game: dict[str, Any] = {"rules": "jersey-scarne", "settings": {"game_target": 100000},
-                            "players": seats, "dealer": seats[0], "boxes":
-                            jersey_boxes(number, seats)}
+    game: dict[str, Any] = {
+        "rules": "jersey-scarne",
+        "settings": {"game_target": 100000},
+        "players": seats,
+        "dealer": seats[0],
+        "boxes": jersey_boxes(number, seats),
+    }
     if stake is not None:
         game["stake"] = stake
     if ended:
@@ -92,16 +103,26 @@ def jersey_game(number: int = 40, *, players: list[str] | None = None, ended: bo
 def hollywood_game() -> dict[str, Any]:
     """Two players, box after box until all three games are closed; box 5 has cards."""
     wins = ["Ann", "Ann", "Bob", "Bob", "Bob", "Bob", "Ann", "Bob", "Ann", "Bob", "Ann", "Ann"]
-    game: dict[str, Any] = {"rules": "hollywood", "players": ["Ann", "Bob"], "dealer": "Ann",
-                            "stake": 0.1, "boxes": []}
+    game: dict[str, Any] = {
+        "rules": "hollywood",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "stake": 0.1,
+        "boxes": [],
+    }
     for n in range(60):
         winner = wins[n % len(wins)]
         loser = "Bob" if winner == "Ann" else "Ann"
         box = knock(winner, {winner: 1 + n % 9, loser: 14 + n % 11})
         if n == 4:
-            box = {"ending": "gin", "by": "Bob", "hands": {
-                "Bob": {"cards": ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9D", "10D", "JD"]},
-                "Ann": {"cards": ["KH", "KC", "KS", "5C", "6C", "8C", "8H", "2D", "3H", "AD"]}}}
+            box = {
+                "ending": "gin",
+                "by": "Bob",
+                "hands": {
+                    "Bob": {"cards": ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9D", "10D", "JD"]},
+                    "Ann": {"cards": ["KH", "KC", "KS", "5C", "6C", "8C", "8H", "2D", "3H", "AD"]},
+                },
+            }
         game["boxes"].append(box)
         if engine.score(game)["game_over"]:
             return game
@@ -116,14 +137,24 @@ def knock_rummy_game(players: list[str]) -> dict[str, Any]:
         hands = {p: 8 + (n * 7 + seat * 5) % 30 for seat, p in enumerate(players)}
         hands[by] = n % 4
         boxes.append(knock(by, hands))
-    return {"rules": "knock-rummy", "settings": {"game_target": 5000}, "players": players,
-            "dealer": players[0], "boxes": boxes}
+    return {
+        "rules": "knock-rummy",
+        "settings": {"game_target": 5000},
+        "players": players,
+        "dealer": players[0],
+        "boxes": boxes,
+    }
 
 
 def gin_shutout_game(first: str, second: str) -> dict[str, Any]:
     """Two-hand Gin: ``first`` wins every box, ``second`` is shut out (G8)."""
-    return {"rules": "gin", "players": [first, second], "dealer": first, "stake": 0.25,
-            "boxes": [knock(first, {first: 5, second: 30}), gin(first, {second: 70})]}
+    return {
+        "rules": "gin",
+        "players": [first, second],
+        "dealer": first,
+        "stake": 0.25,
+        "boxes": [knock(first, {first: 5, second: 30}), gin(first, {second: 70})],
+    }
 
 
 def preset_game(preset: str) -> dict[str, Any]:
@@ -132,8 +163,9 @@ def preset_game(preset: str) -> dict[str, Any]:
     rules = engine.find_rules(preset)
     if rules.hollywood:
         return hollywood_game()
-    seats = ["Ann", "Bob", "Cal", "Dee"][:max(rules.min_players, 3 if preset == "knock-rummy"
-                                              else rules.min_players)]
+    seats = ["Ann", "Bob", "Cal", "Dee"][
+        : max(rules.min_players, 3 if preset == "knock-rummy" else rules.min_players)
+    ]
     first, second = seats[0], seats[1]
     others = {p: 8 + 2 * n for n, p in enumerate(seats)}
     boxes: list[dict[str, Any]] = [
@@ -141,10 +173,16 @@ def preset_game(preset: str) -> dict[str, Any]:
         gin(second, {p: c for p, c in others.items() if p != second}),
         {"ending": "misdeal", "note": "Bob showed the 7♥"},
         knock(first, {**others, first: 6, second: 4}),
-        {"ending": "gin", "by": second, "hands": {
-            second: {"cards": ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9D", "10D", "JD"]},
-            first: {"cards": ["KH", "KC", "KS", "5C", "6C", "8C", "8H", "2D", "3H", "AD"]}}}
-        if len(seats) == 2 else cards_box(first, second, seats[2]),
+        {
+            "ending": "gin",
+            "by": second,
+            "hands": {
+                second: {"cards": ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9D", "10D", "JD"]},
+                first: {"cards": ["KH", "KC", "KS", "5C", "6C", "8C", "8H", "2D", "3H", "AD"]},
+            },
+        }
+        if len(seats) == 2
+        else cards_box(first, second, seats[2]),
     ]
     if rules.family == "knock-rummy":  # seven cards a hand for three: counts only
         boxes[4] = knock(second, {**others, second: 2})

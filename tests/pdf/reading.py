@@ -19,8 +19,7 @@ def page_texts(pdf: bytes) -> list[str]:
 
 def lines(pdf: bytes) -> list[str]:
     """Every non-empty line of every page, stripped: one table cell is one line or more."""
-    return [line.strip() for text in page_texts(pdf) for line in text.splitlines()
-            if line.strip()]
+    return [line.strip() for text in page_texts(pdf) for line in text.splitlines() if line.strip()]
 
 
 def flat(pdf: bytes) -> str:
@@ -35,8 +34,7 @@ def contains_run(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     (True, False)
     """
     size = len(needle)
-    return any(list(haystack[i:i + size]) == list(needle)
-               for i in range(len(haystack) - size + 1))
+    return any(list(haystack[i : i + size]) == list(needle) for i in range(len(haystack) - size + 1))
 
 
 def page_size_mm(pdf: bytes, page: int = 0) -> tuple[int, int]:

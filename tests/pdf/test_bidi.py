@@ -81,8 +81,13 @@ def test_explanations_keep_the_sentence_in_order(three: list[str]) -> None:
 
 def test_box_detail(three: list[str]) -> None:
     text = "".join(three)
-    assert squeezed(f"Box 1 · {ARABIC} dealt · K {ARABIC} won by a knock · {ARABIC} +21: "
-                    f"{ARABIC} knocked with 1; {HEBREW} 12, {CJK} 11") in text
+    assert (
+        squeezed(
+            f"Box 1 · {ARABIC} dealt · K {ARABIC} won by a knock · {ARABIC} +21: "
+            f"{ARABIC} knocked with 1; {HEBREW} 12, {CJK} 11"
+        )
+        in text
+    )
     assert squeezed(f"{ARABIC} laid off 4♠ on {CJK}'s A♠-2♠-3♠") in text
 
 
@@ -116,14 +121,15 @@ def test_a_wrapped_name_keeps_its_first_line_first() -> None:
 
 def test_a_40_letter_word_is_shortened_in_a_cell_and_whole_in_the_seat_list() -> None:
     game = games.jersey_game(11, players=["Ann", LONG_WORD, "Cal"])
-    lines = [line for text in page_texts(games.sheet_pdf(game, detail=False))
-             for line in text.splitlines()]
-    slivers = [line for line in lines if line.strip() and LONG_WORD.startswith(line.strip())
-               and line.strip() != LONG_WORD]
+    lines = [line for text in page_texts(games.sheet_pdf(game, detail=False)) for line in text.splitlines()]
+    slivers = [
+        line
+        for line in lines
+        if line.strip() and LONG_WORD.startswith(line.strip()) and line.strip() != LONG_WORD
+    ]
     assert slivers == []
     assert any(f"2 {LONG_WORD}" in line for line in lines)
-    assert any(line.strip().startswith(LONG_WORD[:5]) and line.strip().endswith("…")
-               for line in lines)
+    assert any(line.strip().startswith(LONG_WORD[:5]) and line.strip().endswith("…") for line in lines)
 
 
 def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[TTFont, str]]:
@@ -146,11 +152,13 @@ def _missing(seen: list[tuple[TTFont, str]]) -> Iterator[tuple[str, str]]:
                 yield font.fontName, char
 
 
-@pytest.mark.parametrize("names", [
-    [ALLAH, HEBREW, CJK], ["Ann 😀🎲", "한국어 이름", "Ελληνικά"],
-    ["محمد العربي", "پرویز گل", "ۀ ے ٱلله"]])
+@pytest.mark.parametrize(
+    "names",
+    [[ALLAH, HEBREW, CJK], ["Ann 😀🎲", "한국어 이름", "Ελληνικά"], ["محمد العربي", "پرویز گل", "ۀ ے ٱلله"]],
+)
 def test_every_drawn_character_is_in_the_font_that_draws_it(
-        names: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    names: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen = _drawn(monkeypatch)
     game = games.jersey_game(11, players=names)
     games.sheet_pdf(game, detail=True)

@@ -43,8 +43,13 @@ def test_the_svg_is_black_and_white_and_tells_players_apart_by_line_style() -> N
     root = ET.fromstring(svg)  # well-formed, so the hostile name was escaped
     colours = set(re.findall(r'(?:stroke|fill)="([^"]+)"', svg)) - {"none"}
     assert colours == {"#000"}
-    lines = [p for p in root.iter(f"{SVG}path") if p.get("stroke-width") not in (None, "1")
-             and p.get("stroke-dasharray") != "2 2" and len(p.get("d", "")) > 40]
+    lines = [
+        p
+        for p in root.iter(f"{SVG}path")
+        if p.get("stroke-width") not in (None, "1")
+        and p.get("stroke-dasharray") != "2 2"
+        and len(p.get("d", "")) > 40
+    ]
     styles = {(p.get("stroke-dasharray"), p.get("stroke-width")) for p in lines}
     assert len(styles) == len(players)
     labels = [t.text for t in root.iter(f"{SVG}text")]

@@ -10,8 +10,9 @@ from . import games
 from .conftest import DATE
 
 
-def test_two_renders_are_equal_byte_for_byte(jersey: tuple[dict[str, Any], dict[str, Any]],
-                                             jersey_pdf: bytes) -> None:
+def test_two_renders_are_equal_byte_for_byte(
+    jersey: tuple[dict[str, Any], dict[str, Any]], jersey_pdf: bytes
+) -> None:
     game, score = jersey
     other = games.knock_rummy_game(["Ann", games.CYRILLIC, games.GREEK])
     games.sheet_pdf(other)  # another document in between, other glyphs
@@ -23,7 +24,8 @@ def test_blank_pads_are_deterministic() -> None:
 
 
 def test_the_date_printed_is_the_only_thing_that_changes_the_bytes(
-        jersey: tuple[dict[str, Any], dict[str, Any]], jersey_pdf: bytes) -> None:
+    jersey: tuple[dict[str, Any], dict[str, Any]], jersey_pdf: bytes
+) -> None:
     game, score = jersey
     undated = games.sheet_pdf(game, score)
     assert undated != jersey_pdf

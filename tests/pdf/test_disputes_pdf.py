@@ -17,19 +17,32 @@ from . import games
 from .reading import contains_run, flat, lines, page_texts, reader
 
 SEATS = ["Marge", "Sal", "Tom"]
-META = SheetMeta("g7Qx2", 41, created=datetime.datetime(2026, 5, 1, 19, 2),
-                 started=datetime.datetime(2026, 5, 1, 19, 30), place="Club Nord",
-                 printed=datetime.datetime(2026, 5, 2, 9, 30),
-                 read_only_url="http://192.168.1.20:8000/g/g7Qx2", currency="EUR",
-                 app_version="9.9.9")
+META = SheetMeta(
+    "g7Qx2",
+    41,
+    created=datetime.datetime(2026, 5, 1, 19, 2),
+    started=datetime.datetime(2026, 5, 1, 19, 30),
+    place="Club Nord",
+    printed=datetime.datetime(2026, 5, 2, 9, 30),
+    read_only_url="http://192.168.1.20:8000/g/g7Qx2",
+    currency="EUR",
+    app_version="9.9.9",
+)
 
 
 def underknock_game() -> dict[str, Any]:
     """Marge knocks with 8, Sal has 5: Sal wins the box by an underknock."""
-    return {"rules": "jersey-scarne", "players": SEATS, "dealer": "Marge", "stake": 0.05,
-            "boxes": [games.knock("Marge", {"Marge": 8, "Sal": 5, "Tom": 30}),
-                      {"ending": "misdeal", "note": "Tom showed a card"},
-                      games.knock("Sal", {"Sal": 2, "Tom": 11, "Marge": 20})]}
+    return {
+        "rules": "jersey-scarne",
+        "players": SEATS,
+        "dealer": "Marge",
+        "stake": 0.05,
+        "boxes": [
+            games.knock("Marge", {"Marge": 8, "Sal": 5, "Tom": 30}),
+            {"ending": "misdeal", "note": "Tom showed a card"},
+            games.knock("Sal", {"Sal": 2, "Tom": 11, "Marge": 20}),
+        ],
+    }
 
 
 def test_the_winner_is_named_not_the_knocker_and_the_knockers_count_is_marked() -> None:
@@ -63,8 +76,7 @@ def test_the_legend_and_the_trace_are_on_every_page() -> None:
     assert len(texts) >= 2
     for number, text in enumerate(texts, start=1):
         assert "K knock · U underknock · G gin · B break · BG gin after the break" in text
-        assert ("game g7Qx2 · version 41 · printed 2026-05-02 09:30 · scorekeeper 9.9.9"
-                in text)
+        assert "game g7Qx2 · version 41 · printed 2026-05-02 09:30 · scorekeeper 9.9.9" in text
         assert f"page {number} of {len(texts)}" in text
     assert "DATE PLACE" in texts[0] and "2026-05-01 19:30 Club Nord" in texts[0]
 
@@ -75,8 +87,7 @@ def test_the_metadata_carries_the_games_dates() -> None:
     assert info is not None
     assert str(info["/CreationDate"]) == "D:20260501193000+00'00'"
     assert str(info["/ModDate"]) == "D:20260502093000+00'00'"
-    dated = reader(games.sheet_pdf(game,
-                                created=datetime.date(2025, 3, 14))).metadata
+    dated = reader(games.sheet_pdf(game, created=datetime.date(2025, 3, 14))).metadata
     assert dated is not None and str(dated["/CreationDate"]).startswith("D:20250314")
     undated = reader(games.sheet_pdf(game)).metadata
     assert undated is not None and "/CreationDate" not in undated  # never 2000-01-01
@@ -93,8 +104,12 @@ def test_only_the_running_totals_that_changed_are_bold() -> None:
     score = engine.score(game)
     table: Any = box_table(*games.typed(game, score), SEATS, Columns(), 500)  # its cell styles are internal
     totals = {seat: 4 + 3 * seat + 2 for seat in range(3)}
-    bold = {(row, seat) for row in range(2, 5) for seat, column in totals.items()
-            if table._cellStyles[row][column].fontname == FONT_BOLD}
+    bold = {
+        (row, seat)
+        for row in range(2, 5)
+        for seat, column in totals.items()
+        if table._cellStyles[row][column].fontname == FONT_BOLD
+    }
     # Box 1: Sal's underknock; the misdeal changes nothing; box 2: Sal's knock.
     assert bold == {(2, 1), (4, 1)}
     credit = 4 + 3 * 1 + 1
@@ -103,8 +118,7 @@ def test_only_the_running_totals_that_changed_are_bold() -> None:
 
 @pytest.mark.parametrize("rules", ["knock-rummy", "hollywood"])
 def test_only_the_rule_ids_of_the_game_played(rules: str) -> None:
-    game = (games.knock_rummy_game(["Ann", "Bob", "Cal"]) if rules == "knock-rummy"
-            else games.hollywood_game())
+    game = games.knock_rummy_game(["Ann", "Bob", "Cal"]) if rules == "knock-rummy" else games.hollywood_game()
     text = flat(games.sheet_pdf(game, detail=True))
     assert not any(f" J{n} " in text for n in range(1, 20))
     assert "bonus of 0" not in text
@@ -118,9 +132,15 @@ def test_explanations_use_the_tables_typography() -> None:
 
 
 def test_oklahoma_prints_the_upcard_and_the_knock_limit_it_set() -> None:
-    game = {"rules": "oklahoma", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
-        {**games.knock("Ann", {"Ann": 5, "Bob": 30}), "upcard": "7S"},
-        {**games.gin("Bob", {"Ann": 20}), "upcard": "AH"}]}
+    game = {
+        "rules": "oklahoma",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "boxes": [
+            {**games.knock("Ann", {"Ann": 5, "Bob": 30}), "upcard": "7S"},
+            {**games.gin("Bob", {"Ann": 20}), "upcard": "AH"},
+        ],
+    }
     cells = lines(games.sheet_pdf(game))
     assert contains_run(cells, ["Hand", "Dealer", "How", "Won by", "Upcard"])
     assert contains_run(cells, ["1", "Ann", "K", "Ann", "7♠ ≤7", "5ᵏ"])

@@ -24,16 +24,31 @@ from scorekeeper.pdf.events import (
 
 from .reading import contains_run, flat, lines, page_texts, reader
 
-needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                   reason="needs pdftoppm (poppler-utils)")
+needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 JOIN = "http://192.168.1.20:5000/games/{}/join#" + "E" * 32
-SEATS = [("Ann", "Bob", "Cal"), ("Dee", "Eve", "Fay"), ("Gus", "Hal", "Ivy"),
-         ("Jo", "Kim", "Lou"), ("Max", "Ned", "Olga Ćirić")]
+SEATS = [
+    ("Ann", "Bob", "Cal"),
+    ("Dee", "Eve", "Fay"),
+    ("Gus", "Hal", "Ivy"),
+    ("Jo", "Kim", "Lou"),
+    ("Max", "Ned", "Olga Ćirić"),
+]
 
 
 def _cards(count: int = 5) -> list[TableCard]:
-    return [TableCard("Tuesday Jersey", 2, n, SEATS[n - 1], JOIN.format(f"g{n}"),
-                      f"K7M{n}QX", "Jersey Gin", "40 minutes") for n in range(1, count + 1)]
+    return [
+        TableCard(
+            "Tuesday Jersey",
+            2,
+            n,
+            SEATS[n - 1],
+            JOIN.format(f"g{n}"),
+            f"K7M{n}QX",
+            "Jersey Gin",
+            "40 minutes",
+        )
+        for n in range(1, count + 1)
+    ]
 
 
 def test_each_table_gets_a_card_with_its_number_round_and_seats() -> None:
@@ -60,8 +75,11 @@ def test_a_card_without_a_link_has_no_qr_code() -> None:
 def _grey(pdf: bytes, tmp_path: Path, dpi: int) -> tuple[int, int, bytes]:
     source = tmp_path / "cards.pdf"
     source.write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), "-f", "1", "-l", "1", str(source),
-                    str(tmp_path / "p")], check=True, timeout=60)
+    subprocess.run(
+        ["pdftoppm", "-gray", "-r", str(dpi), "-f", "1", "-l", "1", str(source), str(tmp_path / "p")],
+        check=True,
+        timeout=60,
+    )
     data = next(tmp_path.glob("p-*.pgm")).read_bytes()
     _, width, height, _, body = data.split(maxsplit=4)
     return int(width), int(height), body
@@ -96,22 +114,35 @@ def test_the_qr_code_opens_that_tables_game(tmp_path: Path, card: int) -> None:
         return found
 
     for n in (1, 2, 3, 4):
-        expected = [[bool(v) for v in line] for line in
-                    segno.make(JOIN.format(f"g{n}"), error="m", micro=False).matrix]
+        expected = [
+            [bool(v) for v in line]
+            for line in segno.make(JOIN.format(f"g{n}"), error="m", micro=False).matrix
+        ]
         assert (read(len(expected)) == expected) is (n == card + 1)
 
 
 def _results() -> Results:
     return Results(
-        "Tuesday Jersey", "2026-12-01", "Elm Street Club", "Jersey Gin", "net",
+        "Tuesday Jersey",
+        "2026-12-01",
+        "Elm Street Club",
+        "Jersey Gin",
+        "net",
         ("Head to head",),
-        (Standing(1, "Ann", 212, 3, 2, 19, ("1",)), Standing(2, "Bob", -12, 3, 1, 10, ("0",)),
-         Standing(3, "Cal", -200, 3, 0, 4, ("0",))),
-        (TableResult(1, 1, (("Ann", 250), ("Bob", 30), ("Cal", 0)), "done", 12),
-         TableResult(1, 2, (("Dee", 100), ("Eve", 130), ("Fay", 0)), "agreed", 8),
-         TableResult(2, 1, (("Bob", 90), ("Ann", 60), ("Cal", 10)), "done", 9),
-         TableResult(2, 0, (("Gus", 0),), "bye")),
-        highest_box=("Ann", 75, 1, 1), most_gins=(("Ann", 2), ("Eve", 2)))
+        (
+            Standing(1, "Ann", 212, 3, 2, 19, ("1",)),
+            Standing(2, "Bob", -12, 3, 1, 10, ("0",)),
+            Standing(3, "Cal", -200, 3, 0, 4, ("0",)),
+        ),
+        (
+            TableResult(1, 1, (("Ann", 250), ("Bob", 30), ("Cal", 0)), "done", 12),
+            TableResult(1, 2, (("Dee", 100), ("Eve", 130), ("Fay", 0)), "agreed", 8),
+            TableResult(2, 1, (("Bob", 90), ("Ann", 60), ("Cal", 10)), "done", 9),
+            TableResult(2, 0, (("Gus", 0),), "bye"),
+        ),
+        highest_box=("Ann", 75, 1, 1),
+        most_gins=(("Ann", 2), ("Eve", 2)),
+    )
 
 
 def test_results_list_standings_rounds_and_the_evenings_best() -> None:

@@ -37,8 +37,11 @@ def test_every_column_prints_with_its_bonuses() -> None:
 
 def _double_rules(table: Any) -> set[tuple[int, int]]:
     """(column, row) of each double line drawn under a cell: the ruling-off."""
-    return {(start[0], start[1]) for op, start, _end, *rest in table._linecmds
-            if op == "LINEBELOW" and len(rest) > 5 and rest[5] == 2}
+    return {
+        (start[0], start[1])
+        for op, start, _end, *rest in table._linecmds
+        if op == "LINEBELOW" and len(rest) > 5 and rest[5] == 2
+    }
 
 
 @pytest.mark.rule("V3")

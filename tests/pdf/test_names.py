@@ -52,8 +52,9 @@ def test_a_long_name_is_whole_in_the_player_list_and_shortened_in_cells(five_pdf
     # In a narrow cell it ends in an ellipsis at a word's end, never in slivers of a word.
     assert "Hohenzollern…" in cells
     shortened = [c for c in cells if c.endswith("…")]
-    assert all(len(c) > 4 and c[:-1] in "".join(FIVE) + " · " + " · ".join(FIVE)
-               for c in shortened if "·" not in c), shortened
+    assert all(
+        len(c) > 4 and c[:-1] in "".join(FIVE) + " · " + " · ".join(FIVE) for c in shortened if "·" not in c
+    ), shortened
 
 
 def test_five_players_print_on_a_landscape_page(five_pdf: bytes) -> None:
@@ -74,12 +75,15 @@ def test_the_embedded_fonts_have_every_glyph_printed(font: str) -> None:
 
 def test_a_box_of_counts_only_prints_its_names_as_typed_on_its_run_on_line() -> None:
     players = [games.HOSTILE, "日本語 名", "Ann"]
-    game = {"rules": "jersey-scarne", "players": players, "dealer": "Ann",
-            "boxes": [games.knock(games.HOSTILE, {games.HOSTILE: 3, "日本語 名": 20, "Ann": 9})]}
+    game = {
+        "rules": "jersey-scarne",
+        "players": players,
+        "dealer": "Ann",
+        "boxes": [games.knock(games.HOSTILE, {games.HOSTILE: 3, "日本語 名": 20, "Ann": 9})],
+    }
     pdf = games.sheet_pdf(game, detail=True)
     text = flat(pdf)
     # The line is drawn without markup: the name's tags print as typed, the CJK name whole.
-    assert (f"Box 1 · Ann dealt · K {games.HOSTILE} won by a knock · {games.HOSTILE} +"
-            in text)
+    assert f"Box 1 · Ann dealt · K {games.HOSTILE} won by a knock · {games.HOSTILE} +" in text
     assert f": {games.HOSTILE} knocked with 3; 日本語 名 20" in text
     assert "&amp;" not in text and "&lt;" not in text

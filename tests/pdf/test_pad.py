@@ -23,8 +23,10 @@ def test_one_page_in_the_size_asked(rules: str, size: str, mm: tuple[int, int]) 
 
 def test_jersey_pad_margin_carries_the_key_numbers() -> None:
     text = flat(render_blank_pad("jersey-scarne"))
-    assert ("Jersey Gin (Scarne): Knock 10 or less · Gin bonus 40 · Underknock bonus 10 · "
-            "Box bonus 25 · Game bonus 100 · Game 100 up · Shutout doubles") in text
+    assert (
+        "Jersey Gin (Scarne): Knock 10 or less · Gin bonus 40 · Underknock bonus 10 · "
+        "Box bonus 25 · Game bonus 100 · Game 100 up · Shutout doubles"
+    ) in text
     assert "Jersey Gin (Scarne) score pad" in text
 
 
@@ -33,8 +35,7 @@ def test_jersey_pad_is_ruled_for_three_with_its_foot() -> None:
     assert contains_run(cells, ["seat A", "seat B", "seat C"])
     assert "seat D" not in cells
     text = " ".join(cells)
-    assert ("Credits Boxes won Box bonuses: boxes won × 25 Game bonus: 100 to the winner "
-            "Final total") in text
+    assert ("Credits Boxes won Box bonuses: boxes won × 25 Game bonus: 100 to the winner Final total") in text
     numbers = [int(c) for c in cells if c.isdigit()]
     assert numbers[:13] == list(range(1, 14))
 
@@ -49,8 +50,10 @@ def test_hollywood_pad_has_three_games_side_by_side() -> None:
     cells = lines(render_blank_pad("hollywood"))
     assert contains_run(cells, ["Game 1 · to 100", "Game 2 · to 100", "Game 3 · to 100"])
     assert cells.count("A") >= 3 and "seat A" not in cells  # names written once, at the top
-    assert ("Credits Hands won Hand bonuses × 25 Game bonus 100 Shut out (tick the loser) "
-            "Final total Net: who is up, by how much") in " ".join(cells)
+    assert (
+        "Credits Hands won Hand bonuses × 25 Game bonus 100 Shut out (tick the loser) "
+        "Final total Net: who is up, by how much"
+    ) in " ".join(cells)
 
 
 def test_knock_rummy_pad_for_five_is_landscape() -> None:

@@ -13,8 +13,16 @@ from scorekeeper import engine
 from . import games
 from .reading import page_texts, reader
 
-HEADINGS = {"End of game", "Settlement", "Notes", "Box detail", "Hand detail",
-            "The game box by box", "The games", "Net result"}
+HEADINGS = {
+    "End of game",
+    "Settlement",
+    "Notes",
+    "Box detail",
+    "Hand detail",
+    "The game box by box",
+    "The games",
+    "Net result",
+}
 
 
 def _pages(pdf: bytes) -> int:
@@ -33,9 +41,10 @@ def test_an_eleven_box_game_is_one_page_without_detail(size: str) -> None:
         assert said in text
 
 
-@pytest.mark.parametrize(("boxes", "detail", "pages"), [
-    (11, False, 1), (11, True, 1), (52, False, 2), (52, True, 4), (130, False, 3),
-    (130, True, 9)])
+@pytest.mark.parametrize(
+    ("boxes", "detail", "pages"),
+    [(11, False, 1), (11, True, 1), (52, False, 2), (52, True, 4), (130, False, 3), (130, True, 9)],
+)
 def test_page_counts_of_long_games(boxes: int, detail: bool, pages: int) -> None:
     pdf = games.sheet_pdf(long_game(boxes), detail=detail, page_size="A4")
     assert _pages(pdf) == pages
@@ -54,7 +63,6 @@ def test_no_heading_is_left_alone_at_the_foot_of_a_page(boxes: int) -> None:
     game = games.jersey_game(boxes) if boxes != 52 else long_game(52)
     for size in ("A4", "letter"):
         for text in page_texts(games.sheet_pdf(game, detail=True, page_size=size)):
-            body = text.split("\npage ")[0] if "\npage " in text else re.split(
-                r"page \d+ of \d+", text)[0]
+            body = text.split("\npage ")[0] if "\npage " in text else re.split(r"page \d+ of \d+", text)[0]
             last = [line.strip() for line in body.splitlines() if line.strip()][-1]
             assert last not in HEADINGS, (boxes, size, last)

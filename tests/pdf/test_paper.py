@@ -19,8 +19,7 @@ from scorekeeper.pdf.pad import box_pad, hollywood_pad
 from . import games
 from .reading import contains_run, lines, page_texts, reader
 
-needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                   reason="needs pdftoppm (poppler-utils)")
+needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 URL = SheetMeta(read_only_url="http://192.168.1.20:8000/g/g7Qx2")
 
 
@@ -39,23 +38,29 @@ def pixels(pdf: bytes, tmp_path: Path, page: int = 1) -> tuple[int, int, bytes]:
     """Page ``page`` at 72 dots an inch (a pixel a point), as grey levels."""
     source = tmp_path / "x.pdf"
     source.write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-gray", "-r", "72", "-f", str(page), "-l", str(page),
-                    str(source), str(tmp_path / "p")], check=True, timeout=60)
+    subprocess.run(
+        ["pdftoppm", "-gray", "-r", "72", "-f", str(page), "-l", str(page), str(source), str(tmp_path / "p")],
+        check=True,
+        timeout=60,
+    )
     data = next(tmp_path.glob("p-*.pgm")).read_bytes()
     _, width, height, _, body = data.split(maxsplit=4)
     return int(width), int(height), body
 
 
 def inked_rows(width: int, height: int, body: bytes) -> list[int]:
-    return [y for y in range(height) if min(body[y * width:(y + 1) * width]) < 200]
+    return [y for y in range(height) if min(body[y * width : (y + 1) * width]) < 200]
 
 
 @needs_poppler
 @pytest.mark.parametrize("kind", ["sheet", "sheet with QR", "pad"])
 def test_the_footer_stays_10_mm_from_the_edge(kind: str, tmp_path: Path) -> None:
     game = games.jersey_game(11, ended=False)
-    pdf = (render_blank_pad("jersey-scarne") if kind == "pad" else
-           games.sheet_pdf(game, meta=URL if "QR" in kind else None))
+    pdf = (
+        render_blank_pad("jersey-scarne")
+        if kind == "pad"
+        else games.sheet_pdf(game, meta=URL if "QR" in kind else None)
+    )
     width, height, body = pixels(pdf, tmp_path)
     lowest = max(inked_rows(width, height, body))
     assert height - lowest >= 10 * mm - 1
@@ -70,15 +75,20 @@ def test_the_qr_code_is_drawn_only_when_the_address_is_known(tmp_path: Path) -> 
         where.mkdir()
         width, height, body = pixels(pdf, where)
         corner = range(height - int(30 * mm), height - int(10 * mm))
-        return sum(1 for y in corner for x in range(width - int(30 * mm), width - int(14 * mm))
-                   if body[y * width + x] < 100)
+        return sum(
+            1
+            for y in corner
+            for x in range(width - int(30 * mm), width - int(14 * mm))
+            if body[y * width + x] < 100
+        )
 
     assert dark_corner(games.sheet_pdf(game, score, meta=URL), tmp_path / "a") > 200
     assert dark_corner(games.sheet_pdf(game, score), tmp_path / "b") == 0
 
 
-@pytest.mark.parametrize(("rules", "seats"), [("jersey-scarne", 3), ("oklahoma", 2),
-                                              ("doubling", 2), ("knock-rummy", 5)])
+@pytest.mark.parametrize(
+    ("rules", "seats"), [("jersey-scarne", 3), ("oklahoma", 2), ("doubling", 2), ("knock-rummy", 5)]
+)
 def test_pads_are_ruled_for_handwriting(rules: str, seats: int) -> None:
     preset = engine.find_rules(rules)
     width = (297 if seats >= 4 else 210) * mm - 37 * mm
@@ -92,10 +102,10 @@ def test_pads_are_ruled_for_handwriting(rules: str, seats: int) -> None:
 
 
 def test_each_game_gets_its_columns_on_the_pad() -> None:
-    assert contains_run(lines(render_blank_pad("oklahoma")), ["Hand", "Dlr", "How", "Won",
-                                                              "Upcard", "seat A"])
-    assert contains_run(lines(render_blank_pad("doubling")), ["Hand", "Dlr", "How", "Won", "×",
-                                                              "seat A"])
+    assert contains_run(
+        lines(render_blank_pad("oklahoma")), ["Hand", "Dlr", "How", "Won", "Upcard", "seat A"]
+    )
+    assert contains_run(lines(render_blank_pad("doubling")), ["Hand", "Dlr", "How", "Won", "×", "seat A"])
     jersey = " ".join(page_texts(render_blank_pad("jersey-scarne"))[0].split())
     assert "Pair Who pays Points ×2 shutout Money A–B ☐ A–C ☐ B–C ☐" in jersey
     hollywood = " ".join(page_texts(render_blank_pad("hollywood"))[0].split())

@@ -31,14 +31,19 @@ MEAN = 1.5
 """Mean absolute grey difference allowed, in levels of 255."""
 CHANGED = 0.004
 """Share of pixels allowed to differ by more than 64 levels."""
-META = SheetMeta("ref1", 7, created=datetime.datetime(2026, 5, 1, 19, 30),
-                 printed=datetime.datetime(2026, 5, 2, 9, 0), place="Club Nord",
-                 read_only_url="http://192.168.1.20:8000/g/ref1", currency="EUR",
-                 app_version="reference")
+META = SheetMeta(
+    "ref1",
+    7,
+    created=datetime.datetime(2026, 5, 1, 19, 30),
+    printed=datetime.datetime(2026, 5, 2, 9, 0),
+    place="Club Nord",
+    read_only_url="http://192.168.1.20:8000/g/ref1",
+    currency="EUR",
+    app_version="reference",
+)
 UPDATE = os.environ.get("SCOREKEEPER_UPDATE_REFERENCES") == "1"
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                reason="needs pdftoppm (poppler-utils)")
+pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 
 
 def render(kind: str, preset: str, size: str) -> bytes:
@@ -52,8 +57,9 @@ def pages(pdf: bytes, where: Path) -> list[Image.Image]:
     """The PDF's pages as grey images at ``DPI``."""
     source = where / "page.pdf"
     source.write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-png", "-gray", "-r", DPI, str(source), str(where / "p")],
-                   check=True, timeout=120)
+    subprocess.run(
+        ["pdftoppm", "-png", "-gray", "-r", DPI, str(source), str(where / "p")], check=True, timeout=120
+    )
     return [Image.open(path).convert("L") for path in sorted(where.glob("p-*.png"))]
 
 

@@ -13,16 +13,15 @@ from scorekeeper.pdf import render_blank_pad
 
 PDFTOPPM = shutil.which("pdftoppm")
 needs_poppler = pytest.mark.skipif(
-    PDFTOPPM is None, reason="pdftoppm (Debian poppler-utils) is not installed; "
-                             "`make test` installs it")
+    PDFTOPPM is None, reason="pdftoppm (Debian poppler-utils) is not installed; `make test` installs it"
+)
 
 
 def to_images(pdf: bytes, tmp_path: Path, *args: str) -> list[Path]:
     assert PDFTOPPM is not None
     source = tmp_path / "sheet.pdf"
     source.write_bytes(pdf)
-    subprocess.run([PDFTOPPM, *args, str(source), str(tmp_path / "page")], check=True,
-                   timeout=60)
+    subprocess.run([PDFTOPPM, *args, str(source), str(tmp_path / "page")], check=True, timeout=60)
     return sorted(tmp_path.glob("page-*"))
 
 
@@ -43,8 +42,7 @@ def ppm_pixels(path: Path) -> tuple[int, int, bytes]:
 
 
 @needs_poppler
-def test_every_page_renders_to_a_png_of_the_page_size(jersey_pdf: bytes,
-                                                      tmp_path: Path) -> None:
+def test_every_page_renders_to_a_png_of_the_page_size(jersey_pdf: bytes, tmp_path: Path) -> None:
     pages = to_images(jersey_pdf, tmp_path, "-png", "-r", "30")
     assert len(pages) == 3
     # A4 at 30 dots an inch: 595.3 × 841.9 points are 248.0 × 350.8 pixels, rounded up.
@@ -60,13 +58,13 @@ def test_pages_have_ink_and_red_suits(jersey_pdf: bytes, tmp_path: Path) -> None
         assert dark > 2000
     # The box detail page draws hearts and diamonds in red: strong red, little green.
     _, _, detail = pages[2]
-    red = sum(1 for i in range(0, len(detail), 3)
-              if detail[i] > 150 and detail[i + 1] < 90 and detail[i + 2] < 110)
+    red = sum(
+        1 for i in range(0, len(detail), 3) if detail[i] > 150 and detail[i + 1] < 90 and detail[i + 2] < 110
+    )
     assert red > 50
 
 
 @needs_poppler
 def test_a_letter_pad_renders(tmp_path: Path) -> None:
-    (page,) = to_images(render_blank_pad("jersey-scarne", page_size="letter"), tmp_path,
-                        "-png", "-r", "30")
+    (page,) = to_images(render_blank_pad("jersey-scarne", page_size="letter"), tmp_path, "-png", "-r", "30")
     assert png_size(page) == (255, 330)

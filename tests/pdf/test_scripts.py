@@ -19,8 +19,16 @@ from scorekeeper.pdf.fonts import FONT, _glyphs, runs, visual
 from . import games
 from .reading import flat
 
-NAMES = ["Ελληνικά", "Русский", "日本語", "한국어", "عربي", "עברית", "Ann 😀🎲",
-         "Maximiliano Hohenzollern-Sigmaringen XIV"]
+NAMES = [
+    "Ελληνικά",
+    "Русский",
+    "日本語",
+    "한국어",
+    "عربي",
+    "עברית",
+    "Ann 😀🎲",
+    "Maximiliano Hohenzollern-Sigmaringen XIV",
+]
 assert len(NAMES[-1]) == 40
 
 
@@ -52,8 +60,9 @@ def test_every_font_is_embedded_and_subset(sheets: list[bytes], tmp_path: Path) 
     for n, pdf in enumerate(sheets):
         path = tmp_path / f"{n}.pdf"
         path.write_bytes(pdf)
-        report = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True,
-                                check=True, timeout=60).stdout.splitlines()[2:]
+        report = subprocess.run(
+            ["pdffonts", str(path)], capture_output=True, text=True, check=True, timeout=60
+        ).stdout.splitlines()[2:]
         for line in report:
             fields = line.split()
             name, embedded, subset = fields[0], fields[-5], fields[-4]

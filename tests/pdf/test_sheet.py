@@ -41,8 +41,7 @@ def test_the_game_is_the_one_described(jersey: Game) -> None:
     assert {box["result"] for box in score["boxes"]} >= {"knock", "gin", "misdeal"}
 
 
-def test_every_box_row_with_its_counts_credits_and_running_totals(jersey: Game,
-                                                                  jersey_pdf: bytes) -> None:
+def test_every_box_row_with_its_counts_credits_and_running_totals(jersey: Game, jersey_pdf: bytes) -> None:
     game, score = jersey
     cells = lines(jersey_pdf)
     labels = box_labels(Sheet.from_json(score).boxes)
@@ -56,8 +55,9 @@ def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
     first = " ".join(page_texts(jersey_pdf)[0].split())
     assert first.startswith("Jersey Gin (Scarne)")
     target = game["settings"]["game_target"]
-    assert ("Rules as the book has them, but for: • Total that ends the game: "
-            f"{target} instead of 100, rule J14") in first
+    assert (
+        f"Rules as the book has them, but for: • Total that ends the game: {target} instead of 100, rule J14"
+    ) in first
     assert "2025-03-14" in first
     assert "1 Ann 2 Bob 3 Cal first dealer Ann" in first
     assert "0.05 a point" in first
@@ -70,8 +70,7 @@ def test_end_of_game_block(jersey: Game, jersey_pdf: bytes) -> None:
     players = game["players"]
     assert contains_run(cells, ["Credits", *[str(score["totals"][p]) for p in players]])
     assert contains_run(cells, ["Boxes won", *[str(score["boxes_won"][p]) for p in players]])
-    assert contains_run(cells, ["Box bonuses, 25 a box",
-                                *[str(score["box_bonuses"][p]) for p in players]])
+    assert contains_run(cells, ["Box bonuses, 25 a box", *[str(score["box_bonuses"][p]) for p in players]])
     assert contains_run(cells, ["Game bonus", "100"])
     assert contains_run(cells, ["Final total", *[str(score["final_totals"][p]) for p in players]])
     assert score["winner"] == "Ann" and score["game_bonus"] == {"Ann": 100}
@@ -83,8 +82,7 @@ def test_settlement_in_points_and_money(jersey: Game, jersey_pdf: bytes) -> None
     assert len(score["settlement"]) == 3
     for payment in score["settlement"]:
         money = f"{payment['amount']:.2f}"
-        assert contains_run(cells, [payment["from"], payment["to"], str(payment["points"]),
-                                    money]), payment
+        assert contains_run(cells, [payment["from"], payment["to"], str(payment["points"]), money]), payment
 
 
 def test_game_explanation_with_rule_ids(jersey: Game, jersey_pdf: bytes) -> None:
@@ -105,12 +103,10 @@ def test_page_count_and_page_numbers(jersey_pdf: bytes) -> None:
     for number, text in enumerate(texts, start=1):
         assert f"page {number} of 3" in text
     # Pages after the first carry the running header.
-    assert all("Jersey Gin (Scarne)" in t and "Ann · Bob · Cal · 2025-03-14" in t
-               for t in texts[1:])
+    assert all("Jersey Gin (Scarne)" in t and "Ann · Bob · Cal · 2025-03-14" in t for t in texts[1:])
 
 
-def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game,
-                                                         jersey_pdf: bytes) -> None:
+def test_box_detail_by_default_only_for_boxes_with_cards(jersey: Game, jersey_pdf: bytes) -> None:
     _, score = jersey
     text = flat(jersey_pdf)
     labels = box_labels(Sheet.from_json(score).boxes)

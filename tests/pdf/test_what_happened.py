@@ -51,8 +51,11 @@ def test_a_corrected_box_is_marked_with_its_version() -> None:
     game = games.jersey_game(11)
     for n, box in enumerate(game["boxes"]):
         box["id"] = f"b{n}"
-    cells = [line.strip() for text in page_texts(render_sheet(
-        *games.typed(game), meta=SheetMeta(revised={"b2": 3}))) for line in text.splitlines()]
+    cells = [
+        line.strip()
+        for text in page_texts(render_sheet(*games.typed(game), meta=SheetMeta(revised={"b2": 3})))
+        for line in text.splitlines()
+    ]
     assert "3 v3" in cells and "2 v2" not in cells
     assert any("5 v2 box 5 corrected, its version 2" in line for line in cells)
     plain = flat(games.sheet_pdf(game))
@@ -71,8 +74,10 @@ def test_notes_print_under_the_table_and_the_legend_keys_them_only_then() -> Non
 
 def test_settings_and_the_preset_in_words() -> None:
     text = flat(games.sheet_pdf(games.jersey_game(11)))
-    assert "Rules as the book has them, but for: • Total that ends the game: 138 instead " \
-           "of 100, rule J14" in text
+    assert (
+        "Rules as the book has them, but for: • Total that ends the game: 138 instead "
+        "of 100, rule J14" in text
+    )
     assert "jersey-scarne" not in text and "(J14)" not in text
 
 

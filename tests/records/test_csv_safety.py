@@ -20,16 +20,31 @@ NAMES = ["=1+2", '=HYPERLINK("http://evil.example","x")', "+Ann", "-Bob", "@Cal"
 
 @pytest.fixture
 def app(migrated: Callable[[str], str]) -> Flask:
-    return create_app({"TESTING": True, "DATABASE_URL": migrated("csv.sqlite3"),
-                       "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
-                       "RECENT_GAMES_PUBLIC": True})
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": migrated("csv.sqlite3"),
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+            "RECENT_GAMES_PUBLIC": True,
+        }
+    )
 
 
 def _game(app: Flask, players: list[str]) -> str:
     """A two-hand game of ``players`` with one knock by the first (credit 7)."""
-    game = {"rules": "gin", "players": players, "dealer": players[0], "boxes": [
-        {"ending": "knock", "by": players[0],
-         "hands": {players[0]: {"count": 3}, players[1]: {"count": 10}}}]}
+    game = {
+        "rules": "gin",
+        "players": players,
+        "dealer": players[0],
+        "boxes": [
+            {
+                "ending": "knock",
+                "by": players[0],
+                "hands": {players[0]: {"count": 3}, players[1]: {"count": 10}},
+            }
+        ],
+    }
     with store.opened(app.config["DATABASE_URL"]) as db:
         return ledger.start(db, GameEntry.from_json(game)).table.id
 
@@ -44,8 +59,7 @@ def _read_back(tmp_path: Path, body: bytes) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("pair", [NAMES[0:2], NAMES[2:4], NAMES[4:6]])
-def test_a_games_csv_escapes_formulas_and_keeps_unicode(
-        app: Flask, tmp_path: Path, pair: list[str]) -> None:
+def test_a_games_csv_escapes_formulas_and_keeps_unicode(app: Flask, tmp_path: Path, pair: list[str]) -> None:
     game_id = _game(app, pair)
     response = app.test_client().get(f"/games/{game_id}/boxes.csv")
     assert response.mimetype == "text/csv"

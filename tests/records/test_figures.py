@@ -24,8 +24,7 @@ def test_a_player_matched_by_folded_name_across_games(db: Session, ids: list[str
     assert (figures.games, figures.won, figures.finished) == (3, 1, 1)
     # Boxes played: A 2, B 5 (the misdeal is none), C 1; won: A 2, B 3.
     assert (figures.boxes, figures.boxes_won) == (8, 5)
-    assert figures.kinds == {"knock": 2, "underknock": 1, "gin": 1, "break": 1,
-                             "gin after the break": 0}
+    assert figures.kinds == {"knock": 2, "underknock": 1, "gin": 1, "break": 1, "gin after the break": 0}
     # Credits won: 18 + 90 (A) + 28 + 18 + 4 (B) = 158 over 5 boxes.
     assert figures.credit == 158 and figures.average_credit == pytest.approx(31.6)
     assert figures.biggest == records.Biggest(90, ids[0], 2, "gin")
@@ -50,13 +49,11 @@ def test_per_preset_and_the_losers(db: Session, ids: list[str]) -> None:
     assert dan.money is None  # no stake was kept in Dan's only game
 
 
-def test_older_summaries_are_scored_by_the_engine_with_the_same_figures(
-        db: Session, ids: list[str]) -> None:
+def test_older_summaries_are_scored_by_the_engine_with_the_same_figures(db: Session, ids: list[str]) -> None:
     before = records.record("ann", tally.played(db))
     for row in store.counted_games(db):
         summary = {k: v for k, v in row.summary.items() if k != "record"}
-        db.execute(sa.update(store.Game).where(store.Game.id == row.id).values(
-            summary=summary))
+        db.execute(sa.update(store.Game).where(store.Game.id == row.id).values(summary=summary))
     db.commit()
     assert all("record" not in row.summary for row in store.counted_games(db))
     after = records.record("ann", tally.played(db))

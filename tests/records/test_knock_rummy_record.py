@@ -36,9 +36,11 @@ def test_a_summary_kept_before_k5_is_scored_again(db: Session) -> None:
     assert row is not None
     old: dict[str, Any] = dict(row.summary)
     record = {k: v for k, v in old["record"].items() if k != "version"}
-    record["settlement"] = [{"from": "Ann", "to": "Bob", "points": 7},  # by totals
-                            {"from": "Cal", "to": "Ann", "points": 17},
-                            {"from": "Cal", "to": "Bob", "points": 24}]
+    record["settlement"] = [
+        {"from": "Ann", "to": "Bob", "points": 7},  # by totals
+        {"from": "Cal", "to": "Ann", "points": 17},
+        {"from": "Cal", "to": "Bob", "points": 24},
+    ]
     db.execute(update(Game).where(Game.id == game_id).values(summary={**old, "record": record}))
     db.commit()
     assert _settlement(db, game_id) == BY_BOX

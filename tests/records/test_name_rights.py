@@ -24,24 +24,38 @@ from .test_pages import figure
 
 
 def _game(first: str, second: str) -> GameEntry:
-    return GameEntry.from_json({"rules": "gin", "players": [first, second], "dealer": first,
-                                "boxes": [{"ending": "knock", "by": first, "hands": {
-                                    first: {"count": 2}, second: {"count": 20}}}]})
+    return GameEntry.from_json(
+        {
+            "rules": "gin",
+            "players": [first, second],
+            "dealer": first,
+            "boxes": [
+                {"ending": "knock", "by": first, "hands": {first: {"count": 2}, second: {"count": 20}}}
+            ],
+        }
+    )
 
 
 def _club(url: str) -> tuple[Flask, list[tuple[str, str]]]:
     """A club server (every game counts): Mallory keeps score of a game with a Quinn,
     Vera of another game with another Quinn; Mal played a third game."""
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "n" * 40,
-                      "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": True})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "n" * 40,
+            "WTF_CSRF_ENABLED": False,
+            "RECENT_GAMES_PUBLIC": True,
+        }
+    )
     with store.opened(url) as db:
-        started = [ledger.start(db, _game(*seats))
-                   for seats in (("Quinn", "Ann"), ("Quinn", "Vera"), ("Mal", "Bob"))]
+        started = [
+            ledger.start(db, _game(*seats)) for seats in (("Quinn", "Ann"), ("Quinn", "Vera"), ("Mal", "Bob"))
+        ]
     return app, [(s.table.id, s.token or "") for s in started]
 
 
-def test_a_stranger_merging_quinn_leaves_the_other_quinn_alone(
-        migrated: Callable[[str], str]) -> None:
+def test_a_stranger_merging_quinn_leaves_the_other_quinn_alone(migrated: Callable[[str], str]) -> None:
     """Found: Mallory, scorer of one game with a Quinn, merged "Quinn" into her own
     name on the whole server, and Vera's Quinn's page answered 404. Now the merge
     changes Mallory's game only: Vera's Quinn keeps her page and her game."""
@@ -61,12 +75,12 @@ def test_a_stranger_merging_quinn_leaves_the_other_quinn_alone(
     assert "counts as Mal" in page and f"/players/names/{decision.id}/undo" not in page
     assert vera.post(f"/players/names/{decision.id}/undo").status_code == 403
     assert mallory.post(f"/players/names/{decision.id}/undo").status_code == 303
-    assert figure(app.test_client().get("/players/quinn").get_data(as_text=True),
-                  "games") == "2"
+    assert figure(app.test_client().get("/players/quinn").get_data(as_text=True), "games") == "2"
 
 
 def test_a_split_needs_the_games_right_and_an_undo_puts_back_what_it_replaced(
-        migrated: Callable[[str], str]) -> None:
+    migrated: Callable[[str], str],
+) -> None:
     """Vera splits her Quinn off, then merges that name into Quinn Two: undoing the
     merge brings back the split it replaced, not no decision at all."""
     url = migrated("names.sqlite3")
@@ -110,15 +124,18 @@ def _merged_before(tmp_path: Path) -> tuple[str, list[tuple[str, str]]]:
     command.downgrade(config, "0006")
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.execute(sa.text("INSERT INTO player_aliases (name, person, game_id, at) "
-                             "VALUES ('quinn', 'Mal', NULL, '2026-11-25 20:00:00')"))
+        conn.execute(
+            sa.text(
+                "INSERT INTO player_aliases (name, person, game_id, at) "
+                "VALUES ('quinn', 'Mal', NULL, '2026-11-25 20:00:00')"
+            )
+        )
     engine.dispose()
     store.migrate(url)
     return url, [(s.table.id, s.token or "") for s in started]
 
 
-def test_merges_stored_before_become_decisions_that_need_every_games_right(
-        tmp_path: Path) -> None:
+def test_merges_stored_before_become_decisions_that_need_every_games_right(tmp_path: Path) -> None:
     """A server-wide merge stored before this round (migration 0007 keeps it as a
     decision): undoing it needs a right over every game where that name played."""
     url, ((one, _), (two, _)) = _merged_before(tmp_path)
@@ -137,15 +154,23 @@ def test_merges_stored_before_become_decisions_that_need_every_games_right(
 
 
 def test_a_player_page_reads_a_bounded_number_of_games_for_an_old_merge(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Found in review: every view of Mal's page read every game on the server to tell
     whether the phone may undo the old server-wide merge, anonymous readers' too. Now a
     phone that keeps score of no game reads nothing for it, and a scorer's view reads
     only the newest ``RECORDS_MAX_GAMES`` games."""
     url, games = _merged_before(tmp_path)
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "n" * 40,
-                      "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": True,
-                      "RECORDS_MAX_GAMES": 1})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "n" * 40,
+            "WTF_CSRF_ENABLED": False,
+            "RECENT_GAMES_PUBLIC": True,
+            "RECORDS_MAX_GAMES": 1,
+        }
+    )
     asked: list[Sequence[str] | None] = []
     checked: list[int] = []
     counted_games, touched = store.counted_games, players.touched

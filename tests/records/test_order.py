@@ -14,8 +14,12 @@ from .games import box, stored
 
 def _gin(winner: str, loser: str, started: str | None) -> dict[str, Any]:
     """A two-hand game over in one box: ``winner`` goes gin against a count of 80."""
-    game: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann",
-                            "boxes": [box("gin", winner, **{winner: 0, loser: 80})]}
+    game: dict[str, Any] = {
+        "rules": "gin",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "boxes": [box("gin", winner, **{winner: 0, loser: 80})],
+    }
     if started is not None:
         game["started"] = started
     return game
@@ -23,9 +27,12 @@ def _gin(winner: str, loser: str, started: str | None) -> dict[str, Any]:
 
 def test_games_of_one_day_by_when_play_began(db: Session) -> None:
     # The morning's game was entered last, from a paper sheet.
-    afternoon, evening, morning = stored(db, _gin("Ann", "Bob", "2026-11-01T15:00"),
-                                         _gin("Bob", "Ann", "2026-11-01T21:00"),
-                                         _gin("Bob", "Ann", "2026-11-01T10:00"))
+    afternoon, evening, morning = stored(
+        db,
+        _gin("Ann", "Bob", "2026-11-01T15:00"),
+        _gin("Bob", "Ann", "2026-11-01T21:00"),
+        _gin("Bob", "Ann", "2026-11-01T10:00"),
+    )
     games = tally.played(db)
     newest = [evening, afternoon, morning]
     assert [g.id for g in records.record("ann", games).games] == newest
@@ -38,8 +45,9 @@ def test_games_of_one_day_by_when_play_began(db: Session) -> None:
 
 
 def test_games_of_one_day_without_a_start_in_the_order_stored(db: Session) -> None:
-    first, second, third = stored(db, _gin("Ann", "Bob", None), _gin("Bob", "Ann", None),
-                                  _gin("Bob", "Ann", None))
+    first, second, third = stored(
+        db, _gin("Ann", "Bob", None), _gin("Bob", "Ann", None), _gin("Bob", "Ann", None)
+    )
     games = tally.played(db)
     assert [g.id for g in records.record("bob", games).games] == [third, second, first]
     alone = {g.id: records.running_net("bob", [g])[1][1] for g in games}

@@ -23,9 +23,16 @@ from .games import GAME_A, GAME_B, GAME_C
 def _app(tmp_path: Path, public: bool) -> Flask:
     url = f"sqlite:///{tmp_path / 'pages.sqlite3'}"
     store.migrate(url)
-    return create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "test-secret",
-                       "WTF_CSRF_ENABLED": False, "RECENT_GAMES_PUBLIC": public,
-                       "PDF_IN_PROCESS": True})
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+            "RECENT_GAMES_PUBLIC": public,
+            "PDF_IN_PROCESS": True,
+        }
+    )
 
 
 @pytest.fixture
@@ -58,10 +65,13 @@ def test_a_players_page_shows_the_figures(started: tuple[Flask, list[tuple[str, 
     assert figure(page, "shutouts") == "2 given · 0 taken"
     assert figure(page, "points") == "+1032" and figure(page, "money") == "+103.20"
     kinds = dict(re.findall(r'data-kind="([^"]+)">(\d+)<', page))
-    assert kinds == {"knock": "2", "underknock": "1", "gin": "1", "break": "1",
-                     "gin after the break": "0"}
-    assert re.search(r'data-preset="gin">.*?<td class="num">1</td><td class="num">0</td>'
-                     r'<td class="num">0</td>', page, re.S)
+    assert kinds == {"knock": "2", "underknock": "1", "gin": "1", "break": "1", "gin after the break": "0"}
+    assert re.search(
+        r'data-preset="gin">.*?<td class="num">1</td><td class="num">0</td>'
+        r'<td class="num">0</td>',
+        page,
+        re.S,
+    )
     assert "<svg" in page and "Ann 1032" in page  # the chart's end label
     assert app.test_client().get("/players/nobody").status_code == 404
 
@@ -83,8 +93,7 @@ def test_head_to_head_over_a_period(started: tuple[Flask, list[tuple[str, str]]]
     app, _ids = started
     client = app.test_client()
     page = client.get("/head-to-head?p=ann&p=bob").get_data(as_text=True)
-    assert re.search(r'data-versus="ann">.*?<td class="num">1</td><td class="num">5</td>',
-                     page, re.S)
+    assert re.search(r'data-versus="ann">.*?<td class="num">1</td><td class="num">5</td>', page, re.S)
     assert 'data-net="ann>bob>516"' in page and "51.60" in page
     later = client.get("/head-to-head?p=ann&p=bob&since=2026-11-01").get_data(as_text=True)
     assert 'data-net="ann>bob>0"' in later and "1 game together" in later
@@ -99,14 +108,33 @@ def test_csv_of_a_game_and_of_a_record(started: tuple[Flask, list[tuple[str, str
     client = app.test_client()
     sheet = client.get(f"/games/{ids[1][0]}").get_data(as_text=True)
     assert f'href="/games/{ids[1][0]}/boxes.csv">Export CSV' in sheet
-    rows = list(csv.reader(io.StringIO(
-        client.get(f"/games/{ids[1][0]}/boxes.csv").data.decode("utf-8-sig"))))
-    assert rows[0][:10] == ["date", "game", "rules", "box", "dealer", "ending", "result",
-                            "by", "winner", "points"]
+    rows = list(csv.reader(io.StringIO(client.get(f"/games/{ids[1][0]}/boxes.csv").data.decode("utf-8-sig"))))
+    assert rows[0][:10] == [
+        "date",
+        "game",
+        "rules",
+        "box",
+        "dealer",
+        "ending",
+        "result",
+        "by",
+        "winner",
+        "points",
+    ]
     assert len(rows) == 1 + 6
     # Box 2: bob knocked, ANN underknocked 28 with 4 (bob 6, Dan 20).
-    assert rows[2][:10] == ["2026-11-05", ids[1][0], "jersey-scarne", "2", "ANN", "knock",
-                            "underknock", "bob", "ANN", "28"]
+    assert rows[2][:10] == [
+        "2026-11-05",
+        ids[1][0],
+        "jersey-scarne",
+        "2",
+        "ANN",
+        "knock",
+        "underknock",
+        "bob",
+        "ANN",
+        "28",
+    ]
     assert rows[2][10:] == ["bob", "6", "0", "ANN", "4", "28", "Dan", "20", "0"]
     assert rows[3][5:10] == ["misdeal", "misdeal", "", "", "0"]
     record = client.get("/players/ann/record.csv")
@@ -176,10 +204,23 @@ def test_any_name_has_a_page(tmp_path: Path) -> None:
     app = _app(tmp_path, public=True)
     odd = ["A/B", 'C d?#% <b>"x"</b>']
     with store.opened(app.config["DATABASE_URL"]) as db:
-        ledger.start(db, GameEntry.from_json({
-            "rules": "gin", "players": odd, "dealer": odd[0], "boxes": [
-                {"ending": "knock", "by": odd[0],
-                 "hands": {odd[0]: {"count": 2}, odd[1]: {"count": 20}}}]}))
+        ledger.start(
+            db,
+            GameEntry.from_json(
+                {
+                    "rules": "gin",
+                    "players": odd,
+                    "dealer": odd[0],
+                    "boxes": [
+                        {
+                            "ending": "knock",
+                            "by": odd[0],
+                            "hands": {odd[0]: {"count": 2}, odd[1]: {"count": 20}},
+                        }
+                    ],
+                }
+            ),
+        )
     client = app.test_client()
     listed = client.get("/players/").get_data(as_text=True)
     links = re.findall(r'href="(/players/[^"]+)"', listed)
@@ -187,6 +228,5 @@ def test_any_name_has_a_page(tmp_path: Path) -> None:
     for link in links:
         page = client.get(link).get_data(as_text=True)
         assert figure(page, "games") == "1"
-        rows = list(csv.reader(io.StringIO(client.get(f"{link}/record.csv")
-                                           .get_data(as_text=True))))
+        rows = list(csv.reader(io.StringIO(client.get(f"{link}/record.csv").get_data(as_text=True))))
         assert rows[1][10:] == [odd[0], "2", "18", odd[1], "20", "0"]

@@ -33,8 +33,7 @@ def club_server(tmp_path: Path) -> Iterator[str]:
     with store.opened(url) as db:
         for game in (GAME_A, GAME_B, GAME_C):
             ledger.start(db, GameEntry.from_json(game))
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "club-" + "c" * 40,
-                      "RECENT_GAMES_PUBLIC": True})
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "club-" + "c" * 40, "RECENT_GAMES_PUBLIC": True})
     server = create_server(app, host="127.0.0.1", port=free_port(), threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -55,10 +54,12 @@ def _widest(page: Any) -> int:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_players_page_on_a_phone_without_javascript(browser: Any, club_server: str,  # noqa: F811
-                                                      scheme: str) -> None:
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False,
-                                  color_scheme=scheme)
+def test_a_players_page_on_a_phone_without_javascript(
+    browser: Any,  # noqa: F811
+    club_server: str,
+    scheme: str,
+) -> None:
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{club_server}/players/")
     page.get_by_role("link", name="Ann").first.click()
@@ -68,14 +69,18 @@ def test_a_players_page_on_a_phone_without_javascript(browser: Any, club_server:
     box = chart.bounding_box()
     assert box is not None and box["width"] >= 300 and box["x"] + box["width"] <= 390
     # The chart sits on white in either scheme: its ink is black.
-    assert page.locator("figure.chart").evaluate(
-        "e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"
+    assert (
+        page.locator("figure.chart").evaluate("e => getComputedStyle(e).backgroundColor")
+        == "rgb(255, 255, 255)"
+    )
     assert _widest(page) <= 390
     context.close()
 
 
-def test_head_to_head_from_the_form_without_javascript(browser: Any,  # noqa: F811
-                                                       club_server: str) -> None:
+def test_head_to_head_from_the_form_without_javascript(
+    browser: Any,  # noqa: F811
+    club_server: str,
+) -> None:
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{club_server}/players/")
@@ -91,8 +96,11 @@ def test_head_to_head_from_the_form_without_javascript(browser: Any,  # noqa: F8
 
 
 @pytest.mark.parametrize("path", ["/players/", "/players/ann", "/head-to-head?p=ann&p=bob"])
-def test_the_players_pages_pass_the_audits(browser: Any, club_server: str,  # noqa: F811
-                                           path: str) -> None:
+def test_the_players_pages_pass_the_audits(
+    browser: Any,  # noqa: F811
+    club_server: str,
+    path: str,
+) -> None:
     """The audits of tests/web/test_audits.py: no axe violations, one h1, a description,
     tap targets of 44 px."""
     axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -102,13 +110,15 @@ def test_the_players_pages_pass_the_audits(browser: Any, club_server: str,  # no
     page = context.new_page()
     page.goto(club_server + path)
     results = axe_playwright.Axe().run(page)
-    assert [(v["id"], [n["target"] for n in v["nodes"]][:3])
-            for v in results.response["violations"]] == []
+    assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]] == []
     assert page.locator("h1").count() == 1
     assert len(page.get_attribute("meta[name=description]", "content") or "") >= 50
-    small = page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+    small = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
         .filter(e => e.offsetParent !== null)
         .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect().height])
-        .filter(([, h]) => h < 44)""", TARGETS)
+        .filter(([, h]) => h < 44)""",
+        TARGETS,
+    )
     assert small == []
     context.close()

@@ -55,32 +55,55 @@ def test_an_empty_season_says_so(db: Session, ids: list[str]) -> None:
 
 def _played(game: dict[str, Any], day: date, game_id: str) -> records.Played:
     entry = GameEntry.from_json(game)
-    return records.Played(game_id, day, entry.rules, entry.players,
-                          tuple(records.fold(p) for p in entry.players), entry.stake,
-                          Sheet.from_json(engine.score(game)))
+    return records.Played(
+        game_id,
+        day,
+        entry.rules,
+        entry.players,
+        tuple(records.fold(p) for p in entry.players),
+        entry.stake,
+        Sheet.from_json(engine.score(game)),
+    )
 
 
 NAMES = ["محمد العربي", "דוד כהן", "李雷"]
 
 
 def test_names_in_every_script_money_with_currency_print_time_and_version() -> None:
-    game = {"rules": "jersey-scarne", "players": NAMES, "dealer": NAMES[0], "stake": 0.1,
-            "boxes": [{"ending": "misdeal"},
-                      {"ending": "gin", "by": NAMES[0],
-                       "hands": {NAMES[0]: {"count": 0}, NAMES[1]: {"count": 30},
-                                 NAMES[2]: {"count": 20}}},
-                      {"ending": "knock", "by": NAMES[1],
-                       "hands": {NAMES[0]: {"count": 14}, NAMES[1]: {"count": 4},
-                                 NAMES[2]: {"count": 10}}}]}
+    game = {
+        "rules": "jersey-scarne",
+        "players": NAMES,
+        "dealer": NAMES[0],
+        "stake": 0.1,
+        "boxes": [
+            {"ending": "misdeal"},
+            {
+                "ending": "gin",
+                "by": NAMES[0],
+                "hands": {NAMES[0]: {"count": 0}, NAMES[1]: {"count": 30}, NAMES[2]: {"count": 20}},
+            },
+            {
+                "ending": "knock",
+                "by": NAMES[1],
+                "hands": {NAMES[0]: {"count": 14}, NAMES[1]: {"count": 4}, NAMES[2]: {"count": 10}},
+            },
+        ],
+    }
     played = [_played(game, date(2026, 3, 1), "g1")]
     person = records.fold(NAMES[0])
     record = records.record(person, played)
-    body = render_season(record, 2026, records.results_chart([person], played,
-                                                             {person: record.name}),
-                         currency="EUR", printed=datetime(2026, 11, 26, 12, 5, tzinfo=UTC),
-                         app_version="9.9")
-    pages = [re.sub(r"\s+", "", unicodedata.normalize("NFKC", page.extract_text()))
-             for page in PdfReader(io.BytesIO(body)).pages]
+    body = render_season(
+        record,
+        2026,
+        records.results_chart([person], played, {person: record.name}),
+        currency="EUR",
+        printed=datetime(2026, 11, 26, 12, 5, tzinfo=UTC),
+        app_version="9.9",
+    )
+    pages = [
+        re.sub(r"\s+", "", unicodedata.normalize("NFKC", page.extract_text()))
+        for page in PdfReader(io.BytesIO(body)).pages
+    ]
     text = "".join(pages)
     squeezed = "".join(NAMES[0].split())
     # The title, the running order of the players' line and the footer, each name in
@@ -95,9 +118,19 @@ def test_names_in_every_script_money_with_currency_print_time_and_version() -> N
 
 def test_every_drawn_character_of_the_season_is_in_its_font(monkeypatch: Any) -> None:
     from tests.pdf.test_bidi import _drawn, _missing
-    game = {"rules": "gin", "players": ["عبد الله", "😀 Zoë"], "dealer": "عبد الله",
-            "boxes": [{"ending": "knock", "by": "عبد الله",
-                       "hands": {"عبد الله": {"count": 3}, "😀 Zoë": {"count": 20}}}]}
+
+    game = {
+        "rules": "gin",
+        "players": ["عبد الله", "😀 Zoë"],
+        "dealer": "عبد الله",
+        "boxes": [
+            {
+                "ending": "knock",
+                "by": "عبد الله",
+                "hands": {"عبد الله": {"count": 3}, "😀 Zoë": {"count": 20}},
+            }
+        ],
+    }
     played = [_played(game, date(2026, 3, 1), "g1")]
     person = records.fold("عبد الله")
     record = records.record(person, played)

@@ -53,8 +53,7 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "tests.reliability.liveserver", self.database_url,
-                str(self.port)]
+        return [sys.executable, "-m", "tests.reliability.liveserver", self.database_url, str(self.port)]
 
     def environment(self) -> dict[str, str] | None:
         """The process's environment (None: this one's)."""
@@ -69,8 +68,9 @@ class LiveServer:
     def start(self) -> Self:
         """Start the process and wait (bounded) until it is :meth:`ready`."""
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(self.command(), cwd=PROJECT, stdout=log,
-                                            stderr=subprocess.STDOUT, env=self.environment())
+            self.process = subprocess.Popen(
+                self.command(), cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT, env=self.environment()
+            )
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -124,8 +124,10 @@ class Postgres:
 def postgres() -> Iterator[Postgres]:
     binaries = _postgres_bin()
     if binaries is None:
-        pytest.skip("PostgreSQL server binaries not installed (/usr/lib/postgresql/*/bin): "
-                    "apt-get install postgresql to run the PostgreSQL suite")
+        pytest.skip(
+            "PostgreSQL server binaries not installed (/usr/lib/postgresql/*/bin): "
+            "apt-get install postgresql to run the PostgreSQL suite"
+        )
     run_as: list[str] = []
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
     if os.geteuid() == 0:
@@ -136,19 +138,58 @@ def postgres() -> Iterator[Postgres]:
     data = workdir / "data"
     port = free_port()
     env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
-    subprocess.run([*run_as, str(binaries / "initdb"), "-D", str(data), "-U", "scorekeeper",
-                    "-A", "trust", "-E", "UTF8", "--no-instructions"],
-                   check=True, capture_output=True, env=env, timeout=120)
-    options = (f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 "
-               "-c max_connections=100 -c shared_buffers=32MB")
-    subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-o", options,
-                    "-l", str(workdir / "log"), "-w", "-t", "60", "start"],
-                   check=True, capture_output=True, env=env, timeout=90)
+    subprocess.run(
+        [
+            *run_as,
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "scorekeeper",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-instructions",
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    options = (
+        f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=32MB"
+    )
+    subprocess.run(
+        [
+            *run_as,
+            str(binaries / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-l",
+            str(workdir / "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        timeout=90,
+    )
     try:
         yield Postgres(port, f"postgresql://scorekeeper@127.0.0.1:{port}/postgres")
     finally:
-        subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "-w", "stop"], capture_output=True, env=env, timeout=60, check=False)
+        subprocess.run(
+            [*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -20,8 +20,15 @@ SECRET_KEY = "reliability-tests-" + "k" * 32
 def main(argv: list[str]) -> None:
     url, port = argv[1], int(argv[2])
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY})
-    serve(app, host="127.0.0.1", port=port, threads=8, ident="scorekeeper-test",
-          connection_limit=200, channel_timeout=30)
+    serve(
+        app,
+        host="127.0.0.1",
+        port=port,
+        threads=8,
+        ident="scorekeeper-test",
+        connection_limit=200,
+        channel_timeout=30,
+    )
 
 
 if __name__ == "__main__":

@@ -21,20 +21,33 @@ CAL = "C\u0327al 🃏"
 """A combining cedilla and an emoji: stored and compared exactly as given."""
 
 CARDS_BOX: dict[str, Any] = {
-    "ending": "knock", "by": "Bob", "note": "Cal's layoff argued over ✓",
+    "ending": "knock",
+    "by": "Bob",
+    "note": "Cal's layoff argued over ✓",
     "hands": {
         "Bob": {"cards": ["AS", "2S", "3S", "7H", "7D", "7C", "9D", "10D", "JD", "4C"]},
-        "Cal": {"melds": [["KH", "KC", "KS"]], "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
-                "layoffs": [{"card": "4S", "onto": "Bob"}]},
+        "Cal": {
+            "melds": [["KH", "KC", "KS"]],
+            "deadwood": ["AH", "AD", "2C", "2H", "3D", "4H"],
+            "layoffs": [{"card": "4S", "onto": "Bob"}],
+        },
         "Ann": {"count": 14},
     },
 }
 GAME: dict[str, Any] = {
-    "rules": "jersey-scarne", "settings": {"underknock_bonus": 10},
-    "players": ["Ann", "Bob", CAL], "dealer": "Ann", "stake": 0.05,
-    "boxes": [{"ending": "misdeal"},
-              {"ending": "gin", "by": "Ann",
-               "hands": {"Ann": {"count": 0}, "Bob": {"count": 30}, CAL: {"count": 7}}}],
+    "rules": "jersey-scarne",
+    "settings": {"underknock_bonus": 10},
+    "players": ["Ann", "Bob", CAL],
+    "dealer": "Ann",
+    "stake": 0.05,
+    "boxes": [
+        {"ending": "misdeal"},
+        {
+            "ending": "gin",
+            "by": "Ann",
+            "hands": {"Ann": {"count": 0}, "Bob": {"count": 30}, CAL: {"count": 7}},
+        },
+    ],
 }
 """A game with a settings change, a stake, a name with a combining accent and an emoji, a
 misdeal and a gin: everything an export must carry."""
@@ -44,14 +57,18 @@ def _game_with_history(db: Session) -> str:
     """A game built by writes: import, append, correct, delete; returns its id."""
     game, _token = ledger.import_game(db, GAME)
     game_id = game.id
-    box = {**CARDS_BOX, "hands": {(CAL if k == "Cal" else k): v
-                                   for k, v in CARDS_BOX["hands"].items()}}
+    box = {**CARDS_BOX, "hands": {(CAL if k == "Cal" else k): v for k, v in CARDS_BOX["hands"].items()}}
     box["hands"][CAL]["layoffs"] = [{"card": "4S", "onto": "Bob"}]
     ledger.record(db, game_id, BoxEntry.from_json(box), version=1, key="phone-1")
     data = store.export_game(db, game_id)
     first = data["boxes"][0]["id"]
-    ledger.correct(db, game_id, first, BoxEntry.from_json(
-        {**data["boxes"][0], "note": "it was a misdeal", "id": None}), version=2)
+    ledger.correct(
+        db,
+        game_id,
+        first,
+        BoxEntry.from_json({**data["boxes"][0], "note": "it was a misdeal", "id": None}),
+        version=2,
+    )
     ledger.record(db, game_id, BoxEntry(ending="misdeal"), version=3)
     data = store.export_game(db, game_id)
     ledger.delete(db, game_id, data["boxes"][-1]["id"], version=4)
@@ -59,8 +76,7 @@ def _game_with_history(db: Session) -> str:
 
 
 def _without_ids(game: dict[str, Any]) -> dict[str, Any]:
-    return {**game, "boxes": [{k: v for k, v in box.items() if k != "id"}
-                              for box in game["boxes"]]}
+    return {**game, "boxes": [{k: v for k, v in box.items() if k != "id"} for box in game["boxes"]]}
 
 
 def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
@@ -77,8 +93,9 @@ def test_export_then_import_gives_an_identical_game(database_url: str) -> None:
             assert copy.id != game_id and store.check_edit_token(copy, token)
             assert _without_ids(again) == _without_ids(exported)
             assert _without_ids(engine.score(again)) == _without_ids(engine.score(exported))
-            assert _without_ids({"boxes": [b.ruling for b in store.live_boxes(db, copy)]}) == \
-                _without_ids({"boxes": engine.score(again)["boxes"]})
+            assert _without_ids({"boxes": [b.ruling for b in store.live_boxes(db, copy)]}) == _without_ids(
+                {"boxes": engine.score(again)["boxes"]}
+            )
             assert store.verify(db) == []
             with pytest.raises(engine.ScorekeeperError):
                 ledger.import_game(db, {**exported, "players": ["Ann"]})
@@ -112,10 +129,17 @@ def _everything(database_url: str) -> dict[str, Any]:
     engine_ = store.connect(database_url)
     try:
         with engine_.connect() as conn:
-            return {name: [dict(row) for row in conn.execute(
-                select(store.Base.metadata.tables[name]).order_by(
-                    *store.Base.metadata.tables[name].primary_key.columns)).mappings()]
-                for name in store.BACKUP_TABLES}
+            return {
+                name: [
+                    dict(row)
+                    for row in conn.execute(
+                        select(store.Base.metadata.tables[name]).order_by(
+                            *store.Base.metadata.tables[name].primary_key.columns
+                        )
+                    ).mappings()
+                ]
+                for name in store.BACKUP_TABLES
+            }
     finally:
         engine_.dispose()
 
@@ -132,17 +156,26 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
             ledger.change_rules(db, other.id, {"underknock_bonus": 10, "gin_bonus": 50})
             ledger.end(db, other.id)
             store.set_alias(db, "ann", "Ann Smith", game_id)
-            event = events.start_event(db, EventEntry("Club", ("Ann", "Bob", "Cal")),
-                                       secret=b"k" * 32).event
+            event = events.start_event(db, EventEntry("Club", ("Ann", "Bob", "Cal")), secret=b"k" * 32).event
             events.penalize(db, event.id, "Bob", 5, "slow play")
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
     counts = store.backup(path, database_url).rows
-    assert counts == {"games": 3, "boxes": 6, "box_revisions": 8, "game_events": 3,
-                      "write_keys": 1, "player_aliases": 1, "name_decisions": 0, "events": 1,
-                      "event_entrants": 3, "event_rounds": 1, "event_games": 1,
-                      "event_penalties": 1}
+    assert counts == {
+        "games": 3,
+        "boxes": 6,
+        "box_revisions": 8,
+        "game_events": 3,
+        "write_keys": 1,
+        "player_aliases": 1,
+        "name_decisions": 0,
+        "events": 1,
+        "event_entrants": 3,
+        "event_rounds": 1,
+        "event_games": 1,
+        "event_penalties": 1,
+    }
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
     assert store.restore(path, restored_url) == counts
@@ -156,10 +189,17 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
             box = BoxEntry(ending="misdeal")
             written = ledger.record(db, game_id, box, version=5)
             assert written.version == 6 and written.box_id == 7
-            assert ledger.record(db, game_id, BoxEntry.from_json(
-                {**CARDS_BOX, "hands": {(CAL if k == "Cal" else k): v
-                                        for k, v in CARDS_BOX["hands"].items()}}),
-                key="phone-1").repeated
+            assert ledger.record(
+                db,
+                game_id,
+                BoxEntry.from_json(
+                    {
+                        **CARDS_BOX,
+                        "hands": {(CAL if k == "Cal" else k): v for k, v in CARDS_BOX["hands"].items()},
+                    }
+                ),
+                key="phone-1",
+            ).repeated
     finally:
         engine_.dispose()
     bad = tmp_path / "bad.json"
@@ -169,8 +209,9 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
 
 
 @pytest.fixture
-def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-             capsys: pytest.CaptureFixture[str]) -> tuple[str, Path, dict[str, Any]]:
+def imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[str, Path, dict[str, Any]]:
     """A migrated database the command line uses, with ``GAME`` stored by ``scorekeeper
     import FILE``: the database URL, the file and what the command printed."""
     from scorekeeper import cli
@@ -184,8 +225,9 @@ def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     return url, game_file, json.loads(capsys.readouterr().out)
 
 
-def test_command_line_backup_and_import(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                        imported: tuple[str, Path, dict[str, Any]]) -> None:
+def test_command_line_backup_and_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], imported: tuple[str, Path, dict[str, Any]]
+) -> None:
     """``scorekeeper import FILE`` stores an exported game; ``scorekeeper backup OUT``
     writes the whole database; a game the engine refuses exits 2 with its error."""
     from scorekeeper import cli
@@ -201,10 +243,12 @@ def test_command_line_backup_and_import(tmp_path: Path, capsys: pytest.CaptureFi
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "unknown-rules"
 
 
-def test_command_line_export_check_and_restore(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str],
-                                               imported: tuple[str, Path, dict[str, Any]],
-                                               ) -> None:
+def test_command_line_export_check_and_restore(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    imported: tuple[str, Path, dict[str, Any]],
+) -> None:
     """``export ID`` prints the stored game, ``check`` rescores every game (status 1 on a
     tampered ruling), and ``restore FILE`` loads a backup into an empty database only."""
     from scorekeeper import cli

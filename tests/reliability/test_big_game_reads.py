@@ -16,8 +16,7 @@ from scorekeeper.web import games
 from tests.web.conftest import box_form
 
 KNOCK = {"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 5}, "Bob": {"count": 30}}}
-GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann",
-        "boxes": [KNOCK]}
+GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [KNOCK]}
 BOX = {"ending": "knock", "by": "Bob", "hands": {"Ann": {"count": 40}, "Bob": {"count": 2}}}
 
 
@@ -35,8 +34,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return seen
 
 
-def test_a_watchers_sheet_is_rendered_once_a_version(client: FlaskClient,
-                                                     renders: list[bool]) -> None:
+def test_a_watchers_sheet_is_rendered_once_a_version(client: FlaskClient, renders: list[bool]) -> None:
     created = client.post("/api/v1/games", json=GAME).get_json()
     watcher = f"/games/{created['id']}"
     first = client.get(watcher).get_data(as_text=True)
@@ -47,8 +45,11 @@ def test_a_watchers_sheet_is_rendered_once_a_version(client: FlaskClient,
     assert polled.get_data(as_text=True).strip() in first
     assert 'id="join-prompt"' in first and 'id="join-prompt"' not in polled.get_data(True)
     # A box recorded (a new version): rendered again, with the box.
-    client.post(f"{watcher.replace('/games', '/api/v1/games')}/boxes", json=BOX,
-                headers={"Authorization": f"Bearer {created['edit_token']}"})
+    client.post(
+        f"{watcher.replace('/games', '/api/v1/games')}/boxes",
+        json=BOX,
+        headers={"Authorization": f"Bearer {created['edit_token']}"},
+    )
     after = client.get(watcher).get_data(as_text=True)
     assert renders == [False, False] and after != first
     assert 'data-version="2"' in after
@@ -58,8 +59,7 @@ def test_a_scorers_sheet_is_never_the_kept_one(app: Flask, renders: list[bool]) 
     scorer, watcher = app.test_client(), app.test_client()
     created = scorer.post("/api/v1/games", json=GAME).get_json()
     sheet = f"/games/{created['id']}"
-    assert scorer.post(f"{sheet}/join", data={"code": created["edit_token"]}).status_code \
-        == 303
+    assert scorer.post(f"{sheet}/join", data={"code": created["edit_token"]}).status_code == 303
     assert "You are watching" in watcher.get(sheet).get_data(as_text=True)
     page = scorer.get(sheet).get_data(as_text=True)
     assert "You are watching" not in page and "csrf_token" in page
@@ -69,8 +69,7 @@ def test_a_scorers_sheet_is_never_the_kept_one(app: Flask, renders: list[bool]) 
 def test_a_big_game_waits_for_its_turn(app: Flask, client: FlaskClient) -> None:
     app.config.update(BIG_GAME_BOXES=1, BIG_GAME_WAIT_SECONDS=0.05)
     small = client.post("/api/v1/games", json=GAME).get_json()["id"]
-    big = client.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}) \
-        .get_json()["id"]
+    big = client.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}).get_json()["id"]
     gate = app.extensions["scorekeeper.big_game_gate"]
     assert isinstance(gate, threading.BoundedSemaphore)
     assert gate.acquire(blocking=False)  # another request is reading a big game
@@ -90,13 +89,13 @@ def test_a_big_game_waits_for_its_turn(app: Flask, client: FlaskClient) -> None:
 
 
 def test_a_big_games_turn_comes_before_it_is_read(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Found in review: the reader was refused its turn only after the game had been
     read and scored, the very work the turn keeps from the tables. Now a refused reader
     has read nothing but the game's row."""
     app.config.update(BIG_GAME_BOXES=1, BIG_GAME_WAIT_SECONDS=0.05)
-    big = client.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}) \
-        .get_json()["id"]
+    big = client.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}).get_json()["id"]
     loaded: list[str] = []
     load = ledger.load
 
@@ -124,20 +123,17 @@ def test_a_scorer_does_not_queue_behind_the_readers(app: Flask) -> None:
     scorer, reader = app.test_client(), app.test_client()
     created = scorer.post("/api/v1/games", json={**GAME, "boxes": [KNOCK, KNOCK]}).get_json()
     sheet = f"/games/{created['id']}"
-    assert scorer.post(f"{sheet}/join", data={"code": created["edit_token"]}).status_code \
-        == 303
+    assert scorer.post(f"{sheet}/join", data={"code": created["edit_token"]}).status_code == 303
     gate = app.extensions["scorekeeper.big_game_gate"]
     assert gate.acquire(blocking=False)  # the readers' turn is taken
     try:
         assert reader.get(sheet).status_code == 503
         page = scorer.get(sheet).get_data(as_text=True)
         assert "csrf_token" in page and 'data-version="1"' in page
-        unfinished = scorer.post(f"{sheet}/boxes/new", data=box_form(1, by="Ann",
-                                                                     counts={0: 5}))
+        unfinished = scorer.post(f"{sheet}/boxes/new", data=box_form(1, by="Ann", counts={0: 5}))
         assert unfinished.status_code == 422
         assert "Enter Bob&#39;s count" in unfinished.get_data(as_text=True)
-        saved = scorer.post(f"{sheet}/boxes/new", data=box_form(1, by="Ann",
-                                                                counts={0: 5, 1: 30}))
+        saved = scorer.post(f"{sheet}/boxes/new", data=box_form(1, by="Ann", counts={0: 5, 1: 30}))
         assert saved.status_code == 303
         assert 'data-version="2"' in scorer.get(sheet).get_data(as_text=True)
     finally:

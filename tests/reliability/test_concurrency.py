@@ -20,8 +20,12 @@ from scorekeeper import store
 
 from .conftest import LiveServer
 
-GAME: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
-                        "dealer": "Ann", "boxes": []}
+GAME: dict[str, Any] = {
+    "rules": "jersey-scarne",
+    "players": ["Ann", "Bob", "Cal"],
+    "dealer": "Ann",
+    "boxes": [],
+}
 TIMEOUT = 30
 CONFLICT = "Another phone changed this game"
 
@@ -71,8 +75,7 @@ def run_threads(count: int, work: Callable[[int], None]) -> None:
         raise failures[0]
 
 
-def test_racing_appends_and_retries_store_each_box_once(server: LiveServer,
-                                                        database_url: str) -> None:
+def test_racing_appends_and_retries_store_each_box_once(server: LiveServer, database_url: str) -> None:
     """8 threads, 96 distinct boxes, each sent twice with the same Idempotency-Key by two
     threads at about the same time (192 requests, no If-Match): every box is stored
     exactly once, every request answered 201 (first) or 200 ``repeated``."""
@@ -86,9 +89,12 @@ def test_racing_appends_and_retries_store_each_box_once(server: LiveServer,
             for n, (key, note) in enumerate(writes):
                 if n % 4 != i % 4:
                     continue
-                response = phone.post(f"{server.url}/api/v1/games/{game_id}/boxes",
-                                      json=misdeal(note), timeout=TIMEOUT,
-                                      headers={**auth, "Idempotency-Key": key})
+                response = phone.post(
+                    f"{server.url}/api/v1/games/{game_id}/boxes",
+                    json=misdeal(note),
+                    timeout=TIMEOUT,
+                    headers={**auth, "Idempotency-Key": key},
+                )
                 with lock:
                     answers.append((key, response.status_code, response.json()))
 
@@ -107,8 +113,7 @@ def test_racing_appends_and_retries_store_each_box_once(server: LiveServer,
     assert final["version"] == 1 + len(writes)
 
 
-def test_if_match_serialises_appends_edits_and_deletes(server: LiveServer,
-                                                       database_url: str) -> None:
+def test_if_match_serialises_appends_edits_and_deletes(server: LiveServer, database_url: str) -> None:
     """6 threads x 12 operations (append, edit, delete at random, each read-then-write
     with If-Match): stale writes get 409 and are retried after reading again. Replaying
     the accepted writes in version order reproduces the stored game exactly, so no write
@@ -132,16 +137,15 @@ def test_if_match_serialises_appends_edits_and_deletes(server: LiveServer,
                     base = f"{server.url}/api/v1/games/{game_id}/boxes"
                     if operation == "append" or not ids:
                         operation, target = "append", None
-                        response = phone.post(base, json=misdeal(note), headers=headers,
-                                              timeout=TIMEOUT)
+                        response = phone.post(base, json=misdeal(note), headers=headers, timeout=TIMEOUT)
                     elif operation == "edit":
                         target = chance.choice(ids)
-                        response = phone.put(f"{base}/{target}", json=misdeal(note),
-                                             headers=headers, timeout=TIMEOUT)
+                        response = phone.put(
+                            f"{base}/{target}", json=misdeal(note), headers=headers, timeout=TIMEOUT
+                        )
                     else:
                         target = chance.choice(ids)
-                        response = phone.delete(f"{base}/{target}", headers=headers,
-                                                timeout=TIMEOUT)
+                        response = phone.delete(f"{base}/{target}", headers=headers, timeout=TIMEOUT)
                     if response.status_code == 409:
                         body = response.json()["error"]
                         assert body["code"] == "stale-version"
@@ -186,8 +190,11 @@ def _phone(server: LiveServer, game_id: str, token: str) -> requests.Session:
     page = phone.get(f"{server.url}/games/{game_id}/join", timeout=TIMEOUT).text
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
     assert csrf is not None
-    joined = phone.post(f"{server.url}/games/{game_id}/join",
-                        data={"csrf_token": csrf.group(1), "code": token}, timeout=TIMEOUT)
+    joined = phone.post(
+        f"{server.url}/games/{game_id}/join",
+        data={"csrf_token": csrf.group(1), "code": token},
+        timeout=TIMEOUT,
+    )
     assert joined.status_code == 200 and f"/games/{game_id}" in joined.url
     return phone
 
@@ -196,14 +203,14 @@ def _box_form(phone: requests.Session, server: LiveServer, game_id: str) -> dict
     """The new-box form's hidden fields as the page gives them: CSRF token, version, box
     number, key."""
     page = phone.get(f"{server.url}/games/{game_id}/boxes/new", timeout=TIMEOUT).text
-    fields = dict(re.findall(r'<input[^>]*?name="(csrf_token|version|number|key)"[^>]*?value="([^"]*)"',
-                             page))
+    fields = dict(
+        re.findall(r'<input[^>]*?name="(csrf_token|version|number|key)"[^>]*?value="([^"]*)"', page)
+    )
     assert set(fields) == {"csrf_token", "version", "number", "key"}, page[:3000]
     return fields
 
 
-def test_phones_saving_the_same_moment_through_the_forms(server: LiveServer,
-                                                        database_url: str) -> None:
+def test_phones_saving_the_same_moment_through_the_forms(server: LiveServer, database_url: str) -> None:
     """Through the real pages (CSRF on): 5 rounds of 4 phones saving a box all based on
     the same box: one is stored, the other 3 get 409 and both boxes side by side.
     Then 5 double taps, each the same form sent 3 times at once: one box each."""
@@ -216,30 +223,38 @@ def test_phones_saving_the_same_moment_through_the_forms(server: LiveServer,
         assert len({form["version"] for form in forms}) == 1
         results: list[tuple[int, str, str]] = []
 
-        def save(i: int, forms: list[dict[str, str]] = forms,
-                 results: list[tuple[int, str, str]] = results, round_: int = round_) -> None:
+        def save(
+            i: int,
+            forms: list[dict[str, str]] = forms,
+            results: list[tuple[int, str, str]] = results,
+            round_: int = round_,
+        ) -> None:
             note = f"round {round_} phone {i}"
-            response = phones[i].post(f"{server.url}/games/{game_id}/boxes/new",
-                                      data={**forms[i], "ending": "misdeal", "note": note},
-                                      allow_redirects=False, timeout=TIMEOUT)
+            response = phones[i].post(
+                f"{server.url}/games/{game_id}/boxes/new",
+                data={**forms[i], "ending": "misdeal", "note": note},
+                allow_redirects=False,
+                timeout=TIMEOUT,
+            )
             results.append((response.status_code, note, response.text))
 
         run_threads(4, save)
         statuses = sorted(status for status, _note, _text in results)
         assert statuses == [303, 409, 409, 409], statuses
         expected += [note for status, note, _ in results if status == 303]
-        assert all("was saved on another phone" in text
-                   for status, _note, text in results if status == 409)
+        assert all("was saved on another phone" in text for status, _note, text in results if status == 409)
     for tap in range(5):
         form = _box_form(phones[0], server, game_id)
         note = f"double tap {tap}"
         taps: list[int] = []
 
-        def press(_i: int, form: dict[str, str] = form, note: str = note,
-                  taps: list[int] = taps) -> None:
-            response = phones[0].post(f"{server.url}/games/{game_id}/boxes/new",
-                                      data={**form, "ending": "misdeal", "note": note},
-                                      allow_redirects=False, timeout=TIMEOUT)
+        def press(_i: int, form: dict[str, str] = form, note: str = note, taps: list[int] = taps) -> None:
+            response = phones[0].post(
+                f"{server.url}/games/{game_id}/boxes/new",
+                data={**form, "ending": "misdeal", "note": note},
+                allow_redirects=False,
+                timeout=TIMEOUT,
+            )
             taps.append(response.status_code)
 
         run_threads(3, press)

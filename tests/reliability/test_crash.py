@@ -23,13 +23,21 @@ from scorekeeper.engine.contract import BoxEntry
 from .conftest import LiveServer
 from .test_concurrency import GAME, TIMEOUT, misdeal
 
-KNOCK: dict[str, Any] = {"ending": "knock", "by": "Bob",
-                         "hands": {"Ann": {"count": 5}, "Bob": {"count": 4}, "Cal": {"count": 5}}}
+KNOCK: dict[str, Any] = {
+    "ending": "knock",
+    "by": "Bob",
+    "hands": {"Ann": {"count": 5}, "Bob": {"count": 4}, "Cal": {"count": 5}},
+}
 """Two points to Bob: boxes that move the totals, so stale totals would show."""
 
 
-def _writer(server: LiveServer, games: list[tuple[str, dict[str, str]]], seed: int,
-            acknowledged: list[tuple[str, int]], stop: threading.Event) -> None:
+def _writer(
+    server: LiveServer,
+    games: list[tuple[str, dict[str, str]]],
+    seed: int,
+    acknowledged: list[tuple[str, int]],
+    stop: threading.Event,
+) -> None:
     """Append, correct and delete boxes until the server dies (or 400 requests)."""
     chance = random.Random(seed)
     with requests.Session() as phone:
@@ -46,14 +54,16 @@ def _writer(server: LiveServer, games: list[tuple[str, dict[str, str]]], seed: i
                     if response.status_code == 201:
                         acknowledged.append((game_id, response.json()["box_id"]))
                     continue
-                boxes = phone.get(f"{server.url}/api/v1/games/{game_id}",
-                                  timeout=TIMEOUT).json()["game"]["boxes"]
+                boxes = phone.get(f"{server.url}/api/v1/games/{game_id}", timeout=TIMEOUT).json()["game"][
+                    "boxes"
+                ]
                 if not boxes:
                     continue
                 target = chance.choice(boxes)["id"]
                 if roll < 0.85:
-                    phone.put(f"{base}/{target}", json=misdeal(f"fix w{seed}-{n}"), headers=auth,
-                              timeout=TIMEOUT)
+                    phone.put(
+                        f"{base}/{target}", json=misdeal(f"fix w{seed}-{n}"), headers=auth, timeout=TIMEOUT
+                    )
                 else:
                     phone.delete(f"{base}/{target}", headers=auth, timeout=TIMEOUT)
             except (requests.RequestException, ValueError):
@@ -62,7 +72,8 @@ def _writer(server: LiveServer, games: list[tuple[str, dict[str, str]]], seed: i
 
 @pytest.mark.parametrize("cycle_seconds", [(0.8, 1.6)])
 def test_kill_9_mid_stream_leaves_every_game_consistent(
-        database_url: str, tmp_path: Path, cycle_seconds: tuple[float, float]) -> None:
+    database_url: str, tmp_path: Path, cycle_seconds: tuple[float, float]
+) -> None:
     """3 rounds: 6 writers on 3 games (appends, corrections, deletions) for about a second,
     then SIGKILL. After each: every game verifies (rescored totals, stored rulings,
     one revision per version), every acknowledged box is stored, and a restarted server
@@ -77,9 +88,10 @@ def test_kill_9_mid_stream_leaves_every_game_consistent(
     seeds = itertools.count()
     for round_ in range(3):
         stop = threading.Event()
-        threads = [threading.Thread(target=_writer,
-                                    args=(server, games, next(seeds), acknowledged, stop))
-                   for _ in range(6)]
+        threads = [
+            threading.Thread(target=_writer, args=(server, games, next(seeds), acknowledged, stop))
+            for _ in range(6)
+        ]
         for thread in threads:
             thread.start()
         time.sleep(random.Random(round_).uniform(*cycle_seconds))
@@ -100,15 +112,17 @@ def test_kill_9_mid_stream_leaves_every_game_consistent(
             engine.dispose()
         server = LiveServer(database_url, log).start()
     game_id, auth = games[0]
-    after = requests.post(f"{server.url}/api/v1/games/{game_id}/boxes", json=misdeal("after"),
-                          headers=auth, timeout=TIMEOUT)
+    after = requests.post(
+        f"{server.url}/api/v1/games/{game_id}/boxes", json=misdeal("after"), headers=auth, timeout=TIMEOUT
+    )
     assert after.status_code == 201
     server.stop()
     assert len(acknowledged) >= 10, "too few writes got in before the kills to prove anything"
 
 
-def test_a_write_that_fails_half_way_leaves_nothing(database_url: str,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_that_fails_half_way_leaves_nothing(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The version bump, the box, its revision and the idempotency key are one
     transaction: when the last step fails, none of them is stored."""
     engine = store.connect(database_url)
@@ -139,11 +153,9 @@ def test_a_write_based_on_another_version_is_refused(database_url: str) -> None:
         with Session(engine, expire_on_commit=False) as db:
             game_id = ledger.import_game(db, GAME)[0].id
             ruling = {"result": "misdeal", "winner": None}
-            store.append_box(db, game_id, 1, misdeal("a"), rulings={None: ruling},
-                             summary={"totals": {}})
+            store.append_box(db, game_id, 1, misdeal("a"), rulings={None: ruling}, summary={"totals": {}})
             with pytest.raises(store.StaleWrite):
-                store.append_box(db, game_id, 1, misdeal("b"), rulings={None: ruling},
-                                 summary={"totals": {}})
+                store.append_box(db, game_id, 1, misdeal("b"), rulings={None: ruling}, summary={"totals": {}})
             assert store.game_version(db, game_id) == 2
     finally:
         engine.dispose()

@@ -21,8 +21,9 @@ def test_double_tapped_save_stores_one_box(client: FlaskClient) -> None:
     assert first.status_code == second.status_code == 303
     assert second.headers["Location"] == first.headers["Location"]
     assert _boxes(client, game_id) == 1 and totals(client, game_id)["Bob"] == 19
-    other = client.post(f"/games/{game_id}/boxes/new",
-                        data=box_form(2, counts={0: 14, 1: 4, 2: 13}, key="tap-2"))
+    other = client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(2, counts={0: 14, 1: 4, 2: 13}, key="tap-2")
+    )
     assert other.status_code == 303 and _boxes(client, game_id) == 2
 
 

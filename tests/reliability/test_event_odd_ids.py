@@ -26,18 +26,19 @@ def test_the_event_reads_answer_none_for_an_odd_id(database_url: str, odd: str) 
 
 
 def test_standings_and_game_pages_of_an_odd_id_are_404(database_url: str) -> None:
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url,
-                      "SECRET_KEY": "odd-ids-" + "n" * 40})
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "odd-ids-" + "n" * 40})
     client = app.test_client()
     try:
         # a phone that directs an event asks, for any game, whether it directs it
         with client.session_transaction() as kept:
             kept["direct"] = {"someevent": "sometoken"}
-        for url, headers in (("/events/%00/standings", {}),
-                             ("/events/a%00b/standings", {"HX-Request": "true"}),
-                             (f"/events/{'e' * 40}/standings", {}),
-                             ("/games/a%00b", {}), ("/games/%00/sheet?since=1",
-                                                    {"HX-Request": "true"})):
+        for url, headers in (
+            ("/events/%00/standings", {}),
+            ("/events/a%00b/standings", {"HX-Request": "true"}),
+            (f"/events/{'e' * 40}/standings", {}),
+            ("/games/a%00b", {}),
+            ("/games/%00/sheet?since=1", {"HX-Request": "true"}),
+        ):
             response = client.get(url, headers=headers)
             assert response.status_code == 404, (url, response.status_code)
     finally:

@@ -15,10 +15,13 @@ from .conftest import LiveServer
 from .liveserver import SECRET_KEY
 from .test_concurrency import TIMEOUT
 
-EVENT: dict[str, Any] = {"name": "Restart night", "rounds": 2, "seed": 4,
-                         "round_ends": {"minutes": 45},
-                         "entrants": ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus",
-                                      "Hal", "Ivy", "Jo"]}
+EVENT: dict[str, Any] = {
+    "name": "Restart night",
+    "rounds": 2,
+    "seed": 4,
+    "round_ends": {"minutes": 45},
+    "entrants": ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"],
+}
 
 
 def _token(game_id: str) -> dict[str, str]:
@@ -26,8 +29,7 @@ def _token(game_id: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {code}"}
 
 
-def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: str,
-                                                          tmp_path: Path) -> None:
+def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: str, tmp_path: Path) -> None:
     server = LiveServer(database_url, tmp_path / "server.log").start()
     started = requests.post(f"{server.url}/api/v1/events", json=EVENT, timeout=TIMEOUT)
     assert started.status_code == 201
@@ -37,10 +39,17 @@ def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: str,
     for table in body["tables"]:
         players = table["players"]
         for knocker in players[:2]:
-            box = {"ending": "knock", "by": knocker,
-                   "hands": {p: {"count": 1 if p == knocker else 10} for p in players}}
-            written = requests.post(f"{server.url}/api/v1/games/{table['game']}/boxes",
-                                    json=box, headers=_token(table["game"]), timeout=TIMEOUT)
+            box = {
+                "ending": "knock",
+                "by": knocker,
+                "hands": {p: {"count": 1 if p == knocker else 10} for p in players},
+            }
+            written = requests.post(
+                f"{server.url}/api/v1/games/{table['game']}/boxes",
+                json=box,
+                headers=_token(table["game"]),
+                timeout=TIMEOUT,
+            )
             assert written.status_code == 201
             recorded += 1
     before = requests.get(f"{server.url}/api/v1/events/{event_id}", timeout=TIMEOUT).json()
@@ -58,8 +67,7 @@ def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: str,
     assert requests.post(close, headers=director, timeout=TIMEOUT).status_code == 409
     closed = requests.post(close, json={"force": True}, headers=director, timeout=TIMEOUT)
     assert closed.status_code == 200
-    seated = requests.post(f"{server.url}/api/v1/events/{event_id}/rounds", headers=director,
-                           timeout=TIMEOUT)
+    seated = requests.post(f"{server.url}/api/v1/events/{event_id}/rounds", headers=director, timeout=TIMEOUT)
     assert seated.status_code == 201 and seated.json()["round"] == 2
     byes = [s["byes"] for s in seated.json()["event"]["seating"]]
     assert byes[0] != byes[1]  # never the same player's bye twice while avoidable

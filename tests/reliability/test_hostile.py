@@ -16,7 +16,8 @@ from .conftest import LiveServer
 
 @pytest.mark.parametrize("load", ["pdf", "read"])
 def test_a_table_keeps_recording_while_a_client_prints_the_biggest_sheets(
-        server: LiveServer, load: str) -> None:
+    server: LiveServer, load: str
+) -> None:
     """``read``: anonymous readers of the biggest game's sheet page (issue 23)."""
     result = attack(server.url, seconds=5.0, hostile=4, load=load)
     idle, attacked = result["idle"], result["attacked"]

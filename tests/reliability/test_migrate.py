@@ -15,8 +15,10 @@ from scorekeeper import cli, store
 from .liveserver import SECRET_KEY
 
 
-def test_migrations_started_at_once_do_not_collide(tmp_path: Path, request: pytest.FixtureRequest,
-                                                   ) -> None:
+def test_migrations_started_at_once_do_not_collide(
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> None:
     """Four ``scorekeeper migrate`` on one empty database at the same moment, three times
     on SQLite and (when installed) on PostgreSQL: every one exits 0 and the schema is
     current (without the lock one in three crashed creating tables twice)."""
@@ -26,9 +28,15 @@ def test_migrations_started_at_once_do_not_collide(tmp_path: Path, request: pyte
         urls += [postgres.new_database() for _ in range(3)]
     for url in urls:
         env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url}
-        racers = [subprocess.Popen([sys.executable, "-m", "scorekeeper", "migrate"], env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                  for _ in range(4)]
+        racers = [
+            subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper", "migrate"],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(4)
+        ]
         for racer in racers:
             _out, err = racer.communicate(timeout=120)
             assert racer.returncode == 0, (url, err.decode()[-2000:])
@@ -43,12 +51,16 @@ def test_health_says_503_until_the_schema_is_current(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'health.sqlite3'}"
     client = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY}).test_client()
     behind = client.get("/health")
-    assert (behind.status_code, behind.json) == (503, {"status": "error", "database": "ok",
-                                                        "schema": "behind"})
+    assert (behind.status_code, behind.json) == (
+        503,
+        {"status": "error", "database": "ok", "schema": "behind"},
+    )
     store.migrate(url)
     current = client.get("/health")
-    assert (current.status_code, current.json) == (200, {"status": "ok", "database": "ok",
-                                                         "schema": "current"})
+    assert (current.status_code, current.json) == (
+        200,
+        {"status": "ok", "database": "ok", "schema": "current"},
+    )
 
 
 MOUNTS = """\
@@ -59,12 +71,15 @@ fileserver:/export/club /srv/club\\040scores nfs4 rw,vers=4.2 0 0
 """
 
 
-@pytest.mark.parametrize(("path", "refused"), [
-    ("/srv/club scores/scorekeeper.sqlite3", "nfs4"),
-    ("/mnt/nas/deep/down/s.sqlite3", "cifs"),
-    ("/srv/local.sqlite3", None),
-    ("/tmp/s.sqlite3", None),
-])
+@pytest.mark.parametrize(
+    ("path", "refused"),
+    [
+        ("/srv/club scores/scorekeeper.sqlite3", "nfs4"),
+        ("/mnt/nas/deep/down/s.sqlite3", "cifs"),
+        ("/srv/local.sqlite3", None),
+        ("/tmp/s.sqlite3", None),
+    ],
+)
 def test_sqlite_on_network_storage_is_refused(path: str, refused: str | None) -> None:
     """A SQLite file under an NFS or SMB mount is refused naming the file, the file
     system and what to do instead; a local disk is fine; PostgreSQL is never looked at."""
@@ -80,7 +95,8 @@ def test_sqlite_on_network_storage_is_refused(path: str, refused: str | None) ->
 
 
 def test_the_command_line_refuses_sqlite_on_network_storage(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``scorekeeper migrate`` on a SQLite file under an NFS mount exits 2 with the
     reason as a JSON error, and creates nothing there."""
     table = tmp_path / "mounts"

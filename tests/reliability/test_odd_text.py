@@ -18,12 +18,22 @@ from scorekeeper.engine.contract import GameEntry
 from scorekeeper.web import create_app
 
 GAME: dict[str, Any] = {
-    "rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-    "boxes": [{"ending": "knock", "by": "Bob", "note": "fine",
-               "hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}],
+    "rules": "jersey-scarne",
+    "players": ["Ann", "Bob", "Cal"],
+    "dealer": "Ann",
+    "boxes": [
+        {
+            "ending": "knock",
+            "by": "Bob",
+            "note": "fine",
+            "hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}},
+        }
+    ],
 }
-BAD_ENTRY = ('{"ending": "knock", "by": "Bob", "note": "x\\udfff", "colour": "\\udcff", '
-             '"hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}')
+BAD_ENTRY = (
+    '{"ending": "knock", "by": "Bob", "note": "x\\udfff", "colour": "\\udcff", '
+    '"hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}'
+)
 """What the review stored: a lone surrogate in the note and in an unknown key, as the
 JSON text an older version wrote (JSON escapes keep it storable)."""
 
@@ -39,8 +49,9 @@ def _poisoned(database_url: str) -> str:
             try:
                 conn.execute(sa.text("UPDATE boxes SET entry = :e"), {"e": BAD_ENTRY})
                 conn.execute(sa.text("UPDATE box_revisions SET entry = :e"), {"e": BAD_ENTRY})
-                conn.execute(sa.text("UPDATE games SET players = :p"),
-                             {"p": '["Ann", "Bob", "Cal", "D\\udfff"]'})
+                conn.execute(
+                    sa.text("UPDATE games SET players = :p"), {"p": '["Ann", "Bob", "Cal", "D\\udfff"]'}
+                )
             except sa.exc.DataError:
                 pytest.skip("this database refuses a lone surrogate even in JSON text")
     finally:
@@ -52,8 +63,8 @@ def _poisoned(database_url: str) -> str:
 
 
 def test_backup_and_export_write_it_escaped_and_say_so(
-        database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     game_id = _poisoned(database_url)
     monkeypatch.setattr(cli, "_database_url", lambda: database_url)
     out = tmp_path / "all.json"
@@ -81,13 +92,17 @@ def test_backup_and_export_write_it_escaped_and_say_so(
 
 def test_pages_and_the_api_show_it_escaped(database_url: str) -> None:
     game_id = _poisoned(database_url)
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url,
-                      "SECRET_KEY": "odd-" + "o" * 40})
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "odd-" + "o" * 40})
     client = app.test_client()
     try:
         box_id = client.get(f"/api/v1/games/{game_id}").get_json()["game"]["boxes"][0]["id"]
-        for url in (f"/games/{game_id}", f"/games/{game_id}/boxes/{box_id}",
-                    f"/games/{game_id}/export.json", f"/api/v1/games/{game_id}", "/"):
+        for url in (
+            f"/games/{game_id}",
+            f"/games/{game_id}/boxes/{box_id}",
+            f"/games/{game_id}/export.json",
+            f"/api/v1/games/{game_id}",
+            "/",
+        ):
             response = client.get(url)
             assert response.status_code == 200, url
             assert "\\udfff" in response.get_data(as_text=True) or url == "/", url
@@ -95,12 +110,14 @@ def test_pages_and_the_api_show_it_escaped(database_url: str) -> None:
         app.extensions["scorekeeper.store"].kw["bind"].dispose()
 
 
-def test_a_restore_refuses_text_that_is_not_unicode(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_restore_refuses_text_that_is_not_unicode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     backup = tmp_path / "bad.json"
-    backup.write_text('{"format": "scorekeeper-backup", "format_version": 1, "tables": '
-                      '{"games": [{"id": "g\\udfff"}]}}', encoding="utf-8")
+    backup.write_text(
+        '{"format": "scorekeeper-backup", "format_version": 1, "tables": {"games": [{"id": "g\\udfff"}]}}',
+        encoding="utf-8",
+    )
     target = f"sqlite:///{tmp_path / 'target.sqlite3'}"
     monkeypatch.setattr(cli, "_database_url", lambda: target)
     assert cli.main(["restore", str(backup)]) == 2
@@ -109,17 +126,38 @@ def test_a_restore_refuses_text_that_is_not_unicode(tmp_path: Path,
 
 
 FOUND_BY_FUZZING = [
-    "", " ", "<script>alert(1)</script>", "A\u202eB", "\u200b", "e\u0301\u0301\u0301", "🂡🃏",
-    "\x00", "9" * 400, "-1", "1e999", "NaN", "0x10", "٣", "Ⅻ", "\ufeff7", "7S", "10H",
-    "\\udfff", "'; DROP TABLE games; --", "\u0000\u0001\u001f", "\ud83c\udca1", "ﬀ", "İ",
-    "\r\n", "a" * 1000,
+    "",
+    " ",
+    "<script>alert(1)</script>",
+    "A\u202eB",
+    "\u200b",
+    "e\u0301\u0301\u0301",
+    "🂡🃏",
+    "\x00",
+    "9" * 400,
+    "-1",
+    "1e999",
+    "NaN",
+    "0x10",
+    "٣",
+    "Ⅻ",
+    "\ufeff7",
+    "7S",
+    "10H",
+    "\\udfff",
+    "'; DROP TABLE games; --",
+    "\u0000\u0001\u001f",
+    "\ud83c\udca1",
+    "ﬀ",
+    "İ",
+    "\r\n",
+    "a" * 1000,
 ]
 """Every odd string the fuzzers send (tests/security/test_fuzz_forms.py's ODD_TEXT and
 what schemathesis found), and a few of their cousins."""
 
 
-def test_a_backup_of_every_odd_string_restores_exactly(database_url: str,
-                                                         tmp_path: Path) -> None:
+def test_a_backup_of_every_odd_string_restores_exactly(database_url: str, tmp_path: Path) -> None:
     """Each odd string as a box's note and a game's place, stored through the ledger where
     the contract takes it (the rest is refused, so never stored): backup, restore into
     an empty database of the same kind, and every row comes back equal."""
@@ -166,16 +204,19 @@ def _new_postgres_database(url: str) -> str:
 
 def test_a_nul_in_a_url_is_no_game_on_either_database(database_url: str) -> None:
     """PostgreSQL refuses NUL in text: a game id with one must be 404, not a 500."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url,
-                      "SECRET_KEY": "nul-" + "n" * 40})
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "nul-" + "n" * 40})
     client = app.test_client()
     try:
-        for url, headers in (("/api/v1/games/a%00b", {}), ("/games/a%00b", {}),
-                             ("/games/a%00b/sheet?since=1", {"HX-Request": "true"}),
-                             ("/api/v1/games/a%00b/sheet.pdf", {})):
+        for url, headers in (
+            ("/api/v1/games/a%00b", {}),
+            ("/games/a%00b", {}),
+            ("/games/a%00b/sheet?since=1", {"HX-Request": "true"}),
+            ("/api/v1/games/a%00b/sheet.pdf", {}),
+        ):
             assert client.get(url, headers=headers).status_code == 404, url
-        response = client.post("/api/v1/games/a%00b/boxes", json={"ending": "misdeal"},
-                               headers={"Authorization": "Bearer x"})
+        response = client.post(
+            "/api/v1/games/a%00b/boxes", json={"ending": "misdeal"}, headers={"Authorization": "Bearer x"}
+        )
         assert response.status_code == 404
     finally:
         app.extensions["scorekeeper.store"].kw["bind"].dispose()

@@ -58,8 +58,7 @@ def _version(sheet: str) -> int:
     return int(found.group(1))
 
 
-def test_two_instances_share_games_rights_and_one_winner(
-        pair: tuple[Instance, Instance, str]) -> None:
+def test_two_instances_share_games_rights_and_one_winner(pair: tuple[Instance, Instance, str]) -> None:
     a, b, url = pair
     assert Path(a.folder).is_dir() and Path(b.folder).is_dir() and a.folder != b.folder
     created = requests.post(f"{a.url}/api/v1/games", json=GAME, timeout=TIMEOUT).json()
@@ -70,25 +69,34 @@ def test_two_instances_share_games_rights_and_one_winner(
     sheet = watcher.get(f"{b.url}/games/{game_id}", timeout=TIMEOUT)
     assert sheet.status_code == 200 and "You are watching this game" in sheet.text
     version = _version(sheet.text)
-    assert watcher.get(f"{b.url}/games/{game_id}/sheet?since={version}",
-                       headers=POLL, timeout=TIMEOUT).status_code == 204
+    assert (
+        watcher.get(
+            f"{b.url}/games/{game_id}/sheet?since={version}", headers=POLL, timeout=TIMEOUT
+        ).status_code
+        == 204
+    )
     scorer = _phone(a, game_id, token)
 
     # The edit right obtained on A works on B: the box form, and a box saved there.
     form = _box_form(scorer, b, game_id)
-    saved = scorer.post(f"{b.url}/games/{game_id}/boxes/new",
-                        data={**form, "ending": "misdeal", "note": "saved on B"},
-                        allow_redirects=False, timeout=TIMEOUT)
+    saved = scorer.post(
+        f"{b.url}/games/{game_id}/boxes/new",
+        data={**form, "ending": "misdeal", "note": "saved on B"},
+        allow_redirects=False,
+        timeout=TIMEOUT,
+    )
     assert saved.status_code == 303, saved.text[:2000]
 
     # A box recorded on A is on B's very next poll.
     form = _box_form(scorer, a, game_id)
-    saved = scorer.post(f"{a.url}/games/{game_id}/boxes/new",
-                        data={**form, "ending": "misdeal", "note": "saved on A"},
-                        allow_redirects=False, timeout=TIMEOUT)
+    saved = scorer.post(
+        f"{a.url}/games/{game_id}/boxes/new",
+        data={**form, "ending": "misdeal", "note": "saved on A"},
+        allow_redirects=False,
+        timeout=TIMEOUT,
+    )
     assert saved.status_code == 303
-    polled = watcher.get(f"{b.url}/games/{game_id}/sheet?since={version}",
-                         headers=POLL, timeout=TIMEOUT)
+    polled = watcher.get(f"{b.url}/games/{game_id}/sheet?since={version}", headers=POLL, timeout=TIMEOUT)
     assert polled.status_code == 200 and _version(polled.text) == version + 2
     assert polled.text.count('class="what"') == 2, polled.text
 
@@ -101,13 +109,17 @@ def test_two_instances_share_games_rights_and_one_winner(
 
     def save(phone: requests.Session, base: str) -> None:
         barrier.wait()
-        answers[base] = phone.post(f"{base}/games/{game_id}/boxes/new",
-                                   data={**forms[base], "ending": "misdeal",
-                                         "note": f"box 3 through {base[-5:]}"},
-                                   allow_redirects=False, timeout=TIMEOUT)
+        answers[base] = phone.post(
+            f"{base}/games/{game_id}/boxes/new",
+            data={**forms[base], "ending": "misdeal", "note": f"box 3 through {base[-5:]}"},
+            allow_redirects=False,
+            timeout=TIMEOUT,
+        )
 
-    threads = [threading.Thread(target=save, args=(scorer, a.url)),
-               threading.Thread(target=save, args=(other, b.url))]
+    threads = [
+        threading.Thread(target=save, args=(scorer, a.url)),
+        threading.Thread(target=save, args=(other, b.url)),
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -120,8 +132,13 @@ def test_two_instances_share_games_rights_and_one_winner(
     assert notes[:2] == ["saved on B", "saved on A"] and len(notes) == 3 and problems == []
 
     # The operator's check agrees.
-    checked = subprocess.run([sys.executable, "-m", "scorekeeper", "check"],
-                             env={**os.environ, "DATABASE_URL": url}, capture_output=True,
-                             text=True, timeout=120, check=False)
+    checked = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "check"],
+        env={**os.environ, "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert '"ok": true' in checked.stdout

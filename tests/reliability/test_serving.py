@@ -43,12 +43,15 @@ class Served(LiveServer):
     settings: dict[str, str] = field(default_factory=dict)
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
-                "--port", str(self.port)]
+        return [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
 
     def environment(self) -> dict[str, str]:
-        return {**os.environ, "SCOREKEEPER_DATABASE_URL": self.database_url,
-                "SCOREKEEPER_SECRET_KEY": SECRET_KEY, **self.settings}
+        return {
+            **os.environ,
+            "SCOREKEEPER_DATABASE_URL": self.database_url,
+            "SCOREKEEPER_SECRET_KEY": SECRET_KEY,
+            **self.settings,
+        }
 
 
 @dataclass
@@ -56,10 +59,24 @@ class Gunicorn(Served):
     """gunicorn with two worker processes of two threads, as docs/deploy.md runs it."""
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
-                "--workers", "2", "--worker-class", "gthread", "--threads", "2",
-                "--graceful-timeout", "10", "--access-logfile", "-",
-                "scorekeeper.web:create_app()"]
+        return [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "2",
+            "--graceful-timeout",
+            "10",
+            "--access-logfile",
+            "-",
+            "scorekeeper.web:create_app()",
+        ]
 
 
 @pytest.fixture
@@ -83,9 +100,12 @@ def test_one_process_holds_300_phones_each_on_its_own_connection(tmp_path: Path)
     answers the whole of 127.0.0.0/8), as at a club, where the cap on one address's
     connections (tests/reliability/test_slow_clients.py) does not touch it."""
     live = Served(_sqlite(tmp_path), tmp_path / "serve.log").start()
-    phones = [http.client.HTTPConnection("127.0.0.1", live.port, timeout=10,
-                                         source_address=(f"127.1.{i // 200}.{i % 200 + 1}", 0))
-              for i in range(PHONES)]
+    phones = [
+        http.client.HTTPConnection(
+            "127.0.0.1", live.port, timeout=10, source_address=(f"127.1.{i // 200}.{i % 200 + 1}", 0)
+        )
+        for i in range(PHONES)
+    ]
     try:
         for _round in range(2):
             for phone in phones:
@@ -101,8 +121,7 @@ def test_one_process_holds_300_phones_each_on_its_own_connection(tmp_path: Path)
         live.stop()
 
 
-def test_serve_prints_the_addresses_and_a_qr_code_and_logs_each_request(
-        served: Served) -> None:
+def test_serve_prints_the_addresses_and_a_qr_code_and_logs_each_request(served: Served) -> None:
     """The terminal shows where to connect, as text and as a QR code; each request gets
     one access-log line in Apache's combined format, user agent included."""
     requests.get(f"{served.url}/health", timeout=TIMEOUT, headers={"User-Agent": "phone/1"})
@@ -113,8 +132,10 @@ def test_serve_prints_the_addresses_and_a_qr_code_and_logs_each_request(
     # Served on the loopback address: the terminal says phones cannot reach it, and how.
     assert "phones cannot reach 127.0.0.1" in log and "HOST=0.0.0.0" in log
     assert re.search("[▀▄█]{7}", log), log[:2000]  # a QR code's finder pattern, in blocks
-    line = re.compile(r'127\.0\.0\.1 - - \[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] '
-                      r'"GET /health HTTP/1\.1" 200 \d+ "-" "phone/1"')
+    line = re.compile(
+        r"127\.0\.0\.1 - - \[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "
+        r'"GET /health HTTP/1\.1" 200 \d+ "-" "phone/1"'
+    )
     assert line.search(log), log[-2000:]
 
 
@@ -131,8 +152,7 @@ def test_qr_code_is_the_first_address() -> None:
     assert text.index("10.0.0.7") < text.index("192.168.1.20")
 
 
-def test_waitress_settings_come_from_the_environment(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_waitress_settings_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SCOREKEEPER_WAITRESS_* set waitress's threads and connection limit; without them
     the defaults hold 300 phones; poll() is used (select() stops at 1024 sockets)."""
     from scorekeeper.web import create_app
@@ -149,8 +169,7 @@ def test_waitress_settings_come_from_the_environment(tmp_path: Path,
     assert settings["clear_untrusted_proxy_headers"] is False
 
 
-def test_switch_interval_is_short_and_settable(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_switch_interval_is_short_and_settable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """serve lets threads take turns every millisecond, not Python's 5 ms (a poll waited
     5 ms at each turn behind a sheet being drawn); SCOREKEEPER_SWITCH_INTERVAL sets it."""
     from scorekeeper.web import create_app
@@ -172,9 +191,12 @@ def test_sigterm_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
 
     def record() -> None:
         try:
-            answer["box"] = requests.post(f"{live.url}/api/v1/games/{game_id}/boxes",
-                                          json=misdeal("in flight"), headers=auth,
-                                          timeout=TIMEOUT)
+            answer["box"] = requests.post(
+                f"{live.url}/api/v1/games/{game_id}/boxes",
+                json=misdeal("in flight"),
+                headers=auth,
+                timeout=TIMEOUT,
+            )
         except requests.RequestException as err:
             answer["box"] = err
 
@@ -202,8 +224,7 @@ def test_sigterm_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("proxied", [True, False], ids=["proxy-fix", "no-proxy-fix"])
-def test_the_proxys_headers_are_believed_only_with_proxy_fix(tmp_path: Path,
-                                                             proxied: bool) -> None:
+def test_the_proxys_headers_are_believed_only_with_proxy_fix(tmp_path: Path, proxied: bool) -> None:
     """Behind a proxy that terminates HTTPS for scores.example.org (X-Forwarded-*),
     with SCOREKEEPER_PROXY_FIX=1 the session cookie is Secure and the share page's
     links are https://scores.example.org/...; without it the same headers are ignored
@@ -212,26 +233,33 @@ def test_the_proxys_headers_are_believed_only_with_proxy_fix(tmp_path: Path,
     live = Served(_sqlite(tmp_path), tmp_path / "serve.log", settings=settings).start()
     try:
         created = requests.post(f"{live.url}/api/v1/games", json=GAME, timeout=TIMEOUT).json()
-        forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org",
-                     "X-Forwarded-For": "203.0.113.9"}
+        forwarded = {
+            "X-Forwarded-Proto": "https",
+            "X-Forwarded-Host": "scores.example.org",
+            "X-Forwarded-For": "203.0.113.9",
+        }
         join = f"{live.url}/games/{created['id']}/join"
         page = requests.get(join, headers=forwarded, timeout=TIMEOUT)
         csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
         assert csrf is not None
         # Over HTTPS the CSRF check wants the page's own address as Referer (sent by
         # browsers under the Referrer-Policy: same-origin the page carries).
-        referer = f"{'https://scores.example.org' if proxied else live.url}/games/" \
-                  f"{created['id']}/join"
-        joined = requests.post(join, data={"csrf_token": csrf.group(1),
-                                           "code": created["edit_token"]},
-                               headers={**forwarded, "Referer": referer,
-                                        "Cookie": page.headers["Set-Cookie"].split(";", 1)[0]},
-                               allow_redirects=False, timeout=TIMEOUT)
+        referer = f"{'https://scores.example.org' if proxied else live.url}/games/{created['id']}/join"
+        joined = requests.post(
+            join,
+            data={"csrf_token": csrf.group(1), "code": created["edit_token"]},
+            headers={**forwarded, "Referer": referer, "Cookie": page.headers["Set-Cookie"].split(";", 1)[0]},
+            allow_redirects=False,
+            timeout=TIMEOUT,
+        )
         assert joined.status_code == 303, joined.text[:300]
         cookie = joined.headers["Set-Cookie"]
         session = cookie.split(";", 1)[0]
-        share = requests.get(f"{live.url}/games/{created['id']}/share",
-                             headers={**forwarded, "Cookie": session}, timeout=TIMEOUT)
+        share = requests.get(
+            f"{live.url}/games/{created['id']}/share",
+            headers={**forwarded, "Cookie": session},
+            timeout=TIMEOUT,
+        )
         assert share.status_code == 200
         public = f"https://scores.example.org/games/{created['id']}"
         if proxied:
@@ -250,8 +278,9 @@ def test_serve_refuses_an_unmigrated_database(tmp_path: Path) -> None:
     """On a database that ``scorekeeper migrate`` has not brought up to date, serve
     exits at once and says what to run (migrations are a step of their own)."""
     live = Served(f"sqlite:///{tmp_path / 'empty.sqlite3'}", tmp_path / "serve.log")
-    finished = subprocess.run(live.command(), env=live.environment(), capture_output=True,
-                              text=True, timeout=60, check=False)
+    finished = subprocess.run(
+        live.command(), env=live.environment(), capture_output=True, text=True, timeout=60, check=False
+    )
     assert finished.returncode == 2, finished.stderr
     assert "scorekeeper migrate" in finished.stderr
 
@@ -264,21 +293,31 @@ def test_gunicorn_workers_record_boxes(database_url: str, tmp_path: Path) -> Non
     try:
         game_id, auth = create(live)
         for n in range(6):
-            written = requests.post(f"{live.url}/api/v1/games/{game_id}/boxes",
-                                    json=misdeal(f"api {n}"), headers=auth, timeout=TIMEOUT)
+            written = requests.post(
+                f"{live.url}/api/v1/games/{game_id}/boxes",
+                json=misdeal(f"api {n}"),
+                headers=auth,
+                timeout=TIMEOUT,
+            )
             assert written.status_code == 201, written.text
         browser = _phone(live, game_id, auth["Authorization"].removeprefix("Bearer "))
         browser.headers["Connection"] = "close"
         form = _box_form(browser, live, game_id)
-        saved = browser.post(f"{live.url}/games/{game_id}/boxes/new",
-                             data={**form, "ending": "misdeal", "note": "form"},
-                             allow_redirects=False, timeout=TIMEOUT)
+        saved = browser.post(
+            f"{live.url}/games/{game_id}/boxes/new",
+            data={**form, "ending": "misdeal", "note": "form"},
+            allow_redirects=False,
+            timeout=TIMEOUT,
+        )
         assert saved.status_code == 303, saved.text[:2000]
         for _ in range(6):
-            read = requests.get(f"{live.url}/api/v1/games/{game_id}", timeout=TIMEOUT,
-                                headers={"Connection": "close"})
+            read = requests.get(
+                f"{live.url}/api/v1/games/{game_id}", timeout=TIMEOUT, headers={"Connection": "close"}
+            )
             assert [box["note"] for box in read.json()["game"]["boxes"]] == [
-                *(f"api {n}" for n in range(6)), "form"]
+                *(f"api {n}" for n in range(6)),
+                "form",
+            ]
         assert stored(database_url, game_id) == ([*(f"api {n}" for n in range(6)), "form"], [])
         assert '"POST /api/v1/games HTTP/1.1" 201' in live.log.read_text()
     finally:

@@ -16,10 +16,19 @@ from flask.testing import FlaskClient
 from scorekeeper import store
 from scorekeeper.web import create_app
 
-GAME: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
-                        "dealer": "Ann", "stake": 0.05,
-                        "boxes": [{"ending": "knock", "by": "Bob", "hands": {
-                            "Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}]}
+GAME: dict[str, Any] = {
+    "rules": "jersey-scarne",
+    "players": ["Ann", "Bob", "Cal"],
+    "dealer": "Ann",
+    "stake": 0.05,
+    "boxes": [
+        {
+            "ending": "knock",
+            "by": "Bob",
+            "hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}},
+        }
+    ],
+}
 
 
 @pytest.fixture
@@ -54,8 +63,7 @@ def join(client: FlaskClient, game_id: str, code: str, **options: Any) -> Any:
         headers = dict(options.pop("headers", {}))
         headers["Referer"] = f"{options['base_url']}/games/{game_id}/join"
         options["headers"] = headers
-    return client.post(f"/games/{game_id}/join",
-                       data={"csrf_token": match.group(1), "code": code}, **options)
+    return client.post(f"/games/{game_id}/join", data={"csrf_token": match.group(1), "code": code}, **options)
 
 
 @pytest.fixture
@@ -77,4 +85,3 @@ def snapshot(app: Flask) -> dict[str, Any]:
     from tests.reliability.test_backup import _everything
 
     return _everything(str(app.config["DATABASE_URL"]))
-

@@ -23,19 +23,39 @@ no route does."""
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 GAME_WRITES = {
-    "boxes.new", "boxes.preview", "boxes.edit", "boxes.preview_edit", "boxes.delete",
+    "boxes.new",
+    "boxes.preview",
+    "boxes.edit",
+    "boxes.preview_edit",
+    "boxes.delete",
     "boxes.undo",
-    "api.add_box", "api.replace_box", "api.delete_box", "joining.renew",
-    "games.end", "games.house_rules", "api.end_game", "api.change_settings",
+    "api.add_box",
+    "api.replace_box",
+    "api.delete_box",
+    "joining.renew",
+    "games.end",
+    "games.house_rules",
+    "api.end_game",
+    "api.change_settings",
 }
 """Routes that change (or need the right to change) one stored game."""
 
 EVENT_WRITES = {
-    "events.renew", "events.entrants", "events.swap", "events.close", "events.seat",
+    "events.renew",
+    "events.entrants",
+    "events.swap",
+    "events.close",
+    "events.seat",
     "events.end_table",
-    "events.penalty", "events.replace",
-    "api.seat_round", "api.close_round", "api.enter", "api.withdraw", "api.penalize",
-    "api.swap", "api.replace",
+    "events.penalty",
+    "events.replace",
+    "api.seat_round",
+    "api.close_round",
+    "api.enter",
+    "api.withdraw",
+    "api.penalize",
+    "api.swap",
+    "api.replace",
 }
 """Routes that need an event's director's right (issue 25)."""
 
@@ -46,8 +66,10 @@ OPEN_POSTS = {
     "joining.join": "needs the game's edit code or join code itself (wrong ones limited)",
     "joining.join_by_code": "needs a game's join code itself (wrong ones limited)",
     "disputes.settle": "rules on a showdown, stores nothing",
-    "api.adjudicate": "stores nothing", "api.score": "stores nothing",
-    "api.arrange": "stores nothing", "api.create_game": "a new game of one's own",
+    "api.adjudicate": "stores nothing",
+    "api.score": "stores nothing",
+    "api.arrange": "stores nothing",
+    "api.create_game": "a new game of one's own",
     "players.merge": "changes only games whose edit secret the browser holds",
     "players.split": "needs the edit secret of the game the name is split in",
     "players.undo": "needs the edit secret of every game the decision changed",
@@ -59,8 +81,11 @@ OPEN_POSTS = {
 
 
 def _mutating_rules(app: Flask) -> list[Any]:
-    return [rule for rule in app.url_map.iter_rules()
-            if (rule.methods or set()) & WRITE_METHODS and rule.endpoint != "static"]
+    return [
+        rule
+        for rule in app.url_map.iter_rules()
+        if (rule.methods or set()) & WRITE_METHODS and rule.endpoint != "static"
+    ]
 
 
 def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
@@ -72,22 +97,28 @@ def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
 
 def _url(rule: Any, game: StoredGame) -> str:
     values = {"game_id": game.id, "box_id": game.box_id}
-    return str(rule.rule).replace("<game_id>", game.id).replace(
-        "<int:box_id>", str(values["box_id"])).replace("<path:person>", "ann").replace(
-        "<int:decision_id>", "1").replace("<event_id>", "anevent").replace(
-        "<int:table>", "1").replace("<int:number>", "1")
+    return (
+        str(rule.rule)
+        .replace("<game_id>", game.id)
+        .replace("<int:box_id>", str(values["box_id"]))
+        .replace("<path:person>", "ann")
+        .replace("<int:decision_id>", "1")
+        .replace("<event_id>", "anevent")
+        .replace("<int:table>", "1")
+        .replace("<int:number>", "1")
+    )
 
 
 @pytest.mark.parametrize("with_token", ["none", "wrong", "other game's"])
 def test_read_only_link_cannot_write_through_any_route(
-        secure_app: Flask, stored_game: StoredGame, viewer: FlaskClient, with_token: str) -> None:
+    secure_app: Flask, stored_game: StoredGame, viewer: FlaskClient, with_token: str
+) -> None:
     """Every method of every game-writing route, as a browser without the edit secret
     (CSRF off, so only the edit check stands) and as an API client with no, a wrong, or
     another game's token: refused with 401/403 and nothing in the database changes."""
     secure_app.config["WTF_CSRF_ENABLED"] = False
     other = viewer.post("/api/v1/games", json=GAME).get_json()["edit_token"]
-    token = {"none": None, "wrong": stored_game.token[:-2] + "xx",
-             "other game's": other}[with_token]
+    token = {"none": None, "wrong": stored_game.token[:-2] + "xx", "other game's": other}[with_token]
     before = snapshot(secure_app)
     form = {"version": "2", "key": "k", "ending": "misdeal", "code": token or ""}
     checked = 0
@@ -98,12 +129,14 @@ def test_read_only_link_cannot_write_through_any_route(
             headers = {"If-Match": "2"}
             if token is not None:
                 headers["Authorization"] = f"Bearer {token}"
-            response = viewer.open(_url(rule, stored_game), method=method, data=form,
-                                   headers=headers) if not rule.endpoint.startswith("api.") \
-                else viewer.open(_url(rule, stored_game), method=method,
-                                 json={"ending": "misdeal"}, headers=headers)
-            wanted = {403} if token is not None or not rule.endpoint.startswith("api.") \
-                else {401}
+            response = (
+                viewer.open(_url(rule, stored_game), method=method, data=form, headers=headers)
+                if not rule.endpoint.startswith("api.")
+                else viewer.open(
+                    _url(rule, stored_game), method=method, json={"ending": "misdeal"}, headers=headers
+                )
+            )
+            wanted = {403} if token is not None or not rule.endpoint.startswith("api.") else {401}
             assert response.status_code in wanted, (rule.endpoint, method, response.status_code)
             checked += 1
     assert checked == 17  # 14 routes, and HEAD on the three that also show a form
@@ -112,20 +145,32 @@ def test_read_only_link_cannot_write_through_any_route(
     assert after == before
 
 
-def test_head_with_a_body_writes_nothing(secure_app: Flask, editor: FlaskClient,
-                                        stored_game: StoredGame) -> None:
+def test_head_with_a_body_writes_nothing(
+    secure_app: Flask, editor: FlaskClient, stored_game: StoredGame
+) -> None:
     """HEAD on every route that answers it, by the editor (who may write), with a box
     form or a new game in its body and the code of the game: nothing is stored, not a
     box, not a game, not a code, not a right (the session is the same after)."""
     game = stored_game.id
     version = editor.get(f"/api/v1/games/{game}").get_json()["version"]
-    form = {"version": str(version), "number": "2", "key": "head", "ending": "misdeal",
-            "rules": "jersey-scarne", "players-0": "Ann", "players-1": "Bob",
-            "players-2": "Cal", "dealer": "0", "code": stored_game.token}
-    heads = [rule for rule in secure_app.url_map.iter_rules()
-             if "HEAD" in (rule.methods or set()) and rule.endpoint != "static"]
-    assert {"boxes.new", "boxes.edit", "games.new", "joining.confirm"} <= {
-        rule.endpoint for rule in heads}
+    form = {
+        "version": str(version),
+        "number": "2",
+        "key": "head",
+        "ending": "misdeal",
+        "rules": "jersey-scarne",
+        "players-0": "Ann",
+        "players-1": "Bob",
+        "players-2": "Cal",
+        "dealer": "0",
+        "code": stored_game.token,
+    }
+    heads = [
+        rule
+        for rule in secure_app.url_map.iter_rules()
+        if "HEAD" in (rule.methods or set()) and rule.endpoint != "static"
+    ]
+    assert {"boxes.new", "boxes.edit", "games.new", "joining.confirm"} <= {rule.endpoint for rule in heads}
     before = snapshot(secure_app)
     cookie = editor.get_cookie("session")
     for rule in heads:
@@ -142,15 +187,20 @@ def test_head_with_a_body_writes_nothing(secure_app: Flask, editor: FlaskClient,
     assert recorded.status_code == 400  # the same body as a POST needs its CSRF token
 
 
-def test_the_editor_can_write_the_same_routes(editor: FlaskClient, stored_game: StoredGame,
-                                              secure_app: Flask) -> None:
+def test_the_editor_can_write_the_same_routes(
+    editor: FlaskClient, stored_game: StoredGame, secure_app: Flask
+) -> None:
     """The control for the test above: with the edit secret the same requests work."""
     secure_app.config["WTF_CSRF_ENABLED"] = False
-    new = editor.post(f"/games/{stored_game.id}/boxes/new",
-                      data={"version": "1", "key": "k1", "ending": "misdeal"})
+    new = editor.post(
+        f"/games/{stored_game.id}/boxes/new", data={"version": "1", "key": "k1", "ending": "misdeal"}
+    )
     assert new.status_code == 303
-    api = editor.post(f"/api/v1/games/{stored_game.id}/boxes", json={"ending": "misdeal"},
-                      headers={"Authorization": f"Bearer {stored_game.token}"})
+    api = editor.post(
+        f"/api/v1/games/{stored_game.id}/boxes",
+        json={"ending": "misdeal"},
+        headers={"Authorization": f"Bearer {stored_game.token}"},
+    )
     assert api.status_code == 201 and api.get_json()["version"] == 3
 
 
@@ -174,8 +224,9 @@ def test_edit_secrets_are_unguessable_and_stored_hashed(secure_app: Flask) -> No
     assert not any(i in t or t in i for i, t in zip(ids, tokens, strict=True))
 
 
-def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch,
-                                              secure_app: Flask, stored_game: StoredGame) -> None:
+def test_tokens_are_compared_in_constant_time(
+    monkeypatch: pytest.MonkeyPatch, secure_app: Flask, stored_game: StoredGame
+) -> None:
     """Every check of an edit secret (API, edit link, typed code) goes through
     hmac.compare_digest on fixed-length digests, never ``==`` on the secret."""
     import hmac
@@ -190,8 +241,11 @@ def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(hmac, "compare_digest", spy)
     client = secure_app.test_client()
     secure_app.config["WTF_CSRF_ENABLED"] = False
-    client.post(f"/api/v1/games/{stored_game.id}/boxes", json={"ending": "misdeal"},
-                headers={"Authorization": "Bearer guess"})
+    client.post(
+        f"/api/v1/games/{stored_game.id}/boxes",
+        json={"ending": "misdeal"},
+        headers={"Authorization": "Bearer guess"},
+    )
     client.get(f"/games/{stored_game.id}/join/guess")  # only shows the confirm page
     client.post(f"/games/{stored_game.id}/join", data={"code": "guess"})
     guessed = [call for call in calls if store.token_hash("guess") in call]
@@ -203,10 +257,16 @@ def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch,
 def test_a_games_id_reveals_nothing(viewer: FlaskClient, stored_game: StoredGame) -> None:
     """Everything a read-only visitor can fetch about a game (sheet, fragments, box, share
     page, export, PDF, API) never contains its edit secret, its hash, or an edit link."""
-    urls = [f"/games/{stored_game.id}", f"/games/{stored_game.id}/sheet",
-            f"/games/{stored_game.id}/share", f"/games/{stored_game.id}/export.json",
-            f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
-            f"/api/v1/games/{stored_game.id}", "/", f"/games/{stored_game.id}/sheet.pdf"]
+    urls = [
+        f"/games/{stored_game.id}",
+        f"/games/{stored_game.id}/sheet",
+        f"/games/{stored_game.id}/share",
+        f"/games/{stored_game.id}/export.json",
+        f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
+        f"/api/v1/games/{stored_game.id}",
+        "/",
+        f"/games/{stored_game.id}/sheet.pdf",
+    ]
     for url in urls:
         for headers in ({}, {"HX-Request": "true"}):
             response = viewer.get(url, headers=headers)
@@ -229,8 +289,7 @@ def test_session_cookie_flags(secure_app: Flask, stored_game: StoredGame) -> Non
     code = stored_game.token
     plain = _cookie(join(secure_app.test_client(), stored_game.id, code))
     assert "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain
-    https = _cookie(join(secure_app.test_client(), stored_game.id, code,
-                         base_url="https://scores.example"))
+    https = _cookie(join(secure_app.test_client(), stored_game.id, code, base_url="https://scores.example"))
     assert "HttpOnly" in https and "SameSite=Lax" in https and "Secure" in https
     secure_app.config["SESSION_COOKIE_SECURE"] = True
     forced = _cookie(join(secure_app.test_client(), stored_game.id, code))
@@ -249,8 +308,9 @@ def test_forwarded_proto_is_believed_only_behind_a_configured_proxy(tmp_path: An
         app = create_app({"DATABASE_URL": url, "SECRET_KEY": "p" * 40, "PROXY_FIX": proxies})
         created = app.test_client().post("/api/v1/games", json=GAME).get_json()
         referer = {"Referer": f"https://localhost/games/{created['id']}/join"}
-        response = join(app.test_client(), created["id"], created["edit_token"],
-                        headers={**headers, **referer})
+        response = join(
+            app.test_client(), created["id"], created["edit_token"], headers={**headers, **referer}
+        )
         assert ("Secure" in _cookie(response)) is secure
 
 
@@ -260,12 +320,13 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
     players = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cal", "dealer": "0"}
     return [
         ("/games/new?rules=jersey-scarne", {"rules": "jersey-scarne", **players}),
-        ("/games/new/cut?rules=jersey-scarne", {"rules": "jersey-scarne", **players,
-                                                "cuts-0": "K", "cuts-1": "2", "cuts-2": "5"}),
+        (
+            "/games/new/cut?rules=jersey-scarne",
+            {"rules": "jersey-scarne", **players, "cuts-0": "K", "cuts-1": "2", "cuts-2": "5"},
+        ),
         (f"/games/{game}/boxes/new", {"version": "1", "key": "a", "ending": "misdeal"}),
         (f"/games/{game}/boxes/preview", {"version": "1", "key": "a", "ending": "misdeal"}),
-        (f"/games/{game}/boxes/{stored.box_id}/edit", {"version": "1", "key": "b",
-                                                       "ending": "misdeal"}),
+        (f"/games/{game}/boxes/{stored.box_id}/edit", {"version": "1", "key": "b", "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/preview", {"version": "1", "ending": "misdeal"}),
         (f"/games/{game}/boxes/{stored.box_id}/delete", {"version": "1", "key": "c"}),
         (f"/games/{game}/boxes/{stored.box_id}/undo", {"version": "2", "key": "u"}),
@@ -292,15 +353,17 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
     ]
 
 
-def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
-                                         stored_game: StoredGame) -> None:
+def test_every_form_needs_its_csrf_token(
+    secure_app: Flask, editor: FlaskClient, stored_game: StoredGame
+) -> None:
     """Each form POST (all 28 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
     posts = _csrf_posts(stored_game)
-    form_routes = {rule.endpoint for rule in _mutating_rules(secure_app)
-                   if not rule.endpoint.startswith("api.")}
+    form_routes = {
+        rule.endpoint for rule in _mutating_rules(secure_app) if not rule.endpoint.startswith("api.")
+    }
     assert len(posts) == len(form_routes) == 28
     for url, data in posts:
         for token in (None, "forged"):
@@ -312,21 +375,30 @@ def test_every_form_needs_its_csrf_token(secure_app: Flask, editor: FlaskClient,
     page = editor.get(f"/games/{stored_game.id}/boxes/new").get_data(as_text=True)
     match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert match is not None
-    saved = editor.post(f"/games/{stored_game.id}/boxes/new",
-                        data={"csrf_token": match.group(1), "version": "1", "key": "ok",
-                              "ending": "misdeal"})
+    saved = editor.post(
+        f"/games/{stored_game.id}/boxes/new",
+        data={"csrf_token": match.group(1), "version": "1", "key": "ok", "ending": "misdeal"},
+    )
     assert saved.status_code == 303
 
 
-def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
-                                                            stored_game: StoredGame) -> None:
+def test_every_post_form_on_every_page_carries_a_csrf_token(
+    editor: FlaskClient, stored_game: StoredGame
+) -> None:
     """The pages render the token into each of their POST forms."""
-    pages = ["/", "/games/new", f"/games/{stored_game.id}", f"/games/{stored_game.id}/share",
-             f"/games/{stored_game.id}/rules",
-             f"/games/{stored_game.id}/boxes/new",
-             f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
-             f"/games/{stored_game.id}/boxes/{stored_game.box_id}/edit",
-             "/settle?rules=jersey-scarne&players=Ann,Bob,Cal", "/check", "/rules/"]
+    pages = [
+        "/",
+        "/games/new",
+        f"/games/{stored_game.id}",
+        f"/games/{stored_game.id}/share",
+        f"/games/{stored_game.id}/rules",
+        f"/games/{stored_game.id}/boxes/new",
+        f"/games/{stored_game.id}/boxes/{stored_game.box_id}",
+        f"/games/{stored_game.id}/boxes/{stored_game.box_id}/edit",
+        "/settle?rules=jersey-scarne&players=Ann,Bob,Cal",
+        "/check",
+        "/rules/",
+    ]
     forms_seen = 0
     for url in pages:
         page = editor.get(url).get_data(as_text=True)
@@ -338,16 +410,19 @@ def test_every_post_form_on_every_page_carries_a_csrf_token(editor: FlaskClient,
 
 
 def test_a_sheet_rendered_once_carries_each_browsers_own_csrf_token(
-        secure_app: Flask, stored_game: StoredGame) -> None:
+    secure_app: Flask, stored_game: StoredGame
+) -> None:
     """The sheet of a version is rendered once per process (gamedata.LoadedGame.rendered)
     and its rematch form has each session's token: one browser's token is refused in
     another's session, and its own goes through."""
     game = stored_game.id
-    ender = {"ending": "knock", "by": "Bob",
-             "hands": {"Ann": {"count": 90}, "Bob": {"count": 0}, "Cal": {"count": 90}}}
+    ender = {
+        "ending": "knock",
+        "by": "Bob",
+        "hands": {"Ann": {"count": 90}, "Bob": {"count": 0}, "Cal": {"count": 90}},
+    }
     auth = {"Authorization": f"Bearer {stored_game.token}"}
-    ended = secure_app.test_client().post(f"/api/v1/games/{game}/boxes", json=ender,
-                                          headers=auth)
+    ended = secure_app.test_client().post(f"/api/v1/games/{game}/boxes", json=ender, headers=auth)
     assert ended.status_code == 201 and ended.get_json()["score"]["game_over"], ended.text
     browsers = [secure_app.test_client() for _ in range(2)]
     tokens = []
@@ -359,8 +434,7 @@ def test_a_sheet_rendered_once_carries_each_browsers_own_csrf_token(
     assert tokens[0] != tokens[1]
     refused = browsers[0].post(f"/games/{game}/rematch", data={"csrf_token": tokens[1]})
     assert refused.status_code == 400
-    assert browsers[0].post(f"/games/{game}/rematch",
-                            data={"csrf_token": tokens[0]}).status_code == 303
+    assert browsers[0].post(f"/games/{game}/rematch", data={"csrf_token": tokens[0]}).status_code == 303
 
 
 def _session_cookie(client: FlaskClient) -> str:
@@ -370,8 +444,8 @@ def _session_cookie(client: FlaskClient) -> str:
 
 
 def test_a_session_cookie_is_checked_and_its_age_counts_not_the_clocks(
-        secure_app: Flask, editor: FlaskClient, stored_game: StoredGame,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    secure_app: Flask, editor: FlaskClient, stored_game: StoredGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A changed byte is refused; a cookie past its lifetime gives no edit rights; a
     cookie signed by a server whose clock runs a minute ahead (another instance of a
     club server) is taken, where itsdangerous alone refuses a negative age."""
@@ -391,8 +465,7 @@ def test_a_session_cookie_is_checked_and_its_age_counts_not_the_clocks(
         assert isinstance(interface, session.SessionInterface)
         signed = interface.get_signing_serializer(secure_app)
         assert signed is not None
-        data = {"games": [stored_game.id], "edit": {stored_game.id: stored_game.token},
-                "_permanent": True}
+        data = {"games": [stored_game.id], "edit": {stored_game.id: stored_game.token}, "_permanent": True}
         ahead.set_cookie("session", signed.dumps(data))
     monkeypatch.undo()
     assert ahead.get(form).status_code == 200
@@ -401,10 +474,9 @@ def test_a_session_cookie_is_checked_and_its_age_counts_not_the_clocks(
     assert editor.get(form).status_code == 403
 
 
-
-
-def test_a_cross_site_page_cannot_strip_edit_rights(secure_app: Flask, editor: FlaskClient,
-                                                    stored_game: StoredGame) -> None:
+def test_a_cross_site_page_cannot_strip_edit_rights(
+    secure_app: Flask, editor: FlaskClient, stored_game: StoredGame
+) -> None:
     """What a hostile page can make a victim's browser do: top-level GETs (SameSite=Lax
     sends the cookie) of 40 other games' join links, old and new, and of 40 sheets:
     nothing joins, the editor still scores; and POSTs to every form route without the
@@ -413,8 +485,7 @@ def test_a_cross_site_page_cannot_strip_edit_rights(secure_app: Flask, editor: F
     creator = secure_app.test_client()
     others = [creator.post("/api/v1/games", json=GAME).get_json() for _ in range(40)]
     for other in others:
-        assert editor.get(f"/games/{other['id']}/join/{other['edit_token']}").status_code \
-            == 303
+        assert editor.get(f"/games/{other['id']}/join/{other['edit_token']}").status_code == 303
         assert editor.get(f"/games/{other['id']}/join").status_code == 200
         assert editor.get(f"/games/{other['id']}").status_code == 200
     with editor.session_transaction() as session:
@@ -427,5 +498,4 @@ def test_a_cross_site_page_cannot_strip_edit_rights(secure_app: Flask, editor: F
         url = _url(rule, stored_game)
         response = secure_app.test_client().post(url, data={"code": stored_game.token})
         assert response.status_code == 400, url
-        assert not [c for c in response.headers.getlist("Set-Cookie")
-                    if c.startswith("session=")], url
+        assert not [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")], url

@@ -45,11 +45,16 @@ def api_schema(fuzzed_app: Flask) -> Any:
 
 
 OPERATIONS = [
-    ("/api/v1/adjudicate", "POST"), ("/api/v1/score", "POST"), ("/api/v1/arrange", "POST"),
-    ("/api/v1/games", "POST"), ("/api/v1/games/{game_id}", "GET"),
-    ("/api/v1/games/{game_id}/boxes", "POST"), ("/api/v1/games/{game_id}/boxes/{box_id}", "PUT"),
+    ("/api/v1/adjudicate", "POST"),
+    ("/api/v1/score", "POST"),
+    ("/api/v1/arrange", "POST"),
+    ("/api/v1/games", "POST"),
+    ("/api/v1/games/{game_id}", "GET"),
+    ("/api/v1/games/{game_id}/boxes", "POST"),
+    ("/api/v1/games/{game_id}/boxes/{box_id}", "PUT"),
     ("/api/v1/games/{game_id}/boxes/{box_id}", "DELETE"),
-    ("/api/v1/games/{game_id}/sheet.pdf", "GET"), ("/api/v1/games/{game_id}/end", "POST"),
+    ("/api/v1/games/{game_id}/sheet.pdf", "GET"),
+    ("/api/v1/games/{game_id}/end", "POST"),
     ("/api/v1/games/{game_id}/settings", "PUT"),
 ]
 
@@ -61,16 +66,20 @@ def test_api_fuzz(api_schema: Any, fuzzed_app: Flask, path: str, method: str) ->
     cases = 0
 
     @given(case=operation.as_strategy())
-    @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     def run(case: Any) -> None:
         nonlocal cases
         cases += 1
         parameters = case.path_parameters
         if parameters and "game_id" in parameters and cases % 2 == 0:
             parameters["game_id"] = game["id"]
-            case.headers = {**(case.headers or {}),
-                            "Authorization": f"Bearer {game['edit_token']}"}
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {game['edit_token']}"}
             if "box_id" in parameters:
                 parameters["box_id"] = _a_live_box(fuzzed_app, game["id"])
         case.call_and_validate(excluded_checks=[positive_data_acceptance])
@@ -105,6 +114,9 @@ def test_openapi_document_is_valid(fuzzed_app: Flask) -> None:
     and names every route of the API blueprint."""
     doc = fuzzed_app.test_client().get("/api/v1/openapi.json").get_json()
     documented = {path.replace("{", "<").replace("}", ">") for path in doc["paths"]}
-    routes = {re.sub(r"<int:(\w+)>", r"<\1>", str(rule.rule))
-              for rule in fuzzed_app.url_map.iter_rules() if rule.endpoint.startswith("api.")}
+    routes = {
+        re.sub(r"<int:(\w+)>", r"<\1>", str(rule.rule))
+        for rule in fuzzed_app.url_map.iter_rules()
+        if rule.endpoint.startswith("api.")
+    }
     assert routes - {"/api/v1/openapi.json"} == documented

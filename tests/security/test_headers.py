@@ -13,11 +13,26 @@ from .conftest import StoredGame
 
 def _pages(game: StoredGame) -> list[str]:
     g = game.id
-    return ["/", "/games/new", "/games/new?rules=gin", f"/games/{g}", f"/games/{g}/sheet",
-            f"/games/{g}/share", f"/games/{g}/boxes/new", f"/games/{g}/boxes/{game.box_id}",
-            f"/games/{g}/boxes/{game.box_id}/edit", "/check", "/check?typed=AS+2S+3S",
-            "/settle", "/settle?rules=gin&players=Ann,Bob", "/rules/", "/rules/?q=knock",
-            "/rules/jersey-scarne", "/games/nope", "/nothing-here"]
+    return [
+        "/",
+        "/games/new",
+        "/games/new?rules=gin",
+        f"/games/{g}",
+        f"/games/{g}/sheet",
+        f"/games/{g}/share",
+        f"/games/{g}/boxes/new",
+        f"/games/{g}/boxes/{game.box_id}",
+        f"/games/{g}/boxes/{game.box_id}/edit",
+        "/check",
+        "/check?typed=AS+2S+3S",
+        "/settle",
+        "/settle?rules=gin&players=Ann,Bob",
+        "/rules/",
+        "/rules/?q=knock",
+        "/rules/jersey-scarne",
+        "/games/nope",
+        "/nothing-here",
+    ]
 
 
 def _csp(value: str) -> dict[str, list[str]]:
@@ -29,9 +44,16 @@ def _csp(value: str) -> dict[str, list[str]]:
 
 
 def test_headers_on_every_answer(editor: FlaskClient, stored_game: StoredGame) -> None:
-    urls = [*_pages(stored_game), f"/api/v1/games/{stored_game.id}", "/api/v1/openapi.json",
-            f"/games/{stored_game.id}/sheet.pdf", f"/games/{stored_game.id}/export.json",
-            "/static/app.css", "/static/htmx.min.js", "/health"]
+    urls = [
+        *_pages(stored_game),
+        f"/api/v1/games/{stored_game.id}",
+        "/api/v1/openapi.json",
+        f"/games/{stored_game.id}/sheet.pdf",
+        f"/games/{stored_game.id}/export.json",
+        "/static/app.css",
+        "/static/htmx.min.js",
+        "/health",
+    ]
     for url in urls:
         for headers in ({}, {"HX-Request": "true"}):
             response = editor.get(url, headers=headers)
@@ -85,8 +107,7 @@ class _InlineFinder(HTMLParser):
             self.found.append("inline script text")
 
 
-def test_no_page_needs_inline_script_or_style(editor: FlaskClient,
-                                             stored_game: StoredGame) -> None:
+def test_no_page_needs_inline_script_or_style(editor: FlaskClient, stored_game: StoredGame) -> None:
     """Every main page and fragment, as the editor sees it (the most forms): nothing a
     CSP without 'unsafe-inline' would block, and htmx configured not to eval or inject
     styles."""
@@ -97,5 +118,5 @@ def test_no_page_needs_inline_script_or_style(editor: FlaskClient,
             finder.feed(page)
             assert finder.found == [], (url, headers, finder.found)
     page = editor.get("/").get_data(as_text=True)
-    assert '&#34;allowEval&#34;:false' in page or '"allowEval":false' in page
-    assert 'includeIndicatorStyles&#34;:false' in page or '"includeIndicatorStyles":false' in page
+    assert "&#34;allowEval&#34;:false" in page or '"allowEval":false' in page
+    assert "includeIndicatorStyles&#34;:false" in page or '"includeIndicatorStyles":false' in page

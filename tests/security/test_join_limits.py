@@ -22,8 +22,9 @@ GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "An
 def app(tmp_path: Path) -> Iterator[Flask]:
     url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
     store.migrate(url)
-    yield create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t" * 40,
-                      "WTF_CSRF_ENABLED": False})
+    yield create_app(
+        {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t" * 40, "WTF_CSRF_ENABLED": False}
+    )
 
 
 def _game(app: Flask) -> dict[str, Any]:
@@ -33,9 +34,10 @@ def _game(app: Flask) -> dict[str, Any]:
 
 def _wrong(app: Flask, path: str, address: str, times: int) -> list[int]:
     phone = app.test_client()
-    return [phone.post(path, data={"code": "ZZZZZZ"},
-                       environ_base={"REMOTE_ADDR": address}).status_code
-            for _ in range(times)]
+    return [
+        phone.post(path, data={"code": "ZZZZZZ"}, environ_base={"REMOTE_ADDR": address}).status_code
+        for _ in range(times)
+    ]
 
 
 def test_thirty_wrong_codes_from_three_addresses_lock_no_one_out(app: Flask) -> None:
@@ -47,8 +49,7 @@ def test_thirty_wrong_codes_from_three_addresses_lock_no_one_out(app: Flask) -> 
     for n in range(3):
         assert _wrong(app, path, f"10.0.0.{n}", 10)[-1] == 429
     for code in (game["join_code"], game["edit_token"]):
-        joined = app.test_client().post(path, data={"code": code},
-                                        environ_base={"REMOTE_ADDR": "10.0.9.9"})
+        joined = app.test_client().post(path, data={"code": code}, environ_base={"REMOTE_ADDR": "10.0.9.9"})
         assert joined.status_code == 303, code
 
 
@@ -77,8 +78,9 @@ def test_the_home_pages_join_cannot_be_locked_for_every_game(app: Flask) -> None
     for n in range(40):
         _wrong(app, "/join", f"10.1.{n}.1", 10)
     assert _wrong(app, "/join", "10.1.0.1", 1) == [429]
-    joined = app.test_client().post("/join", data={"code": game["join_code"].lower()},
-                                    environ_base={"REMOTE_ADDR": "10.2.0.1"})
+    joined = app.test_client().post(
+        "/join", data={"code": game["join_code"].lower()}, environ_base={"REMOTE_ADDR": "10.2.0.1"}
+    )
     assert joined.status_code == 303
     assert joined.headers["Location"] == f"/games/{game['id']}"
 
@@ -91,16 +93,28 @@ def test_the_games_cap_refuses_only_the_short_code_and_says_so(app: Flask) -> No
     path = f"/games/{game['id']}/join"
     _wrong(app, path, "10.3.0.1", 3)
     _wrong(app, path, "10.3.0.2", 3)
-    refused = app.test_client().post(path, data={"code": game["join_code"]},
-                                     environ_base={"REMOTE_ADDR": "10.3.0.3"})
+    refused = app.test_client().post(
+        path, data={"code": game["join_code"]}, environ_base={"REMOTE_ADDR": "10.3.0.3"}
+    )
     text = refused.get_data(as_text=True)
     assert refused.status_code == 429 and "this game" in text and "QR code" in text
-    assert app.test_client().post(path, data={"code": game["edit_token"]},
-                                  environ_base={"REMOTE_ADDR": "10.3.0.3"}).status_code == 303
+    assert (
+        app.test_client()
+        .post(path, data={"code": game["edit_token"]}, environ_base={"REMOTE_ADDR": "10.3.0.3"})
+        .status_code
+        == 303
+    )
     other = _game(app)
-    assert app.test_client().post(f"/games/{other['id']}/join",
-                                  data={"code": other["join_code"]},
-                                  environ_base={"REMOTE_ADDR": "10.3.0.4"}).status_code == 303
+    assert (
+        app.test_client()
+        .post(
+            f"/games/{other['id']}/join",
+            data={"code": other["join_code"]},
+            environ_base={"REMOTE_ADDR": "10.3.0.4"},
+        )
+        .status_code
+        == 303
+    )
 
 
 def test_wrong_long_codes_do_not_spend_the_short_codes_tries(app: Flask) -> None:

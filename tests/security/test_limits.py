@@ -24,8 +24,12 @@ MOST = 6
 
 def draws(count: int) -> dict[str, Any]:
     """A Gin game of ``count`` draws: they score nothing, so it never ends."""
-    return {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann",
-            "boxes": [{"ending": "draw"} for _ in range(count)]}
+    return {
+        "rules": "gin",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "boxes": [{"ending": "draw"} for _ in range(count)],
+    }
 
 
 @pytest.fixture
@@ -33,8 +37,16 @@ def small_app(tmp_path: Path) -> Iterator[Flask]:
     """A server that keeps at most MOST boxes a game, and waits no time for a printer."""
     url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
     store.migrate(url)
-    yield create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "l" * 40,
-                      "WTF_CSRF_ENABLED": False, "MAX_BOXES": MOST, "PDF_WAIT_SECONDS": 0})
+    yield create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "l" * 40,
+            "WTF_CSRF_ENABLED": False,
+            "MAX_BOXES": MOST,
+            "PDF_WAIT_SECONDS": 0,
+        }
+    )
 
 
 def test_a_game_past_the_box_limit_is_refused_naming_the_box(small_app: Flask) -> None:
@@ -49,8 +61,7 @@ def test_a_game_past_the_box_limit_is_refused_naming_the_box(small_app: Flask) -
 
     created = client.post("/api/v1/games", json=draws(MOST)).get_json()
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
-    one_more = client.post(f"/api/v1/games/{created['id']}/boxes", json={"ending": "draw"},
-                           headers=auth)
+    one_more = client.post(f"/api/v1/games/{created['id']}/boxes", json={"ending": "draw"}, headers=auth)
     assert one_more.status_code == 422
     assert one_more.get_json()["error"]["where"] == f"boxes[{MOST}]"
     stored = client.get(f"/api/v1/games/{created['id']}").get_json()
@@ -61,13 +72,13 @@ def test_the_box_form_says_the_game_is_full(small_app: Flask) -> None:
     client = small_app.test_client()
     game_id = start_game(client)
     for _ in range(MOST):
-        response = client.post(f"/games/{game_id}/boxes/new",
-                               data=box_form(version_of(client, game_id), ending="misdeal",
-                                             by=None))
+        response = client.post(
+            f"/games/{game_id}/boxes/new",
+            data=box_form(version_of(client, game_id), ending="misdeal", by=None),
+        )
         assert response.status_code == 303
     version = version_of(client, game_id)
-    full = client.post(f"/games/{game_id}/boxes/new",
-                       data=box_form(version, ending="misdeal", by=None))
+    full = client.post(f"/games/{game_id}/boxes/new", data=box_form(version, ending="misdeal", by=None))
     assert full.status_code == 422
     page = full.get_data(as_text=True)
     assert "This game is full" in page and f"box {MOST + 1} cannot be added" in page
@@ -88,8 +99,7 @@ def test_the_engine_refuses_a_huge_game_before_reading_its_boxes() -> None:
 
 def test_the_api_score_route_is_bounded(small_app: Flask) -> None:
     body = json.dumps(draws(engine.MAX_BOXES + 1))
-    response = small_app.test_client().post("/api/v1/score", data=body,
-                                            content_type="application/json")
+    response = small_app.test_client().post("/api/v1/score", data=body, content_type="application/json")
     assert response.status_code == 422
     assert response.get_json()["error"]["where"] == f"boxes[{engine.MAX_BOXES}]"
 

@@ -18,18 +18,32 @@ MOST = 3
 
 
 def game(players: list[str]) -> dict[str, object]:
-    return {"rules": "jersey-scarne", "players": players, "dealer": players[0],
-            "boxes": [{"ending": "knock", "by": players[1], "hands": {
-                players[0]: {"count": 14}, players[1]: {"count": 4},
-                players[2]: {"count": 13}}}]}
+    return {
+        "rules": "jersey-scarne",
+        "players": players,
+        "dealer": players[0],
+        "boxes": [
+            {
+                "ending": "knock",
+                "by": players[1],
+                "hands": {players[0]: {"count": 14}, players[1]: {"count": 4}, players[2]: {"count": 13}},
+            }
+        ],
+    }
 
 
 @pytest.fixture
 def club_app(tmp_path: Path) -> Iterator[Flask]:
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     store.migrate(url)
-    yield create_app({"DATABASE_URL": url, "SECRET_KEY": "records-tests-" + "s" * 32,
-                      "RECENT_GAMES_PUBLIC": True, "RECORDS_MAX_GAMES": MOST})
+    yield create_app(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "records-tests-" + "s" * 32,
+            "RECENT_GAMES_PUBLIC": True,
+            "RECORDS_MAX_GAMES": MOST,
+        }
+    )
 
 
 @pytest.fixture
@@ -47,8 +61,7 @@ def rows_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return read
 
 
-def test_the_records_pages_count_only_the_newest_games(club_app: Flask,
-                                                       rows_read: list[int]) -> None:
+def test_the_records_pages_count_only_the_newest_games(club_app: Flask, rows_read: list[int]) -> None:
     client = club_app.test_client()
     client.post("/api/v1/games", json=game(["Olga", "Bob", "Cal"]))  # the oldest
     for _ in range(MOST + 1):

@@ -19,15 +19,16 @@ from tests.web.conftest import box_form, start_game, version_of
 
 from .conftest import GAME, StoredGame, snapshot
 
-SURROGATE_BODY = (b'{"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], '
-                  b'"dealer": "Ann", "boxes": [{"ending": "knock", "by": "Bob", '
-                  b'"note": "\\udfff", "hands": {"Ann": {"count": 14}, '
-                  b'"Bob": {"count": 4}, "Cal": {"count": 13}}}]}')
+SURROGATE_BODY = (
+    b'{"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], '
+    b'"dealer": "Ann", "boxes": [{"ending": "knock", "by": "Bob", '
+    b'"note": "\\udfff", "hands": {"Ann": {"count": 14}, '
+    b'"Bob": {"count": 4}, "Cal": {"count": 13}}}]}'
+)
 """The review's request, byte for byte: JSON's escape makes a lone surrogate."""
 
 
-def _post(client: FlaskClient, url: str, body: bytes | Any,
-          **headers: str) -> Any:
+def _post(client: FlaskClient, url: str, body: bytes | Any, **headers: str) -> Any:
     data = body if isinstance(body, bytes) else json.dumps(body)
     return client.post(url, data=data, content_type="application/json", headers=headers)
 
@@ -41,14 +42,26 @@ def test_a_lone_surrogate_is_refused_naming_the_field(secure_app: Flask) -> None
     assert snapshot(secure_app) == before
 
 
-@pytest.mark.parametrize(("where", "body"), [
-    ("boxes[0].colour", {**GAME, "boxes": [{**GAME["boxes"][0], "colour": "red"}]}),
-    ("boxes[0].hands.Bob.colour", {**GAME, "boxes": [{**GAME["boxes"][0], "hands": {
-        **GAME["boxes"][0]["hands"], "Bob": {"count": 4, "colour": "red"}}}]}),
-    ("colour", {**GAME, "colour": "red"}),
-])
-def test_unknown_fields_are_refused_not_stored(secure_app: Flask, where: str,
-                                               body: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("where", "body"),
+    [
+        ("boxes[0].colour", {**GAME, "boxes": [{**GAME["boxes"][0], "colour": "red"}]}),
+        (
+            "boxes[0].hands.Bob.colour",
+            {
+                **GAME,
+                "boxes": [
+                    {
+                        **GAME["boxes"][0],
+                        "hands": {**GAME["boxes"][0]["hands"], "Bob": {"count": 4, "colour": "red"}},
+                    }
+                ],
+            },
+        ),
+        ("colour", {**GAME, "colour": "red"}),
+    ],
+)
+def test_unknown_fields_are_refused_not_stored(secure_app: Flask, where: str, body: dict[str, Any]) -> None:
     before = snapshot(secure_app)
     response = _post(secure_app.test_client(), "/api/v1/games", body)
     assert response.status_code == 422
@@ -57,7 +70,8 @@ def test_unknown_fields_are_refused_not_stored(secure_app: Flask, where: str,
 
 
 def test_a_reused_idempotency_key_with_other_content_says_so(
-        secure_app: Flask, stored_game: StoredGame) -> None:
+    secure_app: Flask, stored_game: StoredGame
+) -> None:
     client = secure_app.test_client()
     url = f"/api/v1/games/{stored_game.id}/boxes"
     auth = {"Authorization": f"Bearer {stored_game.token}", "Idempotency-Key": "k-1"}
@@ -106,14 +120,14 @@ def test_a_game_without_rules_takes_the_preset_for_its_players(secure_app: Flask
     assert bare.status_code == 422 and bare.get_json()["error"]["where"] == "players"
 
 
-def test_the_command_line_stake_and_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_stake_and_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     store.migrate(url)
     monkeypatch.setattr(cli, "_database_url", lambda: url)
     game = tmp_path / "game.json"
-    game.write_text(json.dumps({**GAME, "stake": 0}).replace('"stake": 0',
-                                                             '"stake": ' + "9" * 4000))
+    game.write_text(json.dumps({**GAME, "stake": 0}).replace('"stake": 0', '"stake": ' + "9" * 4000))
     for command in ("score", "import"):
         assert cli.main([command, str(game)]) == 2
         assert json.loads(capsys.readouterr().out)["error"]["where"] == "stake"
@@ -125,31 +139,38 @@ def test_the_command_line_stake_and_rules(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_player_names_differing_only_in_capitals_are_refused(secure_app: Flask) -> None:
-    response = _post(secure_app.test_client(), "/api/v1/games",
-                     {**GAME, "players": ["Ann", "Bob", "ann"], "boxes": []})
+    response = _post(
+        secure_app.test_client(), "/api/v1/games", {**GAME, "players": ["Ann", "Bob", "ann"], "boxes": []}
+    )
     assert response.status_code == 422
     error = response.get_json()["error"]
     assert error["where"] == "players[2]" and "capitals" in error["message"]
 
 
-def test_by_is_stored_as_the_player_is_seated(secure_app: Flask,
-                                              stored_game: StoredGame) -> None:
+def test_by_is_stored_as_the_player_is_seated(secure_app: Flask, stored_game: StoredGame) -> None:
     client = secure_app.test_client()
-    box = {"ending": "knock", "by": "  Bob ", "breaker": None, "hands": {
-        "Ann": {"count": 14}, " Bob": {"count": 4}, "Cal  ": {"count": 13}}}
-    response = _post(client, f"/api/v1/games/{stored_game.id}/boxes", box,
-                     Authorization=f"Bearer {stored_game.token}")
+    box = {
+        "ending": "knock",
+        "by": "  Bob ",
+        "breaker": None,
+        "hands": {"Ann": {"count": 14}, " Bob": {"count": 4}, "Cal  ": {"count": 13}},
+    }
+    response = _post(
+        client, f"/api/v1/games/{stored_game.id}/boxes", box, Authorization=f"Bearer {stored_game.token}"
+    )
     assert response.status_code == 201, response.get_json()
     stored = client.get(f"/api/v1/games/{stored_game.id}").get_json()["game"]["boxes"][-1]
     assert stored["by"] == "Bob" and set(stored["hands"]) == {"Ann", "Bob", "Cal"}
     twice = {**box, "hands": {"Bob": {"count": 4}, " Bob": {"count": 4}}}
-    response = _post(client, f"/api/v1/games/{stored_game.id}/boxes", twice,
-                     Authorization=f"Bearer {stored_game.token}")
+    response = _post(
+        client, f"/api/v1/games/{stored_game.id}/boxes", twice, Authorization=f"Bearer {stored_game.token}"
+    )
     assert response.status_code == 422 and "two hands" in response.get_json()["error"]["message"]
 
 
-def test_a_watcher_cannot_start_a_rematch(secure_app: Flask, stored_game: StoredGame,
-                                          viewer: FlaskClient) -> None:
+def test_a_watcher_cannot_start_a_rematch(
+    secure_app: Flask, stored_game: StoredGame, viewer: FlaskClient
+) -> None:
     """Refused before the CSRF check even matters: the watcher holds no edit right."""
     app = secure_app
     app.config["WTF_CSRF_ENABLED"] = False
@@ -161,12 +182,12 @@ def test_a_watcher_cannot_start_a_rematch(secure_app: Flask, stored_game: Stored
 
 def test_static_files_get_one_consistent_cache_control(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
-    versioned = next(part.split('"')[0] for part in page.split('href="')
-                     if part.startswith("/static/app.css"))
+    versioned = next(
+        part.split('"')[0] for part in page.split('href="') if part.startswith("/static/app.css")
+    )
     assert "?v=" in versioned
     with client.get(versioned) as cached:
-        assert cached.headers.get_all("Cache-Control") == [
-            "public, max-age=31536000, immutable"]
+        assert cached.headers.get_all("Cache-Control") == ["public, max-age=31536000, immutable"]
     for url in ("/static/app.css", "/static/app.css?v=0123456789ab"):
         with client.get(url) as fresh:
             assert fresh.headers.get_all("Cache-Control") == ["no-cache"]

@@ -78,6 +78,9 @@ def test_the_app_uses_the_instance_key(tmp_path: Path, monkeypatch: pytest.Monke
 def test_no_secret_in_code() -> None:
     """No module of the package assigns a literal to SECRET_KEY."""
     literal = re.compile(r"""SECRET_KEY["']?\s*[:=,]\s*(?:["'][^"']+["']|b["'])""")
-    offenders = [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
-                 if literal.search(path.read_text(encoding="utf-8"))]
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if literal.search(path.read_text(encoding="utf-8"))
+    ]
     assert offenders == []

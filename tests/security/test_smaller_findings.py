@@ -24,8 +24,9 @@ GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "An
 def app(tmp_path: Path) -> Iterator[Flask]:
     url = f"sqlite:///{tmp_path / 'smaller.sqlite3'}"
     store.migrate(url)
-    yield create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "s" * 40,
-                      "WTF_CSRF_ENABLED": False})
+    yield create_app(
+        {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "s" * 40, "WTF_CSRF_ENABLED": False}
+    )
 
 
 def _game(app: Flask) -> dict[str, Any]:
@@ -46,13 +47,16 @@ def test_rights_past_sixty_go_least_recently_used_first(app: Flask) -> None:
     newest = min(games, key=lambda g: g["id"])  # the lowest id: the first to go before
     games.remove(newest)
     for game in games:
-        assert phone.post(f"/games/{game['id']}/join",
-                          data={"code": game["edit_token"]}).status_code == 303
+        assert phone.post(f"/games/{game['id']}/join", data={"code": game["edit_token"]}).status_code == 303
     oldest = games[0]
     assert _scorer(phone, oldest["id"])
     # A write with the oldest right uses it: the second oldest is now the least used.
-    assert phone.post(f"/games/{oldest['id']}/boxes/new", data={
-        "version": "1", "ending": "misdeal", "key": "use"}).status_code == 303
+    assert (
+        phone.post(
+            f"/games/{oldest['id']}/boxes/new", data={"version": "1", "ending": "misdeal", "key": "use"}
+        ).status_code
+        == 303
+    )
     joined = phone.post(f"/games/{newest['id']}/join", data={"code": newest["edit_token"]})
     assert joined.status_code == 303
     page = phone.get(joined.headers["Location"]).get_data(as_text=True)
@@ -74,7 +78,8 @@ def test_rights_kept_before_in_a_dict_still_work(app: Flask) -> None:
 
 
 def test_an_old_join_link_redirects_and_its_code_stays_out_of_the_log(
-        app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
     """An old link (/games/<id>/join/<code>) goes to the join page with the code in the
     fragment, which no server sees again; the access log shows the path without it."""
     from scorekeeper.serve import access_logged
@@ -113,8 +118,9 @@ def test_a_database_behind_refuses_writes_as_health_does(app: Flask, tmp_path: P
     config.set_main_option("script_location", str(store.MIGRATIONS))
     config.attributes["database_url"] = url
     command.upgrade(config, "0001")
-    old = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "s" * 40,
-                      "WTF_CSRF_ENABLED": False})
+    old = create_app(
+        {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "s" * 40, "WTF_CSRF_ENABLED": False}
+    )
     client = old.test_client()
     assert client.get("/health").status_code == 503
     api = client.post("/api/v1/games", json=GAME)
@@ -124,9 +130,16 @@ def test_a_database_behind_refuses_writes_as_health_does(app: Flask, tmp_path: P
     assert "Retry-After" in page.headers
     # What stores nothing still answers: a ruling, a score.
     assert client.post("/api/v1/score", json={**GAME, "boxes": []}).status_code == 200
-    assert app.test_client().post(f"/api/v1/games/{game['id']}/boxes", json={
-        "ending": "misdeal"}, headers={"Authorization": f"Bearer {game['edit_token']}"}
-    ).status_code == 201
+    assert (
+        app.test_client()
+        .post(
+            f"/api/v1/games/{game['id']}/boxes",
+            json={"ending": "misdeal"},
+            headers={"Authorization": f"Bearer {game['edit_token']}"},
+        )
+        .status_code
+        == 201
+    )
 
 
 def test_the_share_page_builds_links_from_a_configured_or_trusted_host(app: Flask) -> None:
@@ -141,8 +154,11 @@ def test_the_share_page_builds_links_from_a_configured_or_trusted_host(app: Flas
 
     def sheet(host: str) -> str:
         """The scorer's sheet asked for under another Host (the cookie sent along)."""
-        return app.test_client(use_cookies=False).get(f"/games/{game['id']}", headers={
-            "Host": host, "Cookie": f"session={cookie.value}"}).get_data(as_text=True)
+        return (
+            app.test_client(use_cookies=False)
+            .get(f"/games/{game['id']}", headers={"Host": host, "Cookie": f"session={cookie.value}"})
+            .get_data(as_text=True)
+        )
 
     text = sheet("evil.example")
     assert "Renew the codes" in text and "Join code" in text
@@ -156,8 +172,14 @@ def test_the_share_page_builds_links_from_a_configured_or_trusted_host(app: Flas
 
 
 def _knock(version: int, key: str) -> dict[str, str]:
-    return {"version": str(version), "key": key, "ending": "knock", "by": "Ann",
-            "hands-0-count": "2", "hands-1-count": "20"}
+    return {
+        "version": str(version),
+        "key": key,
+        "ending": "knock",
+        "by": "Ann",
+        "hands-0-count": "2",
+        "hands-1-count": "20",
+    }
 
 
 def test_undo_undoes_only_this_phones_own_write(app: Flask) -> None:
@@ -174,12 +196,10 @@ def test_undo_undoes_only_this_phones_own_write(app: Flask) -> None:
     refused = bob.post(undo, data={"version": "2", "key": "b-undo"})
     assert refused.status_code == 409
     assert "Only the phone that made a write can undo it" in refused.get_data(as_text=True)
-    assert len(app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"][
-        "boxes"]) == 1
+    assert len(app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"]["boxes"]) == 1
     for _ in range(2):  # Ann's own undo, tapped twice
         assert ann.post(undo, data={"version": "2", "key": "a-undo"}).status_code == 303
-    assert app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"][
-        "boxes"] == []
+    assert app.test_client().get(f"/api/v1/games/{game['id']}").get_json()["game"]["boxes"] == []
 
 
 def test_a_game_ended_by_agreement_refuses_further_edits(app: Flask) -> None:
@@ -189,9 +209,14 @@ def test_a_game_ended_by_agreement_refuses_further_edits(app: Flask) -> None:
     game = _game(app)
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
     api = app.test_client()
-    assert api.post(f"/api/v1/games/{game['id']}/boxes", headers=auth, json={
-        "ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 2}, "Bob": {"count": 20}}}
-    ).status_code == 201
+    assert (
+        api.post(
+            f"/api/v1/games/{game['id']}/boxes",
+            headers=auth,
+            json={"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 2}, "Bob": {"count": 20}}},
+        ).status_code
+        == 201
+    )
     assert api.post(f"/api/v1/games/{game['id']}/end", headers=auth).status_code == 200
     (box,) = api.get(f"/api/v1/games/{game['id']}").get_json()["game"]["boxes"]
     base = f"/api/v1/games/{game['id']}"
@@ -209,7 +234,8 @@ def test_a_game_ended_by_agreement_refuses_further_edits(app: Flask) -> None:
     phone = app.test_client()
     phone.post(f"/games/{game['id']}/join", data={"code": game["edit_token"]})
     version = api.get(base).get_json()["version"]
-    page = phone.post(f"/games/{game['id']}/boxes/{box['id']}/delete",
-                      data={"version": str(version), "key": "d"})
+    page = phone.post(
+        f"/games/{game['id']}/boxes/{box['id']}/delete", data={"version": str(version), "key": "d"}
+    )
     assert page.status_code in (409, 422) and "new game" in page.get_data(as_text=True)
     assert api.get(base).get_json()["version"] == version

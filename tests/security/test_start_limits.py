@@ -23,15 +23,14 @@ OTHER = {"REMOTE_ADDR": "192.0.2.20"}
 def limited_app(tmp_path: Path) -> Iterator[Flask]:
     url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
     store.migrate(url)
-    yield create_app({"DATABASE_URL": url, "SECRET_KEY": "limit-tests-" + "s" * 32,
-                      "WTF_CSRF_ENABLED": False})
+    yield create_app(
+        {"DATABASE_URL": url, "SECRET_KEY": "limit-tests-" + "s" * 32, "WTF_CSRF_ENABLED": False}
+    )
 
 
-def test_a_burst_of_starts_from_one_address_is_refused_past_the_default(
-        limited_app: Flask) -> None:
+def test_a_burst_of_starts_from_one_address_is_refused_past_the_default(limited_app: Flask) -> None:
     client = limited_app.test_client()
-    statuses = [client.post("/api/v1/games", json=GAME, environ_base=PHONE).status_code
-                for _ in range(105)]
+    statuses = [client.post("/api/v1/games", json=GAME, environ_base=PHONE).status_code for _ in range(105)]
     assert statuses[:100] == [201] * 100
     assert statuses[100:] == [429] * 5
     assert limited_app.config["START_LIMIT"] == limits.START_LIMIT
@@ -53,8 +52,12 @@ def test_the_refusal_says_what_to_do_and_when_and_others_go_on(limited_app: Flas
     assert "Too many new games" in page.get_data(as_text=True)
     # Scoring the games already started, and reading, are not limited.
     box = {"ending": "misdeal"}
-    written = client.post(f"/api/v1/games/{first['id']}/boxes", json=box, environ_base=PHONE,
-                          headers={"Authorization": f"Bearer {first['edit_token']}"})
+    written = client.post(
+        f"/api/v1/games/{first['id']}/boxes",
+        json=box,
+        environ_base=PHONE,
+        headers={"Authorization": f"Bearer {first['edit_token']}"},
+    )
     assert written.status_code == 201
     assert client.get("/games/new", environ_base=PHONE).status_code == 200
     # Another address has its own budget.
@@ -68,12 +71,16 @@ def test_every_starting_endpoint_exists() -> None:
         limits.init_app(app)
 
 
-EVENT = {"name": "Tuesday Jersey", "rules": "jersey-scarne", "table_size": 3, "rounds": 2,
-         "entrants": ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]}
+EVENT = {
+    "name": "Tuesday Jersey",
+    "rules": "jersey-scarne",
+    "table_size": 3,
+    "rounds": 2,
+    "entrants": ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"],
+}
 
 
-def test_an_event_costs_the_games_it_seats_and_is_refused_past_the_limit(
-        limited_app: Flask) -> None:
+def test_an_event_costs_the_games_it_seats_and_is_refused_past_the_limit(limited_app: Flask) -> None:
     """An event seats a game per table: nine players at tables of three spend three
     starts of five, one more game fits, a second event does not."""
     from tests.web.test_event_pages import event_form
@@ -88,13 +95,14 @@ def test_an_event_costs_the_games_it_seats_and_is_refused_past_the_limit(
     assert "Games already started can be scored" in message
     assert "events already started go on" in message
     assert 1 <= int(refused.headers["Retry-After"]) <= 61
-    page = client.post("/events/new?rules=jersey-scarne", data=event_form(),
-                       environ_base=PHONE)
+    page = client.post("/events/new?rules=jersey-scarne", data=event_form(), environ_base=PHONE)
     assert page.status_code == 429 and "Retry-After" in page.headers
     assert "events already started go on" in page.get_data(as_text=True)
     # Another address starts its event.
-    assert client.post("/events/new?rules=jersey-scarne", data=event_form(),
-                       environ_base=OTHER).status_code == 303
+    assert (
+        client.post("/events/new?rules=jersey-scarne", data=event_form(), environ_base=OTHER).status_code
+        == 303
+    )
 
 
 def test_a_huge_event_is_refused_in_one_request(limited_app: Flask) -> None:

@@ -47,8 +47,7 @@ INSERT INTO alembic_version VALUES ('0001');
 
 def knock(winner: str, points: int) -> dict[str, Any]:
     loser = "Bob" if winner == "Ann" else "Ann"
-    return {"ending": "knock", "by": winner,
-            "hands": {winner: {"count": 1}, loser: {"count": points + 1}}}
+    return {"ending": "knock", "by": winner, "hands": {winner: {"count": 1}, loser: {"count": points + 1}}}
 
 
 DRAW = {"ending": "draw"}
@@ -57,31 +56,52 @@ OLD_HOLLYWOOD = [knock("Bob", 10), knock("Ann", 10), DRAW, knock("Ann", 10), kno
 three. After the draw the old default kept Ann dealing."""
 
 
-def insert_game(conn: sa.Connection, game_id: str, rules: str, settings: dict[str, Any],
-                boxes: list[dict[str, Any]]) -> None:
+def insert_game(
+    conn: sa.Connection, game_id: str, rules: str, settings: dict[str, Any], boxes: list[dict[str, Any]]
+) -> None:
     """A game and its boxes as the store wrote them at revision 0001."""
-    conn.execute(sa.text(
-        "INSERT INTO games VALUES (:id, 'x', :version, :rules, :settings, :players, 'Ann', "
-        "NULL, '{}', NULL, '2026-11-01 10:00:00', '2026-11-01 10:00:00')"),
-        {"id": game_id, "version": len(boxes) + 1, "rules": rules,
-         "settings": json.dumps(settings), "players": json.dumps(["Ann", "Bob"])})
+    conn.execute(
+        sa.text(
+            "INSERT INTO games VALUES (:id, 'x', :version, :rules, :settings, :players, 'Ann', "
+            "NULL, '{}', NULL, '2026-11-01 10:00:00', '2026-11-01 10:00:00')"
+        ),
+        {
+            "id": game_id,
+            "version": len(boxes) + 1,
+            "rules": rules,
+            "settings": json.dumps(settings),
+            "players": json.dumps(["Ann", "Bob"]),
+        },
+    )
     for position, entry in enumerate(boxes):
-        conn.execute(sa.text(
-            "INSERT INTO boxes (game_id, position, entry, ruling, revision, deleted, "
-            "created_at, updated_at) VALUES (:game, :position, :entry, '{}', 1, 0, "
-            "'2026-11-01 10:00:00', '2026-11-01 10:00:00')"),
-            {"game": game_id, "position": position, "entry": json.dumps(entry)})
+        conn.execute(
+            sa.text(
+                "INSERT INTO boxes (game_id, position, entry, ruling, revision, deleted, "
+                "created_at, updated_at) VALUES (:game, :position, :entry, '{}', 1, 0, "
+                "'2026-11-01 10:00:00', '2026-11-01 10:00:00')"
+            ),
+            {"game": game_id, "position": position, "entry": json.dumps(entry)},
+        )
 
 
 def stored_game(conn: sa.Connection, game_id: str) -> dict[str, Any]:
     """The game as ``score`` takes it, read back with plain SQL."""
-    rules, settings, players, dealer = conn.execute(sa.text(
-        "SELECT rules, settings, players, dealer FROM games WHERE id = :id"),
-        {"id": game_id}).one()
-    boxes = [json.loads(entry) for (entry,) in conn.execute(sa.text(
-        "SELECT entry FROM boxes WHERE game_id = :id ORDER BY position"), {"id": game_id})]
-    return {"rules": rules, "settings": json.loads(settings), "players": json.loads(players),
-            "dealer": dealer, "boxes": boxes}
+    rules, settings, players, dealer = conn.execute(
+        sa.text("SELECT rules, settings, players, dealer FROM games WHERE id = :id"), {"id": game_id}
+    ).one()
+    boxes = [
+        json.loads(entry)
+        for (entry,) in conn.execute(
+            sa.text("SELECT entry FROM boxes WHERE game_id = :id ORDER BY position"), {"id": game_id}
+        )
+    ]
+    return {
+        "rules": rules,
+        "settings": json.loads(settings),
+        "players": json.loads(players),
+        "dealer": dealer,
+        "boxes": boxes,
+    }
 
 
 @pytest.fixture
@@ -117,7 +137,10 @@ def test_an_old_hollywood_game_scores_as_before_after_migrating(old_database: st
     assert [box["columns"] for box in sheet["boxes"]] == [[1], [1], [], [1, 2], [1, 2]]
     assert [box["dealer"] for box in sheet["boxes"]] == ["Ann", "Bob", "Ann", "Ann", "Bob"]
     assert [g["totals"] for g in sheet["games"]] == [
-        {"Ann": 20, "Bob": 20}, {"Ann": 10, "Bob": 10}, {"Ann": 0, "Bob": 0}]
+        {"Ann": 20, "Bob": 20},
+        {"Ann": 10, "Bob": 10},
+        {"Ann": 0, "Bob": 0},
+    ]
 
 
 @pytest.mark.rule("G7")

@@ -20,11 +20,9 @@ def test_revisions_from_before_name_no_phone(tmp_path: Path) -> None:
     config.attributes["database_url"] = url
     command.upgrade(config, "0009")
     store.migrate(url)
-    box = BoxEntry(ending="knock", by="Ann", hands={"Ann": Hand(count=2),
-                                                    "Bob": Hand(count=20)})
+    box = BoxEntry(ending="knock", by="Ann", hands={"Ann": Hand(count=2), "Bob": Hand(count=20)})
     with store.opened(url) as db:
-        game_id = ledger.start(db, GameEntry(rules="gin", players=("Ann", "Bob"),
-                                             dealer="Ann")).table.id
+        game_id = ledger.start(db, GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann")).table.id
         ledger.record(db, game_id, box, phone="Bo's phone")
     command.downgrade(config, "0009")
     engine = sa.create_engine(url)

@@ -13,8 +13,14 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import store
 
-GAME = store.NewGame(rules="jersey-scarne", settings={}, players=["Ann", "Bob", "Cal"],
-                     dealer="Ann", stake=None, summary={"totals": {}})
+GAME = store.NewGame(
+    rules="jersey-scarne",
+    settings={},
+    players=["Ann", "Bob", "Cal"],
+    dealer="Ann",
+    stake=None,
+    summary={"totals": {}},
+)
 BOX = {"ending": "misdeal"}
 RULING = {"result": "misdeal", "winner": None}
 SUMMARY = {"totals": {}, "boxes": 1}
@@ -43,18 +49,23 @@ def test_versioned_writes_and_history(tmp_path: Path) -> None:
     assert store.check_edit_token(game, token) and not store.check_edit_token(game, "x")
     assert token not in game.edit_token_hash and len(token) >= 32
     key = store.Key("k", "digest-1")
-    written = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY,
-                               key=key)
+    written = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY, key=key)
     assert written.version == 2 and not written.repeated
-    again = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY,
-                             key=key)
+    again = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY, key=key)
     assert again.repeated and again.digest == "digest-1"
     with pytest.raises(store.StaleWrite) as stale:
         store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY)
     assert stale.value.current_version == 2
     assert written.box_id is not None
-    store.replace_box(db, game.id, written.box_id, 2, {"ending": "misdeal", "note": "n"},
-                      rulings={written.box_id: RULING}, summary=SUMMARY)
+    store.replace_box(
+        db,
+        game.id,
+        written.box_id,
+        2,
+        {"ending": "misdeal", "note": "n"},
+        rulings={written.box_id: RULING},
+        summary=SUMMARY,
+    )
     store.delete_box(db, game.id, written.box_id, 3, rulings={}, summary={"totals": {}})
     row = store.get_game(db, game.id)
     assert row is not None and row.version == 4 and store.live_boxes(db, row) == []
@@ -73,10 +84,8 @@ def test_a_repeated_key_at_the_current_version_writes_nothing(tmp_path: Path) ->
     db = _db(tmp_path)
     game, _token = store.create_game(db, GAME)
     key = store.Key("tap", "d")
-    first = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY,
-                             key=key)
-    again = store.append_box(db, game.id, 2, BOX, rulings={None: RULING}, summary=SUMMARY,
-                             key=key)
+    first = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY, key=key)
+    again = store.append_box(db, game.id, 2, BOX, rulings={None: RULING}, summary=SUMMARY, key=key)
     assert again == store.WriteResult(2, first.box_id, repeated=True, digest="d")
     row = store.get_game(db, game.id)
     assert row is not None and row.version == 2
@@ -101,15 +110,19 @@ def test_the_other_rulings_a_write_names_are_stored(tmp_path: Path) -> None:
     one = store.append_box(db, game.id, 1, BOX, rulings={None: RULING}, summary=SUMMARY)
     two = store.append_box(db, game.id, 2, BOX, rulings={None: RULING}, summary=SUMMARY)
     assert one.box_id is not None and two.box_id is not None
-    store.replace_box(db, game.id, one.box_id, 3, {"ending": "misdeal", "note": "x"},
-                      rulings={one.box_id: {**RULING, "note": "x"},
-                               two.box_id: {**RULING, "totals": {"Ann": 1}}},
-                      summary=SUMMARY)
+    store.replace_box(
+        db,
+        game.id,
+        one.box_id,
+        3,
+        {"ending": "misdeal", "note": "x"},
+        rulings={one.box_id: {**RULING, "note": "x"}, two.box_id: {**RULING, "totals": {"Ann": 1}}},
+        summary=SUMMARY,
+    )
     row = store.get_game(db, game.id)
     assert row is not None
     rulings = {box.id: box.ruling for box in store.live_boxes(db, row)}
-    assert rulings == {one.box_id: {**RULING, "note": "x"},
-                       two.box_id: {**RULING, "totals": {"Ann": 1}}}
+    assert rulings == {one.box_id: {**RULING, "note": "x"}, two.box_id: {**RULING, "totals": {"Ann": 1}}}
 
 
 def test_a_writer_holds_the_database_until_it_ends(tmp_path: Path) -> None:
@@ -136,8 +149,7 @@ def test_a_writer_holds_the_database_until_it_ends(tmp_path: Path) -> None:
     with store.opened(url) as reader:
         assert store.game_version(reader, game.id) == 1  # readers go on
         order.append("read")
-    impatient = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=0,
-                                isolation_level=None)
+    impatient = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=0, isolation_level=None)
     try:
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             impatient.execute("BEGIN IMMEDIATE")  # the first writer holds the database

@@ -17,14 +17,22 @@ from scorekeeper import store
 from scorekeeper.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHEET_URL = re.compile(r"/games/(?!new\b)[^/?]+$")
 
 MARKS = [
     pytest.mark.browser,
-    pytest.mark.skipif(shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
-                       reason=f"Chromium is not installed at {CHROMIUM} (make system-deps)"),
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
+        reason=f"Chromium is not installed at {CHROMIUM} (make system-deps)",
+    ),
 ]
 """``pytestmark`` of every browser test module."""
 
@@ -42,8 +50,9 @@ def live_server(tmp_path: Path) -> Iterator[str]:
 
     url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
     store.migrate(url)
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "browser-" + "b" * 40,
-                      "POLL_SECONDS": 1, "PDF_IN_PROCESS": True})
+    app = create_app(
+        {"DATABASE_URL": url, "SECRET_KEY": "browser-" + "b" * 40, "POLL_SECONDS": 1, "PDF_IN_PROCESS": True}
+    )
     server = create_server(app, host="127.0.0.1", port=free_port(), threads=6)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -57,7 +66,6 @@ def browser() -> Iterator[Any]:
     """Headless Chromium, launched by Playwright (its own browser download is not used)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS,
-                                              headless=True)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield chromium
         chromium.close()

@@ -11,18 +11,30 @@ from flask.testing import FlaskClient
 from scorekeeper import engine
 from tests.web.browser import browser, live_server  # noqa: F401  (browser fixtures)
 
-JERSEY_DEFAULTS = {f"setting_{s.name}": (
-    ("true" if getattr(engine.PRESETS["jersey-scarne"], s.name) else "false")
-    if s.kind is bool else
-    ("" if getattr(engine.PRESETS["jersey-scarne"], s.name) is None
-     else str(getattr(engine.PRESETS["jersey-scarne"], s.name))))
-    for s in engine.SETTINGS}
+JERSEY_DEFAULTS = {
+    f"setting_{s.name}": (
+        ("true" if getattr(engine.PRESETS["jersey-scarne"], s.name) else "false")
+        if s.kind is bool
+        else (
+            ""
+            if getattr(engine.PRESETS["jersey-scarne"], s.name) is None
+            else str(getattr(engine.PRESETS["jersey-scarne"], s.name))
+        )
+    )
+    for s in engine.SETTINGS
+}
 
 
 def new_game_form(**changes: str) -> dict[str, str]:
     """The new-game form as a browser posts it: Ann, Bob, Cal, Ann deals, book rules."""
-    data = {"rules": "jersey-scarne", "players-0": "Ann", "players-1": "Bob",
-            "players-2": "Cal", "dealer": "0", "stake": ""}
+    data = {
+        "rules": "jersey-scarne",
+        "players-0": "Ann",
+        "players-1": "Bob",
+        "players-2": "Cal",
+        "dealer": "0",
+        "stake": "",
+    }
     data.update(JERSEY_DEFAULTS)
     data.update(changes)
     return data
@@ -35,9 +47,14 @@ def start_game(client: FlaskClient, **changes: str) -> str:
     return response.headers["Location"].rsplit("/", 1)[1]
 
 
-def box_form(version: int, ending: str = "knock", by: str | None = "Bob",
-             counts: dict[int, int] | None = None, key: str | None = None,
-             extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def box_form(
+    version: int,
+    ending: str = "knock",
+    by: str | None = "Bob",
+    counts: dict[int, int] | None = None,
+    key: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A box form by counts (hand index -> count)."""
     data: dict[str, Any] = {"version": str(version), "ending": ending}
     if by is not None:
@@ -59,8 +76,7 @@ def version_of(client: FlaskClient, game_id: str) -> int:
 
 def totals(client: FlaskClient, game_id: str) -> dict[str, int]:
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    return {name: int(value) for name, value in
-            re.findall(r'data-player-total="([^"]+)">(-?\d+)<', page)}
+    return {name: int(value) for name, value in re.findall(r'data-player-total="([^"]+)">(-?\d+)<', page)}
 
 
 @pytest.fixture
@@ -81,8 +97,9 @@ def preset_defaults(preset: str) -> dict[str, str]:
     return data
 
 
-def start_preset(client: FlaskClient, preset: str, players: list[str], dealer: int = 0,
-                 **changes: str) -> str:
+def start_preset(
+    client: FlaskClient, preset: str, players: list[str], dealer: int = 0, **changes: str
+) -> str:
     """Start a game of any preset through the form; returns its id."""
     data = {"rules": preset, "dealer": str(dealer), "stake": ""}
     data.update({f"players-{i}": name for i, name in enumerate(players)})

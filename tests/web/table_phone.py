@@ -16,12 +16,15 @@ __all__ = ["PHONE", "SHEET_URL", "open_game", "phone", "shot", "stored_game"]
 def phone(browser: Any, **options: Any) -> Any:
     """A page on a new phone; ``page.script_errors`` collects console errors and
     uncaught exceptions (a live preview's 422 of a half-entered box is expected)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, **options)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **options
+    )
     page = context.new_page()
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text)
-            if m.type == "error" and "status of 422" not in m.text else None)
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if m.type == "error" and "status of 422" not in m.text else None,
+    )
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.script_errors = errors
     return page

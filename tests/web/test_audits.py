@@ -15,15 +15,25 @@ from tests.web.table_phone import open_game, phone, shot
 
 pytestmark = MARKS
 
-GAME = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-        "boxes": [{"ending": "knock", "by": "Bob",
-                   "hands": {"Ann": {"count": 14}, "Bob": {"count": 4},
-                             "Cal": {"count": 13}}},
-                  {"ending": "misdeal"}]}
+GAME = {
+    "rules": "jersey-scarne",
+    "players": ["Ann", "Bob", "Cal"],
+    "dealer": "Ann",
+    "boxes": [
+        {
+            "ending": "knock",
+            "by": "Bob",
+            "hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}},
+        },
+        {"ending": "misdeal"},
+    ],
+}
 
-TARGETS = ("button, a.button, .bar nav a, summary, select, .pill span, .tap span, "
-           ".scores td:first-child a, input:not([type=radio]):not([type=checkbox])"
-           ":not([type=hidden])")
+TARGETS = (
+    "button, a.button, .bar nav a, summary, select, .pill span, .tap span, "
+    ".scores td:first-child a, input:not([type=radio]):not([type=checkbox])"
+    ":not([type=hidden])"
+)
 """What a thumb taps; links inside sentences are exempt (WCAG 2.5.8's inline links)."""
 
 
@@ -32,10 +42,17 @@ def _pages(page: Any, base: str, name: str) -> dict[str, str]:
         return _event_pages(page, base)
     sheet = open_game(page, base, GAME)
     box = page.locator(".scores td:first-child a").first.get_attribute("href")
-    return {"home": base + "/", "sheet": sheet, "record": sheet + "/boxes/new",
-            "check": base + "/check", "rules": base + "/rules",
-            "preset": base + "/rules/jersey-scarne", "new": base + "/games/new",
-            "house-rules": sheet + "/rules", "box": base + str(box)}
+    return {
+        "home": base + "/",
+        "sheet": sheet,
+        "record": sheet + "/boxes/new",
+        "check": base + "/check",
+        "rules": base + "/rules",
+        "preset": base + "/rules/jersey-scarne",
+        "new": base + "/games/new",
+        "house-rules": sheet + "/rules",
+        "box": base + str(box),
+    }
 
 
 def _event_pages(page: Any, base: str) -> dict[str, str]:
@@ -48,20 +65,37 @@ def _event_pages(page: Any, base: str) -> dict[str, str]:
     page.get_by_role("button", name="Start the event and seat round 1").click()
     page.wait_for_url(re.compile(r"/events/(?!new\b)[^/?]+$"), timeout=30_000)
     event = str(page.url)
-    return {"event-new": base + "/events/new", "event": event,
-            "event-standings": event + "/standings", "event-director": event + "/director",
-            "event-player": event + "/player?name=Eve"}
+    return {
+        "event-new": base + "/events/new",
+        "event": event,
+        "event-standings": event + "/standings",
+        "event-director": event + "/director",
+        "event-player": event + "/player?name=Eve",
+    }
 
 
 @pytest.fixture
-def audited(live_server: str, browser: Any,
-            request: pytest.FixtureRequest) -> tuple[Any, dict[str, str]]:
+def audited(live_server: str, browser: Any, request: pytest.FixtureRequest) -> tuple[Any, dict[str, str]]:
     page = phone(browser)
     return page, _pages(page, live_server, request.node.callspec.params["name"])
 
 
-PAGES = ["home", "sheet", "record", "check", "rules", "preset", "new", "house-rules", "box",
-         "event-new", "event", "event-standings", "event-director", "event-player"]
+PAGES = [
+    "home",
+    "sheet",
+    "record",
+    "check",
+    "rules",
+    "preset",
+    "new",
+    "house-rules",
+    "box",
+    "event-new",
+    "event",
+    "event-standings",
+    "event-director",
+    "event-player",
+]
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -71,8 +105,7 @@ def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str)
     page.goto(urls[name])
     page.wait_for_load_state("networkidle")
     results = axe_playwright.Axe().run(page)
-    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3])
-                  for v in results.response["violations"]]
+    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]]
     assert violations == []
 
 
@@ -83,15 +116,17 @@ def test_seo_and_best_practice(audited: tuple[Any, dict[str, str]], name: str) -
     page.wait_for_load_state("networkidle")
     assert page.get_attribute("html", "lang") == "en"
     assert page.title().strip()
-    assert "width=device-width" in (page.get_attribute("meta[name=viewport]", "content")
-                                    or "")
+    assert "width=device-width" in (page.get_attribute("meta[name=viewport]", "content") or "")
     description = page.get_attribute("meta[name=description]", "content") or ""
     assert len(description) >= 50
     assert page.locator("h1").count() == 1
-    small = page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+    small = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
         .filter(e => e.offsetParent !== null)
         .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect().height])
-        .filter(([, h]) => h < 44)""", TARGETS)
+        .filter(([, h]) => h < 44)""",
+        TARGETS,
+    )
     assert small == []
     shot(page, f"audit-{name}", full_page=True)
     assert page.script_errors == []
@@ -106,8 +141,11 @@ def test_times_are_in_the_phones_time_zone(live_server: str, browser: Any) -> No
     time = page.locator(".history time").first
     stamp = time.get_attribute("datetime") or ""
     assert stamp.endswith("Z")
-    local = page.evaluate("""(s) => new Date(s).toLocaleString(undefined, {day: "numeric",
-        month: "short", hour: "2-digit", minute: "2-digit"})""", stamp)
+    local = page.evaluate(
+        """(s) => new Date(s).toLocaleString(undefined, {day: "numeric",
+        month: "short", hour: "2-digit", minute: "2-digit"})""",
+        stamp,
+    )
     assert time.inner_text() == local and "UTC" not in time.inner_text()
 
 
@@ -116,5 +154,7 @@ def test_the_rules_come_before_the_settings(live_server: str, browser: Any) -> N
     page.goto(live_server + "/rules/jersey-scarne")
     headings = page.locator("h2").all_inner_texts()
     assert headings.index("Settings") > 0
-    assert page.locator("article.rule").first.bounding_box()["y"] < page.locator(
-        ".setting-list").bounding_box()["y"]
+    assert (
+        page.locator("article.rule").first.bounding_box()["y"]
+        < page.locator(".setting-list").bounding_box()["y"]
+    )

@@ -17,12 +17,15 @@ pytestmark = MARKS
 
 
 def _phone(browser: Any) -> Any:
-    context = browser.new_context(viewport={"width": 360, "height": 740},
-                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text)
-            if m.type == "error" and "status of 422" not in m.text else None)
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if m.type == "error" and "status of 422" not in m.text else None,
+    )
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.script_errors = errors  # 422 previews of half-entered boxes are expected
     return page
@@ -39,8 +42,14 @@ def _open_cards(page: Any, index: int) -> None:
         page.locator(f"#hand-{index} details.cards summary").click()
 
 
-def _record(page: Any, ending: str, by: str, counts: dict[str, int],
-            cards: dict[str, list[str]] | None = None, shot: str | None = None) -> None:
+def _record(
+    page: Any,
+    ending: str,
+    by: str,
+    counts: dict[str, int],
+    cards: dict[str, list[str]] | None = None,
+    shot: str | None = None,
+) -> None:
     """Fill the box form: the ending, who, counts typed, cards tapped; then save."""
     page.locator(".record-bar a").click()
     page.wait_for_selector("#box-form")
@@ -65,8 +74,10 @@ def _record(page: Any, ending: str, by: str, counts: dict[str, int],
 
 def _totals(page: Any) -> dict[str, str]:
     cells = page.locator("td[data-player-total]")
-    return {cells.nth(i).get_attribute("data-player-total"): cells.nth(i).inner_text().strip()
-            for i in range(cells.count())}
+    return {
+        cells.nth(i).get_attribute("data-player-total"): cells.nth(i).inner_text().strip()
+        for i in range(cells.count())
+    }
 
 
 def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> None:
@@ -84,8 +95,10 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(SHEET_URL)
     sheet_url = page.url
-    assert "Ann deals next" in page.locator(".next").inner_text().replace("\n", " ") or \
-        "Ann" in page.locator(".next").inner_text()
+    assert (
+        "Ann deals next" in page.locator(".next").inner_text().replace("\n", " ")
+        or "Ann" in page.locator(".next").inner_text()
+    )
 
     watcher = _phone(browser)
     watcher.goto(sheet_url)
@@ -131,15 +144,15 @@ def test_a_whole_jersey_gin_game_on_a_phone(live_server: str, browser: Any) -> N
     assert page.locator("#hand-1 input[value='7C']").is_disabled()
     page.go_back()
     page.wait_for_selector("#sheet")
-    _record(page, "knock", "Cal", {"Ann": 20}, {"Cal": cal, "Bob": bob},
-            shot="05-box-knock-cards")
+    _record(page, "knock", "Cal", {"Ann": 20}, {"Cal": cal, "Bob": bob}, shot="05-box-knock-cards")
     assert _totals(page) == {"Ann": "9", "Bob": "59", "Cal": "110"}
 
     # The end (J14-J16): Cal wins, 100 game bonus, 25 a box; nobody shut out.
     end = page.locator("section.end")
     assert "Game over: Cal wins" in end.inner_text()
-    finals = {cell.get_attribute("data-final"): cell.inner_text()
-              for cell in page.locator("td[data-final]").all()}
+    finals = {
+        cell.get_attribute("data-final"): cell.inner_text() for cell in page.locator("td[data-final]").all()
+    }
     assert finals == {"Ann": "34", "Bob": "109", "Cal": "260"}
     settlement = page.locator("ul.settlement").inner_text()
     assert "Ann pays Cal 226 points" in settlement

@@ -92,8 +92,7 @@ def _close(director: Any, event: str, number: int, *, force: bool) -> None:
     director.wait_for_selector(f"#tables-title:has-text('{after}')")
 
 
-def test_a_nine_player_jersey_night_over_three_rounds(live_server: str,
-                                                      browser: Any) -> None:
+def test_a_nine_player_jersey_night_over_three_rounds(live_server: str, browser: Any) -> None:
     director = phone(browser)
     tables = [phone(browser) for _ in range(3)]
     event = _start(director, live_server)
@@ -108,13 +107,11 @@ def test_a_nine_player_jersey_night_over_three_rounds(live_server: str,
             game = _table_game(director, event, table)
             page = tables[table - 1]
             _join(page, live_server, game, code)
-            assert page.locator(".sheet-head .meta").inner_text().startswith(
-                " · ".join(seats))
+            assert page.locator(".sheet-head .meta").inner_text().startswith(" · ".join(seats))
             _knock(page, seats[0])
             if number == 2:  # the tables stop by themselves this round
                 page.locator("details.end-early summary").click()
-                page.get_by_role("button", name=re.compile("End the game by agreement"))\
-                    .click()
+                page.get_by_role("button", name=re.compile("End the game by agreement")).click()
                 page.wait_for_selector(".sheet")
             seats_met.append(tuple(seats))
         shot(tables[0], f"event-table-round-{number}", full_page=True)

@@ -24,13 +24,15 @@ class Phone:
     """One phone (its own cookies) at 390x844; script and CSP errors are collected."""
 
     def __init__(self, browser: Any, share_sheet: bool = False) -> None:
-        self.context = browser.new_context(viewport={"width": 390, "height": 844},
-                                           is_mobile=True, has_touch=True)
+        self.context = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        )
         self.context.set_default_timeout(TIMEOUT_MS)
         if share_sheet:  # a phone with a share sheet: record what it is asked to share
             self.context.add_init_script(
                 "window.shared = []; navigator.share = function (data) {"
-                " window.shared.push(data); return Promise.resolve(); };")
+                " window.shared.push(data); return Promise.resolve(); };"
+            )
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -63,8 +65,7 @@ def _svg_path(svg: str) -> str:
     return match.group(1)
 
 
-def test_scorer_shows_qr_codes_and_a_watcher_joins_by_them(browser: Any,
-                                                           live_server: str) -> None:
+def test_scorer_shows_qr_codes_and_a_watcher_joins_by_them(browser: Any, live_server: str) -> None:
     """Ann's sheet has two QR codes, each the very link beside it (drawn again by segno
     and compared); Bob opens the join link (the code in its fragment): the page fills
     the code in, drops it from the address, and only the button makes Bob a scorer."""
@@ -100,8 +101,7 @@ def test_scorer_shows_qr_codes_and_a_watcher_joins_by_them(browser: Any,
     assert ann.errors == bob.errors == []
 
 
-def test_share_where_the_phone_has_a_share_sheet_copy_where_not(browser: Any,
-                                                               live_server: str) -> None:
+def test_share_where_the_phone_has_a_share_sheet_copy_where_not(browser: Any, live_server: str) -> None:
     with_sheet, without = Phone(browser, share_sheet=True), Phone(browser)
     sheet = _new_game(with_sheet.page, live_server)
     invite = with_sheet.page.locator("#invite")
@@ -111,8 +111,7 @@ def test_share_where_the_phone_has_a_share_sheet_copy_where_not(browser: Any,
     shared = with_sheet.page.evaluate("window.shared")
     assert shared == [{"title": "Watch our game", "url": sheet}]
 
-    without.context.grant_permissions(["clipboard-read", "clipboard-write"],
-                                      origin=live_server)
+    without.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
     join = without.page
     join.goto(sheet + "/share")
     assert join.get_by_role("button", name="Share").count() == 0
@@ -139,8 +138,9 @@ def test_a_watcher_on_a_scorers_page_types_the_code(browser: Any, live_server: s
     cal.page.wait_for_selector("text=Wrong code")
     cal.shot("4-wrong-code")
     assert cal.page.get_by_role("alert").inner_text().endswith("(9 more tries before a pause).")
-    assert cal.page.get_by_role("link", name="Back to the game").get_attribute(
-        "href") == sheet.removeprefix(live_server)
+    assert cal.page.get_by_role("link", name="Back to the game").get_attribute("href") == sheet.removeprefix(
+        live_server
+    )
     cal.page.fill("input[name=code]", code.lower())
     cal.page.get_by_role("button", name="Join as scorer").click()
     cal.page.wait_for_url(re.compile(r"/boxes/new$"))
@@ -175,14 +175,12 @@ def test_join_from_home_and_renew(browser: Any, live_server: str) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["fragment"])
-def test_the_join_page_works_without_javascript(browser: Any, live_server: str,
-                                                scheme: str) -> None:
+def test_the_join_page_works_without_javascript(browser: Any, live_server: str, scheme: str) -> None:
     """No script, no fragment reader: the code is typed, and the button still joins."""
     ann = Phone(browser)
     sheet = _new_game(ann.page, live_server)
     code = ann.page.locator("#join-code").inner_text()
-    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                  java_script_enabled=False)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     page = context.new_page()
     page.goto(sheet + "/join")
     page.fill("input[name=code]", code)

@@ -22,10 +22,13 @@ class Phone:
     """One phone: its own browser context (cookies), collecting script and CSP errors."""
 
     def __init__(self, browser: Any, javascript: bool = True, bypass_csp: bool = False) -> None:
-        self.context = browser.new_context(viewport={"width": 360, "height": 740},
-                                           is_mobile=True, has_touch=True,
-                                           java_script_enabled=javascript,
-                                           bypass_csp=bypass_csp)
+        self.context = browser.new_context(
+            viewport={"width": 360, "height": 740},
+            is_mobile=True,
+            has_touch=True,
+            java_script_enabled=javascript,
+            bypass_csp=bypass_csp,
+        )
         self.context.set_default_timeout(TIMEOUT_MS)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -69,8 +72,10 @@ def _fill_knock(page: Any, by: str, counts: list[int]) -> None:
 
 def _totals(page: Any) -> dict[str, str]:
     cells = page.locator("td[data-player-total]")
-    return {cells.nth(i).get_attribute("data-player-total"): cells.nth(i).inner_text().strip()
-            for i in range(cells.count())}
+    return {
+        cells.nth(i).get_attribute("data-player-total"): cells.nth(i).inner_text().strip()
+        for i in range(cells.count())
+    }
 
 
 def test_two_editors_and_a_watcher(live_server: str, browser: Any) -> None:
@@ -112,8 +117,7 @@ def test_two_editors_and_a_watcher(live_server: str, browser: Any) -> None:
         assert phone.errors == [], phone.errors
 
 
-@pytest.mark.parametrize("choice", ["Record mine as box 2", "Keep theirs",
-                                    "Replace box 1 with mine"])
+@pytest.mark.parametrize("choice", ["Record mine as box 2", "Keep theirs", "Replace box 1 with mine"])
 def test_two_phones_save_the_same_box(live_server: str, browser: Any, choice: str) -> None:
     """Ann and Bob both enter box 1. Ann saves first; Bob's save names box 1, finds it
     taken and shows both boxes side by side (nothing saved twice, nothing typed lost);
@@ -135,9 +139,11 @@ def test_two_phones_save_the_same_box(live_server: str, browser: Any, choice: st
     bob.page.wait_for_selector(f"text={TAKEN}")
     assert bob.page.locator(".side-by-side article").count() == 2
     assert "Saved by the other phone" in bob.page.inner_text(".side-by-side")
-    expected = {"Record mine as box 2": ({"Ann": "0", "Bob": "19", "Cal": "35"}, 2),
-                "Keep theirs": ({"Ann": "0", "Bob": "19", "Cal": "0"}, 1),
-                "Replace box 1 with mine": ({"Ann": "0", "Bob": "0", "Cal": "35"}, 1)}[choice]
+    expected = {
+        "Record mine as box 2": ({"Ann": "0", "Bob": "19", "Cal": "35"}, 2),
+        "Keep theirs": ({"Ann": "0", "Bob": "19", "Cal": "0"}, 1),
+        "Replace box 1 with mine": ({"Ann": "0", "Bob": "0", "Cal": "35"}, 1),
+    }[choice]
     if choice == "Record mine as box 2":  # it asks before it stores
         bob.page.locator("summary", has_text=choice).click()
         choice = "Yes, store it as box 2"
@@ -196,7 +202,7 @@ def test_axe_finds_no_serious_violations(live_server: str, browser: Any) -> None
     if axe is None:
         pytest.skip("axe-playwright-python is not installed (it ships axe.min.js)")
     phone = Phone(browser, bypass_csp=True)  # lets the test inject axe; the app's CSP
-    page = phone.page                          # is checked by the other tests
+    page = phone.page  # is checked by the other tests
     sheet = _new_game(page, live_server)
     _open_box_form(page, sheet)
     _fill_knock(page, "Bob", [14, 4, 13])
@@ -204,19 +210,33 @@ def test_axe_finds_no_serious_violations(live_server: str, browser: Any) -> None
     page.locator("#save-box").click()
     page.wait_for_url(SHEET_URL)
     box = page.locator("td.what a").first.get_attribute("href")
-    pages = ["/", "/games/new", sheet, sheet + "/share", sheet + "/boxes/new",
-             f"{live_server}{box}", f"{live_server}{box}/edit", "/check",
-             "/check?typed=AS+2S+3S+7H+7D+7C+9D+10D+JD+4C", "/settle", "/rules/",
-             "/rules/?q=knock", "/rules/jersey-scarne", "/games/nope"]
+    pages = [
+        "/",
+        "/games/new",
+        sheet,
+        sheet + "/share",
+        sheet + "/boxes/new",
+        f"{live_server}{box}",
+        f"{live_server}{box}/edit",
+        "/check",
+        "/check?typed=AS+2S+3S+7H+7D+7C+9D+10D+JD+4C",
+        "/settle",
+        "/rules/",
+        "/rules/?q=knock",
+        "/rules/jersey-scarne",
+        "/games/nope",
+    ]
     found: dict[str, list[str]] = {}
     checked = 0
     for url in pages:
         page.goto(url if url.startswith("http") else live_server + url)
         page.add_script_tag(path=str(axe))
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        bad = [f"{v['id']} ({v['impact']}): {v['help']} at "
-               f"{[n['target'] for n in v['nodes']][:3]}"
-               for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
         if bad:
             found[url] = bad
         checked += 1

@@ -37,8 +37,9 @@ def _signed_by(app: Flask, data: dict[str, str]) -> str:
     return str(serializer.dumps(data))
 
 
-def test_settings_come_from_the_environment(instance: Path, url: str,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_settings_come_from_the_environment(
+    instance: Path, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Values are read as JSON where they are JSON (a number stays a number), the
     secret and the database URL always as text, and no secret file is made."""
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", url)
@@ -52,7 +53,8 @@ def test_settings_come_from_the_environment(instance: Path, url: str,
 
 
 def test_an_environment_secret_wins_over_the_instance_file(
-        instance: Path, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    instance: Path, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     instance.mkdir()
     (instance / "secret_key").write_text("f" * 64)
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", url)
@@ -63,10 +65,12 @@ def test_an_environment_secret_wins_over_the_instance_file(
 
 
 def test_the_environment_wins_over_the_instance_config(
-        instance: Path, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    instance: Path, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     instance.mkdir()
     (instance / "config.py").write_text(
-        f"DATABASE_URL = 'sqlite:///{tmp_path / 'other.sqlite3'}'\nPOLL_SECONDS = 7\n")
+        f"DATABASE_URL = 'sqlite:///{tmp_path / 'other.sqlite3'}'\nPOLL_SECONDS = 7\n"
+    )
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "k" * 40)
     assert create_app().config["POLL_SECONDS"] == 7
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", url)
@@ -75,8 +79,9 @@ def test_the_environment_wins_over_the_instance_config(
     assert (app.config["DATABASE_URL"], app.config["POLL_SECONDS"]) == (url, 2)
 
 
-def test_plain_database_url_is_the_fallback(instance: Path, url: str, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plain_database_url_is_the_fallback(
+    instance: Path, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "k" * 40)
     assert create_app().config["DATABASE_URL"] == f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
     monkeypatch.setenv("DATABASE_URL", url)
@@ -88,7 +93,8 @@ def test_plain_database_url_is_the_fallback(instance: Path, url: str, tmp_path: 
 
 
 def test_a_tests_configuration_wins_over_the_environment(
-        instance: Path, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    instance: Path, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A shell's SCOREKEEPER_DATABASE_URL never sends a test to a real database."""
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", f"sqlite:///{tmp_path / 'real.sqlite3'}")
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "k" * 40)
@@ -96,8 +102,7 @@ def test_a_tests_configuration_wins_over_the_environment(
     assert (app.config["DATABASE_URL"], app.config["SECRET_KEY"]) == (url, "t" * 40)
 
 
-def test_the_command_lines_url_makes_no_secret(instance: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_command_lines_url_makes_no_secret(instance: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The command line finds the database as the app does, without building the app
     or writing a secret key."""
     assert web_app.database_url() == f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
@@ -105,7 +110,8 @@ def test_the_command_lines_url_makes_no_secret(instance: Path,
 
 
 def test_instances_sharing_the_environment_secret_accept_each_others_cookies(
-        tmp_path: Path, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two instances with their own instance folders and one secret from the environment:
     a session signed by one is read by the other; with their own secrets it is not."""
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
@@ -119,8 +125,10 @@ def test_instances_sharing_the_environment_secret_accept_each_others_cookies(
     assert own_a.config["SECRET_KEY"] != own_b.config["SECRET_KEY"]
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "club-" + "c" * 40)
     shared_a, shared_b = instance_app("a"), instance_app("b")
-    for cookie, reader, accepted in ((_signed_by(shared_a, {"game": "x"}), shared_b, True),
-                                     (_signed_by(own_a, {"game": "x"}), own_b, False)):
+    for cookie, reader, accepted in (
+        (_signed_by(shared_a, {"game": "x"}), shared_b, True),
+        (_signed_by(own_a, {"game": "x"}), own_b, False),
+    ):
         with reader.test_request_context("/", headers={"Cookie": f"session={cookie}"}) as ctx:
             opened = reader.session_interface.open_session(reader, ctx.request)
             assert opened is not None

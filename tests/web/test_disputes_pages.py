@@ -38,8 +38,13 @@ def test_settle_a_showdown(client: FlaskClient) -> None:
     page = client.get("/settle").get_data(as_text=True)
     assert "Players in seat order" in page and 'id="box-form"' in page and "Rule the box" in page
     url = "/settle?rules=jersey-scarne&players=Ann,+Bob,+Cal"
-    data = {"ending": "knock", "by": "Bob", "hands-0-count": "14", "hands-2-count": "13",
-            "hands-1-cards": HAND}
+    data = {
+        "ending": "knock",
+        "by": "Bob",
+        "hands-0-count": "14",
+        "hands-2-count": "13",
+        "hands-1-cards": HAND,
+    }
     text = client.post(url, data=data).get_data(as_text=True)
     assert "<html" in text and "Knock: Bob" in text and "+19" in text and "J6" in text
     preview = client.post(url, data=data, headers={**HX, "HX-Target": "preview"})
@@ -53,8 +58,9 @@ def test_settle_a_showdown(client: FlaskClient) -> None:
 
 def test_settle_a_two_hand_showdown(client: FlaskClient) -> None:
     url = "/settle?rules=gin&players=Ann,Bob"
-    text = client.post(url, data={"ending": "knock", "by": "Ann", "hands-0-count": "8",
-                                  "hands-1-count": "5"}).get_data(as_text=True)
+    text = client.post(
+        url, data={"ending": "knock", "by": "Ann", "hands-0-count": "8", "hands-1-count": "5"}
+    ).get_data(as_text=True)
     assert "Undercut: Bob" in text and "+28" in text
 
 
@@ -76,8 +82,7 @@ def test_rules_index_search_and_preset(client: FlaskClient) -> None:
     preset = client.get("/rules/jersey-scarne").get_data(as_text=True)
     assert 'id="J6"' in preset and "Knock credit" in preset
     assert "each on the melds before him (J5)" in preset and "<code>layoffs</code>" in preset
-    assert ("<strong>on the knocker&#39;s own melds only (P5)</strong> (Three-hand Gin (Parlett))"
-            in preset)
+    assert "<strong>on the knocker&#39;s own melds only (P5)</strong> (Three-hand Gin (Parlett))" in preset
     assert 'id="setting-layoffs"' in preset
     assert 'id="G4"' not in preset
     gin = client.get("/rules/gin", headers=HX).get_data(as_text=True)
@@ -120,7 +125,7 @@ def test_check_shows_every_best_arrangement(client: FlaskClient) -> None:
     """6-7-8 of clubs or the three 7s: either leaves 14 beside 2-3-4 of spades."""
     hand = ["6C", "7C", "8C", "7D", "7H", "2S", "3S", "4S", "KD", "QH"]
     text = client.get(f"/check?{_query(hand)}").get_data(as_text=True)
-    assert "best arrangements" in text and text.count("<li><span class=\"meld\">") >= 2
+    assert "best arrangements" in text and text.count('<li><span class="meld">') >= 2
 
 
 def test_settle_with_house_rules_and_dealer(client: FlaskClient) -> None:
@@ -141,23 +146,33 @@ def test_settle_offers_every_ending(client: FlaskClient) -> None:
         assert f'value="{ending}"' in jersey
     assert 'name="after_break"' in jersey and 'name="second_round"' in jersey
     url = "/settle?rules=jersey-scarne&players=Ann,+Bob,+Cal&dealer=Cal"
-    broke = client.post(url, data={"ending": "break", "by": "Ann", "hands-0-count": "3",
-                                   "hands-1-count": "10", "hands-2-count": "20"})
+    broke = client.post(
+        url,
+        data={
+            "ending": "break",
+            "by": "Ann",
+            "hands-0-count": "3",
+            "hands-1-count": "10",
+            "hands-2-count": "20",
+        },
+    )
     assert broke.status_code == 200 and "Break: Ann" in broke.get_data(as_text=True)
-    late = client.post(url, data={"ending": "gin", "by": "Bob", "after_break": "y",
-                                  "hands-0-count": "10", "hands-2-count": "20"})
+    late = client.post(
+        url,
+        data={"ending": "gin", "by": "Bob", "after_break": "y", "hands-0-count": "10", "hands-2-count": "20"},
+    )
     assert "Gin after the break: Bob" in late.get_data(as_text=True)
     parlett = client.get("/settle?rules=three-hand-parlett&players=A,B,C").get_data(True)
     assert 'value="draw"' in parlett
-    drawn = client.post("/settle?rules=three-hand-parlett&players=A,B,C",
-                        data={"ending": "draw"})
+    drawn = client.post("/settle?rules=three-hand-parlett&players=A,B,C", data={"ending": "draw"})
     assert drawn.status_code == 200 and "Draw" in drawn.get_data(as_text=True)
 
 
 def test_rule_ids_link_to_their_text(client: FlaskClient) -> None:
     url = "/settle?rules=gin&players=Ann,Bob"
-    text = client.post(url, data={"ending": "knock", "by": "Ann", "hands-0-count": "8",
-                                  "hands-1-count": "5"}).get_data(as_text=True)
+    text = client.post(
+        url, data={"ending": "knock", "by": "Ann", "hands-0-count": "8", "hands-1-count": "5"}
+    ).get_data(as_text=True)
     assert 'href="/rules/gin#G5"' in text
     everything = client.get("/rules/all").get_data(as_text=True)
     for rule_id in ("C1", "J6", "P4", "G5", "V3", "K3"):

@@ -25,9 +25,9 @@ def _failing_store(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     app.config["PROPAGATE_EXCEPTIONS"] = False
 
 
-def test_an_api_500_answers_the_error_object(app: Flask, client: FlaskClient,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             caplog: pytest.LogCaptureFixture) -> None:
+def test_an_api_500_answers_the_error_object(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """An exception nothing caught, under /api/: 500 with ``{"error": {"code":
     "internal-error", ...}}`` as JSON, no traceback in the body; the traceback is logged."""
     created = client.post("/api/v1/games", json=GAME)
@@ -44,8 +44,9 @@ def test_an_api_500_answers_the_error_object(app: Flask, client: FlaskClient,
     assert "the disk caught fire" in caplog.text
 
 
-def test_a_page_500_answers_an_error_page(app: Flask, client: FlaskClient,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_500_answers_an_error_page(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     created = client.post("/api/v1/games", json=GAME)
     _failing_store(app, monkeypatch)
     failed = client.get(f"/games/{(created.json or {})['id']}")
@@ -55,18 +56,23 @@ def test_a_page_500_answers_an_error_page(app: Flask, client: FlaskClient,
     assert "fire" not in failed.get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("method", "path", "status", "code"), [
-    ("GET", "/api/v1/nowhere", 404, "not-found"),
-    ("DELETE", "/api/v1/games", 405, "malformed"),
-    ("POST", "/api/v1/games", 422, "malformed"),
-    ("PUT", "/api/v1/adjudicate", 405, "malformed"),
-])
-def test_api_http_errors_answer_the_error_object(client: FlaskClient, method: str, path: str,
-                                                 status: int, code: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/api/v1/nowhere", 404, "not-found"),
+        ("DELETE", "/api/v1/games", 405, "malformed"),
+        ("POST", "/api/v1/games", 422, "malformed"),
+        ("PUT", "/api/v1/adjudicate", 405, "malformed"),
+    ],
+)
+def test_api_http_errors_answer_the_error_object(
+    client: FlaskClient, method: str, path: str, status: int, code: str
+) -> None:
     """Routing and protocol errors under /api/ too: the status, the error object, a
     message that says what was wrong (and a 405 still names the allowed methods)."""
-    answer = client.open(path, method=method, data="{not json" if method == "POST" else None,
-                         content_type="application/json")
+    answer = client.open(
+        path, method=method, data="{not json" if method == "POST" else None, content_type="application/json"
+    )
     assert answer.status_code == status
     assert answer.mimetype == "application/json"
     error = (answer.json or {})["error"]
@@ -76,16 +82,16 @@ def test_api_http_errors_answer_the_error_object(client: FlaskClient, method: st
         assert "POST" in answer.headers["Allow"] or "GET" in answer.headers["Allow"]
 
 
-def test_the_pages_answer_each_refusal_of_the_ledger_in_one_way(client: FlaskClient,
-                                                                 game_id: str) -> None:
+def test_the_pages_answer_each_refusal_of_the_ledger_in_one_way(client: FlaskClient, game_id: str) -> None:
     """One mapping (web/app.py's REFUSALS) for the views that do not show a form again:
     a stale version is a 409 page, a key used for another change a 422, a missing box a
     404 page, the engine's refusal a 422 naming its reason; htmx gets the fragment."""
     from tests.web.conftest import box_form, version_of
 
     version = version_of(client, game_id)
-    recorded = client.post(f"/games/{game_id}/boxes/new",
-                           data=box_form(version, counts={0: 14, 1: 4, 2: 13}, key="k1"))
+    recorded = client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version, counts={0: 14, 1: 4, 2: 13}, key="k1")
+    )
     assert recorded.status_code == 303
     version += 1
     stale = client.post(f"/games/{game_id}/end", data={"version": version + 5})
@@ -99,7 +105,8 @@ def test_the_pages_answer_each_refusal_of_the_ledger_in_one_way(client: FlaskCli
     assert "box 999999 is not in this game" in gone.get_data(as_text=True)
     ended = client.post(f"/games/{game_id}/end", data={"version": version, "key": "k2"})
     assert ended.status_code == 303
-    again = client.post(f"/games/{game_id}/end", headers={"HX-Request": "true"},
-                        data={"version": version + 1})
+    again = client.post(
+        f"/games/{game_id}/end", headers={"HX-Request": "true"}, data={"version": version + 1}
+    )
     assert again.status_code == 422 and "<html" not in again.get_data(as_text=True).lower()
     assert "already ended by agreement" in again.get_data(as_text=True)

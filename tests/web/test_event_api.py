@@ -13,10 +13,16 @@ from flask.testing import FlaskClient
 from scorekeeper import ledger
 from scorekeeper.web import database, gamedata
 
-NINE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "=HYPERLINK(\"x\")"]
-EVENT: dict[str, Any] = {"name": "Tuesday Jersey", "date": "2026-12-01", "rounds": 3,
-                         "round_ends": {"game": True}, "standings": "net", "seed": 99,
-                         "entrants": "\n".join(NINE)}
+NINE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", '=HYPERLINK("x")']
+EVENT: dict[str, Any] = {
+    "name": "Tuesday Jersey",
+    "date": "2026-12-01",
+    "rounds": 3,
+    "round_ends": {"game": True},
+    "standings": "net",
+    "seed": 99,
+    "entrants": "\n".join(NINE),
+}
 
 
 def _started(client: FlaskClient) -> dict[str, Any]:
@@ -32,15 +38,18 @@ def _record(app: Flask, game_id: str, players: list[str], client: FlaskClient) -
         token = ledger.codes_of(row, gamedata.secret()).edit
         database.session().close()
     knocker = players[0]
-    box = {"ending": "knock", "by": knocker,
-           "hands": {p: {"count": 2 if p == knocker else 30} for p in players}}
-    written = client.post(f"/api/v1/games/{game_id}/boxes", json=box,
-                          headers={"Authorization": f"Bearer {token}"})
+    box = {
+        "ending": "knock",
+        "by": knocker,
+        "hands": {p: {"count": 2 if p == knocker else 30} for p in players},
+    }
+    written = client.post(
+        f"/api/v1/games/{game_id}/boxes", json=box, headers={"Authorization": f"Bearer {token}"}
+    )
     assert written.status_code == 201, written.get_json()
 
 
-def test_an_event_is_started_read_and_its_rounds_closed_and_seated(
-        app: Flask, client: FlaskClient) -> None:
+def test_an_event_is_started_read_and_its_rounds_closed_and_seated(app: Flask, client: FlaskClient) -> None:
     body = _started(client)
     event_id, token = body["id"], body["director_token"]
     assert body["event"]["seed"] == 99 and len(body["join_code"]) == 6
@@ -86,8 +95,7 @@ def test_a_bad_event_is_422_naming_the_field(client: FlaskClient) -> None:
     assert client.get("/api/v1/events/nothing").status_code == 404
 
 
-def test_the_exports_escape_formulas_and_carry_every_round(app: Flask,
-                                                            client: FlaskClient) -> None:
+def test_the_exports_escape_formulas_and_carry_every_round(app: Flask, client: FlaskClient) -> None:
     body = _started(client)
     first = body["tables"][0]
     _record(app, first["game"], first["players"], client)
@@ -97,7 +105,7 @@ def test_the_exports_escape_formulas_and_carry_every_round(app: Flask,
     assert rows[0][:4] == ["rank", "player", "score", "games"]
     assert rows[0][-3:] == ["round 1 table", "round 1 seat", "round 1 points"]
     names = [row[1] for row in rows[1:]]
-    assert "'=HYPERLINK(\"x\")" in names and "=HYPERLINK(\"x\")" not in names
+    assert '\'=HYPERLINK("x")' in names and '=HYPERLINK("x")' not in names
     winner = rows[1]
     assert winner[1] == first["players"][0] and winner[-3:] == ["1", "1", "112"]
     data = client.get(f"/api/v1/events/{body['id']}/results.json").get_json()
@@ -107,12 +115,24 @@ def test_the_exports_escape_formulas_and_carry_every_round(app: Flask,
 
 def test_the_openapi_document_has_the_events(client: FlaskClient) -> None:
     doc = client.get("/api/v1/openapi.json").get_json()
-    assert {"/api/v1/events", "/api/v1/events/{event_id}",
-            "/api/v1/events/{event_id}/rounds",
-            "/api/v1/events/{event_id}/rounds/{number}/close"} <= set(doc["paths"])
+    assert {
+        "/api/v1/events",
+        "/api/v1/events/{event_id}",
+        "/api/v1/events/{event_id}/rounds",
+        "/api/v1/events/{event_id}/rounds/{number}/close",
+    } <= set(doc["paths"])
     event = doc["components"]["schemas"]["Event"]
-    assert {"name", "rules", "table_size", "rounds", "round_ends", "standings",
-            "entrants", "seating", "games"} <= set(event["properties"])
+    assert {
+        "name",
+        "rules",
+        "table_size",
+        "rounds",
+        "round_ends",
+        "standings",
+        "entrants",
+        "seating",
+        "games",
+    } <= set(event["properties"])
 
 
 def test_the_directors_writes(client: FlaskClient) -> None:
@@ -129,14 +149,17 @@ def test_the_directors_writes(client: FlaskClient) -> None:
     assert gone.status_code == 200 and gone.get_json()["withdrawn"] == ["Gus"]
     unknown = client.post(f"{base}/withdrawals", json={"name": "Zed"}, headers=director)
     assert unknown.status_code == 422 and unknown.get_json()["error"]["code"] == "unknown-player"
-    fined = client.post(f"{base}/penalties", json={"player": "Bob", "points": 5,
-                                                  "note": "slow play"}, headers=director)
+    fined = client.post(
+        f"{base}/penalties", json={"player": "Bob", "points": 5, "note": "slow play"}, headers=director
+    )
     assert fined.status_code == 201
     assert {s["player"]: s["penalty"] for s in fined.get_json()["standings"]}["Bob"] == 5
-    for bad, where in (({"player": "Bob", "points": "5", "note": "x"}, "points"),
-                       ({"player": "Bob", "points": True, "note": "x"}, "points"),
-                       ({"player": "Bob", "points": 0, "note": "x"}, "penalty.points"),
-                       ({"player": "Bob", "points": 5, "note": "x", "extra": 1}, "extra")):
+    for bad, where in (
+        ({"player": "Bob", "points": "5", "note": "x"}, "points"),
+        ({"player": "Bob", "points": True, "note": "x"}, "points"),
+        ({"player": "Bob", "points": 0, "note": "x"}, "penalty.points"),
+        ({"player": "Bob", "points": 5, "note": "x", "extra": 1}, "extra"),
+    ):
         refused = client.post(f"{base}/penalties", json=bad, headers=director)
         assert refused.status_code == 422 and refused.get_json()["error"]["where"] == where
     tables = body["event"]["seating"][0]["tables"]
@@ -146,7 +169,8 @@ def test_the_directors_writes(client: FlaskClient) -> None:
     assert swapped.get_json()["event"]["seating"][0]["tables"][0][0] == b
     same = client.post(f"{base}/swaps", json={"players": [a, a]}, headers=director)
     assert same.status_code == 422 and same.get_json()["error"]["where"] == "players"
-    replaced = client.post(f"{base}/replacements", json={"player": tables[2][1], "by": "Kim"},
-                           headers=director)
+    replaced = client.post(
+        f"{base}/replacements", json={"player": tables[2][1], "by": "Kim"}, headers=director
+    )
     assert replaced.status_code == 200
     assert replaced.get_json()["event"]["seating"][0]["tables"][2][1] == "Kim"

@@ -23,16 +23,26 @@ NINE = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 def event_form(**changes: Any) -> dict[str, Any]:
     """The new-event form as a browser posts it: Jersey Gin, the book's rules."""
     rules = engine.PRESETS["jersey-scarne"]
-    data: dict[str, Any] = {"rules": "jersey-scarne", "name": "Tuesday Jersey",
-                            "date": "2026-12-01", "place": "Elm Street Club",
-                            "table_size": "3", "rounds": "3", "round_ends": "game",
-                            "round_limit": "", "standings": "net", "tie_break_1": "won",
-                            "tie_break_2": "boxes", "tie_break_3": "head_to_head",
-                            "entrants": "\n".join(NINE)}
+    data: dict[str, Any] = {
+        "rules": "jersey-scarne",
+        "name": "Tuesday Jersey",
+        "date": "2026-12-01",
+        "place": "Elm Street Club",
+        "table_size": "3",
+        "rounds": "3",
+        "round_ends": "game",
+        "round_limit": "",
+        "standings": "net",
+        "tie_break_1": "won",
+        "tie_break_2": "boxes",
+        "tie_break_3": "head_to_head",
+        "entrants": "\n".join(NINE),
+    }
     for s in engine.SETTINGS:
         value = getattr(rules, s.name)
-        data[f"setting_{s.name}"] = (("true" if value else "false") if s.kind is bool
-                                     else "" if value is None else str(value))
+        data[f"setting_{s.name}"] = (
+            ("true" if value else "false") if s.kind is bool else "" if value is None else str(value)
+        )
     data.update(changes)
     return data
 
@@ -57,33 +67,38 @@ def tables_of(client: FlaskClient, event_id: str, round: int = 1) -> list[tuple[
 
 
 def test_the_form_names_each_field_at_fault(client: FlaskClient) -> None:
-    answer = client.post("/events/new?rules=jersey-scarne",
-                         data=event_form(name="", entrants="Ann\nBob\nann"))
+    answer = client.post(
+        "/events/new?rules=jersey-scarne", data=event_form(name="", entrants="Ann\nBob\nann")
+    )
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert "Name of the event: Give the event a name." in page
-    answer = client.post("/events/new?rules=jersey-scarne",
-                         data=event_form(entrants="Ann\nBob\n\nann", table_size="4"))
+    answer = client.post(
+        "/events/new?rules=jersey-scarne", data=event_form(entrants="Ann\nBob\n\nann", table_size="4")
+    )
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
-    assert "Players at a table: Jersey Gin (Scarne) is played 3 to a table, not 4" in page \
+    assert (
+        "Players at a table: Jersey Gin (Scarne) is played 3 to a table, not 4" in page
         or "is played 3 to a table, not 4" in page
+    )
 
 
 def test_an_entrant_named_twice_is_refused_on_the_entrants_field(client: FlaskClient) -> None:
-    answer = client.post("/events/new?rules=jersey-scarne",
-                         data=event_form(entrants="Ann\nBob\n\nann"))
+    answer = client.post("/events/new?rules=jersey-scarne", data=event_form(entrants="Ann\nBob\n\nann"))
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert "Entrants, one a line: ann is entered twice (lines 1 and 3)" in page
 
 
 def test_a_timed_round_needs_its_minutes(client: FlaskClient) -> None:
-    answer = client.post("/events/new?rules=jersey-scarne",
-                         data=event_form(round_ends="minutes", round_limit=""))
+    answer = client.post(
+        "/events/new?rules=jersey-scarne", data=event_form(round_ends="minutes", round_limit="")
+    )
     assert answer.status_code == 422
-    assert "Boxes or minutes: Give the number of boxes or minutes a round lasts." in \
-        answer.get_data(as_text=True)
+    assert "Boxes or minutes: Give the number of boxes or minutes a round lasts." in answer.get_data(
+        as_text=True
+    )
 
 
 def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClient) -> None:
@@ -107,8 +122,9 @@ def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClien
 def test_a_player_finds_their_seat_and_rank_by_name(client: FlaskClient) -> None:
     event_id = start_event(client)
     tables = tables_of(client, event_id)
-    number, seat = next((n, players.index("Eve") + 1)
-                        for n, (_, players) in enumerate(tables, start=1) if "Eve" in players)
+    number, seat = next(
+        (n, players.index("Eve") + 1) for n, (_, players) in enumerate(tables, start=1) if "Eve" in players
+    )
     answer = client.get(f"/events/{event_id}/player?name=%20eve%20")
     page = answer.get_data(as_text=True)
     assert f"Round 1: table {number}, seat {seat}" in page
@@ -126,21 +142,20 @@ def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
         assert f'<th scope="row" class="player">{name}' in page
     stamp = re.search(r'data-stamp="([^"]+)"', page)
     assert stamp is not None
-    poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}",
-                      headers={"HX-Request": "true"})
+    poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}", headers={"HX-Request": "true"})
     assert poll.status_code == 204
     # A box at any table changes the stamp: the next poll brings the standings.
     game_id, players = tables_of(client, event_id)[0]
     version = version_of(client, game_id)
     counts = {0: 14, 1: 4, 2: 13}
-    recorded = client.post(f"/games/{game_id}/boxes/new", data=box_form(
-        version, by=players[1], counts=counts))
+    recorded = client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version, by=players[1], counts=counts)
+    )
     assert recorded.status_code in (200, 303), recorded.get_data(as_text=True)[:2000]
-    poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}",
-                      headers={"HX-Request": "true"})
+    poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}", headers={"HX-Request": "true"})
     assert poll.status_code == 200 and "HX-Request" in poll.headers["Vary"]
     body = poll.get_data(as_text=True)
-    assert "<html" not in body and body.lstrip().startswith("<section id=\"standings\"")
+    assert "<html" not in body and body.lstrip().startswith('<section id="standings"')
     assert "1 box" in body and "playing" in body
 
 
@@ -155,30 +170,43 @@ def test_the_director_right_is_shared_by_code(app: Flask, client: FlaskClient) -
     assert "director's code" in refused.get_data(as_text=True)
     wrong = other.post(f"/events/{event_id}/director/join", data={"code": "ZZZZZZ"})
     assert "does not unlock this event" in wrong.get_data(as_text=True)
-    joined = other.post(f"/events/{event_id}/director/join",
-                        data={"code": (code.group(1) + code.group(2)).lower()})
+    joined = other.post(
+        f"/events/{event_id}/director/join", data={"code": (code.group(1) + code.group(2)).lower()}
+    )
     assert joined.status_code == 303
     assert other.get(f"/events/{event_id}/director").status_code == 200
     # The right covers every table's game: the director records a box anywhere.
     game_id, players = tables_of(other, event_id)[2]
     version = version_of(other, game_id)
-    recorded = other.post(f"/games/{game_id}/boxes/new", data=box_form(
-        version, by=players[0], counts={0: 5, 1: 20, 2: 30}))
+    recorded = other.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version, by=players[0], counts={0: 5, 1: 20, 2: 30})
+    )
     assert recorded.status_code in (200, 303)
     # A watcher cannot.
     watcher = app.test_client()
-    assert watcher.post(f"/games/{game_id}/boxes/new", data=box_form(
-        version + 1, by=players[0], counts={0: 5, 1: 20, 2: 30})).status_code == 403
+    assert (
+        watcher.post(
+            f"/games/{game_id}/boxes/new",
+            data=box_form(version + 1, by=players[0], counts={0: 5, 1: 20, 2: 30}),
+        ).status_code
+        == 403
+    )
     # The director deletes any box (kept in the game's history as deleted).
     sheet = other.get(f"/games/{game_id}").get_data(as_text=True)
     box_id = re.findall(rf"/games/{game_id}/boxes/(\d+)", sheet)[0]
-    assert watcher.post(f"/games/{game_id}/boxes/{box_id}/delete", data={
-        "version": str(version_of(other, game_id)), "key": "w"}).status_code == 403
-    deleted = other.post(f"/games/{game_id}/boxes/{box_id}/delete", data={
-        "version": str(version_of(other, game_id)), "key": "d"})
+    assert (
+        watcher.post(
+            f"/games/{game_id}/boxes/{box_id}/delete",
+            data={"version": str(version_of(other, game_id)), "key": "w"},
+        ).status_code
+        == 403
+    )
+    deleted = other.post(
+        f"/games/{game_id}/boxes/{box_id}/delete",
+        data={"version": str(version_of(other, game_id)), "key": "d"},
+    )
     assert deleted.status_code == 303
-    assert "This box was deleted" in other.get(
-        f"/games/{game_id}/boxes/{box_id}").get_data(as_text=True)
+    assert "This box was deleted" in other.get(f"/games/{game_id}/boxes/{box_id}").get_data(as_text=True)
 
 
 @pytest.mark.rule("K5")
@@ -186,8 +214,9 @@ def test_closing_a_round_refuses_while_a_table_plays_unless_forced(client: Flask
     event_id = start_event(client)
     game_id, players = tables_of(client, event_id)[0]
     version = version_of(client, game_id)
-    client.post(f"/games/{game_id}/boxes/new", data=box_form(version, by=players[1],
-                                                         counts={0: 14, 1: 4, 2: 13}))
+    client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version, by=players[1], counts={0: 14, 1: 4, 2: 13})
+    )
     refused = client.post(f"/events/{event_id}/close", data={"round": "1"})
     assert refused.status_code == 409
     assert "still" in refused.get_data(as_text=True)
@@ -202,13 +231,13 @@ def test_closing_a_round_refuses_while_a_table_plays_unless_forced(client: Flask
 
 def test_penalty_with_a_note_counts_in_the_standings(client: FlaskClient) -> None:
     event_id = start_event(client)
-    answer = client.post(f"/events/{event_id}/penalties",
-                         data={"player": "Cal", "points": "25", "note": "slow play"})
+    answer = client.post(
+        f"/events/{event_id}/penalties", data={"player": "Cal", "points": "25", "note": "slow play"}
+    )
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
     assert re.search(r'class="player">Cal <small class="penalty-inline">−25</small>', page)
-    missing = client.post(f"/events/{event_id}/penalties",
-                          data={"player": "Cal", "points": "25", "note": ""})
+    missing = client.post(f"/events/{event_id}/penalties", data={"player": "Cal", "points": "25", "note": ""})
     assert missing.status_code == 422
     assert "Say why" in missing.get_data(as_text=True)
 
@@ -234,22 +263,23 @@ def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient
     event_id = start_event(client, round_ends="minutes", round_limit="40")
     for number, (game_id, _) in enumerate(tables_of(client, event_id), start=1):
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
-        assert f"Round 1, table {number} of <a href=\"/events/{event_id}\">" in sheet
-        assert re.search(r'class="round-clock notice" data-ends="[\dT:-]+Z">Round 1: '
-                         r'<strong class="clock-left">(40|39) min</strong> left', sheet)
+        assert f'Round 1, table {number} of <a href="/events/{event_id}">' in sheet
+        assert re.search(
+            r'class="round-clock notice" data-ends="[\dT:-]+Z">Round 1: '
+            r'<strong class="clock-left">(40|39) min</strong> left',
+            sheet,
+        )
     untimed = start_event(client, name="Untimed")
     game_id, _ = tables_of(client, untimed)[0]
     assert "round-clock" not in client.get(f"/games/{game_id}").get_data(as_text=True)
 
 
-def test_event_games_count_in_a_players_record_with_an_event_filter(
-        client: FlaskClient) -> None:
+def test_event_games_count_in_a_players_record_with_an_event_filter(client: FlaskClient) -> None:
     event_id = start_event(client)
     game_id, players = tables_of(client, event_id)[0]
     who = players[0]
     version = version_of(client, game_id)  # the sheet opened: this phone counts it
-    client.post(f"/games/{game_id}/boxes/new", data=box_form(
-        version, by=who, counts={0: 4, 1: 14, 2: 13}))
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(version, by=who, counts={0: 4, 1: 14, 2: 13}))
     start_preset(client, "jersey-scarne", [who, "Xan", "Yul"])
 
     def games(query: str) -> int:
@@ -268,8 +298,7 @@ def test_event_games_count_in_a_players_record_with_an_event_filter(
 
 def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient) -> None:
     event_id = start_event(client)
-    answer = client.post(f"/events/{event_id}/entrants",
-                         data={"add": "Jo\n\nKim", "withdraw": "ann"})
+    answer = client.post(f"/events/{event_id}/entrants", data={"add": "Jo\n\nKim", "withdraw": "ann"})
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert "Withdrawn: Ann" in page
@@ -295,11 +324,11 @@ def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClie
     (new_first, a2), (_, b2), _ = tables_of(client, event_id)
     assert a2[0] == b[0] and b2[0] == a[0] and new_first != first
     same = client.post(f"/events/{event_id}/swap", data={"first": a2[1], "second": a2[1]})
-    assert same.status_code == 422 and "Pick two different players." in \
-        same.get_data(as_text=True)
+    assert same.status_code == 422 and "Pick two different players." in same.get_data(as_text=True)
     version = version_of(client, new_first)
-    client.post(f"/games/{new_first}/boxes/new", data=box_form(
-        version, by=a2[0], counts={0: 4, 1: 14, 2: 13}))
+    client.post(
+        f"/games/{new_first}/boxes/new", data=box_form(version, by=a2[0], counts={0: 4, 1: 14, 2: 13})
+    )
     late = client.post(f"/events/{event_id}/swap", data={"first": a2[1], "second": b2[1]})
     assert late.status_code == 422
     assert "table 1 has started" in late.get_data(as_text=True)
@@ -308,8 +337,7 @@ def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClie
 def test_the_director_replaces_a_player_and_ends_a_tables_game(client: FlaskClient) -> None:
     event_id = start_event(client)
     game, players = tables_of(client, event_id)[1]
-    answer = client.post(f"/events/{event_id}/replace", data={"player": players[2],
-                                                               "by": "Zoe"})
+    answer = client.post(f"/events/{event_id}/replace", data={"player": players[2], "by": "Zoe"})
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     game, players = tables_of(client, event_id)[1]
     assert players[2] == "Zoe"
@@ -320,7 +348,8 @@ def test_the_director_replaces_a_player_and_ends_a_tables_game(client: FlaskClie
 
 
 def test_renewing_the_directors_code_locks_out_those_who_joined_with_it(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     event_id = start_event(client)
     page = client.get(f"/events/{event_id}/director").get_data(as_text=True)
     code = re.search(r'id="director-code">(\w{3}) (\w{3})<', page)
@@ -335,15 +364,20 @@ def test_renewing_the_directors_code_locks_out_those_who_joined_with_it(
     assert other.post(f"/events/{event_id}/close", data={"force": "y"}).status_code == 403
 
 
-def test_every_directors_route_refuses_a_phone_without_the_right(
-        app: Flask, client: FlaskClient) -> None:
+def test_every_directors_route_refuses_a_phone_without_the_right(app: Flask, client: FlaskClient) -> None:
     event_id = start_event(client)
     before = client.get(f"/events/{event_id}").get_data(as_text=True)
     stranger = app.test_client()
-    posts = {"entrants": {"add": "Dee"}, "swap": {"first": "Ann", "second": "Bob"},
-             "close": {"force": "y"}, "seat": {}, "tables/1/end": {},
-             "penalties": {"player": "Ann", "points": "5", "note": "late"},
-             "replace": {"player": "Ann", "by": "Zed"}, "director/codes": {}}
+    posts = {
+        "entrants": {"add": "Dee"},
+        "swap": {"first": "Ann", "second": "Bob"},
+        "close": {"force": "y"},
+        "seat": {},
+        "tables/1/end": {},
+        "penalties": {"player": "Ann", "points": "5", "note": "late"},
+        "replace": {"player": "Ann", "by": "Zed"},
+        "director/codes": {},
+    }
     for path, data in posts.items():
         answer = stranger.post(f"/events/{event_id}/{path}", data=data)
         assert answer.status_code == 403, path
@@ -368,12 +402,10 @@ def test_a_refused_seating_is_retried_once_entrants_allow(client: FlaskClient) -
     client.post(f"/events/{event_id}/entrants", data={"add": "Dee\nEve"})
     seated = client.post(f"/events/{event_id}/seat")
     assert seated.status_code == 303
-    assert sorted(p for _, ps in tables_of(client, event_id, 2) for p in ps) == \
-        ["Ann", "Dee", "Eve"]
+    assert sorted(p for _, ps in tables_of(client, event_id, 2) for p in ps) == ["Ann", "Dee", "Eve"]
 
 
-def test_a_close_sent_again_after_the_next_round_is_seated_closes_nothing(
-        client: FlaskClient) -> None:
+def test_a_close_sent_again_after_the_next_round_is_seated_closes_nothing(client: FlaskClient) -> None:
     """A double tap of "Close round 1" (force ticked) once round 2 is seated would end
     every game of round 2 and seat round 3: the form names its round."""
     event_id = start_event(client)
@@ -391,8 +423,7 @@ def test_a_close_sent_again_after_the_next_round_is_seated_closes_nothing(
     unnamed = client.post(f"/events/{event_id}/close", data={"force": "y"})
     assert unnamed.status_code == 409
     assert "Say which round to close" in unnamed.get_data(as_text=True)
-    assert client.post(f"/events/{event_id}/close",
-                       data={"round": "2", "force": "y"}).status_code == 303
+    assert client.post(f"/events/{event_id}/close", data={"round": "2", "force": "y"}).status_code == 303
     assert 'id="round-3"' in client.get(f"/events/{event_id}").get_data(as_text=True)
 
 
@@ -414,14 +445,14 @@ def test_a_penalty_and_a_swap_sent_twice_are_written_once(client: FlaskClient) -
         assert client.post(f"/events/{event_id}/swap", data=swap).status_code == 303
     (_, a2), (_, b2), _ = tables_of(client, event_id)
     assert (a2[0], b2[0]) == (b[0], a[0])  # swapped once, not swapped back
-    assert client.post(f"/events/{event_id}/swap",
-                       data={**swap, "key": "swap-2"}).status_code == 303
+    assert client.post(f"/events/{event_id}/swap", data={**swap, "key": "swap-2"}).status_code == 303
     (_, a3), (_, b3), _ = tables_of(client, event_id)
     assert (a3[0], b3[0]) == (a[0], b[0])
 
 
 def test_the_directors_link_is_built_from_a_configured_or_trusted_host(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     """Found: the director's link and QR code took whatever Host header came. Now, as
     a game's share page (issue 23), SCOREKEEPER_PUBLIC_URL or a trusted host, else
     the short code only with a word on what is missing."""
@@ -430,17 +461,18 @@ def test_the_directors_link_is_built_from_a_configured_or_trusted_host(
     assert cookie is not None
 
     def director(host: str) -> str:
-        return app.test_client(use_cookies=False).get(
-            f"/events/{event_id}/director",
-            headers={"Host": host, "Cookie": f"session={cookie.value}"}).get_data(True)
+        return (
+            app.test_client(use_cookies=False)
+            .get(f"/events/{event_id}/director", headers={"Host": host, "Cookie": f"session={cookie.value}"})
+            .get_data(True)
+        )
 
     page = director("evil.example")
     assert "evil.example" not in page and 'id="director-link"' not in page
     assert re.search(r'id="director-code">\w{3} \w{3}<', page)
     assert "SCOREKEEPER_PUBLIC_URL" in page
     lan = director("192.168.1.20:8000")
-    assert re.search(rf'value="http://192\.168\.1\.20:8000/events/{event_id}/director#\S+"',
-                     lan)
+    assert re.search(rf'value="http://192\.168\.1\.20:8000/events/{event_id}/director#\S+"', lan)
     app.config["PUBLIC_URL"] = "https://cards.example.org/"
     page = director("evil.example")
     assert f"https://cards.example.org/events/{event_id}/director#" in page
@@ -456,7 +488,10 @@ def test_a_games_right_asks_about_its_director_without_importing_the_event_pages
 
     from scorekeeper.web import eventdata, gamedata
 
-    imported = {node.module or "" for node in ast.walk(ast.parse(inspect.getsource(gamedata)))
-                if isinstance(node, ast.ImportFrom)}
+    imported = {
+        node.module or ""
+        for node in ast.walk(ast.parse(inspect.getsource(gamedata)))
+        if isinstance(node, ast.ImportFrom)
+    }
     assert not any("eventdata" in name for name in imported)
     assert eventdata.directs_game is gamedata.directs_game

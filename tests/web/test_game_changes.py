@@ -19,9 +19,20 @@ KNOCK = {0: 14, 1: 4, 2: 13}
 
 
 def _api_game(client: FlaskClient, **extra: Any) -> tuple[str, dict[str, str]]:
-    game = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-            "stake": 0.1, "boxes": [{"ending": "knock", "by": "Bob", "hands": {
-                "Ann": {"count": 14}, "Bob": {"count": 9}, "Cal": {"count": 13}}}], **extra}
+    game = {
+        "rules": "jersey-scarne",
+        "players": ["Ann", "Bob", "Cal"],
+        "dealer": "Ann",
+        "stake": 0.1,
+        "boxes": [
+            {
+                "ending": "knock",
+                "by": "Bob",
+                "hands": {"Ann": {"count": 14}, "Bob": {"count": 9}, "Cal": {"count": 13}},
+            }
+        ],
+        **extra,
+    }
     created = client.post("/api/v1/games", json=game).get_json()
     return created["id"], {"Authorization": f"Bearer {created['edit_token']}"}
 
@@ -31,18 +42,30 @@ def test_the_engine_settles_an_agreed_stop_without_bonuses() -> None:
     """The totals as they stand are the final totals; no game bonus, no box bonus, no
     shutout; the leader wins; the settlement is box by box (K5), in money
     at the stake; no box may follow."""
-    game = {"rules": "knock-rummy", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-            "stake": 0.5, "ended": "agreed",
-            "boxes": [{"ending": "knock", "by": "Bob", "hands": {
-                "Ann": {"count": 20}, "Bob": {"count": 5}, "Cal": {"count": 12}}}]}
+    game = {
+        "rules": "knock-rummy",
+        "players": ["Ann", "Bob", "Cal"],
+        "dealer": "Ann",
+        "stake": 0.5,
+        "ended": "agreed",
+        "boxes": [
+            {
+                "ending": "knock",
+                "by": "Bob",
+                "hands": {"Ann": {"count": 20}, "Bob": {"count": 5}, "Cal": {"count": 12}},
+            }
+        ],
+    }
     sheet = engine.score(game)
     assert sheet["game_over"] is True and sheet["ended"] == "agreed"
     assert sheet["winner"] == "Bob" and sheet["next_dealer"] is None
     assert sheet["final_totals"] == sheet["totals"] == {"Ann": 0, "Bob": 22, "Cal": 0}
     assert sheet["game_bonus"] == {} and sheet["box_bonuses"] == {} and sheet["shutouts"] == []
     # box by box (K5): each pays Bob what he paid in the box, not the difference of totals
-    assert sheet["settlement"] == [{"from": "Ann", "to": "Bob", "points": 15, "amount": 7.5},
-                                   {"from": "Cal", "to": "Bob", "points": 7, "amount": 3.5}]
+    assert sheet["settlement"] == [
+        {"from": "Ann", "to": "Bob", "points": 15, "amount": 7.5},
+        {"from": "Cal", "to": "Bob", "points": 7, "amount": 3.5},
+    ]
     assert sheet["explanation"][0]["rule"] == "K5"
     assert "by agreement after hand 1" in sheet["explanation"][0]["text"]  # its own word
     with pytest.raises(engine.ScorekeeperError, match="ended the game by agreement after hand 1"):
@@ -55,8 +78,7 @@ def test_the_engine_settles_an_agreed_stop_without_bonuses() -> None:
 def test_a_scorer_ends_the_game_on_the_phone(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client, stake="0.10")
     version = version_of(client, game_id)
-    assert client.post(f"/games/{game_id}/boxes/new",
-                       data=box_form(version, counts=KNOCK)).status_code == 303
+    assert client.post(f"/games/{game_id}/boxes/new", data=box_form(version, counts=KNOCK)).status_code == 303
     sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "End the game by agreement after box 1" in sheet
     watcher = app.test_client()
@@ -77,8 +99,7 @@ def test_a_scorer_ends_the_game_on_the_phone(client: FlaskClient, app: Flask) ->
     assert exported["ended"] == "agreed"
 
 
-def test_a_scorer_changes_the_house_rules_and_the_game_is_rescored(
-        client: FlaskClient, app: Flask) -> None:
+def test_a_scorer_changes_the_house_rules_and_the_game_is_rescored(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client)
     version = version_of(client, game_id)
     client.post(f"/games/{game_id}/boxes/new", data=box_form(version, counts=KNOCK))
@@ -86,11 +107,14 @@ def test_a_scorer_changes_the_house_rules_and_the_game_is_rescored(
     assert 'name="setting_underknock_bonus"' in form
     assert app.test_client().get(f"/games/{game_id}/rules").status_code == 403
     fields = dict(re.findall(r'name="(setting_[a-z_]+)"[^>]*value="([^"]*)"', form))
-    selects = dict(re.findall(
-        r'name="(setting_[a-z_]+)"[^>]*>\s*(?:<option value="[^"]*">[^<]*</option>\s*)*'
-        r'<option value="([^"]*)" selected', form))
-    data = {**fields, **selects, "version": str(version + 1), "key": "r1",
-            "setting_knock_limit": "3"}
+    selects = dict(
+        re.findall(
+            r'name="(setting_[a-z_]+)"[^>]*>\s*(?:<option value="[^"]*">[^<]*</option>\s*)*'
+            r'<option value="([^"]*)" selected',
+            form,
+        )
+    )
+    data = {**fields, **selects, "version": str(version + 1), "key": "r1", "setting_knock_limit": "3"}
     refused = client.post(f"/games/{game_id}/rules", data=data)
     assert refused.status_code == 422
     text = refused.get_data(as_text=True)
@@ -114,8 +138,9 @@ def test_the_api_ends_a_game_and_changes_its_rules(client: FlaskClient) -> None:
     assert error["where"] == "boxes[0].hands.Bob.count" and "box 1 is not valid" in error["message"]
     unknown = client.put(f"{url}/settings", json={"colour": "red"}, headers=auth)
     assert unknown.status_code == 422 and unknown.get_json()["error"]["code"] == "unknown-setting"
-    changed = client.put(f"{url}/settings", json={"underknock_bonus": 20},
-                         headers={**auth, "If-Match": '"1"'})
+    changed = client.put(
+        f"{url}/settings", json={"underknock_bonus": 20}, headers={**auth, "If-Match": '"1"'}
+    )
     assert changed.status_code == 200 and changed.get_json()["version"] == 2
     stale = client.post(f"{url}/end", headers={**auth, "If-Match": '"1"'})
     assert stale.status_code == 409
@@ -123,8 +148,9 @@ def test_the_api_ends_a_game_and_changes_its_rules(client: FlaskClient) -> None:
     assert ended.status_code == 200
     score = ended.get_json()["score"]
     assert score["game_over"] and score["ended"] == "agreed" and score["winner"] == "Bob"
-    assert client.post(f"{url}/end", headers={**auth, "Idempotency-Key": "end-1"}
-                       ).get_json()["repeated"] is True
+    assert (
+        client.post(f"{url}/end", headers={**auth, "Idempotency-Key": "end-1"}).get_json()["repeated"] is True
+    )
     late = client.post(f"{url}/boxes", json={"ending": "misdeal"}, headers=auth)
     assert late.status_code == 422 and late.get_json()["error"]["code"] == "game-over"
     stored = client.get(url).get_json()

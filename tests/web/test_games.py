@@ -32,12 +32,18 @@ def test_security_headers(client: FlaskClient) -> None:
 
 
 def test_pages_have_no_inline_script_or_style(client: FlaskClient, game_id: str) -> None:
-    for path in ("/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/boxes/new",
-                 "/rules/", "/check", "/settle"):
+    for path in (
+        "/",
+        "/games/new",
+        f"/games/{game_id}",
+        f"/games/{game_id}/boxes/new",
+        "/rules/",
+        "/check",
+        "/settle",
+    ):
         text = client.get(path).get_data(as_text=True)
         assert "<script>" not in text and "style=" not in text and "<style" not in text, path
-        assert 'name="htmx-config"' in text and '"includeIndicatorStyles":false' in \
-            text.replace("&#34;", '"')
+        assert 'name="htmx-config"' in text and '"includeIndicatorStyles":false' in text.replace("&#34;", '"')
 
 
 def test_new_game_form_lists_games_and_settings(client: FlaskClient) -> None:
@@ -54,9 +60,14 @@ def test_start_a_game_with_house_rules(client: FlaskClient) -> None:
     text = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "House rules: underknock bonus 20" in text and "stake 0.05" in text
     exported = json.loads(client.get(f"/games/{game_id}/export.json").get_data())
-    assert exported == {"rules": "jersey-scarne", "settings": {"underknock_bonus": 20},
-                        "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "stake": 0.05,
-                        "boxes": []}
+    assert exported == {
+        "rules": "jersey-scarne",
+        "settings": {"underknock_bonus": 20},
+        "players": ["Ann", "Bob", "Cal"],
+        "dealer": "Ann",
+        "stake": 0.05,
+        "boxes": [],
+    }
 
 
 def test_start_a_game_with_htmx_redirects_by_header(client: FlaskClient) -> None:
@@ -66,21 +77,19 @@ def test_start_a_game_with_htmx_redirects_by_header(client: FlaskClient) -> None
 
 
 def test_new_game_errors_are_422_and_inline(client: FlaskClient) -> None:
-    response = client.post("/games/new?rules=jersey-scarne",
-                           data=new_game_form(**{"players-2": ""}))
+    response = client.post("/games/new?rules=jersey-scarne", data=new_game_form(**{"players-2": ""}))
     assert response.status_code == 422
     assert "Jersey Gin (Scarne) needs at least 3 players" in response.get_data(as_text=True)
-    response = client.post("/games/new?rules=jersey-scarne",
-                           data=new_game_form(**{"players-2": "ann"}), headers=HX)
+    response = client.post(
+        "/games/new?rules=jersey-scarne", data=new_game_form(**{"players-2": "ann"}), headers=HX
+    )
     assert response.status_code == 422
     text = response.get_data(as_text=True)
     assert "Two players have this name" in text and "<html" not in text
-    response = client.post("/games/new?rules=jersey-scarne",
-                           data=new_game_form(setting_shutout="triple"))
+    response = client.post("/games/new?rules=jersey-scarne", data=new_game_form(setting_shutout="triple"))
     assert response.status_code == 422
     assert "Write double, none, or a number of points" in response.get_data(as_text=True)
-    response = client.post("/games/new?rules=jersey-scarne",
-                           data=new_game_form(setting_game_target="0"))
+    response = client.post("/games/new?rules=jersey-scarne", data=new_game_form(setting_game_target="0"))
     assert response.status_code == 422
 
 
@@ -114,8 +123,7 @@ def test_sheet_page_fragment_and_polling(client: FlaskClient, game_id: str) -> N
     assert 'hx-trigger="every 3s"' in text and "Download score sheet (PDF)" in text
     unchanged = client.get(f"/games/{game_id}/sheet?since=1", headers=HX)
     assert unchanged.status_code == 204 and unchanged.data == b""
-    client.post(f"/games/{game_id}/boxes/new",
-                data=box_form(1, counts={0: 14, 1: 4, 2: 13}))
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 14, 1: 4, 2: 13}))
     changed = client.get(f"/games/{game_id}/sheet?since=1", headers=HX)
     body = changed.get_data(as_text=True)
     assert changed.status_code == 200 and "<html" not in body and "+19" in body
@@ -130,8 +138,7 @@ def test_unknown_game_is_404(client: FlaskClient) -> None:
     assert "There is no game at this address" in response.get_data(as_text=True)
 
 
-def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient,
-                                                 game_id: str) -> None:
+def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient, game_id: str) -> None:
     share = client.get(f"/games/{game_id}/share").get_data(as_text=True)
     assert "Score with us" in share and f"/games/{game_id}/join#" in share
     token = share.split(f"/games/{game_id}/join#")[1].split('"')[0]
@@ -146,8 +153,9 @@ def test_share_edit_code_and_read_only_watchers(app: Flask, client: FlaskClient,
     wrong = watcher.post(f"/games/{game_id}/join", data={"code": "guess"})
     assert wrong.status_code == 403 and "Wrong code" in wrong.get_data(as_text=True)
     looked = watcher.get(f"/games/{game_id}/join/{token}")
-    assert looked.status_code == 303 and "Record box" not in watcher.get(
-        f"/games/{game_id}").get_data(as_text=True)
+    assert looked.status_code == 303 and "Record box" not in watcher.get(f"/games/{game_id}").get_data(
+        as_text=True
+    )
     joined = watcher.post(f"/games/{game_id}/join", data={"code": token}, headers=HX)
     assert joined.headers["HX-Redirect"] == f"/games/{game_id}"
     assert "Record box" in watcher.get(f"/games/{game_id}").get_data(as_text=True)
@@ -160,10 +168,12 @@ def test_share_fragment(client: FlaskClient, game_id: str) -> None:
 
 def _play_to_the_end(client: FlaskClient, game_id: str) -> None:
     version = version_of(client, game_id)
-    for by, counts in (("Bob", {0: 40, 1: 4, 2: 40}), ("Cal", {0: 3, 1: 20, 2: 2}),
-                       ("Bob", {0: 20, 1: 4, 2: 30})):
-        response = client.post(f"/games/{game_id}/boxes/new",
-                               data=box_form(version, by=by, counts=counts))
+    for by, counts in (
+        ("Bob", {0: 40, 1: 4, 2: 40}),
+        ("Cal", {0: 3, 1: 20, 2: 2}),
+        ("Bob", {0: 20, 1: 4, 2: 30}),
+    ):
+        response = client.post(f"/games/{game_id}/boxes/new", data=box_form(version, by=by, counts=counts))
         assert response.status_code == 303, response.get_data(as_text=True)
         version += 1
 
@@ -187,8 +197,7 @@ def test_game_over_panel_and_rematch(client: FlaskClient, game_id: str) -> None:
 def test_recording_after_the_end_is_refused(client: FlaskClient, game_id: str) -> None:
     _play_to_the_end(client, game_id)
     version = version_of(client, game_id)
-    response = client.post(f"/games/{game_id}/boxes/new",
-                           data=box_form(version, counts={0: 1, 1: 2, 2: 3}))
+    response = client.post(f"/games/{game_id}/boxes/new", data=box_form(version, counts={0: 1, 1: 2, 2: 3}))
     assert response.status_code == 422
     assert "the game is over" in response.get_data(as_text=True)
     assert totals(client, game_id) == {"Ann": 0, "Bob": 114, "Cal": 19}

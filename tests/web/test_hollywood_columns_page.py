@@ -22,11 +22,21 @@ COLUMNS = 12
 
 def twelve_columns() -> dict[str, Any]:
     """Fourteen hands of a 12-column Hollywood game: Ann's gins close the first columns."""
-    boxes = [{"ending": "knock", "by": "Bob" if i % 3 == 0 else "Ann",
-              "hands": {"Ann": {"count": 30 if i % 3 == 0 else 2},
-                        "Bob": {"count": 5 if i % 3 == 0 else 12}}} for i in range(14)]
-    return {"rules": "hollywood", "players": ["Ann", "Bob"], "dealer": "Ann",
-            "settings": {"hollywood_columns": COLUMNS}, "boxes": boxes}
+    boxes = [
+        {
+            "ending": "knock",
+            "by": "Bob" if i % 3 == 0 else "Ann",
+            "hands": {"Ann": {"count": 30 if i % 3 == 0 else 2}, "Bob": {"count": 5 if i % 3 == 0 else 12}},
+        }
+        for i in range(14)
+    ]
+    return {
+        "rules": "hollywood",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "settings": {"hollywood_columns": COLUMNS},
+        "boxes": boxes,
+    }
 
 
 @pytest.mark.rule("V3")
@@ -43,23 +53,25 @@ def test_the_sheet_shows_every_column_with_bonuses_and_ruling_off(client: FlaskC
     for g in closed:
         for player, bonus in g["box_bonuses"].items():
             assert f'data-column-box-bonus="{g["column"]}-{player}">{bonus}<' in page
-        assert f'data-column-bonus="{g["column"]}-{g["winner"]}">{g["game_bonus"][g["winner"]]}<' in (
-            page)
+        assert f'data-column-bonus="{g["column"]}-{g["winner"]}">{g["game_bonus"][g["winner"]]}<' in (page)
     assert "Hand bonus" in page and "Box bonus" not in page
 
 
 @MARKS[1]
 @MARKS[0]
 @pytest.mark.rule("V3")
-def test_twelve_columns_scroll_under_a_sticky_first_column(live_server: str,
-                                                           browser: Any) -> None:
+def test_twelve_columns_scroll_under_a_sticky_first_column(live_server: str, browser: Any) -> None:
     request = urllib.request.Request(
-        f"{live_server}/api/v1/games", data=json.dumps(twelve_columns()).encode(),
-        headers={"Content-Type": "application/json"}, method="POST")
+        f"{live_server}/api/v1/games",
+        data=json.dumps(twelve_columns()).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
     with urllib.request.urlopen(request, timeout=30) as answer:
         game_id = json.load(answer)["id"]
-    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                  device_scale_factor=1, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.goto(f"{live_server}/games/{game_id}")
     wrap = page.locator(".hollywood .table-wrap")

@@ -24,8 +24,13 @@ def test_jersey_shows_its_own_settings_and_folds_the_rest(client: FlaskClient) -
     own = set(re.findall(r'name="setting_([a-z_]+)"', before))
     folded = set(re.findall(r'name="setting_([a-z_]+)"', other))
     assert {"underknock_bonus", "gin_bonus", "break_gin_bonus", "game_target"} <= own
-    assert {"ace_upcard", "spade_doubles", "knock_limit_from", "hollywood_columns",
-            "knocker_penalty"} <= folded
+    assert {
+        "ace_upcard",
+        "spade_doubles",
+        "knock_limit_from",
+        "hollywood_columns",
+        "knocker_penalty",
+    } <= folded
     assert not own & folded
     assert re.match(r">\s*<summary>Other settings", other)  # closed
 
@@ -34,13 +39,16 @@ def test_a_wrong_other_setting_opens_the_disclosure(client: FlaskClient) -> None
     game_id = start_game(client)
     page = client.get(f"/games/{game_id}/rules").text
     fields = dict(re.findall(r'name="(setting_[a-z_]+)"[^>]*value="([^"]*)"', page))
-    selects = dict(re.findall(
-        r'name="(setting_[a-z_]+)"[^>]*>\s*(?:<option value="[^"]*">[^<]*</option>\s*)*'
-        r'<option value="([^"]*)" selected', page))
+    selects = dict(
+        re.findall(
+            r'name="(setting_[a-z_]+)"[^>]*>\s*(?:<option value="[^"]*">[^<]*</option>\s*)*'
+            r'<option value="([^"]*)" selected',
+            page,
+        )
+    )
     version = re.search(r'name="version" type="hidden" value="(\d+)"', page)
     assert version is not None
-    data = {**fields, **selects, "version": version.group(1), "key": "k",
-            "setting_hollywood_columns": "500"}
+    data = {**fields, **selects, "version": version.group(1), "key": "k", "setting_hollywood_columns": "500"}
     refused = client.post(f"/games/{game_id}/rules", data=data)
     assert refused.status_code == 422
     _before, other = _parts(refused.text)

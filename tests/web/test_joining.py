@@ -38,7 +38,8 @@ def game_id(client: FlaskClient) -> str:
 
 
 def test_the_short_code_has_six_characters_without_look_alikes(
-        client: FlaskClient, game_id: str, app: Flask) -> None:
+    client: FlaskClient, game_id: str, app: Flask
+) -> None:
     """6 characters of the 30 (no 0, O, 1, I, L, nor U beside V); only its hash is stored, apart
     from the edit code's; 200 games get 200 different codes."""
     assert not set("0O1IlLU") & set(ledger.JOIN_ALPHABET) and len(ledger.JOIN_ALPHABET) == 30
@@ -56,7 +57,8 @@ def test_the_short_code_has_six_characters_without_look_alikes(
 
 
 def test_a_watcher_joins_by_typing_the_short_code_in_any_case(
-        app: Flask, client: FlaskClient, game_id: str) -> None:
+    app: Flask, client: FlaskClient, game_id: str
+) -> None:
     _, short = _codes(client, game_id)
     phone = app.test_client()
     assert not _scorer(phone, game_id)
@@ -66,8 +68,7 @@ def test_a_watcher_joins_by_typing_the_short_code_in_any_case(
     assert _scorer(phone, game_id)
 
 
-def test_join_a_game_from_home_by_the_code_alone(app: Flask, client: FlaskClient,
-                                                 game_id: str) -> None:
+def test_join_a_game_from_home_by_the_code_alone(app: Flask, client: FlaskClient, game_id: str) -> None:
     other_game = start_game(client)
     _, short = _codes(client, game_id)
     home = app.test_client().get("/").get_data(as_text=True)
@@ -82,8 +83,7 @@ def test_join_a_game_from_home_by_the_code_alone(app: Flask, client: FlaskClient
     assert "9 more tries" in text and 'name="code"' in text
 
 
-def test_the_join_link_changes_nothing_until_confirmed(app: Flask, client: FlaskClient,
-                                                       game_id: str) -> None:
+def test_the_join_link_changes_nothing_until_confirmed(app: Flask, client: FlaskClient, game_id: str) -> None:
     """GET of the join link (new, with the code in the fragment the server never sees,
     or old, with the code in the path, sent on to the new one) shows the confirm page
     and no right; the POST of its button joins. The page is never cached and keeps its
@@ -119,19 +119,26 @@ def test_every_page_that_shows_a_code_is_no_store(client: FlaskClient, game_id: 
     assert edit not in poll
 
 
-def test_a_watcher_on_a_scorers_page_gets_the_code_prompt(app: Flask, client: FlaskClient,
-                                                          game_id: str) -> None:
+def test_a_watcher_on_a_scorers_page_gets_the_code_prompt(
+    app: Flask, client: FlaskClient, game_id: str
+) -> None:
     """Record, edit, delete: a styled 403 that explains, with the code prompt that
     leads back to the page refused; a wrong code offers another try and the way back."""
-    assert client.post(f"/games/{game_id}/boxes/new",
-                       data=box_form(1, counts={0: 14, 1: 4, 2: 13})).status_code == 303
-    box_id = re.findall(rf"/games/{game_id}/boxes/(\d+)",
-                        client.get(f"/games/{game_id}").get_data(as_text=True))[0]
+    assert (
+        client.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 14, 1: 4, 2: 13})).status_code
+        == 303
+    )
+    box_id = re.findall(
+        rf"/games/{game_id}/boxes/(\d+)", client.get(f"/games/{game_id}").get_data(as_text=True)
+    )[0]
     _, short = _codes(client, game_id)
     phone = app.test_client()
-    pages = [("get", f"/games/{game_id}/boxes/new"), ("get", f"/games/{game_id}/boxes/"
-             f"{box_id}/edit"), ("post", f"/games/{game_id}/boxes/{box_id}/delete"),
-             ("post", f"/games/{game_id}/codes")]
+    pages = [
+        ("get", f"/games/{game_id}/boxes/new"),
+        ("get", f"/games/{game_id}/boxes/{box_id}/edit"),
+        ("post", f"/games/{game_id}/boxes/{box_id}/delete"),
+        ("post", f"/games/{game_id}/codes"),
+    ]
     for method, url in pages:
         response = getattr(phone, method)(url, data={"version": "2", "key": "x"})
         text = response.get_data(as_text=True)
@@ -141,36 +148,41 @@ def test_a_watcher_on_a_scorers_page_gets_the_code_prompt(app: Flask, client: Fl
         assert response.headers["Cache-Control"] == "no-store"
     refused = phone.get(f"/games/{game_id}/boxes/new").get_data(as_text=True)
     assert f'name="next" value="/games/{game_id}/boxes/new"' in refused
-    wrong = phone.post(f"/games/{game_id}/join",
-                       data={"code": "WRQNG2", "next": f"/games/{game_id}/boxes/new"})
+    wrong = phone.post(
+        f"/games/{game_id}/join", data={"code": "WRQNG2", "next": f"/games/{game_id}/boxes/new"}
+    )
     text = wrong.get_data(as_text=True)
     assert wrong.status_code == 403 and "Wrong code" in text and "9 more tries" in text
     assert f'href="/games/{game_id}"' in text and 'name="code"' in text
-    joined = phone.post(f"/games/{game_id}/join",
-                        data={"code": short, "next": f"/games/{game_id}/boxes/new"})
+    joined = phone.post(f"/games/{game_id}/join", data={"code": short, "next": f"/games/{game_id}/boxes/new"})
     assert joined.headers["Location"] == f"/games/{game_id}/boxes/new"
     assert phone.get(f"/games/{game_id}/boxes/new").status_code == 200
 
 
 def test_htmx_on_a_scorers_page_is_sent_to_the_prompt(app: Flask, game_id: str) -> None:
-    response = app.test_client().post(f"/games/{game_id}/boxes/preview", headers=HX,
-                                      data=box_form(1, counts={0: 1}))
+    response = app.test_client().post(
+        f"/games/{game_id}/boxes/preview", headers=HX, data=box_form(1, counts={0: 1})
+    )
     assert response.status_code == 200  # htmx follows it; the console logs no failure
     assert response.headers["HX-Redirect"].startswith(f"/games/{game_id}/join?next=")
 
 
-def test_join_goes_only_to_pages_of_its_own_game(app: Flask, client: FlaskClient,
-                                                 game_id: str) -> None:
+def test_join_goes_only_to_pages_of_its_own_game(app: Flask, client: FlaskClient, game_id: str) -> None:
     edit, _ = _codes(client, game_id)
-    for wanted in ("https://evil.example/", "//evil.example", f"/games/{game_id}x/boxes",
-                   "/games/other/boxes/new", f"/games/{game_id}/../../x\\y"):
-        joined = app.test_client().post(f"/games/{game_id}/join",
-                                        data={"code": edit, "next": wanted})
+    for wanted in (
+        "https://evil.example/",
+        "//evil.example",
+        f"/games/{game_id}x/boxes",
+        "/games/other/boxes/new",
+        f"/games/{game_id}/../../x\\y",
+    ):
+        joined = app.test_client().post(f"/games/{game_id}/join", data={"code": edit, "next": wanted})
         assert joined.headers["Location"] == f"/games/{game_id}", wanted
 
 
-def test_wrong_codes_are_limited_per_client_and_per_game(app: Flask, client: FlaskClient,
-                                                         game_id: str) -> None:
+def test_wrong_codes_are_limited_per_client_and_per_game(
+    app: Flask, client: FlaskClient, game_id: str
+) -> None:
     """10 wrong short codes from one address, then 429 with Retry-After, even with the
     right short code; another address still may; 300 wrong codes on one game from many
     addresses close that game's short code for the window, not other games' (the join
@@ -186,18 +198,30 @@ def test_wrong_codes_are_limited_per_client_and_per_game(app: Flask, client: Fla
     assert 0 < int(blocked.headers["Retry-After"]) <= 900
     assert not _scorer(phone, game_id)
     other = app.test_client()
-    assert other.post(f"/games/{game_id}/join", data={"code": short},
-                      environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 303
+    assert (
+        other.post(
+            f"/games/{game_id}/join", data={"code": short}, environ_base={"REMOTE_ADDR": "10.0.0.9"}
+        ).status_code
+        == 303
+    )
     second = start_game(client)
     for n in range(300):
-        app.test_client().post(f"/games/{second}/join", data={"code": "ZZZZZZ"},
-                               environ_base={"REMOTE_ADDR": f"10.1.{n // 10}.1"})
+        app.test_client().post(
+            f"/games/{second}/join",
+            data={"code": "ZZZZZZ"},
+            environ_base={"REMOTE_ADDR": f"10.1.{n // 10}.1"},
+        )
     _, second_short = _codes(client, second)
-    late = app.test_client().post(f"/games/{second}/join", data={"code": second_short},
-                                  environ_base={"REMOTE_ADDR": "10.2.0.1"})
+    late = app.test_client().post(
+        f"/games/{second}/join", data={"code": second_short}, environ_base={"REMOTE_ADDR": "10.2.0.1"}
+    )
     assert late.status_code == 429
-    assert app.test_client().post(f"/games/{game_id}/join", data={"code": short},
-                                  environ_base={"REMOTE_ADDR": "10.2.0.1"}).status_code == 303
+    assert (
+        app.test_client()
+        .post(f"/games/{game_id}/join", data={"code": short}, environ_base={"REMOTE_ADDR": "10.2.0.1"})
+        .status_code
+        == 303
+    )
 
 
 def test_the_tries_window_slides_and_memory_stays_bounded() -> None:
@@ -211,8 +235,9 @@ def test_the_tries_window_slides_and_memory_stays_bounded() -> None:
     assert tries.left("a", 71) == 2 and len(tries._wrong) == 3
 
 
-def test_renewing_revokes_old_codes_and_keeps_the_creator(app: Flask, client: FlaskClient,
-                                                          game_id: str) -> None:
+def test_renewing_revokes_old_codes_and_keeps_the_creator(
+    app: Flask, client: FlaskClient, game_id: str
+) -> None:
     """Bob joined with the link, Cal with the short code; Bob renews: the old link and
     short code unlock nothing, Cal becomes a watcher, Bob (who renewed) and Ann (who
     started the game, on another phone) stay scorers and see the new codes."""
@@ -228,15 +253,13 @@ def test_renewing_revokes_old_codes_and_keeps_the_creator(app: Flask, client: Fl
     assert _codes(client, game_id) == (new_edit, new_short)
     assert not _scorer(cal, game_id) and _scorer(bob, game_id) and _scorer(client, game_id)
     for code in (old_edit, old_short):
-        assert app.test_client().post(f"/games/{game_id}/join",
-                                      data={"code": code}).status_code == 403
+        assert app.test_client().post(f"/games/{game_id}/join", data={"code": code}).status_code == 403
     assert app.test_client().post("/join", data={"code": old_short}).status_code == 403
     assert cal.post(f"/games/{game_id}/join", data={"code": new_short}).status_code == 303
     assert _scorer(cal, game_id)
 
 
-def test_two_phones_renewing_at_once_agree(app: Flask, client: FlaskClient,
-                                           game_id: str) -> None:
+def test_two_phones_renewing_at_once_agree(app: Flask, client: FlaskClient, game_id: str) -> None:
     """The store renews only from the round it saw: the second of two renewals from the
     same round changes nothing and answers the codes that stand."""
     with app.test_request_context():
@@ -283,8 +306,7 @@ def test_a_full_cookie_of_rights_fits(app: Flask) -> None:
     assert len(cookie.value) < 4000, len(cookie.value)
 
 
-def test_a_right_no_longer_valid_is_a_watchers_view(app: Flask, client: FlaskClient,
-                                                    game_id: str) -> None:
+def test_a_right_no_longer_valid_is_a_watchers_view(app: Flask, client: FlaskClient, game_id: str) -> None:
     """The creator's pass is made from the server's secret and the game: another
     server secret (the secret file replaced) makes it worthless, as it should."""
     assert _scorer(client, game_id)
@@ -294,8 +316,7 @@ def test_a_right_no_longer_valid_is_a_watchers_view(app: Flask, client: FlaskCli
 
 
 def test_api_games_have_codes_too(client: FlaskClient, app: Flask) -> None:
-    game: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
-                            "dealer": "Ann"}
+    game: dict[str, Any] = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
     body = client.post("/api/v1/games", json=game).get_json()
     assert re.fullmatch(r"[2-9A-HJKMNP-TV-Z]{6}", body["join_code"])
     phone = app.test_client()
@@ -311,8 +332,9 @@ def test_a_game_from_before_codes_had_rounds(app: Flask, client: FlaskClient) ->
         from scorekeeper.engine.contract import GameEntry
         from scorekeeper.web.database import session
 
-        game = GameEntry.from_json({"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"],
-                                    "dealer": "Ann"})
+        game = GameEntry.from_json(
+            {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
+        )
         started = ledger.start(session(), game)
         assert started.table.row.codes_round is None and started.token is not None
         game_id, token = started.table.id, started.token

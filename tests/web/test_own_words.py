@@ -36,15 +36,16 @@ def foreign(rules: engine.Rules) -> list[re.Pattern[str]]:
     """What a page of this game must not say: another game's rule ids and words."""
     said = vocabulary_for(rules)
     ids = "".join(f for f in "JPGK" if f not in OWN_IDS[rules.family])
-    found = [re.compile(rf"\b(J1[0-6]|[{ids}][1-9])\b" if "J" in ids
-                        else rf"\b[{ids}][1-9]\b")]
+    found = [re.compile(rf"\b(J1[0-6]|[{ids}][1-9])\b" if "J" in ids else rf"\b[{ids}][1-9]\b")]
     if said.deal == "hand":
         found.append(re.compile(r"\b[Bb]ox(es)?\b"))
         if rules.family != "knock-rummy":  # Knock Rummy names it by the number of players
             found.append(re.compile(r"\b[Uu]nderknock"))
     else:
-        found += [re.compile(r"\b[Hh]ands won\b|\b[Hh]and \d+\b|\b[Hh]and bonus"),
-                  re.compile(r"\b[Uu]ndercut")]
+        found += [
+            re.compile(r"\b[Hh]ands won\b|\b[Hh]and \d+\b|\b[Hh]and bonus"),
+            re.compile(r"\b[Uu]ndercut"),
+        ]
     return found
 
 
@@ -101,7 +102,8 @@ def walk(client: FlaskClient, game_id: str, players: list[str]) -> dict[str, str
         texts[f"record of {player}"] = visible(get(f"/players/{player.lower()}"))
         texts[f"record.csv of {player}"] = get(f"/players/{player.lower()}/record.csv")
         texts[f"record.json of {player}"] = "\n".join(
-            strings(json.loads(get(f"/players/{player.lower()}/record.json"))))
+            strings(json.loads(get(f"/players/{player.lower()}/record.json")))
+        )
         season = client.get(f"/players/{player.lower()}/season.pdf")
         assert season.status_code == 200
         texts[f"season.pdf of {player}"] = flat(season.data)
@@ -119,5 +121,5 @@ def test_every_page_and_export_in_the_games_own_words(client: FlaskClient, prese
         for pattern in foreign(rules):
             for hit in pattern.finditer(text):
                 start = max(hit.start() - 60, 0)
-                wrong.append(f"{where}: {text[start:hit.end() + 40]!r}")
+                wrong.append(f"{where}: {text[start : hit.end() + 40]!r}")
     assert not wrong, "\n".join(wrong)

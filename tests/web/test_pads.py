@@ -37,19 +37,20 @@ def test_a_hollywood_pad_with_twelve_columns(client: FlaskClient) -> None:
 
 
 def test_bad_pad_choices_come_back_to_the_form(client: FlaskClient) -> None:
-    for query, reason in [("rules=canasta", "not a rule set"),
-                          ("rules=gin&players=7", "for 2 players"),
-                          ("rules=knock-rummy&players=lots", "not a number of players"),
-                          ("rules=hollywood&columns=51", "1 to 50 game columns, not 51"),
-                          ("rules=hollywood&columns=six", "not a number of Hollywood games")]:
+    for query, reason in [
+        ("rules=canasta", "not a rule set"),
+        ("rules=gin&players=7", "for 2 players"),
+        ("rules=knock-rummy&players=lots", "not a number of players"),
+        ("rules=hollywood&columns=51", "1 to 50 game columns, not 51"),
+        ("rules=hollywood&columns=six", "not a number of Hollywood games"),
+    ]:
         response = client.get(f"/pads/pad.pdf?{query}")
         assert response.status_code == 422
         assert reason in response.get_data(as_text=True)
 
 
 def test_sheet_pdf_paper_and_detail(client: FlaskClient, game_id: str) -> None:
-    recorded = client.post(f"/games/{game_id}/boxes/new",
-                           data=box_form(1, counts={0: 14, 1: 4, 2: 13}))
+    recorded = client.post(f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 14, 1: 4, 2: 13}))
     assert recorded.status_code == 303
     letter = client.get(f"/games/{game_id}/sheet.pdf?size=letter&detail=0")
     assert pdf_width(letter.data) == LETTER_WIDTH

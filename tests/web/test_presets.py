@@ -35,8 +35,7 @@ def form_data(box: dict[str, Any], players: list[str], version: int) -> dict[str
 
 
 def _numbers(page: str, attribute: str) -> dict[str, int]:
-    return {key: int(value) for key, value in
-            re.findall(rf'{attribute}="([^"]+)">(-?\d+)<', page)}
+    return {key: int(value) for key, value in re.findall(rf'{attribute}="([^"]+)">(-?\d+)<', page)}
 
 
 @pytest.mark.parametrize("preset", list(GAMES))
@@ -52,14 +51,17 @@ def test_a_whole_game(client: FlaskClient, preset: str) -> None:
     assert ('value="draw"' in form) == (rules.stock_end != "break-3")
     for box in played["boxes"]:
         data = form_data(box, players, version_of(client, game_id))
-        preview = client.post(f"/games/{game_id}/boxes/preview", data=data,
-                              headers={"HX-Request": "true"})
+        preview = client.post(f"/games/{game_id}/boxes/preview", data=data, headers={"HX-Request": "true"})
         assert preview.status_code == 200, preview.get_data(as_text=True)
         response = client.post(f"/games/{game_id}/boxes/new", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)[:3000]
 
-    game: dict[str, Any] = {"rules": preset, "players": players, "dealer": players[0],
-                            "boxes": played["boxes"]}
+    game: dict[str, Any] = {
+        "rules": preset,
+        "players": players,
+        "dealer": players[0],
+        "boxes": played["boxes"],
+    }
     if preset in STAKES:
         game["stake"] = float(STAKES[preset])
     score = engine.score(game)
@@ -101,16 +103,15 @@ def test_hollywood_columns_close_one_by_one(client: FlaskClient) -> None:
     game_id = start_preset(client, "hollywood", players)
     boxes = GAMES["hollywood"]["boxes"][:3]
     for box in boxes:
-        client.post(f"/games/{game_id}/boxes/new",
-                    data=form_data(box, players, version_of(client, game_id)))
-    score = engine.score({"rules": "hollywood", "players": players, "dealer": "Ann",
-                          "boxes": boxes})
+        client.post(f"/games/{game_id}/boxes/new", data=form_data(box, players, version_of(client, game_id)))
+    score = engine.score({"rules": "hollywood", "players": players, "dealer": "Ann", "boxes": boxes})
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert [g["game_over"] for g in score["games"]] == [True, False, False]
     assert "Game 1 closed: Ann wins" in page and "Game 2 closed" not in page
     assert page.count("open") >= 2 and "Record hand" in page
     assert _numbers(page, "data-column-total") == {
-        f"{g['column']}-{p}": t for g in score["games"] for p, t in g["totals"].items()}
+        f"{g['column']}-{p}": t for g in score["games"] for p, t in g["totals"].items()
+    }
     fragment = client.get(f"/games/{game_id}/sheet", headers={"HX-Request": "true"})
     assert "<html" not in fragment.get_data(as_text=True)
     assert "Hollywood pad" in fragment.get_data(as_text=True)
@@ -119,18 +120,20 @@ def test_hollywood_columns_close_one_by_one(client: FlaskClient) -> None:
 def test_knock_rummy_takes_seven_cards_and_no_layoffs(client: FlaskClient) -> None:
     players = ["Ann", "Bob", "Cal"]
     game_id = start_preset(client, "knock-rummy", players)
-    data = {"version": str(version_of(client, game_id)), "ending": "knock", "by": "Ann",
-            "hands-0-cards": ["AS", "2S", "3S", "7H", "7D", "7C", "4C"],
-            "hands-1-cards": ["4S", "KH", "QH", "9D", "8C", "2D", "3H"],
-            "hands-2-count": "30"}
-    response = client.post(f"/games/{game_id}/boxes/preview", data=data,
-                           headers={"HX-Request": "true"})
+    data = {
+        "version": str(version_of(client, game_id)),
+        "ending": "knock",
+        "by": "Ann",
+        "hands-0-cards": ["AS", "2S", "3S", "7H", "7D", "7C", "4C"],
+        "hands-1-cards": ["4S", "KH", "QH", "9D", "8C", "2D", "3H"],
+        "hands-2-count": "30",
+    }
+    response = client.post(f"/games/{game_id}/boxes/preview", data=data, headers={"HX-Request": "true"})
     text = response.get_data(as_text=True)
     assert response.status_code == 200, text
     assert "lays off" not in text  # K2: no laying off, even 4S on A-2-3 of spades
     data["hands-1-cards"] = ["4S", "KH", "QH", "9D", "8C", "2D", "3H", "5H"]
-    wrong = client.post(f"/games/{game_id}/boxes/preview", data=data,
-                        headers={"HX-Request": "true"})
+    wrong = client.post(f"/games/{game_id}/boxes/preview", data=data, headers={"HX-Request": "true"})
     # The preview says what is wrong, as a page, not a failed request (issue 22).
     assert wrong.status_code == 200 and "Not yet" in wrong.text and "Bob" in wrong.text
 
@@ -138,13 +141,20 @@ def test_knock_rummy_takes_seven_cards_and_no_layoffs(client: FlaskClient) -> No
 def test_oklahoma_upcard_sets_the_limit(client: FlaskClient) -> None:
     players = ["Ann", "Bob"]
     game_id = start_preset(client, "oklahoma", players)
-    data = {"version": str(version_of(client, game_id)), "ending": "knock", "by": "Ann",
-            "upcard": "3S", "hands-0-count": "5", "hands-1-count": "40"}
+    data = {
+        "version": str(version_of(client, game_id)),
+        "ending": "knock",
+        "by": "Ann",
+        "upcard": "3S",
+        "hands-0-count": "5",
+        "hands-1-count": "40",
+    }
     response = client.post(f"/games/{game_id}/boxes/new", data=data)
     text = response.get_data(as_text=True)
     assert response.status_code == 422 and "knock limit is 3" in text
     assert re.search(r'id="hands-0-count-errors">\s*<li>[^<]*Ann knocked with 5', text)
     data["upcard"] = "7S"
-    preview = client.post(f"/games/{game_id}/boxes/preview", data=data,
-                          headers={"HX-Request": "true"}).get_data(as_text=True)
+    preview = client.post(
+        f"/games/{game_id}/boxes/preview", data=data, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)
     assert "Knock limit for this hand: <strong>7</strong>" in preview  # Gin says hand

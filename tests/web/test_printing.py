@@ -15,8 +15,9 @@ from tests.web.conftest import box_form, start_game, version_of
 
 def test_the_sheet_of_a_stored_game_traces_itself(client: FlaskClient) -> None:
     game_id = start_game(client, place="Elm Street  Club", started="2026-11-20T19:30")
-    client.post(f"/games/{game_id}/boxes/new",
-                data=box_form(version_of(client, game_id), counts={0: 14, 1: 4, 2: 13}))
+    client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id), counts={0: 14, 1: 4, 2: 13})
+    )
     version = version_of(client, game_id)
     answer = client.get(f"/games/{game_id}/sheet.pdf")
     assert answer.mimetype == "application/pdf"
@@ -34,8 +35,9 @@ def test_the_sheet_of_a_stored_game_traces_itself(client: FlaskClient) -> None:
 
 
 def test_place_and_time_are_checked(client: FlaskClient) -> None:
-    answer = client.post("/games/new?rules=jersey-scarne",
-                         data={**_form(), "place": "x" * 121, "started": "yesterday"})
+    answer = client.post(
+        "/games/new?rules=jersey-scarne", data={**_form(), "place": "x" * 121, "started": "yesterday"}
+    )
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert "Field cannot be longer than 120 characters." in page
@@ -45,18 +47,17 @@ def test_place_and_time_are_checked(client: FlaskClient) -> None:
 def test_the_currency_taken_on_the_form_is_stored_and_printed(client: FlaskClient) -> None:
     game_id = start_game(client, stake="0.05", currency="eur")
     for counts in ({0: 14, 1: 4, 2: 13}, {0: 30, 1: 2, 2: 25}):
-        client.post(f"/games/{game_id}/boxes/new",
-                    data=box_form(version_of(client, game_id), counts=counts))
+        client.post(f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id), counts=counts))
     game = client.get(f"/api/v1/games/{game_id}").get_json()
     assert game["game"]["currency"] == "EUR"  # stored with the game, read back by the API
     text = flat(client.get(f"/games/{game_id}/sheet.pdf").get_data())
     assert "0.05 EUR a point" in text
     answer = client.post("/games/new?rules=jersey-scarne", data={**_form(), "currency": "euro"})
     assert answer.status_code == 422
-    assert "Enter a three-letter currency code such as EUR or USD." in answer.get_data(
-        as_text=True)
+    assert "Enter a three-letter currency code such as EUR or USD." in answer.get_data(as_text=True)
 
 
 def _form() -> dict[str, str]:
     from tests.web.conftest import new_game_form
+
     return new_game_form()

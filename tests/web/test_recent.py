@@ -12,8 +12,10 @@ from tests.web.conftest import box_form, start_game
 
 
 def _recent_totals(page: str) -> dict[str, int]:
-    return {name: int(value) for name, value in
-            re.findall(r'<span data-total="([^"]+)">[^<]*? (-?\d+)</span>', page)}
+    return {
+        name: int(value)
+        for name, value in re.findall(r'<span data-total="([^"]+)">[^<]*? (-?\d+)</span>', page)
+    }
 
 
 def test_a_finished_game_shows_its_final_totals(client: FlaskClient) -> None:

@@ -18,8 +18,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _record(client: FlaskClient, game_id: str, counts: dict[int, int], by: str = "Bob") -> None:
-    saved = client.post(f"/games/{game_id}/boxes/new",
-                        data=box_form(version_of(client, game_id), by=by, counts=counts))
+    saved = client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id), by=by, counts=counts)
+    )
     assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
 
 
@@ -30,11 +31,11 @@ def test_no_chart_before_the_first_box(client: FlaskClient, game_id: str) -> Non
 
 def test_the_chart_follows_the_running_totals(client: FlaskClient) -> None:
     game_id = start_game(client, **{"players-1": "<b>Bob</b>"})
-    _record(client, game_id, {0: 14, 1: 4, 2: 13}, by="<b>Bob</b>")   # Bob 19 (J6)
-    _record(client, game_id, {0: 2, 1: 30, 2: 20}, by="Ann")          # Ann 28+18 = 46
+    _record(client, game_id, {0: 14, 1: 4, 2: 13}, by="<b>Bob</b>")  # Bob 19 (J6)
+    _record(client, game_id, {0: 2, 1: 30, 2: 20}, by="Ann")  # Ann 28+18 = 46
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    section = page[page.index('class="charts"'):]
-    section = section[:section.index("</section>")]
+    section = page[page.index('class="charts"') :]
+    section = section[: section.index("</section>")]
     (svg,) = re.findall(r"<svg.*?</svg>", section, flags=re.S)
     root = ET.fromstring(svg)  # well-formed: the name was escaped
     labels = [t.text for t in root.iter(f"{SVG}text")]

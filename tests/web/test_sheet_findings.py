@@ -16,32 +16,37 @@ KNOCK = {0: 14, 1: 4, 2: 13}
 
 
 def _box_id(client: FlaskClient, game_id: str) -> str:
-    found: list[str] = re.findall(rf'href="/games/{game_id}/boxes/(\d+)"',
-                                  client.get(f"/games/{game_id}").text)
+    found: list[str] = re.findall(
+        rf'href="/games/{game_id}/boxes/(\d+)"', client.get(f"/games/{game_id}").text
+    )
     assert found
     return found[-1]
 
 
-def test_a_deleted_box_is_named_and_its_history_says_what_changed(
-        client: FlaskClient) -> None:
+def test_a_deleted_box_is_named_and_its_history_says_what_changed(client: FlaskClient) -> None:
     game_id = start_game(client)
-    client.post(f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id),
-                                                             counts=KNOCK))
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id), counts=KNOCK))
     box_id = _box_id(client, game_id)
     corrected = box_form(version_of(client, game_id), counts={0: 14, 1: 3, 2: 13})
-    assert client.post(f"/games/{game_id}/boxes/{box_id}/edit",
-                       data=corrected).status_code == 303
+    assert client.post(f"/games/{game_id}/boxes/{box_id}/edit", data=corrected).status_code == 303
     assert "deleted box" not in client.get(f"/games/{game_id}").text
-    deleted = client.post(f"/games/{game_id}/boxes/{box_id}/delete",
-                          data={"version": str(version_of(client, game_id)), "key": "d1"})
+    deleted = client.post(
+        f"/games/{game_id}/boxes/{box_id}/delete",
+        data={"version": str(version_of(client, game_id)), "key": "d1"},
+    )
     assert deleted.status_code == 303
     client.get(f"/games/{game_id}")  # the page that offers Undo
     sheet = client.get(f"/games/{game_id}").text  # and later, Undo gone or not
-    assert re.search(rf'1 deleted box:\s*<a href="/games/{game_id}/boxes/{box_id}#history">'
-                     r"Knock · Bob \+21</a>", sheet)
+    assert re.search(
+        rf'1 deleted box:\s*<a href="/games/{game_id}/boxes/{box_id}#history">'
+        r"Knock · Bob \+21</a>",
+        sheet,
+    )
     history = client.get(f"/games/{game_id}/boxes/{box_id}").text
-    lines = [html.unescape(re.sub(r"<[^>]+>", "", li)).split("\n")[0].strip()
-             for li in re.findall(r"<li>(.*?)</li>", history.split('id="history"')[1], re.S)]
+    lines = [
+        html.unescape(re.sub(r"<[^>]+>", "", li)).split("\n")[0].strip()
+        for li in re.findall(r"<li>(.*?)</li>", history.split('id="history"')[1], re.S)
+    ]
     assert lines[0].startswith("Recorded: Knock, Bob +19 (counts Ann 14, Bob 4, Cal 13)")
     assert lines[1].startswith("Corrected: Knock, Bob +19 → Knock, Bob +21; Bob's count 4 → 3")
     assert lines[2].startswith("Deleted: Knock, Bob +21 is off the sheet")

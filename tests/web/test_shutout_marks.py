@@ -38,16 +38,20 @@ def test_the_pdf_marks_only_the_doubled_payment(client: FlaskClient) -> None:
     pdf = client.get(f"/api/v1/games/{_stored(client)}/sheet.pdf").data
     cells = lines(pdf)
     start = cells.index("Settlement")
-    rows = cells[start:start + 40]
+    rows = cells[start : start + 40]
     assert rows.count("×2 shut out") == 1
     mark = rows.index("×2 shut out")
-    assert rows[mark - 4:mark] == ["Cal", "Ann", "518", "25.90"], rows
+    assert rows[mark - 4 : mark] == ["Cal", "Ann", "518", "25.90"], rows
 
 
 @pytest.mark.rule("G8")
 def test_a_gin_shutout_cites_g8_in_the_games_words(client: FlaskClient) -> None:
-    game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
-        {"ending": "gin", "by": "Ann", "hands": {"Ann": {"count": 0}, "Bob": {"count": 80}}}]}
+    game = {
+        "rules": "gin",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "boxes": [{"ending": "gin", "by": "Ann", "hands": {"Ann": {"count": 0}, "Bob": {"count": 80}}}],
+    }
     response = client.post("/api/v1/games", json=game)
     assert response.status_code == 201
     game_id = response.get_json()["id"]

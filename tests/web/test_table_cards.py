@@ -12,8 +12,7 @@ from tests.web.table_phone import open_game, phone, shot, stored_game
 
 pytestmark = MARKS
 
-JERSEY = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-          "boxes": []}
+JERSEY = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "boxes": []}
 
 
 def _record_page(page: Any, base: str, game: dict[str, Any] | None = None) -> str:
@@ -65,17 +64,14 @@ def test_meld_taps_fill_a_run_and_a_set(live_server: str, browser: Any) -> None:
     _tap(page, 0, "QS", "QD")  # a set down the column: Q♠ Q♥ Q♣ Q♦
     _tap(page, 0, "9H", "10H")  # two cards make no meld: both picked, nothing filled
     picked = page.locator("#hand-0 input:checked").evaluate_all("l => l.map(e => e.value)")
-    assert sorted(picked) == sorted(["3S", "4S", "5S", "6S", "QS", "QH", "QC", "QD",
-                                     "9H", "10H"])
+    assert sorted(picked) == sorted(["3S", "4S", "5S", "6S", "QS", "QH", "QC", "QD", "9H", "10H"])
     assert page.locator("#hand-0 [data-picked]").inner_text() == "10 cards"
 
 
-def test_a_full_hand_closes_its_grid_and_opens_the_next(live_server: str,
-                                                       browser: Any) -> None:
+def test_a_full_hand_closes_its_grid_and_opens_the_next(live_server: str, browser: Any) -> None:
     """Knock Rummy for three deals seven cards (K1): the grid closes at 7."""
     page = phone(browser)
-    game = {"rules": "knock-rummy", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann",
-            "boxes": []}
+    game = {"rules": "knock-rummy", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann", "boxes": []}
     _record_page(page, live_server, game)
     page.locator("#hand-0 details.cards summary").click()
     _tap(page, 0, "AS", "2S", "3S", "4S", "5S", "6S")

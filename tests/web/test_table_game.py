@@ -25,8 +25,11 @@ PENDING = ".pending:has-text('Not saved yet')"
 
 def box(by: str, ann: int, bob: int, cal: int, ending: str = "knock") -> dict[str, Any]:
     """A box by counts, as CONTRACT.md has it."""
-    return {"ending": ending, "by": by,
-            "hands": {"Ann": {"count": ann}, "Bob": {"count": bob}, "Cal": {"count": cal}}}
+    return {
+        "ending": ending,
+        "by": by,
+        "hands": {"Ann": {"count": ann}, "Bob": {"count": bob}, "Cal": {"count": cal}},
+    }
 
 
 def sent_twice(page: Any, pattern: str) -> None:
@@ -87,13 +90,16 @@ def sheet_rows(page: Any) -> int:
 
 def sheet_totals(page: Any) -> dict[str, int]:
     cells = page.locator("td[data-player-total]")
-    return {cells.nth(i).get_attribute("data-player-total"): int(cells.nth(i).inner_text())
-            for i in range(cells.count())}
+    return {
+        cells.nth(i).get_attribute("data-player-total"): int(cells.nth(i).inner_text())
+        for i in range(cells.count())
+    }
 
 
 def engine_score(boxes: list[dict[str, Any]]) -> dict[str, Any]:
-    return dict(engine.score({"rules": "jersey-scarne", "players": list(PLAYERS),
-                              "dealer": "Ann", "boxes": boxes}))
+    return dict(
+        engine.score({"rules": "jersey-scarne", "players": list(PLAYERS), "dealer": "Ann", "boxes": boxes})
+    )
 
 
 def wait_for_boxes(page: Any, boxes: int) -> None:
@@ -135,8 +141,7 @@ def games_stored(database: Path) -> int:
         return sum(1 for _ in store.all_game_ids(db))
 
 
-def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any,
-                                           tmp_path: Path) -> None:
+def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any, tmp_path: Path) -> None:
     ann, bob, watcher = phone(browser), phone(browser), phone(browser)
     for page in (ann, bob, watcher):
         page.context.set_default_timeout(15_000)
@@ -211,8 +216,7 @@ def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any,
     ann.wait_for_selector("#preview .verdict:has-text('+21')")
     double_tap(ann, "#save-box", "**/boxes/*/edit")
     on_sheet(ann)
-    assert sheet_totals(ann)["Bob"] == engine_score([box("Bob", 16, 4, 13), *meant[1:]])[
-        "totals"]["Bob"]
+    assert sheet_totals(ann)["Bob"] == engine_score([box("Bob", 16, 4, 13), *meant[1:]])["totals"]["Bob"]
     undo(ann, "Undone: box 1 is back as it was.")
     assert sheet_totals(ann) == engine_score(meant)["totals"]
 
@@ -244,8 +248,9 @@ def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any,
     watcher.goto(sheet + "/share")
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', watcher.content())
     if token is not None:
-        refused = watcher.request.post(sheet + "/boxes/new", form={
-            "csrf_token": token.group(1), "ending": "misdeal", "number": "7"})
+        refused = watcher.request.post(
+            sheet + "/boxes/new", form={"csrf_token": token.group(1), "ending": "misdeal", "number": "7"}
+        )
         assert refused.status == 403
     assert len(stored_game(watcher, sheet)["boxes"]) == 6
 
@@ -264,14 +269,16 @@ def test_a_whole_jersey_game_on_two_phones(live_server: str, browser: Any,
         assert sheet_rows(page) == len(meant)
         assert sheet_totals(page) == score["totals"]
         finals = page.locator("td[data-final]")
-        assert {finals.nth(i).get_attribute("data-final"): int(finals.nth(i).inner_text())
-                for i in range(finals.count())} == score["final_totals"]
+        assert {
+            finals.nth(i).get_attribute("data-final"): int(finals.nth(i).inner_text())
+            for i in range(finals.count())
+        } == score["final_totals"]
     stored = stored_game(ann, sheet)
     assert [(b["ending"], b["by"], b["hands"]) for b in stored["boxes"]] == [
-        (b["ending"], b["by"], b["hands"]) for b in meant]
+        (b["ending"], b["by"], b["hands"]) for b in meant
+    ]
     assert games_stored(tmp_path / "browser.sqlite3") == 1
     shot(ann, "game-over", full_page=True)
-    allowed = ("htmx:afterRequest", "htmx:sendError", "net::ERR_", "status of 409",
-               "status of 403")
+    allowed = ("htmx:afterRequest", "htmx:sendError", "net::ERR_", "status of 409", "status of 403")
     for page in (ann, bob, watcher):
         assert [e for e in page.script_errors if not any(a in e for a in allowed)] == []

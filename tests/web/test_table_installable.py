@@ -41,18 +41,26 @@ def test_the_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
 
 @MARKS[0]
 @MARKS[1]
-def test_the_last_sheet_is_read_offline_and_says_how_old_it_is(live_server: str,
-                                                              browser: Any) -> None:
+def test_the_last_sheet_is_read_offline_and_says_how_old_it_is(live_server: str, browser: Any) -> None:
     page = phone(browser)
-    game = {**taps.JERSEY, "boxes": [{"ending": "knock", "by": "Bob", "hands": {
-        "Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}}}]}
+    game = {
+        **taps.JERSEY,
+        "boxes": [
+            {
+                "ending": "knock",
+                "by": "Bob",
+                "hands": {"Ann": {"count": 14}, "Bob": {"count": 4}, "Cal": {"count": 13}},
+            }
+        ],
+    }
     sheet = open_game(page, live_server, game)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now the worker answers this page's requests
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.wait_for_function(
         "caches.open('scorekeeper-v1').then(c => c.keys()).then(k => "
-        "k.some(r => r.url.includes('/offline/games/')))")
+        "k.some(r => r.url.includes('/offline/games/')))"
+    )
     assert page.locator("#sheet-stale").count() == 0
 
     # The server goes away with the sheet open: the next poll fails and the sheet says so.

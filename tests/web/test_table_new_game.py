@@ -16,22 +16,23 @@ pytestmark = MARKS
 
 
 @pytest.mark.parametrize("rules", ["jersey-scarne", "gin", "knock-rummy"])
-def test_the_new_game_fits_one_phone_screen(live_server: str, browser: Any,
-                                            rules: str) -> None:
+def test_the_new_game_fits_one_phone_screen(live_server: str, browser: Any, rules: str) -> None:
     page = phone(browser)
     page.goto(f"{live_server}/games/new?rules={rules}")
     start = page.get_by_role("button", name="Start the game").bounding_box()
     assert start is not None and start["y"] + start["height"] <= 844, start
-    assert page.locator("#pick-rules").bounding_box()["y"] < page.locator(
-        "#players-0").bounding_box()["y"] < start["y"]
+    assert (
+        page.locator("#pick-rules").bounding_box()["y"]
+        < page.locator("#players-0").bounding_box()["y"]
+        < start["y"]
+    )
     house = page.locator("details.house-rules")
     assert not house.evaluate("d => d.open")
     shot(page, f"new-{rules}")
     assert page.script_errors == []
 
 
-def test_house_rules_are_in_plain_words_with_the_books_value(live_server: str,
-                                                            browser: Any) -> None:
+def test_house_rules_are_in_plain_words_with_the_books_value(live_server: str, browser: Any) -> None:
     page = phone(browser)
     page.goto(f"{live_server}/games/new?rules=gin")
     page.locator("details.house-rules > summary").click()
@@ -44,8 +45,7 @@ def test_house_rules_are_in_plain_words_with_the_books_value(live_server: str,
     shot(page, "new-house-rules", full_page=True)
 
 
-def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
-                                                        browser: Any) -> None:
+def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str, browser: Any) -> None:
     page = phone(browser)
     page.goto(f"{live_server}/games/new")
     page.fill("#players-0", "Ann")
@@ -63,8 +63,7 @@ def test_form_errors_are_at_the_top_in_view_and_focused(live_server: str,
     shot(page, "new-errors")
 
 
-def test_scarnes_cut_keeps_its_choice_and_shows_the_seats(live_server: str,
-                                                          browser: Any) -> None:
+def test_scarnes_cut_keeps_its_choice_and_shows_the_seats(live_server: str, browser: Any) -> None:
     page = phone(browser)
     page.goto(f"{live_server}/games/new")
     for seat, name in enumerate(["Ann", "Bob", "Cal"]):

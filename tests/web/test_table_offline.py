@@ -32,12 +32,13 @@ def _unexpected(errors: list[str]) -> list[str]:
 
 
 def _kept(page: Any) -> int:
-    return int(page.evaluate("""() => Object.keys(localStorage)
-        .filter(k => k.startsWith('scorekeeper:pending:')).length"""))
+    return int(
+        page.evaluate("""() => Object.keys(localStorage)
+        .filter(k => k.startsWith('scorekeeper:pending:')).length""")
+    )
 
 
-def test_offline_save_is_kept_and_sent_once_back_online(live_server: str,
-                                                        browser: Any) -> None:
+def test_offline_save_is_kept_and_sent_once_back_online(live_server: str, browser: Any) -> None:
     page = phone(browser)
     sheet = open_game(page, live_server)
     _knock(page)
@@ -54,8 +55,7 @@ def test_offline_save_is_kept_and_sent_once_back_online(live_server: str,
     assert _unexpected(page.script_errors) == []
 
 
-def test_a_lost_answer_is_resent_after_a_reload_and_stored_once(live_server: str,
-                                                                browser: Any) -> None:
+def test_a_lost_answer_is_resent_after_a_reload_and_stored_once(live_server: str, browser: Any) -> None:
     """The save reaches the server but its answer is lost: the phone keeps the box; the
     scorer reloads the page, which puts the entry back (same key) and sends it; the
     server answers the first save's result, so there is one box."""
@@ -116,8 +116,7 @@ def test_undo_bar_after_a_save(live_server: str, browser: Any) -> None:
     assert page.locator("#undo-bar button").count() == 0
 
 
-def test_a_new_game_started_offline_is_kept_and_started_once(live_server: str,
-                                                             browser: Any) -> None:
+def test_a_new_game_started_offline_is_kept_and_started_once(live_server: str, browser: Any) -> None:
     page = phone(browser)
     page.goto(live_server + "/games/new")
     for seat, name in enumerate(("Ann", "Bob", "Cal")):

@@ -16,8 +16,7 @@ def _misdeals(count: int) -> dict[str, Any]:
     return {**taps.JERSEY, "boxes": [{"ending": "misdeal"} for _ in range(count)]}
 
 
-def test_record_box_n_is_pinned_at_the_foot_of_a_long_sheet(live_server: str,
-                                                            browser: Any) -> None:
+def test_record_box_n_is_pinned_at_the_foot_of_a_long_sheet(live_server: str, browser: Any) -> None:
     page = phone(browser)
     open_game(page, live_server, _misdeals(14))
     link = page.get_by_role("link", name="Record box 15")
@@ -28,7 +27,8 @@ def test_record_box_n_is_pinned_at_the_foot_of_a_long_sheet(live_server: str,
         assert box["height"] >= 44
         covered = page.evaluate(
             "([x, y]) => document.elementFromPoint(x, y).closest('a')?.textContent",
-            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
         assert covered == "Record box 15"
     shot(page, "sheet-long")
     assert page.script_errors == []
@@ -58,15 +58,12 @@ def test_a_knock_by_counts_takes_at_most_six_taps(live_server: str, browser: Any
     assert second.taps <= taps.KNOCK_TARGET and second.digits == 5, second.log
     boxes = stored_game(page, sheet)["boxes"]
     assert [(b["ending"], b["by"]) for b in boxes] == [("knock", "Bob"), ("knock", "Cal")]
-    assert {p: h["count"] for p, h in boxes[0]["hands"].items()} == {
-        "Ann": 14, "Bob": 4, "Cal": 13}
-    assert {p: h["count"] for p, h in boxes[1]["hands"].items()} == {
-        "Ann": 14, "Bob": 13, "Cal": 4}
+    assert {p: h["count"] for p, h in boxes[0]["hands"].items()} == {"Ann": 14, "Bob": 4, "Cal": 13}
+    assert {p: h["count"] for p, h in boxes[1]["hands"].items()} == {"Ann": 14, "Bob": 13, "Cal": 4}
     assert page.script_errors == []
 
 
-def test_a_single_digit_count_moves_on_with_the_next_key(live_server: str,
-                                                        browser: Any) -> None:
+def test_a_single_digit_count_moves_on_with_the_next_key(live_server: str, browser: Any) -> None:
     """A defender's 5 could be the start of 50: the keypad's "next" key moves on."""
     page = phone(browser)
     open_game(page, live_server)
@@ -84,8 +81,7 @@ def test_a_single_digit_count_moves_on_with_the_next_key(live_server: str,
     assert page.url.endswith("/boxes/new")  # Enter did not submit the form
 
 
-def test_a_full_showdown_by_cards_takes_at_most_thirty_taps(live_server: str,
-                                                           browser: Any) -> None:
+def test_a_full_showdown_by_cards_takes_at_most_thirty_taps(live_server: str, browser: Any) -> None:
     page = phone(browser)
     sheet = open_game(page, live_server)
     played = taps.showdown_by_cards(page)

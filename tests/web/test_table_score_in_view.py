@@ -20,8 +20,7 @@ LONG_GAME = {**taps.JERSEY, "settings": {"game_target": 1000}}
 
 def _strict_phone(browser: Any) -> Any:
     """A 390 x 844 phone that keeps every console error (none is expected)."""
-    context = browser.new_context(viewport=taps.PHONE, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=taps.PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -32,16 +31,17 @@ def _strict_phone(browser: Any) -> Any:
 
 def _in_view(page: Any, selector: str) -> bool:
     """Whether the element is inside the viewport and is what the phone shows there."""
-    return bool(page.locator(selector).evaluate("""el => {
+    return bool(
+        page.locator(selector).evaluate("""el => {
         const r = el.getBoundingClientRect();
         if (r.top < 0 || r.bottom > innerHeight || r.width === 0) return false;
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
         return el === hit || el.contains(hit);
-    }"""))
+    }""")
+    )
 
 
-def test_thirty_boxes_with_the_totals_in_view_after_every_save(live_server: str,
-                                                               browser: Any) -> None:
+def test_thirty_boxes_with_the_totals_in_view_after_every_save(live_server: str, browser: Any) -> None:
     page = _strict_phone(browser)
     open_game(page, live_server, LONG_GAME)
     for number in range(1, BOXES + 1):
@@ -59,8 +59,7 @@ def test_thirty_boxes_with_the_totals_in_view_after_every_save(live_server: str,
     assert page.script_errors == []
 
 
-def test_a_phone_that_lost_its_right_is_sent_to_the_prompt_quietly(live_server: str,
-                                                                   browser: Any) -> None:
+def test_a_phone_that_lost_its_right_is_sent_to_the_prompt_quietly(live_server: str, browser: Any) -> None:
     """Bob has the box form open when Ann renews the codes: his next preview is refused
     (a watcher now) and htmx takes him to the code prompt, with no failed request in the
     console (the refusal reaches htmx as 200 with HX-Redirect)."""

@@ -33,12 +33,13 @@ def test_every_card_of_every_hand_is_a_thumbs_target(live_server: str, browser: 
         cells = page.locator(f"#hand-{hand} .grid .tap span")
         assert cells.count() == 52
         sizes = cells.evaluate_all(
-            "cells => cells.map(c => [c.getBoundingClientRect().width, "
-            "c.getBoundingClientRect().height])")
+            "cells => cells.map(c => [c.getBoundingClientRect().width, c.getBoundingClientRect().height])"
+        )
         assert min(w for w, _ in sizes) >= 44 and min(h for _, h in sizes) >= 44, sizes
     page.locator("#hand-0 input[value='9D'] + span").click()  # one tap, one card
-    assert page.locator("#hand-0 .grid input:checked").evaluate_all(
-        "boxes => boxes.map(b => b.value)") == ["9D"]
+    assert page.locator("#hand-0 .grid input:checked").evaluate_all("boxes => boxes.map(b => b.value)") == [
+        "9D"
+    ]
     assert page.script_errors == []
 
 

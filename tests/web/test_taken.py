@@ -20,8 +20,9 @@ def _second_phone(client: FlaskClient, game_id: str) -> dict[str, Any]:
 
 
 def _taken(client: FlaskClient, game_id: str) -> str:
-    first = client.post(f"/games/{game_id}/boxes/new",
-                        data=box_form(1, counts={0: 14, 1: 4, 2: 13}, extra={"number": "1"}))
+    first = client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(1, counts={0: 14, 1: 4, 2: 13}, extra={"number": "1"})
+    )
     assert first.status_code == 303
     second = client.post(f"/games/{game_id}/boxes/new", data=_second_phone(client, game_id))
     assert second.status_code == 409
@@ -30,23 +31,20 @@ def _taken(client: FlaskClient, game_id: str) -> str:
 
 def _hidden(form_html: str) -> dict[str, list[str]]:
     fields: dict[str, list[str]] = {}
-    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
-                                  form_html):
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form_html):
         fields.setdefault(name, []).append(value)
     return fields
 
 
 def _choice(page: str, button: str) -> tuple[str, dict[str, list[str]]]:
     """The action and the fields of the form whose button says ``button``."""
-    for action, body in re.findall(r'<form method="post" action="([^"]+)">(.*?)</form>', page,
-                                   re.S):
+    for action, body in re.findall(r'<form method="post" action="([^"]+)">(.*?)</form>', page, re.S):
         if button in body:
             return action, _hidden(body)
     raise AssertionError(f"no form with {button!r}")
 
 
-def test_the_second_save_of_a_box_shows_both_side_by_side(client: FlaskClient,
-                                                         game_id: str) -> None:
+def test_the_second_save_of_a_box_shows_both_side_by_side(client: FlaskClient, game_id: str) -> None:
     page = _taken(client, game_id)
     assert "Box 1 was saved on another phone" in page
     assert "Saved by the other phone" in page and "What you entered" in page
@@ -58,11 +56,14 @@ def test_the_second_save_of_a_box_shows_both_side_by_side(client: FlaskClient,
 def test_record_mine_as_the_next_box(client: FlaskClient, game_id: str) -> None:
     page = _taken(client, game_id)
     # Keep theirs first; three alike (none primary); the next box asks again first.
-    assert page.index("Keep theirs") < page.index("Replace box 1") < page.index(
-        "Record mine as box 2") < page.index("Yes, store it as box 2")
+    assert (
+        page.index("Keep theirs")
+        < page.index("Replace box 1")
+        < page.index("Record mine as box 2")
+        < page.index("Yes, store it as box 2")
+    )
     assert "primary" not in page.split('class="choices"')[1]
-    assert re.search(r'<details class="ask">\s*<summary[^>]*>Record mine as box 2</summary>',
-                     page)
+    assert re.search(r'<details class="ask">\s*<summary[^>]*>Record mine as box 2</summary>', page)
     action, fields = _choice(page, "Yes, store it as box 2")
     assert fields["number"] == ["2"] and fields["hands-2-count"] == ["5"]
     assert client.post(action, data=fields).status_code == 303

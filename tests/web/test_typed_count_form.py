@@ -16,11 +16,11 @@ def _boxes(client: FlaskClient, game_id: str) -> int:
     return len(client.get(f"/api/v1/games/{game_id}").get_json()["game"]["boxes"])
 
 
-def test_the_box_form_refuses_a_count_that_disagrees_with_the_cards(
-        client: FlaskClient) -> None:
+def test_the_box_form_refuses_a_count_that_disagrees_with_the_cards(client: FlaskClient) -> None:
     game_id = start_game(client)
-    form = box_form(1, counts={0: 14, 1: 3, 2: 13}, key="k1",
-                    extra={"number": "1", "hands-1-cards": BOB_CARDS})
+    form = box_form(
+        1, counts={0: 14, 1: 3, 2: 13}, key="k1", extra={"number": "1", "hands-1-cards": BOB_CARDS}
+    )
     for url in (f"/games/{game_id}/boxes/preview", f"/games/{game_id}/boxes/new"):
         answer = client.post(url, data=form)
         page = answer.get_data(as_text=True)
@@ -29,7 +29,7 @@ def test_the_box_form_refuses_a_count_that_disagrees_with_the_cards(
         assert message in page
         # on Bob's count field: the field is marked and the message follows it
         count_at = page.index('id="hands-1-count"')
-        assert 'aria-invalid="true"' in page[count_at - 200:count_at + 300]
+        assert 'aria-invalid="true"' in page[count_at - 200 : count_at + 300]
         assert page.index(message, count_at) < page.index('id="hands-2-count"')
     assert _boxes(client, game_id) == 0
     form["hands-1-count"] = "4"
@@ -40,8 +40,11 @@ def test_the_box_form_refuses_a_count_that_disagrees_with_the_cards(
 def test_the_api_refuses_a_count_that_disagrees_with_the_cards(client: FlaskClient) -> None:
     created = client.post("/api/v1/games", json=GAME).get_json()
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
-    box = {"ending": "knock", "by": "Bob", "hands": {
-        "Ann": {"count": 14}, "Bob": {"cards": BOB_CARDS, "count": 5}, "Cal": {"count": 13}}}
+    box = {
+        "ending": "knock",
+        "by": "Bob",
+        "hands": {"Ann": {"count": 14}, "Bob": {"cards": BOB_CARDS, "count": 5}, "Cal": {"count": 13}},
+    }
     answer = client.post(f"/api/v1/games/{created['id']}/boxes", json=box, headers=auth)
     error = answer.get_json()["error"]
     assert answer.status_code == 422 and error["code"] == "deadwood-mismatch"

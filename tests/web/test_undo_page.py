@@ -21,8 +21,7 @@ def other(app: Flask) -> FlaskClient:
 
 
 def _box_ids(client: FlaskClient, game_id: str) -> list[int]:
-    return [box["id"] for box in
-            client.get(f"/api/v1/games/{game_id}").get_json()["game"]["boxes"]]
+    return [box["id"] for box in client.get(f"/api/v1/games/{game_id}").get_json()["game"]["boxes"]]
 
 
 def _undo_form(page: str) -> tuple[str, dict[str, str]]:
@@ -31,14 +30,12 @@ def _undo_form(page: str) -> tuple[str, dict[str, str]]:
     assert bar is not None, "the sheet offers no undo"
     action = re.search(r'<form method="post" action="([^"]+)"', bar.group(0))
     assert action is not None
-    fields = dict(re.findall(r'name="(version|key)" type="hidden" value="([^"]*)"',
-                             bar.group(0)))
+    fields = dict(re.findall(r'name="(version|key)" type="hidden" value="([^"]*)"', bar.group(0)))
     return action.group(1), fields
 
 
 def _save(client: FlaskClient, game_id: str, number: int, **counts: int) -> None:
-    form = box_form(0, counts=dict(enumerate(counts.values())),
-                    extra={"number": str(number)})
+    form = box_form(0, counts=dict(enumerate(counts.values())), extra={"number": str(number)})
     answer = client.post(f"/games/{game_id}/boxes/new", data=form)
     assert answer.status_code == 303, answer.get_data(as_text=True)[:800]
 
@@ -57,8 +54,7 @@ def test_undo_a_saved_box_once_even_when_tapped_twice(client: FlaskClient) -> No
     assert totals(client, game_id) == {"Ann": 0, "Bob": 19, "Cal": 0}
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Undone: box 2 is off the sheet." in page and ">Undo</button>" not in page
-    history = client.get(f"/games/{game_id}/boxes/{action.split('/')[-2]}").get_data(
-        as_text=True)
+    history = client.get(f"/games/{game_id}/boxes/{action.split('/')[-2]}").get_data(as_text=True)
     assert "<strong>Recorded</strong>" in history and "<strong>Undone</strong>" in history
 
 
@@ -75,8 +71,7 @@ def test_undo_a_correction_and_a_deletion(client: FlaskClient) -> None:
     assert client.post(action, data=fields).status_code == 303
     assert totals(client, game_id)["Bob"] == 19
     delete = {"version": str(version_of(client, game_id)), "key": "del"}
-    assert client.post(f"/games/{game_id}/boxes/{box_id}/delete", data=delete
-                       ).status_code == 303
+    assert client.post(f"/games/{game_id}/boxes/{box_id}/delete", data=delete).status_code == 303
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Box 1 deleted." in page and _box_ids(client, game_id) == []
     action, fields = _undo_form(page)
@@ -86,12 +81,13 @@ def test_undo_a_correction_and_a_deletion(client: FlaskClient) -> None:
     assert "Undone: box 1 is back on the sheet." in page
     # the sheet links the box's history, four changes after its recording (a link, not
     # its markup shown as text)
-    assert f'<a href="/games/{game_id}/boxes/{box_id}#history" class="edited">changed 4×</a>' \
-        in page and "&lt;a" not in page
+    assert (
+        f'<a href="/games/{game_id}/boxes/{box_id}#history" class="edited">changed 4×</a>' in page
+        and "&lt;a" not in page
+    )
 
 
-def test_undo_refused_after_another_phone_wrote(client: FlaskClient,
-                                                other: FlaskClient) -> None:
+def test_undo_refused_after_another_phone_wrote(client: FlaskClient, other: FlaskClient) -> None:
     game_id = start_game(client)
     _save(client, game_id, 1, Ann=14, Bob=4, Cal=13)
     action, fields = _undo_form(client.get(f"/games/{game_id}").get_data(as_text=True))

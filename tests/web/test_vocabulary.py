@@ -46,7 +46,8 @@ def test_the_rules_pages_show_each_setting_with_its_source(client: FlaskClient) 
     page = client.get("/rules/gin").get_data(as_text=True)
     assert 'id="setting-gin_layoffs"' in page and 'id="setting-hollywood_entry"' in page
     assert "Source: G7: Parlett &#39;the deal passes&#39;" in page or (
-        "Source: G7: Parlett 'the deal passes'" in page)
+        "Source: G7: Parlett 'the deal passes'" in page
+    )
     everything = client.get("/rules/all").get_data(as_text=True)
     assert everything.count("Source: ") == len(SETTINGS)
 
@@ -56,8 +57,12 @@ def test_a_two_hand_pdf_has_no_break_in_its_legend() -> None:
     from tests.pdf.games import sheet_pdf
     from tests.pdf.reading import flat
 
-    game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
-        {"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 3}, "Bob": {"count": 20}}}]}
+    game = {
+        "rules": "gin",
+        "players": ["Ann", "Bob"],
+        "dealer": "Ann",
+        "boxes": [{"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 3}, "Bob": {"count": 20}}}],
+    }
     for pdf in (sheet_pdf(game), render_blank_pad("gin")):
         text = flat(pdf)
         assert "K knock · U undercut · G gin" in text and RESULT_NAMES["break-gin"] not in text

@@ -20,8 +20,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0002'
-down_revision: str | None = '0001'
+revision: str = "0002"
+down_revision: str | None = "0001"
 branch_labels: str | None = None
 depends_on: str | None = None
 
@@ -32,21 +32,22 @@ OLD_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 """The settings each preset had before revision 0002, where they differ from now."""
 
-GAMES = sa.table("games", sa.column("id", sa.String), sa.column("rules", sa.String),
-                 sa.column("settings", sa.JSON))
+GAMES = sa.table(
+    "games", sa.column("id", sa.String), sa.column("rules", sa.String), sa.column("settings", sa.JSON)
+)
 
 
 def pinned(rules: str, settings: dict[str, Any]) -> dict[str, Any] | None:
     """The game's settings with the old defaults it did not override; None: no change."""
-    missing = {name: value for name, value in OLD_DEFAULTS.get(rules, {}).items()
-               if name not in settings}
+    missing = {name: value for name, value in OLD_DEFAULTS.get(rules, {}).items() if name not in settings}
     return {**settings, **missing} if missing else None
 
 
 def upgrade() -> None:
     bind = op.get_bind()
-    rows = bind.execute(sa.select(GAMES.c.id, GAMES.c.rules, GAMES.c.settings)
-                        .where(GAMES.c.rules.in_(list(OLD_DEFAULTS)))).all()
+    rows = bind.execute(
+        sa.select(GAMES.c.id, GAMES.c.rules, GAMES.c.settings).where(GAMES.c.rules.in_(list(OLD_DEFAULTS)))
+    ).all()
     for game_id, rules, settings in rows:
         new = pinned(rules, dict(settings or {}))
         if new is not None:

@@ -14,19 +14,19 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0004'
-down_revision: str | None = '0003'
+revision: str = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('games') as batch:
-        batch.add_column(sa.Column('codes_round', sa.Integer(), nullable=True))
-        batch.create_index('ix_games_join_code_hash', ['join_code_hash'])
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("codes_round", sa.Integer(), nullable=True))
+        batch.create_index("ix_games_join_code_hash", ["join_code_hash"])
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('games') as batch:
-        batch.drop_index('ix_games_join_code_hash')
-        batch.drop_column('codes_round')
+    with op.batch_alter_table("games") as batch:
+        batch.drop_index("ix_games_join_code_hash")
+        batch.drop_column("codes_round")

@@ -10,17 +10,17 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0009'
-down_revision: str | None = '0008'
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | None = None
 depends_on: str | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('games') as batch:
-        batch.add_column(sa.Column('currency', sa.String(length=3), nullable=True))
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("currency", sa.String(length=3), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('games') as batch:
-        batch.drop_column('currency')
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("currency")

@@ -41,8 +41,7 @@ class HandForm(Form):
     """One player's hand: a count, or the cards tapped on the grid (and, once the engine
     has proposed an arrangement, the meld split and the layoffs the player chose)."""
 
-    count = IntegerField("Count", validators=[Optional(), not_huge, NumberRange(0, 98)],
-                         render_kw=NUMERIC)
+    count = IntegerField("Count", validators=[Optional(), not_huge, NumberRange(0, 98)], render_kw=NUMERIC)
     cards = CardsField("Cards")
     keep = SelectMultipleField("Layoffs", validate_choice=False)
     split = StringField("Melds", validators=[Optional(), Length(max=200)])
@@ -66,14 +65,15 @@ class BoxForm(FlaskForm):
     by = RadioField("Who", validate_choice=False)
     after_break = BooleanField("After the break (J13)")
     second_round = BooleanField("Play went on round the table after the break (J11)")
-    upcard = StringField("First upcard", validators=[Optional(), Length(max=4)],
-                         render_kw={"autocomplete": "off", "autocapitalize": "characters",
-                                    "placeholder": "e.g. 7S"})
-    multiplier = IntegerField("Doubled ×", validators=[Optional(), not_huge,
-                                                       NumberRange(1, 1024)],
-                              render_kw=NUMERIC)
-    note = StringField("Note", validators=[Optional(), Length(max=200)],
-                       render_kw={"autocomplete": "off"})
+    upcard = StringField(
+        "First upcard",
+        validators=[Optional(), Length(max=4)],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "placeholder": "e.g. 7S"},
+    )
+    multiplier = IntegerField(
+        "Doubled ×", validators=[Optional(), not_huge, NumberRange(1, 1024)], render_kw=NUMERIC
+    )
+    note = StringField("Note", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"})
     hands = FieldList(FormField(HandForm))
 
     players: Sequence[str] = ()
@@ -81,13 +81,16 @@ class BoxForm(FlaskForm):
 
 @functools.cache
 def _box_form_class(n: int) -> type[BoxForm]:
-    return type(f"BoxForm{n}", (BoxForm,), {
-        "hands": FieldList(FormField(HandForm), min_entries=n, max_entries=n),
-    })
+    return type(
+        f"BoxForm{n}",
+        (BoxForm,),
+        {
+            "hands": FieldList(FormField(HandForm), min_entries=n, max_entries=n),
+        },
+    )
 
 
-def box_form(players: Sequence[str], formdata: Any = None,
-             data: Mapping[str, Any] | None = None) -> BoxForm:
+def box_form(players: Sequence[str], formdata: Any = None, data: Mapping[str, Any] | None = None) -> BoxForm:
     """The box form for these players (``formdata`` on POST, ``data`` to prefill).
 
     Every hand's count key is made present, so a hand the request left out stays that
@@ -110,10 +113,8 @@ def proposal_signature(form: BoxForm, index: int) -> str:
     every hand's cards, and the splits the *other* players chose (a new split of the
     knocker's changes what may be laid off on it; one's own split does not)."""
     hands = [sorted(hand.form.cards.data or []) for hand in form.hands]
-    splits = [(hand.form.split.data or "") if i != index else None
-              for i, hand in enumerate(form.hands)]
-    return signature(form.ending.data, form.by.data, (form.upcard.data or "").upper(),
-                     hands, splits)
+    splits = [(hand.form.split.data or "") if i != index else None for i, hand in enumerate(form.hands)]
+    return signature(form.ending.data, form.by.data, (form.upcard.data or "").upper(), hands, splits)
 
 
 def _hand_cards(hand: HandForm) -> list[str]:
@@ -179,15 +180,13 @@ def _declared_or_cards(form: BoxForm, index: int, cards: list[str]) -> dict[str,
     """One hand given by cards: as the player laid it out, or cards for the engine."""
     hand = form.hands[index].form
     split = read_split(hand.split.data, cards)
-    proposal = Proposal.read(hand.proposal.data, hand.keep.data or [],
-                             proposal_signature(form, index))
+    proposal = Proposal.read(hand.proposal.data, hand.keep.data or [], proposal_signature(form, index))
     if proposal is not None:
         proposal.split = split
         return proposal.declared_hand(cards)
     if split is not None:
         placed = {card for meld in split for card in meld}
-        return {"melds": split, "deadwood": [c for c in cards if c not in placed],
-                "layoffs": []}
+        return {"melds": split, "deadwood": [c for c in cards if c not in placed], "layoffs": []}
     return {"cards": cards}
 
 
@@ -203,8 +202,11 @@ def box_form_data(entry: BoxEntry, players: Sequence[str]) -> dict[str, Any]:
         elif hand.form == "cards":
             rows.append((list(hand.cards or ()), None, None))
         elif hand.form == "declared":
-            cards = ([c for meld in hand.melds or () for c in meld]
-                     + [lay.card for lay in hand.layoffs or ()] + list(hand.deadwood or ()))
+            cards = (
+                [c for meld in hand.melds or () for c in meld]
+                + [lay.card for lay in hand.layoffs or ()]
+                + list(hand.deadwood or ())
+            )
             rows.append((cards, None, hand))
         else:
             rows.append(([], hand.count, None))
@@ -224,19 +226,20 @@ def box_form_data(entry: BoxEntry, players: Sequence[str]) -> dict[str, Any]:
 def prefill_box_form(form: BoxForm, data: Mapping[str, Any]) -> None:
     """Carry declared hands of a stored box into proposals, so they stay as declared."""
     declared_hands: list[Hand | None] = data.get("_declared", [])
-    for index, (hand_entry, declared) in enumerate(
-            zip(form.hands, declared_hands, strict=False)):
+    for index, (hand_entry, declared) in enumerate(zip(form.hands, declared_hands, strict=False)):
         if declared is None:
             continue
-        proposal = Proposal(melds=[list(m) for m in declared.melds or ()],
-                            layoffs=[lay.to_json() for lay in declared.layoffs or ()],
-                            declared=True, signature=proposal_signature(form, index))
+        proposal = Proposal(
+            melds=[list(m) for m in declared.melds or ()],
+            layoffs=[lay.to_json() for lay in declared.layoffs or ()],
+            declared=True,
+            signature=proposal_signature(form, index),
+        )
         hand_entry.form.proposal.data = proposal.to_json()
         hand_entry.form.keep.data = [Proposal.layoff_id(lay) for lay in proposal.layoffs]
 
 
-def proposals(form: BoxForm, ruling: Ruling | None,
-              rules: Any = None) -> dict[int, Proposal]:
+def proposals(form: BoxForm, ruling: Ruling | None, rules: Any = None) -> dict[int, Proposal]:
     """For each hand entered with cards: the proposal to show (carried or new), with
     the meld splits the player may choose instead (C8)."""
     shown: dict[int, Proposal] = {}
@@ -253,20 +256,23 @@ def proposals(form: BoxForm, ruling: Ruling | None,
             if arranged is None:
                 continue
             layoffs = [lay.to_json() for lay in arranged.layoffs]
-            proposal = Proposal(melds=[list(m) for m in arranged.melds],
-                                layoffs=layoffs, signature=signature,
-                                kept={Proposal.layoff_id(lay) for lay in layoffs})
+            proposal = Proposal(
+                melds=[list(m) for m in arranged.melds],
+                layoffs=layoffs,
+                signature=signature,
+                kept={Proposal.layoff_id(lay) for lay in layoffs},
+            )
         proposal.split = read_split(hand.split.data, cards)
         if rules is not None:
             proposal.auto = as_option(proposal.melds, cards, rules.ace_value)
-            proposal.options = split_options(cards, _split_limit(form, player, ruling, rules),
-                                             rules, proposal)
+            proposal.options = split_options(
+                cards, _split_limit(form, player, ruling, rules), rules, proposal
+            )
         shown[i] = proposal
     return shown
 
 
-def _split_limit(form: BoxForm, player: str, ruling: Ruling | None,
-                 rules: Any) -> int | None:
+def _split_limit(form: BoxForm, player: str, ruling: Ruling | None, rules: Any) -> int | None:
     """The highest count a split of this hand may leave: the knock limit for the
     knocker (C6, V2), 0 for the gin hand; any count for the others."""
     if form.by.data != player:

@@ -21,15 +21,24 @@ class CheckForm(FlaskForm):
         csrf = False  # a read-only question: GET, bookmarkable, nothing stored
 
     cards = CardsField("Cards")
-    typed = StringField("…or type them", validators=[Optional(), Length(max=120)],
-                        render_kw={"autocomplete": "off", "autocapitalize": "characters",
-                                   "placeholder": "AS 2S 3S 7H 7D 7C 9D 10D JD 4C"})
+    typed = StringField(
+        "…or type them",
+        validators=[Optional(), Length(max=120)],
+        render_kw={
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "placeholder": "AS 2S 3S 7H 7D 7C 9D 10D JD 4C",
+        },
+    )
     rules = SelectField("Rules", default="jersey-scarne")
-    knock_limit = IntegerField("House knock limit (optional)",
-                               validators=[Optional(), NumberRange(0, 98)], render_kw=NUMERIC)
-    upcard = StringField("First upcard (Oklahoma)", validators=[Optional(), Length(max=4)],
-                         render_kw={"autocomplete": "off", "autocapitalize": "characters",
-                                    "placeholder": "e.g. 7S"})
+    knock_limit = IntegerField(
+        "House knock limit (optional)", validators=[Optional(), NumberRange(0, 98)], render_kw=NUMERIC
+    )
+    upcard = StringField(
+        "First upcard (Oklahoma)",
+        validators=[Optional(), Length(max=4)],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "placeholder": "e.g. 7S"},
+    )
 
 
 class ShowdownSetupForm(FlaskForm):
@@ -40,9 +49,12 @@ class ShowdownSetupForm(FlaskForm):
         csrf = False  # GET: only chooses what the showdown form shows
 
     rules = SelectField("Game", default="jersey-scarne")
-    players = StringField("Players in seat order", default="Ann, Bob, Cal",
-                          validators=[Length(max=5 * (MAX_NAME + 2))],
-                          render_kw={"autocomplete": "off"})
+    players = StringField(
+        "Players in seat order",
+        default="Ann, Bob, Cal",
+        validators=[Length(max=5 * (MAX_NAME + 2))],
+        render_kw={"autocomplete": "off"},
+    )
     dealer = SelectField("Dealer", validate_choice=False)
 
     setting_names: tuple[str, ...] = ()
@@ -58,8 +70,7 @@ def _showdown_setup_class(preset: str) -> type[ShowdownSetupForm]:
     rules = engine.find_rules(preset)
     attributes: dict[str, Any] = {"setting_names": tuple(s.name for s in engine.SETTINGS)}
     for setting in engine.SETTINGS:
-        attributes[f"setting_{setting.name}"] = setting_field(setting,
-                                                               getattr(rules, setting.name))
+        attributes[f"setting_{setting.name}"] = setting_field(setting, getattr(rules, setting.name))
     return type(f"ShowdownSetup_{preset.replace('-', '_')}", (ShowdownSetupForm,), attributes)
 
 

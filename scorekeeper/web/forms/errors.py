@@ -50,8 +50,10 @@ def _field_for(form: FlaskForm, where: str, players: Sequence[str]) -> Field | N
         if match and int(match.group(1)) < len(form.players):
             return _nth_named(form, int(match.group(1)))
         return form.players
-    if head in ("ending", "by", "upcard", "multiplier", "after_break", "second_round",
-                "dealer", "stake") and head in form:
+    if (
+        head in ("ending", "by", "upcard", "multiplier", "after_break", "second_round", "dealer", "stake")
+        and head in form
+    ):
         found: Field = form[head]
         return found
     return None

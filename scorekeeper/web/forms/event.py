@@ -33,11 +33,15 @@ from ...engine.event import MAX_ENTRANTS, MAX_EVENT_NAME, MAX_ROUNDS, EventEntry
 from .fields import NUMERIC, FlaskForm, add_error, choices, not_huge
 from .game import setting_field, settings_from_form
 
-ROUND_ENDS = (("game", "Each game to its own end"),
-              ("boxes", "After a number of boxes"),
-              ("minutes", "After a time limit (minutes)"))
-COUNTS = (("net", "Net: the sum of each player's settlements"),
-          ("placings", "Placings: points by place at the table, ties shared"))
+ROUND_ENDS = (
+    ("game", "Each game to its own end"),
+    ("boxes", "After a number of boxes"),
+    ("minutes", "After a time limit (minutes)"),
+)
+COUNTS = (
+    ("net", "Net: the sum of each player's settlements"),
+    ("placings", "Placings: points by place at the table, ties shared"),
+)
 TIE_BREAK_WORDS = {"won": "Games won", "boxes": "Boxes won", "head_to_head": "Head to head"}
 TIE_BREAK_SHORT = {"won": "Won", "boxes": "Boxes", "head_to_head": "H2H"}
 
@@ -48,32 +52,39 @@ class NewEventForm(FlaskForm):
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
     rules = HiddenField()
-    name = StringField("Name of the event", validators=[
-        InputRequired("Give the event a name."), Length(max=MAX_EVENT_NAME)],
-        render_kw={"maxlength": MAX_EVENT_NAME, "autocomplete": "off"})
+    name = StringField(
+        "Name of the event",
+        validators=[InputRequired("Give the event a name."), Length(max=MAX_EVENT_NAME)],
+        render_kw={"maxlength": MAX_EVENT_NAME, "autocomplete": "off"},
+    )
     date = DateField("Date", validators=[Optional()])
-    place = StringField("Place", validators=[Optional(), Length(max=120)],
-                        render_kw={"maxlength": 120, "autocomplete": "off"})
-    table_size = IntegerField("Players at a table", validators=[
-        InputRequired("Give the number of players at a table."), not_huge],
-        render_kw=NUMERIC)
-    rounds = IntegerField("Rounds", default=3, validators=[
-        InputRequired("Give the number of rounds."), not_huge,
-        NumberRange(1, MAX_ROUNDS)], render_kw=NUMERIC)
+    place = StringField(
+        "Place", validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120, "autocomplete": "off"}
+    )
+    table_size = IntegerField(
+        "Players at a table",
+        validators=[InputRequired("Give the number of players at a table."), not_huge],
+        render_kw=NUMERIC,
+    )
+    rounds = IntegerField(
+        "Rounds",
+        default=3,
+        validators=[InputRequired("Give the number of rounds."), not_huge, NumberRange(1, MAX_ROUNDS)],
+        render_kw=NUMERIC,
+    )
     round_ends = RadioField("A round ends", choices=choices(ROUND_ENDS), default="game")
-    round_limit = IntegerField("Boxes or minutes", validators=[Optional(), not_huge],
-                               render_kw=NUMERIC)
+    round_limit = IntegerField("Boxes or minutes", validators=[Optional(), not_huge], render_kw=NUMERIC)
     standings = RadioField("Standings count", choices=choices(COUNTS), default="net")
-    tie_break_1 = SelectField("First tie-break", default="won",
-                              choices=choices(TIE_BREAK_WORDS.items()))
-    tie_break_2 = SelectField("Second tie-break", default="boxes",
-                              choices=choices(TIE_BREAK_WORDS.items()))
-    tie_break_3 = SelectField("Third tie-break", default="head_to_head",
-                              choices=choices(TIE_BREAK_WORDS.items()))
-    entrants = TextAreaField("Entrants, one a line", validators=[
-        InputRequired("Enter the players, one name a line.")],
-        render_kw={"rows": 9, "autocapitalize": "words", "autocomplete": "off",
-                   "spellcheck": "false"})
+    tie_break_1 = SelectField("First tie-break", default="won", choices=choices(TIE_BREAK_WORDS.items()))
+    tie_break_2 = SelectField("Second tie-break", default="boxes", choices=choices(TIE_BREAK_WORDS.items()))
+    tie_break_3 = SelectField(
+        "Third tie-break", default="head_to_head", choices=choices(TIE_BREAK_WORDS.items())
+    )
+    entrants = TextAreaField(
+        "Entrants, one a line",
+        validators=[InputRequired("Enter the players, one name a line.")],
+        render_kw={"rows": 9, "autocapitalize": "words", "autocomplete": "off", "spellcheck": "false"},
+    )
 
     setting_names: tuple[str, ...] = ()
 
@@ -93,12 +104,14 @@ def new_event_form_class(preset: str) -> type[NewEventForm]:
     rules = engine.find_rules(preset)
     attributes: dict[str, Any] = {"setting_names": tuple(s.name for s in engine.SETTINGS)}
     for setting in engine.SETTINGS:
-        attributes[f"setting_{setting.name}"] = setting_field(setting,
-                                                               getattr(rules, setting.name))
+        attributes[f"setting_{setting.name}"] = setting_field(setting, getattr(rules, setting.name))
     size = rules.min_players if rules.min_players == rules.max_players else 4
     attributes["table_size"] = IntegerField(
-        "Players at a table", default=size, render_kw=NUMERIC,
-        validators=[InputRequired("Give the number of players at a table."), not_huge])
+        "Players at a table",
+        default=size,
+        render_kw=NUMERIC,
+        validators=[InputRequired("Give the number of players at a table."), not_huge],
+    )
     return type(f"NewEventForm_{preset.replace('-', '_')}", (NewEventForm,), attributes)
 
 
@@ -111,8 +124,11 @@ def event_from_form(form: NewEventForm) -> EventEntry | None:
     ok = settings is not None
     for field_ in form.tie_break_fields()[1:]:
         if ties.count(field_.data) > 1:
-            add_error(field_, f"{TIE_BREAK_WORDS.get(field_.data or '', 'This')} is "
-                              "already an earlier tie-break: pick each once.")
+            add_error(
+                field_,
+                f"{TIE_BREAK_WORDS.get(field_.data or '', 'This')} is "
+                "already an earlier tie-break: pick each once.",
+            )
             ok = False
     kind = form.round_ends.data or "game"
     if kind != "game" and not form.round_limit.data:
@@ -121,11 +137,16 @@ def event_from_form(form: NewEventForm) -> EventEntry | None:
     if not ok:
         return None
     data: dict[str, Any] = {
-        "name": form.name.data or "", "rules": rules.name, "settings": settings,
-        "table_size": form.table_size.data, "rounds": form.rounds.data,
+        "name": form.name.data or "",
+        "rules": rules.name,
+        "settings": settings,
+        "table_size": form.table_size.data,
+        "rounds": form.rounds.data,
         "round_ends": {"game": True} if kind == "game" else {kind: form.round_limit.data},
-        "standings": form.standings.data, "tie_breaks": ties,
-        "entrants": form.entrants.data or ""}
+        "standings": form.standings.data,
+        "tie_breaks": ties,
+        "entrants": form.entrants.data or "",
+    }
     if form.date.data is not None:
         data["date"] = form.date.data.isoformat()
     if form.place.data and form.place.data.strip():
@@ -150,8 +171,7 @@ def attach_event_error(form: NewEventForm, error: engine.ScorekeeperError) -> No
         target = form.round_limit if "." in where else form.round_ends
     elif head == "tie_breaks":
         target = form.tie_break_1
-    elif head in ("name", "date", "place", "rules", "table_size", "rounds", "standings",
-                  "entrants"):
+    elif head in ("name", "date", "place", "rules", "table_size", "rounds", "standings", "entrants"):
         target = form[head]
     else:
         target = None
@@ -163,19 +183,21 @@ def attach_event_error(form: NewEventForm, error: engine.ScorekeeperError) -> No
 
 def entrant_names(text: str) -> list[str]:
     """Names typed or pasted one a line (blank lines skipped, spaces collapsed)."""
-    return [" ".join(line.split()) for line in text.splitlines() if line.strip()][
-        :MAX_ENTRANTS]
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()][:MAX_ENTRANTS]
 
 
 class ChangeEntrantsForm(FlaskForm):
     """Between rounds: late entries (one a line) and withdrawals."""
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
-    add = TextAreaField("Late entries, one a line", validators=[Optional()],
-                        render_kw={"rows": 3, "autocapitalize": "words",
-                                   "autocomplete": "off"})
-    withdraw = StringField("Withdraw (a name)", validators=[Optional(), Length(max=80)],
-                           render_kw={"autocomplete": "off"})
+    add = TextAreaField(
+        "Late entries, one a line",
+        validators=[Optional()],
+        render_kw={"rows": 3, "autocapitalize": "words", "autocomplete": "off"},
+    )
+    withdraw = StringField(
+        "Withdraw (a name)", validators=[Optional(), Length(max=80)], render_kw={"autocomplete": "off"}
+    )
 
 
 class SwapForm(FlaskForm):
@@ -199,12 +221,16 @@ class PenaltyForm(FlaskForm):
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
     player = SelectField("Player", validate_choice=False)
-    points = IntegerField("Points", validators=[InputRequired("Give the points taken."),
-                                                not_huge, NumberRange(1, 100_000)],
-                          render_kw=NUMERIC)
-    note = StringField("Why", validators=[InputRequired("Say why: it is kept with the "
-                                                        "penalty."), Length(max=300)],
-                       render_kw={"autocomplete": "off"})
+    points = IntegerField(
+        "Points",
+        validators=[InputRequired("Give the points taken."), not_huge, NumberRange(1, 100_000)],
+        render_kw=NUMERIC,
+    )
+    note = StringField(
+        "Why",
+        validators=[InputRequired("Say why: it is kept with the penalty."), Length(max=300)],
+        render_kw={"autocomplete": "off"},
+    )
 
 
 class ReplaceForm(FlaskForm):
@@ -212,9 +238,11 @@ class ReplaceForm(FlaskForm):
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
     player = SelectField("Player who leaves", validate_choice=False)
-    by = StringField("Replaced by", validators=[InputRequired("Name the new player."),
-                                                Length(max=80)],
-                     render_kw={"autocomplete": "off", "autocapitalize": "words"})
+    by = StringField(
+        "Replaced by",
+        validators=[InputRequired("Name the new player."), Length(max=80)],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"},
+    )
 
 
 class FindSeatForm(FlaskForm):
@@ -223,5 +251,8 @@ class FindSeatForm(FlaskForm):
     class Meta:
         csrf = False
 
-    name = StringField("Your name", validators=[Optional(), Length(max=80)],
-                       render_kw={"autocomplete": "name", "autocapitalize": "words"})
+    name = StringField(
+        "Your name",
+        validators=[Optional(), Length(max=80)],
+        render_kw={"autocomplete": "name", "autocapitalize": "words"},
+    )

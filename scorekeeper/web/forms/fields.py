@@ -58,7 +58,11 @@ class CardsField(SelectMultipleField):
     def pre_validate(self, form: BaseForm) -> None:
         unknown = sorted({str(code) for code in self.data or () if code not in self.CODES})
         if unknown and not self.process_errors:
-            raise ValidationError(self.ngettext(
-                "'%(value)s' is not a valid choice for this field.",
-                "'%(value)s' are not valid choices for this field.",
-                len(unknown)) % {"value": "', '".join(unknown)})
+            raise ValidationError(
+                self.ngettext(
+                    "'%(value)s' is not a valid choice for this field.",
+                    "'%(value)s' are not valid choices for this field.",
+                    len(unknown),
+                )
+                % {"value": "', '".join(unknown)}
+            )

@@ -47,41 +47,61 @@ class NewGameForm(FlaskForm):
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
     """The form's idempotency key: a double tap starts one game."""
     players = FieldList(
-        StringField("Name", validators=[Optional(), Length(max=MAX_NAME), _name_ok],
-                    render_kw={"autocomplete": "off", "maxlength": MAX_NAME,
-                               "autocapitalize": "words"}),
+        StringField(
+            "Name",
+            validators=[Optional(), Length(max=MAX_NAME), _name_ok],
+            render_kw={"autocomplete": "off", "maxlength": MAX_NAME, "autocapitalize": "words"},
+        ),
         min_entries=2,
     )
     dealer = RadioField("First dealer", coerce=int, default=0, validate_choice=False)
-    stake = DecimalField("Stake per point (money, optional)", places=None,
-                         validators=[Optional(), NumberRange(min=0, max=10000)],
-                         render_kw={"inputmode": "decimal", "autocomplete": "off"})
-    currency = StringField("Currency (ISO code, optional)",
-                           validators=[Optional(), Regexp(r"^[A-Za-z]{3}$", message=(
-                               "Enter a three-letter currency code such as EUR or USD."))],
-                           render_kw={"maxlength": 3, "autocomplete": "off",
-                                      "autocapitalize": "characters", "placeholder": "EUR"})
+    stake = DecimalField(
+        "Stake per point (money, optional)",
+        places=None,
+        validators=[Optional(), NumberRange(min=0, max=10000)],
+        render_kw={"inputmode": "decimal", "autocomplete": "off"},
+    )
+    currency = StringField(
+        "Currency (ISO code, optional)",
+        validators=[
+            Optional(),
+            Regexp(r"^[A-Za-z]{3}$", message=("Enter a three-letter currency code such as EUR or USD.")),
+        ],
+        render_kw={
+            "maxlength": 3,
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "placeholder": "EUR",
+        },
+    )
     """The stake's currency, stored with the game and printed with every amount."""
-    cuts = FieldList(SelectField("Cut", choices=choices([("", "–"), *((r, r) for r in RANKS)]),
-                                 validate_choice=False), min_entries=0)
-    cut_receives = RadioField("High card takes the discards of", coerce=int,
-                              validate_choice=False)
-    place = StringField("Where", validators=[Optional(), Length(max=120), _name_ok],
-                        render_kw={"maxlength": 120, "autocomplete": "off"})
+    cuts = FieldList(
+        SelectField("Cut", choices=choices([("", "–"), *((r, r) for r in RANKS)]), validate_choice=False),
+        min_entries=0,
+    )
+    cut_receives = RadioField("High card takes the discards of", coerce=int, validate_choice=False)
+    place = StringField(
+        "Where",
+        validators=[Optional(), Length(max=120), _name_ok],
+        render_kw={"maxlength": 120, "autocomplete": "off"},
+    )
     """Printed in the score sheet's header, as the table writes it."""
-    started = DateTimeLocalField("Play began", validators=[Optional()],
-                                 format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"])
+    started = DateTimeLocalField(
+        "Play began", validators=[Optional()], format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
+    )
     """The table's own clock (the phone's local time), printed in the sheet's header."""
-    phone = StringField("Your name", validators=[Optional(), Length(max=40), _name_ok],
-                        render_kw={"maxlength": 40, "autocomplete": "off"})
+    phone = StringField(
+        "Your name",
+        validators=[Optional(), Length(max=40), _name_ok],
+        render_kw={"maxlength": 40, "autocomplete": "off"},
+    )
     """Who keeps score on this phone: the game's history says "from Bo's phone"."""
 
     setting_names: tuple[str, ...] = ()
 
     def names(self) -> list[str]:
         """The players' names as entered, blanks dropped, seat order kept."""
-        return [engine.player_name(entry.data or "") for entry in self.players
-                if (entry.data or "").strip()]
+        return [engine.player_name(entry.data or "") for entry in self.players if (entry.data or "").strip()]
 
     def setting_fields(self) -> list[tuple[Any, Field]]:
         """``(Setting, field)`` for every setting, in the engine's order."""
@@ -103,15 +123,16 @@ def new_game_form_class(preset: str) -> type[NewGameForm]:
     """The new-game form for one preset: a field per setting, preset values as defaults."""
     rules = engine.find_rules(preset)
     attributes: dict[str, Any] = {
-        "players": FieldList(NewGameForm.players.args[0], min_entries=rules.max_players,
-                             max_entries=rules.max_players),
-        "cuts": FieldList(NewGameForm.cuts.args[0], min_entries=rules.max_players,
-                          max_entries=rules.max_players),
+        "players": FieldList(
+            NewGameForm.players.args[0], min_entries=rules.max_players, max_entries=rules.max_players
+        ),
+        "cuts": FieldList(
+            NewGameForm.cuts.args[0], min_entries=rules.max_players, max_entries=rules.max_players
+        ),
         "setting_names": tuple(s.name for s in engine.SETTINGS),
     }
     for setting in engine.SETTINGS:
-        attributes[f"setting_{setting.name}"] = setting_field(setting,
-                                                               getattr(rules, setting.name))
+        attributes[f"setting_{setting.name}"] = setting_field(setting, getattr(rules, setting.name))
     return type(f"NewGameForm_{preset.replace('-', '_')}", (NewGameForm,), attributes)
 
 
@@ -135,8 +156,7 @@ def house_rules_form_class(preset: str) -> type[HouseRulesForm]:
     rules = engine.find_rules(preset)
     attributes: dict[str, Any] = {"setting_names": tuple(s.name for s in engine.SETTINGS)}
     for setting in engine.SETTINGS:
-        attributes[f"setting_{setting.name}"] = setting_field(setting,
-                                                               getattr(rules, setting.name))
+        attributes[f"setting_{setting.name}"] = setting_field(setting, getattr(rules, setting.name))
     return type(f"HouseRulesForm_{preset.replace('-', '_')}", (HouseRulesForm,), attributes)
 
 
@@ -157,19 +177,28 @@ def setting_field(setting: Any, value: Any) -> Field:
     """The input that suits a setting: yes/no, a choice, a number or a blank-able number."""
     label = setting.name.replace("_", " ")
     if setting.kind is bool:
-        return SelectField(label, choices=choices([("true", "yes"), ("false", "no")]),
-                           default="true" if value else "false")
+        return SelectField(
+            label, choices=choices([("true", "yes"), ("false", "no")]), default="true" if value else "false"
+        )
     if setting.name == "shutout":
-        return StringField(label, default=str(value), validators=[Length(max=12)],
-                           render_kw={"list": "shutout-choices", "autocomplete": "off"})
+        return StringField(
+            label,
+            default=str(value),
+            validators=[Length(max=12)],
+            render_kw={"list": "shutout-choices", "autocomplete": "off"},
+        )
     if setting.choices:
         return SelectField(label, choices=choices((c, c) for c in setting.choices), default=value)
     if setting.nullable:
-        return StringField(label, default="" if value is None else str(value),
-                           validators=[Length(max=6)], render_kw=NUMERIC)
-    return IntegerField(label, default=value, render_kw=NUMERIC,
-                        validators=[InputRequired("Give a number."), not_huge,
-                                    NumberRange(setting.minimum, setting.maximum)])
+        return StringField(
+            label, default="" if value is None else str(value), validators=[Length(max=6)], render_kw=NUMERIC
+        )
+    return IntegerField(
+        label,
+        default=value,
+        render_kw=NUMERIC,
+        validators=[InputRequired("Give a number."), not_huge, NumberRange(setting.minimum, setting.maximum)],
+    )
 
 
 def setting_value(setting: Any, raw: Any) -> Any:
@@ -223,8 +252,7 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
     dealer_seat = form.dealer.data if form.dealer.data in seats else seats[0]
     dealer = engine.player_name(form.players[dealer_seat].data or "")
     names = _seat_by_cut(form, names, dealer)
-    game: dict[str, Any] = {"rules": rules.name, "settings": settings, "players": names,
-                            "dealer": dealer}
+    game: dict[str, Any] = {"rules": rules.name, "settings": settings, "players": names, "dealer": dealer}
     if form.stake.data is not None and form.stake.data > 0:
         game["stake"] = float(form.stake.data)
     if form.currency.data and form.currency.data.strip():

@@ -43,14 +43,12 @@ def read_split(raw: str | None, cards: Sequence[str]) -> list[list[str]] | None:
         return []
     melds = [[card for card in part.split(".") if card] for part in raw.split("|")]
     used = [card for meld in melds for card in meld]
-    if len(used) != len(set(used)) or not set(used) <= set(cards) or any(
-            len(meld) < 3 for meld in melds):
+    if len(used) != len(set(used)) or not set(used) <= set(cards) or any(len(meld) < 3 for meld in melds):
         return None
     return melds
 
 
-def signature(ending: Any, by: Any, upcard: str, hands: list[list[str]],
-              splits: list[str | None]) -> str:
+def signature(ending: Any, by: Any, upcard: str, hands: list[list[str]], splits: list[str | None]) -> str:
     """A short hash of what a proposal depends on (see ``box.proposal_signature``)."""
     raw = json.dumps([ending, by, upcard, hands, splits], sort_keys=True)
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
@@ -85,8 +83,9 @@ class Proposal:
         return f"{layoff['card']}>{layoff['onto']}>{layoff.get('meld', '')}"
 
     def to_json(self) -> str:
-        return json.dumps({"melds": self.melds, "layoffs": self.layoffs,
-                           "declared": self.declared, "sig": self.signature})
+        return json.dumps(
+            {"melds": self.melds, "layoffs": self.layoffs, "declared": self.declared, "sig": self.signature}
+        )
 
     @classmethod
     def read(cls, raw: str | None, keep: Sequence[str], signature: str) -> Proposal | None:
@@ -95,10 +94,13 @@ class Proposal:
             return None
         try:
             data = json.loads(raw)
-            proposal = cls(melds=[[str(c) for c in meld] for meld in data["melds"]],
-                           layoffs=[dict(lay) for lay in data["layoffs"]],
-                           declared=bool(data.get("declared")), signature=str(data["sig"]),
-                           kept=set(keep))
+            proposal = cls(
+                melds=[[str(c) for c in meld] for meld in data["melds"]],
+                layoffs=[dict(lay) for lay in data["layoffs"]],
+                declared=bool(data.get("declared")),
+                signature=str(data["sig"]),
+                kept=set(keep),
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
         return proposal if proposal.signature == signature else None
@@ -147,8 +149,9 @@ def as_option(meld_codes: list[list[str]], cards: Sequence[str], ace_value: int)
     return SplitOption(AUTO, meld_codes, deadwood, count)
 
 
-def split_options(cards: Sequence[str], limit: int | None, rules: Any,
-                  proposal: Proposal) -> list[SplitOption]:
+def split_options(
+    cards: Sequence[str], limit: int | None, rules: Any, proposal: Proposal
+) -> list[SplitOption]:
     """The other legal ways to lay out these melds, best first (a few of them): a
     knocker may split his hand as he likes within the knock limit (C8)."""
     if rules.hand_size is not None and len(cards) != rules.hand_size:
@@ -156,11 +159,13 @@ def split_options(cards: Sequence[str], limit: int | None, rules: Any,
     try:
         hand = engine.parse_cards(list(cards))
         if limit is None:
-            best = engine.best_arrangement(hand, around_the_corner=rules.around_the_corner,
-                                          ace_value=rules.ace_value).count
+            best = engine.best_arrangement(
+                hand, around_the_corner=rules.around_the_corner, ace_value=rules.ace_value
+            ).count
             limit = best + 10
-        found = engine.arrangements(hand, around_the_corner=rules.around_the_corner,
-                                   ace_value=rules.ace_value, max_count=limit)
+        found = engine.arrangements(
+            hand, around_the_corner=rules.around_the_corner, ace_value=rules.ace_value, max_count=limit
+        )
     except ValueError:
         return []
     chosen = None if proposal.split is None else split_key(proposal.split)
@@ -172,6 +177,7 @@ def split_options(cards: Sequence[str], limit: int | None, rules: Any,
         if key in seen or (len(options) >= MAX_OPTIONS and key != chosen):
             continue
         seen.add(key)
-        options.append(SplitOption(key, meld_codes, [c.code for c in arrangement.deadwood],
-                                   arrangement.count))
+        options.append(
+            SplitOption(key, meld_codes, [c.code for c in arrangement.deadwood], arrangement.count)
+        )
     return options
