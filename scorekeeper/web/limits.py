@@ -5,9 +5,9 @@ One client started 2,000 games in 17.5 s: every start is a row, a scoring and a 
 on a public server, for nobody. The game-starting requests (the new-game form, a
 rematch, the API's ``POST /games``, and an event's start on the form or the API, which
 seats a game per table of its first round) share one budget per address, ``START_LIMIT``
-(Flask-Limiter's notation: ``"100 per minute;1000 per day"``). A club whose phones all
-reach a public server from one address (the club's Wi-Fi) with more than 100 tables
-starting at once raises it.
+(Flask-Limiter's notation: ``"300 per minute;3000 per day"``): an event of 300 tables
+(900 players) starts in one request; a club running larger events, or whose phones all
+reach a public server from one address (the club's Wi-Fi), raises it.
 
 Counts are kept in ``RATELIMIT_STORAGE_URI``: ``memory://``, in each process, by
 default (with four gunicorn workers the limit is up to four times as loose); a
@@ -30,9 +30,10 @@ from werkzeug.exceptions import TooManyRequests
 
 from . import htmx
 
-START_LIMIT = "100 per minute;1000 per day"
-"""Games one address may start: a club evening of 100 tables starting at once from
-behind one address, a few games a table; a script's thousands are refused."""
+START_LIMIT = "300 per minute;3000 per day"
+"""Games one address may start: a director seating an event of 300 tables, or a club
+evening of 100 tables starting at once from behind one address, a few games a table; a
+script's thousands a minute are refused."""
 
 EVENT_STARTS = ("events.new", "api.create_event")
 """The endpoints that start an event: each costs the games its first round seats."""
