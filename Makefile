@@ -44,10 +44,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The whole suite spread over the cores (pytest-xdist), a test file per worker at a time
-# so that a module's fixtures (a PostgreSQL cluster, a built wheel) are made once.
+# The whole suite spread over the cores (pytest-xdist); an idle worker takes tests from a
+# busy one (worksteal), so no long test file at the end leaves a core idle.
 test: $(STAMP) system-deps lint
-	$(BIN)/pytest -n auto --dist loadfile
+	$(BIN)/pytest -n auto --dist worksteal
 
 # The quick loop while editing: lint, then the engine, the ledger and the pages through
 # the test client (no browser, no PostgreSQL, no servers, fuzzers or PDF images), the

@@ -226,10 +226,16 @@ def test_sigterm_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
 @pytest.mark.parametrize("proxied", [True, False], ids=["proxy-fix", "no-proxy-fix"])
 def test_the_proxys_headers_are_believed_only_with_proxy_fix(tmp_path: Path, proxied: bool) -> None:
     """Behind a proxy that terminates HTTPS for scores.example.org (X-Forwarded-*),
-    with SCOREKEEPER_PROXY_FIX=1 the session cookie is Secure and the share page's
-    links are https://scores.example.org/...; without it the same headers are ignored
-    (waitress would have removed them, and the app saw plain HTTP on 127.0.0.1)."""
-    settings = {"SCOREKEEPER_PROXY_FIX": "1"} if proxied else {}
+    with SCOREKEEPER_PROXY_FIX=1 the session cookie is Secure and the access log names
+    the phone, and the share page's links are https://scores.example.org/... (the
+    server's configured SCOREKEEPER_PUBLIC_URL: links are never built from a Host header a
+    stranger may write); without it the same headers are ignored (waitress would have
+    removed them, and the app saw plain HTTP on 127.0.0.1)."""
+    settings = (
+        {"SCOREKEEPER_PROXY_FIX": "1", "SCOREKEEPER_PUBLIC_URL": "https://scores.example.org"}
+        if proxied
+        else {}
+    )
     live = Served(_sqlite(tmp_path), tmp_path / "serve.log", settings=settings).start()
     try:
         created = requests.post(f"{live.url}/api/v1/games", json=GAME, timeout=TIMEOUT).json()

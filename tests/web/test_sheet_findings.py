@@ -47,9 +47,15 @@ def test_a_deleted_box_is_named_and_its_history_says_what_changed(client: FlaskC
         html.unescape(re.sub(r"<[^>]+>", "", li)).split("\n")[0].strip()
         for li in re.findall(r"<li>(.*?)</li>", history.split('id="history"')[1], re.S)
     ]
-    assert lines[0].startswith("Recorded: Knock, Bob +19 (counts Ann 14, Bob 4, Cal 13)")
-    assert lines[1].startswith("Corrected: Knock, Bob +19 → Knock, Bob +21; Bob's count 4 → 3")
-    assert lines[2].startswith("Deleted: Knock, Bob +21 is off the sheet")
+    # Each line says which phone wrote it (this one started the game and gave no name).
+    phone = r"from a phone that started a game at \d\d:\d\d UTC: "
+    assert re.match(
+        "Recorded " + phone + re.escape("Knock, Bob +19 (counts Ann 14, Bob 4, Cal 13)"), lines[0]
+    )
+    assert re.match(
+        "Corrected " + phone + re.escape("Knock, Bob +19 → Knock, Bob +21; Bob's count 4 → 3"), lines[1]
+    )
+    assert re.match("Deleted " + phone + re.escape("Knock, Bob +21 is off the sheet"), lines[2])
     assert "game version" not in history
 
 
