@@ -15,7 +15,7 @@ import pytest
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import GameEntry
 from scorekeeper.web import create_app
-from tests.web.browser import MARKS, browser, free_port  # noqa: F401  (fixture)
+from tests.web.browser import MARKS, browser, free_port, stop  # noqa: F401  (fixture)
 
 from .games import GAME_A, GAME_B, GAME_C
 
@@ -38,8 +38,7 @@ def club_server(tmp_path: Path) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    server.close()
-    thread.join(timeout=5)
+    stop(server, thread)
 
 
 def _shot(page: Any, name: str) -> None:

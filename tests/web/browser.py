@@ -57,8 +57,16 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    server.close()
-    thread.join(timeout=5)
+    stop(server, thread)
+
+
+def stop(server: Any, thread: threading.Thread) -> None:
+    """Stop a waitress server running in ``thread``: its sockets are closed by its own
+    loop (a close from another thread raced the loop's select, which then failed with
+    EBADF), so the loop ends once its map is empty; then its worker threads end."""
+    server.trigger.pull_trigger(lambda: [dispatcher.close() for dispatcher in list(server._map.values())])
+    thread.join(timeout=10)
+    server.task_dispatcher.shutdown()
 
 
 @pytest.fixture
