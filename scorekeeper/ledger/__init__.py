@@ -429,9 +429,7 @@ def _delete(
     """Take the live box at ``place`` off the sheet (a deletion, or an undone record)."""
     box = table.boxes[place]
     game = table.game.with_boxes(b for i, b in enumerate(table.game.boxes) if i != place)
-    scoring = scoring_of(game)
-    sheet = sheet_of(scoring)
-    summary = store.summarize(sheet)
+    scoring, sheet, summary = _scored(game)
     result = store.delete_box(
         db,
         table.id,
@@ -520,9 +518,7 @@ def _take_back(
     entries = list(table.game.boxes)
     entries.insert(place, BoxEntry.from_stored(box.entry).relabelled(box.id))
     game = table.game.with_boxes(entries)
-    scoring = scoring_of(game)
-    sheet = sheet_of(scoring)
-    summary = store.summarize(sheet)
+    scoring, sheet, summary = _scored(game)
     result = store.restore_box(
         db,
         table.id,
@@ -579,9 +575,7 @@ def end(db: Session, game_id: str, *, version: int | None = None, key: str | Non
             how = "ended by agreement" if table.game.ended else f"over: {table.sheet.winner} won"
             raise GameOverError(f"the game is already {how}", "ended")
         ended = dataclasses.replace(table.game, ended="agreed")
-        scoring = scoring_of(ended)
-        sheet = sheet_of(scoring)
-        summary = store.summarize(sheet)
+        scoring, sheet, summary = _scored(ended)
         result = store.amend_game(
             db,
             game_id,
@@ -693,6 +687,13 @@ def _stored_ruling(box: SheetBox) -> dict[str, Any]:
     body = box.to_json()
     body.pop("id", None)
     return body
+
+
+def _scored(game: GameEntry) -> tuple[engine.Scoring, Sheet, dict[str, Any]]:
+    """``game`` scored whole: its scoring, its sheet and the summary the store keeps."""
+    scoring = scoring_of(game)
+    sheet = sheet_of(scoring)
+    return scoring, sheet, store.summarize(sheet)
 
 
 def _changed_rulings(table: Table, sheet: Sheet, changed: int | None) -> store.Rulings:
