@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -355,7 +356,13 @@ class EventEntry:
         return next((s for s in self.seating if s.round == round), None)
 
     def game_of(self, round: int, table: int) -> str | None:
-        return next((g.game for g in self.games if (g.round, g.table) == (round, table)), None)
+        return self._games.get((round, table))
+
+    @functools.cached_property
+    def _games(self) -> dict[tuple[int, int], str]:
+        """Each table's game by round and table: the standings ask it of every table
+        (a search through the list each time was a quarter of the projector's page)."""
+        return {(g.round, g.table): g.game for g in reversed(self.games)}
 
     def points_for_places(self, players: int) -> tuple[int, ...]:
         """Points by place (first, second, ...) at a table of ``players`` (placings)."""

@@ -223,14 +223,23 @@ class Board:
     standings: tuple[Standing, ...]
     tables: list[TableState]
     results: list[TableResult]
+    ended: tuple[str, ...] = ()
+    """The games ended by agreement (a forced close, a director's end)."""
+    games: Mapping[str, store.events.TableGame] = dataclasses.field(default_factory=dict, compare=False)
+    """The games as read, by id: the next board reads only those that changed."""
 
 
-def board(db: Session, event: LoadedEvent) -> Board:
-    """The standings, the current round's tables and every table's result."""
-    games = store.events.table_games(db, event.id)
+def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board:
+    """The standings, the current round's tables and every table's result (``before``:
+    the board read last, whose unchanged games are not read again)."""
+    games = store.events.table_games(db, event.id, before.games if before else None)
     results = [records.table_result(game) for game in games]
     return Board(
-        rank(event.entry, results, withdrawn=event.withdrawn), tables(db, event, games=games), results
+        rank(event.entry, results, withdrawn=event.withdrawn),
+        tables(db, event, games=games),
+        results,
+        tuple(g.game_id for g in games if g.ended),
+        {g.game_id: g for g in games},
     )
 
 

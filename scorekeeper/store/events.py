@@ -9,7 +9,7 @@ its ``version``, which the pages poll. The games themselves are written as any g
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -123,6 +123,7 @@ class TableGame:
     summary: dict[str, Any]
     version: int
     ended: str | None
+    updated_at: datetime | None = None
 
 
 @contextmanager
@@ -262,40 +263,79 @@ def load_event(db: Session, event_id: str) -> LoadedEvent | None:
     return LoadedEvent(row, entrants, rounds, entry)
 
 
-def table_games(db: Session, event_id: str) -> list[TableGame]:
-    """Every table's game of the event with its stored summary, in one query: what the
-    standings are computed from (no box is read or scored again)."""
-    query = (
-        select(
-            EventTable.round,
-            EventTable.table_number,
-            Game.id,
-            Game.players,
-            Game.summary,
-            Game.version,
-            Game.ended,
+def table_games(db: Session, event_id: str, known: Mapping[str, TableGame] | None = None) -> list[TableGame]:
+    """Every table's game of the event with its stored summary: what the standings are
+    computed from (no box is read or scored again). ``known``: the games as read
+    before, by id; a game still at the version and time read then is not read again
+    (a projector's next read after one box reads that one summary, not a hundred)."""
+    if not known:
+        query = (
+            select(
+                EventTable.round,
+                EventTable.table_number,
+                Game.id,
+                Game.players,
+                Game.summary,
+                Game.version,
+                Game.ended,
+                Game.updated_at,
+            )
+            .join(Game, Game.id == EventTable.game_id)
+            .where(EventTable.event_id == event_id)
+            .order_by(EventTable.round, EventTable.table_number)
         )
+        return [TableGame(*row) for row in db.execute(query)]
+    places = db.execute(
+        select(EventTable.round, EventTable.table_number, Game.id, Game.version, Game.ended, Game.updated_at)
         .join(Game, Game.id == EventTable.game_id)
         .where(EventTable.event_id == event_id)
         .order_by(EventTable.round, EventTable.table_number)
-    )
-    return [TableGame(*row) for row in db.execute(query)]
+    ).all()
+    gone = {
+        row.id
+        for row in places
+        if (old := known.get(row.id)) is None
+        or (old.version, old.updated_at) != (row.version, row.updated_at)
+    }
+    read: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    wanted = sorted(gone)
+    for chunk in range(0, len(wanted), 500):  # bound the IN list (SQLite's variables)
+        for game_id, players, summary in db.execute(
+            select(Game.id, Game.players, Game.summary).where(Game.id.in_(wanted[chunk : chunk + 500]))
+        ):
+            read[game_id] = (players, summary)
+    games = []
+    for row in places:
+        if row.id in read:
+            players, summary = read[row.id]
+        elif row.id in known and row.id not in gone:
+            players, summary = known[row.id].players, known[row.id].summary
+        else:  # deleted between the two reads
+            continue
+        games.append(
+            TableGame(
+                row.round, row.table_number, row.id, players, summary, row.version, row.ended, row.updated_at
+            )
+        )
+    return games
 
 
-def event_stamp(db: Session, event_id: str) -> tuple[int, int, int] | None:
-    """What changes whenever the standings may: the event's version, and the sum and
-    count of its games' versions (a box recorded at any table)."""
+def event_stamp(db: Session, event_id: str) -> tuple[object, ...] | None:
+    """What changes whenever the standings may: the event's version and ``updated_at``,
+    and the sum, count and latest ``updated_at`` of its games' versions (a box recorded
+    at any table; the times tell a restored backup that reached the same versions
+    through other boxes). None: no such event."""
     if not _plausible(event_id):  # a NUL or an overlong id: PostgreSQL would refuse it
         return None
-    version = db.scalar(select(Event.version).where(Event.id == event_id))
-    if version is None:
+    event = db.execute(select(Event.version, Event.updated_at).where(Event.id == event_id)).one_or_none()
+    if event is None:
         return None
-    total, count = db.execute(
-        select(func.coalesce(func.sum(Game.version), 0), func.count(Game.id))
+    total, count, latest = db.execute(
+        select(func.coalesce(func.sum(Game.version), 0), func.count(Game.id), func.max(Game.updated_at))
         .join(EventTable, EventTable.game_id == Game.id)
         .where(EventTable.event_id == event_id)
     ).one()
-    return version, int(total), int(count)
+    return event.version, event.updated_at, int(total), int(count), latest
 
 
 def _bump(db: Session, event_id: str, **values: Any) -> None:

@@ -20,7 +20,7 @@ from ..engine import contract
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.event import EventEntry
 from ..ledger import events
-from . import database, gamedata, printing
+from . import database, gamedata, printing, standings
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -424,9 +424,10 @@ def _director(event_id: str) -> None:
         abort(error_response(403, "forbidden", "this token is not this event's director's"))
 
 
-def event_json(event: store.events.LoadedEvent) -> dict[str, Any]:
-    """CONTRACT.md's event with its standings, the current round's tables and clock."""
-    board = events.board(database.session(), event)
+def event_json(event: store.events.LoadedEvent, board: events.Board | None = None) -> dict[str, Any]:
+    """CONTRACT.md's event with its standings, the current round's tables and clock
+    (``board``: the event's, when the caller has it)."""
+    board = board or events.board(database.session(), event)
     clock = events.clock(event)
     return {
         "id": event.id,
@@ -491,8 +492,15 @@ def create_event() -> Response:
 
 @bp.get("/events/<event_id>")
 def get_event(event_id: str) -> Response:
-    """The event with its standings, the current round's tables and its clock."""
-    return _event_response(_event(event_id))
+    """The event with its standings, the current round's tables and its clock: a
+    projector's poll, so written once per state of the event in each process."""
+    now = standings.now(event_id)
+    if now is None:
+        return error_response(404, "not-found", f"there is no event {event_id!r}")
+    body = now.drawn("json", lambda: current_app.json.dumps(event_json(now.event, now.board)) + "\n")
+    response = Response(body, mimetype="application/json")
+    response.headers["ETag"] = f'"{now.event.row.version}"'
+    return response
 
 
 @bp.post("/events/<event_id>/rounds")

@@ -18,15 +18,14 @@ from typing import Any
 from flask import abort, session
 from markupsafe import Markup
 
-from .. import engine, ledger, records, store
+from .. import engine, ledger, store
 from ..engine.event import EventEntry, Seating, Standing
 from ..engine.event import TableResult as Result
-from ..engine.event import standings as rank
 from ..ledger import events as ledger_events
 from ..pdf.events import Results, TableCard
 from ..pdf.events import Standing as PrintedStanding
 from ..pdf.events import TableResult as PrintedTable
-from . import database, gamedata, invite
+from . import database, gamedata, invite, standings
 
 STATUS_WORDS = {
     "playing": "playing",
@@ -245,38 +244,38 @@ NO_EVENT = "There is no event at this address. Check the link."
 
 def load(event_id: str) -> EventView:
     """The event as its pages show it, or 404: its stored entry, each table's game as
-    its summary stands, the standings computed from those summaries."""
-    db = database.session()
-    loaded = store.events.load_event(db, event_id)
-    if loaded is None:
+    its summary stands, the standings computed from those summaries; kept per process
+    until the event or any of its games changes (:mod:`.standings`)."""
+    return view_of(current(event_id))
+
+
+def current(event_id: str) -> standings.Now:
+    """The event as it stands, or 404."""
+    found = standings.now(event_id)
+    if found is None:
         abort(404, description=NO_EVENT)
-    games = store.events.table_games(db, loaded.id)
-    results = [records.table_result(g) for g in games]
-    withdrawn = loaded.withdrawn
-    standing = rank(loaded.entry, results, withdrawn=withdrawn)
-    ended = [g.game_id for g in games if g.ended]
-    closed = tuple(r.number for r in loaded.rounds if r.closed_at is not None)
-    current = loaded.row.current_round
+    return found
+
+
+def view_of(now: standings.Now) -> EventView:
+    """The pages' view of one state of the event, made once a state."""
+    return now.drawn("view", lambda: _view(now.event, now.board))
+
+
+def _view(loaded: store.events.LoadedEvent, board: ledger_events.Board) -> EventView:
     timed = ledger_events.clock(loaded)
-    clock = None if timed is None else Clock(current, *timed)
+    current_round = loaded.row.current_round
     return EventView(
         loaded.id,
         loaded.entry,
         loaded.row.version,
-        table_views(loaded.entry, results, ended),
-        standing,
-        current,
-        closed,
-        withdrawn,
-        clock,
+        table_views(loaded.entry, board.results, board.ended),
+        board.standings,
+        current_round,
+        tuple(r.number for r in loaded.rounds if r.closed_at is not None),
+        loaded.withdrawn,
+        None if timed is None else Clock(current_round, *timed),
     )
-
-
-def stamp(event_id: str) -> str | None:
-    """What the projector's poll compares: it changes with the event and with any box
-    recorded, corrected or deleted at any of its tables (None: no such event)."""
-    found = store.events.event_stamp(database.session(), event_id)
-    return None if found is None else "-".join(str(part) for part in found)
 
 
 def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | None] | None:

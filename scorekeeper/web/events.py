@@ -12,7 +12,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
+from markupsafe import Markup
 
 from .. import engine
 from ..ledger import LedgerError
@@ -116,25 +117,29 @@ def player(event_id: str) -> Response:
 @bp.get("/<event_id>/standings")
 def standings(event_id: str) -> Response:
     """The live standings for a projector or a phone: refreshes by itself (htmx polls;
-    without JavaScript a meta refresh), and answers 204 to a poll while nothing changed."""
-    since = request.args.get("since")
-    stamp = eventdata.stamp(event_id)
-    if stamp is None:
-        abort(404, description=eventdata.NO_EVENT)
-    if htmx.is_htmx() and since is not None and since == stamp:
+    without JavaScript a meta refresh), and answers 204 to a poll while nothing changed.
+    The standings are drawn once per state of the event (and minute of its clock) in
+    each process, whoever asks (:mod:`.standings`)."""
+    now = eventdata.current(event_id)
+    if htmx.is_htmx() and request.args.get("since") == now.stamp:
         response = Response(status=204)
         response.vary.add("HX-Request")
         return response
-    event = eventdata.load(event_id)
-    return htmx.render(
-        "events/standings.html",
-        "events/_standings.html",
-        **_context(
-            event,
-            stamp=stamp,
-            refresh_seconds=REFRESH_SECONDS,
-            poll_seconds=current_app.config["POLL_SECONDS"],
+    event = eventdata.view_of(now)
+    poll = current_app.config["POLL_SECONDS"]
+    minute = event.clock.left(event_now()) if event.clock and not event.finished else None
+    fragment = now.drawn(
+        ("projector", minute, poll),
+        lambda: Markup(
+            render_template("events/_standings.html", **_context(event, stamp=now.stamp, poll_seconds=poll))
         ),
+    )
+    if htmx.is_htmx():
+        return htmx.varied(fragment)
+    return htmx.varied(
+        render_template(
+            "events/standings.html", event=event, standings=fragment, refresh_seconds=REFRESH_SECONDS
+        )
     )
 
 

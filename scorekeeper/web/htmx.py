@@ -29,10 +29,10 @@ def status_for(status: int) -> int:
 def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
     """The fragment for htmx, the full page (which includes the fragment) otherwise."""
     template = fragment if is_htmx() else page
-    return _varied(render_template(template, **context), status_for(status))
+    return varied(render_template(template, **context), status_for(status))
 
 
-def _varied(body: str, status: int) -> Response:
+def varied(body: str, status: int = 200) -> Response:
     """The answer depends on whether htmx asked (caches must keep both)."""
     response = make_response(body, status)
     response.vary.add("HX-Request")

@@ -100,6 +100,44 @@ def test_standings_follow_every_box_correction_and_deletion(db: Session) -> None
         events.delete_box(db, other.id, game_id, box_id)
 
 
+def test_a_board_read_beside_the_last_equals_a_fresh_one(db: Session) -> None:
+    """The projector's board reads again only the games that changed since the board
+    before it (issue 25): after a box, a correction, a deletion and a forced close it is
+    the board read from scratch, and an unchanged game is the very summary read before."""
+    event = _start(db).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    before = events.board(db, event)
+    written = ledger.record(db, game_id, _box_for(table))
+    assert written.box_id is not None
+    steps: list[Callable[[], object]] = [
+        lambda: None,
+        lambda: events.correct_box(db, event.id, game_id, written.box_id, _box_for(table, 1)),
+        lambda: events.delete_box(db, event.id, game_id, written.box_id),
+        lambda: ledger.record(db, game_id, _box_for(table, 2)),
+        lambda: events.close_round(db, event.id, force=True),
+    ]
+    for n, step in enumerate(steps):
+        step()
+        loaded = store.events.load_event(db, event.id)
+        assert loaded is not None
+        beside, fresh = events.board(db, loaded, before), events.board(db, loaded)
+        assert (beside.standings, beside.tables, beside.results, beside.ended) == (
+            fresh.standings,
+            fresh.tables,
+            fresh.results,
+            fresh.ended,
+        )
+        unchanged = [g for g in fresh.games if g != game_id]
+        kept = [beside.games[g].summary is before.games[g].summary for g in unchanged]
+        # the forced close ends every table's game: each is read again
+        assert kept == [n < len(steps) - 1] * 2
+        before = beside
+    assert before.ended and game_id in before.ended
+
+
 @pytest.mark.rule("K5")
 def test_closing_a_round_refuses_while_tables_play_unless_forced(db: Session) -> None:
     event = _start(db).event

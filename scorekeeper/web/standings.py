@@ -1,0 +1,119 @@
+"""An event as it stands, read and ranked once per change in each process (issue 25).
+
+A club evening's projectors and phones ask for the standings every few seconds: each
+answer used to read every table's summary, rank 300 players and draw them (about 35 ms
+of the interpreter for 100 tables, docs/performance.md), for five projectors alike.
+The event is now kept per process under its stamp (``store.events.event_stamp``: the
+event's version and time, and the sum, count and latest time of its games' versions),
+which one small query reads and every write changes in its own transaction: a box
+recorded at any table, by any process, makes a new stamp, so nothing kept is ever
+served in its place. What is drawn from one state (the pages' view, the API's JSON, the
+projector's fragment at a given clock minute) is kept beside it in :attr:`Now.made`.
+
+At most :data:`EVENTS` events are kept, the least recently read going first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .. import store
+from ..ledger import events as ledger_events
+from . import database
+
+EVENTS = 16
+"""Events kept per process: a club runs one or two an evening."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Now:
+    """One state of an event: its stamp (what a projector's poll compares), the event
+    as stored and its board (standings, tables, results), and what was drawn from them."""
+
+    stamp: str
+    event: store.events.LoadedEvent
+    board: ledger_events.Board
+    made: dict[Hashable, Any] = field(default_factory=dict, compare=False)
+
+    def drawn(self, key: Hashable, draw: Callable[[], T]) -> T:
+        """What ``draw()`` makes of this state, made once (two threads that race both
+        draw it; either result is the same)."""
+        if key not in self.made:
+            self.made[key] = draw()
+        result: T = self.made[key]
+        return result
+
+
+class Kept:
+    """Each event's latest state read, by database and event id, safe to share between
+    a server's threads."""
+
+    def __init__(self, size: int = EVENTS) -> None:
+        self.size = size
+        self._events: OrderedDict[tuple[str, str], Now] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str], stamp: str) -> Now | None:
+        with self._lock:
+            found = self._events.get(key)
+            if found is None or found.stamp != stamp:
+                return None
+            self._events.move_to_end(key)
+            return found
+
+    def latest(self, key: tuple[str, str]) -> Now | None:
+        """The state kept last, whatever its stamp: what a new state is read beside."""
+        with self._lock:
+            return self._events.get(key)
+
+    def put(self, key: tuple[str, str], now: Now) -> None:
+        with self._lock:
+            self._events.pop(key, None)
+            self._events[key] = now
+            while len(self._events) > self.size:
+                self._events.popitem(last=False)
+
+
+KEPT = Kept()
+
+
+def stamp_of(parts: tuple[object, ...]) -> str:
+    """The stamp as a short word for a URL's ``since``.
+
+    >>> len(stamp_of((3, None, 12, 4, None)))
+    16
+    """
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def now(event_id: str) -> Now | None:
+    """The event as it stands (None: no such event): kept, or read and ranked now."""
+    db = database.session()
+    parts = store.events.event_stamp(db, event_id)
+    if parts is None:
+        return None
+    stamp = stamp_of(parts)
+    key = (str(db.get_bind().engine.url), event_id)
+    found = KEPT.get(key, stamp)
+    if found is not None:
+        return found
+    before = KEPT.latest(key)
+    event: store.events.LoadedEvent | None
+    if before is not None and (before.event.row.version, before.event.row.updated_at) == parts[:2]:
+        event = before.event  # a box at a table: the event itself did not change
+    else:
+        event = store.events.load_event(db, event_id)
+        if event is None:
+            return None
+    # Read after the stamp: a write between the two makes the state newer than its
+    # stamp, never older, and the next request's stamp differs, so it is read again.
+    found = Now(stamp, event, ledger_events.board(db, event, before.board if before else None))
+    KEPT.put(key, found)
+    return found
