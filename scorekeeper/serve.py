@@ -21,6 +21,9 @@ setting                        default  why
 ``WAITRESS_REQUEST_SECONDS``   20       seconds a request's head and body may take to
                                         arrive, from its first byte; a slower one is closed
                                         (0: no deadline)
+``WAITRESS_HOLD_SECONDS``      5        the longest an address that keeps being refused
+                                        (503 busy, 429) waits before its next request is
+                                        taken (0: never held; off with the cap above)
 ``ACCESS_LOG``                 true     one line per request, Apache's combined format
 ``SWITCH_INTERVAL``            0.001    seconds a thread runs before Python lets another
                                         have the interpreter (Python's own 0.005 made a
@@ -30,10 +33,21 @@ setting                        default  why
                                         68-72 ms; docs/performance.md)
 =============================  =======  ===================================================
 
-The last two are issue 23's: about 1,000 sockets from one client fed one byte every 5 s
-filled waitress's connection limit (its channel timeout counts from the last byte, so
-it never came) and left new phones unanswered. Waitress has neither setting, so
-``scorekeeper serve`` gives its servers a channel that has both (:class:`Guarded`).
+The cap and the deadline are issue 23's: about 1,000 sockets from one client fed one
+byte every 5 s filled waitress's connection limit (its channel timeout counts from the
+last byte, so it never came) and left new phones unanswered. Waitress has neither
+setting, so ``scorekeeper serve`` gives its servers a channel that has both
+(:class:`Guarded`).
+
+The hold is issue 23's too. The app refuses at once what it cannot take now (a PDF or a
+big game past its turnstile's few waiting places: 503 with Retry-After; too many new
+games: 429), so that no thread waits for it; a client that ignores Retry-After and asks
+again at once, thousands of times a minute, then spends the server on refusals: eight
+such loops took a table's poll p95 from 20 ms to 120 ms. Each refusal now holds the
+address's next request, on any of its connections, a little longer (50 ms, then
+doubling, up to ``WAITRESS_HOLD_SECONDS``; forgotten after 10 s without one) before a
+thread takes it (:class:`Holds`): a held request waits in the server's loop, holding no
+thread and costing nothing. A phone refused once waits 50 ms.
 
 Behind a reverse proxy (``PROXY_FIX``, see :mod:`scorekeeper.web.app`) waitress keeps
 the ``X-Forwarded-*`` headers, which it would otherwise remove, for the app's ProxyFix
@@ -46,6 +60,7 @@ finish (waitress waits up to 5 s for its threads) before the process ends.
 from __future__ import annotations
 
 import contextlib
+import heapq
 import io
 import logging
 import signal
@@ -54,11 +69,12 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NoReturn
 
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, MultiSocketServer
+from waitress.task import WSGITask
 
 log = logging.getLogger("scorekeeper.serve")
 
@@ -73,6 +89,12 @@ projector page and a few tabs stays under a dozen."""
 REQUEST_SECONDS = 20.0
 """A box form is a few kilobytes and the largest body taken 256 KB: seconds even on a
 poor connection."""
+HOLD_SECONDS = 5.0
+"""The longest hold of a refused address: the PDF turnstile's Retry-After is 10 s."""
+HOLD_FIRST = 0.05
+"""The first refusal's hold: a phone refused once does not notice it."""
+HOLD_MEMORY = 10.0
+"""Seconds without a refusal after which an address starts again from :data:`HOLD_FIRST`."""
 
 
 class NotMigrated(Exception):
@@ -168,15 +190,86 @@ def waitress_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def guard_settings(config: Mapping[str, Any]) -> tuple[int, float]:
-    """The cap on one address's connections and the deadline for a request's head and
-    body (see the table above)."""
+def guard_settings(config: Mapping[str, Any]) -> tuple[int, float, float]:
+    """The cap on one address's connections, the deadline for a request's head and
+    body, and the longest hold of a refused address (see the table above); the hold
+    goes with the cap, since both take an address for a client."""
     behind_proxy = int(config.get("PROXY_FIX") or 0) > 0
     per_address = int(
         config.get("WAITRESS_CONNECTIONS_PER_ADDRESS", 0 if behind_proxy else CONNECTIONS_PER_ADDRESS)
     )
     seconds = float(config.get("WAITRESS_REQUEST_SECONDS", REQUEST_SECONDS))
-    return max(per_address, 0), max(seconds, 0.0)
+    hold = float(config.get("WAITRESS_HOLD_SECONDS", HOLD_SECONDS)) if per_address > 0 else 0.0
+    return max(per_address, 0), max(seconds, 0.0), max(hold, 0.0)
+
+
+class Holds:
+    """Addresses refused lately, and until when each one's next request waits.
+
+    >>> holds = Holds(most=1.0)
+    >>> [round(holds.refused("10.0.0.9", now=100.0) - 100.0, 2) for _ in range(6)]
+    [0.05, 0.1, 0.2, 0.4, 0.8, 1.0]
+    >>> holds.until("10.0.0.9", now=100.5) > 100.5, holds.until("10.0.0.8", now=100.5)
+    (True, 0.0)
+    >>> round(holds.refused("10.0.0.9", now=120.0) - 120.0, 2)  # forgotten after 10 s
+    0.05
+    """
+
+    def __init__(self, most: float) -> None:
+        self.most = most
+        self._refused: dict[str, tuple[int, float, float]] = {}
+        """By address: refusals in a row, the last one's time, the hold's end."""
+        self._lock = threading.Lock()
+
+    def refused(self, address: str, now: float | None = None) -> float:
+        """Count one refusal of ``address``; the end of its hold (monotonic)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            count, last, _ = self._refused.get(address, (0, 0.0, 0.0))
+            count = count + 1 if now - last < HOLD_MEMORY else 1
+            until = now + min(HOLD_FIRST * 2.0 ** min(count - 1, 20), self.most)
+            self._refused[address] = (count, now, until)
+            if len(self._refused) > 10_000:  # many addresses: drop those forgotten
+                self._refused = {a: r for a, r in self._refused.items() if now - r[1] < HOLD_MEMORY}
+            return until
+
+    def until(self, address: str, now: float | None = None) -> float:
+        """When the hold of ``address`` ends (0: not held)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            found = self._refused.get(address)
+        return float(found[2]) if found is not None and found[2] > now else 0.0
+
+
+class Later:
+    """One thread that hands held requests to waitress's threads when their hold ends
+    (a timer per request would be a thread per held connection)."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._count = 0
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def at(self, when: float, call: Callable[[], None]) -> None:
+        with self._wake:
+            self._count += 1
+            heapq.heappush(self._due, (when, self._count, call))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="held-requests", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(None if not self._due else self._due[0][0] - time.monotonic())
+                _, _, call = heapq.heappop(self._due)
+            try:
+                call()
+            except Exception:  # a closed server: the request has nowhere to go
+                log.exception("a held request could not be handed on")
 
 
 _CROWDED = b"Too many connections from this address at once: try again soon.\n"
@@ -201,6 +294,8 @@ class Guarded(HTTPChannel):
     request_seconds: ClassVar[float] = 0.0
     open: ClassVar[Counter[str]] = Counter()
     lock: ClassVar[threading.Lock] = threading.Lock()
+    holds: ClassVar[Holds | None] = None
+    task_class = WSGITask
 
     address: str | None = None
     reading: tuple[object, float] | None = None
@@ -269,9 +364,32 @@ class Guarded(HTTPChannel):
                 self.address = None
 
 
-def guarded(server: BaseWSGIServer | MultiSocketServer, per_address: int, request_seconds: float) -> None:
+class Answered(WSGITask):
+    """Waitress's task, which counts a refusal (503 or 429 with Retry-After) against
+    its address's :class:`Holds`."""
+
+    def service(self) -> None:
+        super().service()
+        holds, address = getattr(self.channel, "holds", None), getattr(self.channel, "address", None)
+        if (
+            holds is not None
+            and address is not None
+            and self.status.startswith(("503", "429"))
+            and any(name.lower() == "retry-after" for name, _ in self.response_headers)
+        ):
+            holds.refused(address)
+
+
+def guarded(
+    server: BaseWSGIServer | MultiSocketServer,
+    per_address: int,
+    request_seconds: float,
+    hold_seconds: float = 0.0,
+) -> None:
     """Give ``server`` (``create_server``'s: one listening socket or several) channels
-    of a :class:`Guarded` class of its own with this cap and deadline."""
+    of a :class:`Guarded` class of its own with this cap and deadline, and (with
+    ``hold_seconds``) hold a refused address's next requests (:class:`Holds`)."""
+    holds = Holds(hold_seconds) if hold_seconds > 0 else None
     channel = type(
         "GuardedChannel",
         (Guarded,),
@@ -280,12 +398,31 @@ def guarded(server: BaseWSGIServer | MultiSocketServer, per_address: int, reques
             "request_seconds": request_seconds,
             "open": Counter(),
             "lock": threading.Lock(),
+            "holds": holds,
+            "task_class": Answered if holds is not None else WSGITask,
         },
     )
     listening = (server.map or {}).values() if isinstance(server, MultiSocketServer) else [server]
+    later = Later()
     for each in listening:
         if isinstance(each, BaseWSGIServer):
             each.channel_class = channel
+            if holds is not None:
+                each.add_task = _holding(each.add_task, holds, later)  # type: ignore[method-assign,assignment]
+
+
+def _holding(add_task: Callable[[Any], None], holds: Holds, later: Later) -> Callable[[Any], None]:
+    """``add_task`` that first lets a held address's request wait out its hold."""
+
+    def add(channel: Any) -> None:
+        address = getattr(channel, "address", None)
+        until = holds.until(address) if address is not None else 0.0
+        if until:
+            later.at(until, lambda: add_task(channel))
+        else:
+            add_task(channel)
+
+    return add
 
 
 def switch_interval(config: Mapping[str, Any]) -> float:

@@ -110,12 +110,12 @@ def test_a_board_read_beside_the_last_equals_a_fresh_one(db: Session) -> None:
     table = ledger.load(db, game_id)
     assert table is not None
     before = events.board(db, event)
-    written = ledger.record(db, game_id, _box_for(table))
-    assert written.box_id is not None
+    box_id = ledger.record(db, game_id, _box_for(table)).box_id
+    assert box_id is not None
     steps: list[Callable[[], object]] = [
         lambda: None,
-        lambda: events.correct_box(db, event.id, game_id, written.box_id, _box_for(table, 1)),
-        lambda: events.delete_box(db, event.id, game_id, written.box_id),
+        lambda: events.correct_box(db, event.id, game_id, box_id, _box_for(table, 1)),
+        lambda: events.delete_box(db, event.id, game_id, box_id),
         lambda: ledger.record(db, game_id, _box_for(table, 2)),
         lambda: events.close_round(db, event.id, force=True),
     ]
