@@ -490,6 +490,12 @@ class TableResult:
     """Where each box is paid as it falls (Knock Rummy, K3, K5): each player's net of
     the box-by-box payments so far (:func:`paid_nets`); empty elsewhere."""
 
+    @property
+    def started(self) -> bool:
+        """A box was played, or the game was ended: a table still waiting for its first
+        box counts for nobody (no game played, no place shared)."""
+        return self.over or self.boxes > 0 or any(self.totals.values())
+
     def nets(self) -> dict[str, int]:
         """Each player's net: from the settlement once the game is over; while it plays,
         the box-by-box payments as they stand where boxes are paid as they fall (K5:
@@ -612,6 +618,8 @@ def standings(
     versus: dict[tuple[str, str], float] = {}
     per_round: dict[int, list[float]] = {}
     for result in results:
+        if not result.started:
+            continue
         nets = result.nets()
         places = result.places(nets)
         points = table_points(event, result, nets, places)

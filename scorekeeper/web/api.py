@@ -253,14 +253,22 @@ def _bearer(what: str) -> str:
     return match.group(1)
 
 
-def _authorize(game_id: str) -> None:
-    """401 without a Bearer token, 403 with a wrong one."""
+def _authorize(game_id: str) -> str | None:
+    """401 without a Bearer token, 403 with a wrong one. The token is the game's edit
+    token, or the director's of the event the game is played in: then that event's id
+    (the director corrects, deletes and ends even a game that was ended, issue 25)."""
     token = _bearer("the game's edit token")
-    row = store.get_game(database.session(), game_id)
+    db = database.session()
+    row = store.get_game(db, game_id)
     if row is None:
         abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
-    if not store.check_edit_token(row, token):
+    if store.check_edit_token(row, token):
+        return None
+    seat = store.events.event_of_game(db, game_id)
+    event = store.events.get_event(db, seat[0]) if seat else None
+    if event is None or not events.is_director(event, token):
         abort(error_response(403, "forbidden", "this token does not unlock this game"))
+    return event.id
 
 
 def _if_match() -> int | None:
@@ -337,13 +345,15 @@ def add_box(game_id: str) -> Response:
 
 @bp.put("/games/<game_id>/boxes/<int:box_id>")
 def replace_box(game_id: str, box_id: int) -> Response:
-    """Correct a box; everything after it is rescored."""
-    _authorize(game_id)
+    """Correct a box; everything after it is rescored (the event's director: even in
+    a game that was ended)."""
+    event_id = _authorize(game_id)
+    db, entry, version, key = database.session(), _box_entry(), _if_match(), _idempotency_key()
     return _ledger_errors(
         lambda: _written(
-            ledger.correct(
-                database.session(), game_id, box_id, _box_entry(), version=_if_match(), key=_idempotency_key()
-            ),
+            ledger.correct(db, game_id, box_id, entry, version=version, key=key)
+            if event_id is None
+            else events.correct_box(db, event_id, game_id, box_id, entry, version=version, key=key),
             200,
         )
     )
@@ -351,11 +361,15 @@ def replace_box(game_id: str, box_id: int) -> Response:
 
 @bp.delete("/games/<game_id>/boxes/<int:box_id>")
 def delete_box(game_id: str, box_id: int) -> Response:
-    """Delete a box (kept in its history); everything after it is rescored."""
-    _authorize(game_id)
+    """Delete a box (kept in its history); everything after it is rescored (the
+    event's director: even in a game that was ended)."""
+    event_id = _authorize(game_id)
+    db, version, key = database.session(), _if_match(), _idempotency_key()
     return _ledger_errors(
         lambda: _written(
-            ledger.delete(database.session(), game_id, box_id, version=_if_match(), key=_idempotency_key()),
+            ledger.delete(db, game_id, box_id, version=version, key=key)
+            if event_id is None
+            else events.delete_box(db, event_id, game_id, box_id, version=version, key=key),
             200,
         )
     )

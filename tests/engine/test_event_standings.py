@@ -214,3 +214,19 @@ def test_a_game_paid_box_by_box_stands_at_its_payments_while_it_plays() -> None:
     assert playing.nets() == {"Ann": 17, "Bob": -11, "Cal": -6}  # not 34, -17, -17
     after_two = paid_nets([("Bob", "Ann", 11), ("Cal", "Ann", 6), ("Ann", "Bob", 10), ("Cal", "Bob", 14)])
     assert after_two == {"Ann": 7, "Bob": 13, "Cal": -20}
+
+
+@pytest.mark.parametrize("count", ["net", "placings"])
+def test_a_table_waiting_for_its_first_box_counts_for_nobody(count: str) -> None:
+    """Seated but not yet played: no game counted, no placing points shared, and no
+    share in a bye's round average (the projector said "Games 1" before any box)."""
+    event = dataclasses.replace(EVENT, standings=count)
+    waiting = [
+        TableResult(2, 1, ("Ann", "Dee", "Fay"), {}, {}, boxes=0),
+        TableResult(2, 2, ("Bob", "Cal", "Eve"), {}, {}, boxes=0),
+    ]
+    before = {s.player: s for s in standings(event, RESULTS)}
+    after = {s.player: s for s in standings(event, [*RESULTS, *waiting])}
+    assert after == before
+    assert all(s.games == 0 for s in standings(event, waiting))
+    assert all(s.score == 0 for s in standings(event, waiting))

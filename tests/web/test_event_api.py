@@ -174,3 +174,39 @@ def test_the_directors_writes(client: FlaskClient) -> None:
     )
     assert replaced.status_code == 200
     assert replaced.get_json()["event"]["seating"][0]["tables"][2][1] == "Kim"
+
+
+def test_the_director_corrects_and_deletes_a_box_of_an_ended_game(app: Flask, client: FlaskClient) -> None:
+    """The director's token unlocks every game of the event in the games API, even one
+    ended when its round closed by force; the table's own token is refused there, and
+    another event's director is refused everywhere (issue 25)."""
+    body = _started(client)
+    event_id, director = body["id"], {"Authorization": f"Bearer {body['director_token']}"}
+    first = body["tables"][0]
+    game_id, players = first["game"], first["players"]
+    _record(app, game_id, players, client)
+    with app.test_request_context():
+        table_token = ledger.codes_of(gamedata.row(game_id), gamedata.secret()).edit
+        database.session().close()
+    closed = client.post(f"/api/v1/events/{event_id}/rounds/1/close", json={"force": True}, headers=director)
+    assert closed.status_code == 200
+    box = f"/api/v1/games/{game_id}/boxes/1"
+    second = players[1]
+    corrected = {
+        "ending": "knock",
+        "by": second,
+        "hands": {p: {"count": 2 if p == second else 30} for p in players},
+    }
+    refused = client.put(box, json=corrected, headers={"Authorization": f"Bearer {table_token}"})
+    assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "game-over"
+    done = client.put(box, json=corrected, headers=director)
+    assert done.status_code == 200, done.get_json()
+    standings = client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
+    assert standings[0]["player"] == second and standings[0]["boxes"] == 1
+    other = client.post("/api/v1/events", json={**EVENT, "name": "Other"}, headers={"Idempotency-Key": "e-2"})
+    stranger = {"Authorization": f"Bearer {other.get_json()['director_token']}"}
+    assert client.delete(box, headers=stranger).status_code == 403
+    deleted = client.delete(box, headers=director)
+    assert deleted.status_code == 200, deleted.get_json()
+    standings = client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
+    assert all(s["boxes"] == 0 for s in standings)
