@@ -4,6 +4,7 @@ event's typed values read from JSON."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Literal
 
 import pytest
 
@@ -217,7 +218,7 @@ def test_a_game_paid_box_by_box_stands_at_its_payments_while_it_plays() -> None:
 
 
 @pytest.mark.parametrize("count", ["net", "placings"])
-def test_a_table_waiting_for_its_first_box_counts_for_nobody(count: str) -> None:
+def test_a_table_waiting_for_its_first_box_counts_for_nobody(count: Literal["net", "placings"]) -> None:
     """Seated but not yet played: no game counted, no placing points shared, and no
     share in a bye's round average (the projector said "Games 1" before any box)."""
     event = dataclasses.replace(EVENT, standings=count)
