@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -501,25 +501,41 @@ def _next_round(event: LoadedEvent) -> int:
 
 def enter(db: Session, event_id: str, name: str) -> LoadedEvent:
     """A late entry (or a withdrawn player back), playing from the next round."""
-    event = _loaded(db, event_id)
-    (clean,) = read_entrants([name], "name")
-    known = {e.name.casefold(): e for e in event.entrants}
-    if clean.casefold() in known and known[clean.casefold()].withdrawn_round is None:
-        raise MalformedError(f"{clean} is already entered", "name")
-    if clean.casefold() in known:
-        clean = known[clean.casefold()].name
-    with store.events.event_writing(db, event_id):
-        store.events.add_entrant(db, event_id, clean, _next_round(event))
-    return _loaded(db, event_id)
+    return change_entrants(db, event_id, [name], [])
 
 
 def withdraw(db: Session, event_id: str, name: str) -> LoadedEvent:
     """The player plays no more from the next round (a game under way is played out,
     or ended by the director); the player stays in the standings, marked."""
+    return change_entrants(db, event_id, [], [name])
+
+
+def change_entrants(db: Session, event_id: str, added: Sequence[str], gone: Sequence[str]) -> LoadedEvent:
+    """Late entries (or withdrawn players back) and withdrawals, from the next round:
+    all of them or, when one is refused (a name entered twice, someone not entered),
+    none."""
     event = _loaded(db, event_id)
-    found = _entrant(event, name)
+    known = {e.name.casefold(): e for e in event.entrants}
+    entering: list[str] = []
+    for name in added:
+        (clean,) = read_entrants([name], "name")
+        folded = clean.casefold()
+        if (folded in known and known[folded].withdrawn_round is None) or folded in map(
+            str.casefold, entering
+        ):
+            raise MalformedError(f"{clean} is already entered", "name")
+        entering.append(known[folded].name if folded in known else clean)
+    leaving = [_entrant(event, name) for name in gone]
+    both = {n.casefold() for n in entering} & {n.casefold() for n in leaving}
+    if both:
+        raise MalformedError(f"{sorted(both)[0]} cannot both enter and withdraw", "withdraw")
+    round = _next_round(event)
     with store.events.event_writing(db, event_id):
-        store.events.withdraw(db, event_id, found, _next_round(event))
+        for name in entering:
+            store.events.add_entrant(db, event_id, name, round, commit=False)
+        for name in leaving:
+            store.events.withdraw(db, event_id, name, round, commit=False)
+        db.commit()
     return _loaded(db, event_id)
 
 

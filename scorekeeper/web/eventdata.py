@@ -297,12 +297,8 @@ def start(entry: EventEntry, key: str | None = None) -> str:
 
 
 def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str]) -> None:
-    """Late entries and withdrawals, from the next round seated."""
-    db = database.session()
-    for name in added:
-        ledger_events.enter(db, event_id, name)
-    for name in gone:
-        ledger_events.withdraw(db, event_id, name)
+    """Late entries and withdrawals, from the next round seated: all or none."""
+    ledger_events.change_entrants(database.session(), event_id, added, gone)
 
 
 def swap(event_id: str, first: str, second: str) -> None:

@@ -288,8 +288,8 @@ def entrants(event_id: str) -> Response:
     except engine.ScorekeeperError as err:
         field = form.withdraw if "withdraw" in (err.where or "") else form.add
         return _refuse_on(event, "entrants", form, field, err)
-    except LedgerError as refused:
-        return _refuse_on(event, "entrants", form, form.add, refused)
+    except LedgerError as refused:  # the one who withdraws is not entered
+        return _refuse_on(event, "entrants", form, form.withdraw, refused)
     return _written(event.id)
 
 

@@ -543,3 +543,22 @@ def test_the_director_corrects_and_deletes_boxes_of_a_table_that_was_ended(db: S
     history = store.history(db, written.table.boxes[0].row)
     assert [r.action for r in history] == ["recorded", "edited"]  # the correction kept
     assert [e.action for e in store.game_events(db, game_id)] == ["ended"]
+
+
+def test_entrants_change_all_together_or_not_at_all(db: Session) -> None:
+    """Late entries and withdrawals sent together (the director's form) are stored in
+    one write: one refused name (not entered, entered twice) leaves the event as it was."""
+    event = _start(db).event
+    version = event.row.version
+    with pytest.raises(events.NotInEvent):
+        events.change_entrants(db, event.id, ["Jo", "Kim"], ["Nobody"])
+    with pytest.raises(ScorekeeperError, match="already entered"):
+        events.change_entrants(db, event.id, ["Jo", "jo"], [])
+    unchanged = store.events.load_event(db, event.id)
+    assert unchanged is not None and unchanged.row.version == version
+    assert [e.name for e in unchanged.entrants] == list(NINE)
+    changed = events.change_entrants(db, event.id, ["Jo", "Kim"], ["Ann", "Bob"])
+    assert changed.row.version > version
+    assert [e.name for e in changed.entrants][-2:] == ["Jo", "Kim"] and changed.withdrawn == ("Ann", "Bob")
+    with pytest.raises(ScorekeeperError, match="both enter and withdraw"):
+        events.change_entrants(db, event.id, ["ann"], ["Ann"])
