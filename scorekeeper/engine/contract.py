@@ -35,14 +35,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .boxes import ENDINGS, MAX_NAME, Ending
 from .errors import MalformedError
-from .game import MAX_BOXES, too_many_boxes
 from .rules import default_rules_for
 
+Ending = Literal["knock", "gin", "break", "draw", "misdeal"]
+ENDINGS: tuple[Ending, ...] = ("knock", "gin", "break", "draw", "misdeal")
+MAX_NAME = 40
+"""The longest player name, in characters (the engine checks it, :mod:`.boxes`)."""
 MAX_NOTE = 1000
 """The longest note on a box, in characters."""
 MAX_STAKE = 1_000_000
+MAX_BOXES = 1000
+"""The most boxes one game may hold. A real game is a few dozen boxes (a long Hollywood
+evening perhaps two hundred); draws score nothing, so without a bound one request could
+make a game of ten thousand that never ends and costs minutes to score and print."""
 MAX_PLACE = 120
 MAX_CARD_TEXT = 8
 """A card is at most a few characters ("10♥"); anything longer is not a card."""
@@ -51,6 +57,14 @@ Json = Any
 """A value as :func:`json.loads` gives it."""
 
 HandFormName = Literal["cards", "declared", "count"]
+
+
+def too_many_boxes(number: int, most: int) -> str:
+    """Why box ``number`` (from 1) is refused in a game that holds at most ``most``."""
+    return (
+        f"box {number} cannot be added: a game holds at most {most} boxes; start a "
+        "new game (a rematch) to play on"
+    )
 
 
 def _at(where: str, name: str | int) -> str:
@@ -310,6 +324,16 @@ class Hand:
         return body
 
 
+def multiplier_error(value: Json, where: str) -> MalformedError:
+    """The one error for a wrong multiplier, whether the JSON gives no whole number or
+    the engine finds no power of two (V5)."""
+    return MalformedError(
+        f"multiplier must be a power of two (1, 2, 4, 8, ... up to 1024), not {_shown(value)}: "
+        "each double doubles the box (V5)",
+        where,
+    )
+
+
 def _optional(
     body: Mapping[str, Json], name: str, where: str, read: typing.Callable[[Json, str], Any]
 ) -> Any:
@@ -370,9 +394,7 @@ class BoxEntry:
             raise MalformedError("hands must be an object with one entry per player", _at(where, "hands"))
         multiplier = body.get("multiplier", 1)
         if not isinstance(multiplier, int) or isinstance(multiplier, bool):
-            raise MalformedError(
-                f"multiplier must be a whole number, not {_shown(multiplier)}", _at(where, "multiplier")
-            )
+            raise multiplier_error(multiplier, _at(where, "multiplier"))
         return cls(
             ending=typing.cast(Ending, ending),
             by=_optional(body, "by", where, lambda v, w: _name(v, w, "player")),
@@ -431,6 +453,27 @@ class BoxEntry:
         if self.id is not None:
             body["id"] = self.id
         return body
+
+    def __hash__(self) -> int:
+        """A box is a value: equal boxes hash alike, so the engine remembers a ruling by
+        the box itself (``hands`` is a mapping, hashed as its set of items, as a
+        mapping's equality ignores the order of its players)."""
+        return hash(
+            (
+                self.ending,
+                self.by,
+                frozenset(self.hands.items()),
+                self.after_break,
+                self.second_round,
+                self.breaker,
+                self.upcard,
+                self.multiplier,
+                self.double_refused,
+                self.dealer,
+                self.note,
+                self.id,
+            )
+        )
 
     def relabelled(self, box_id: str | int | None = None) -> BoxEntry:
         """The same box under another id (None: as stored, where the row holds the id)."""
@@ -608,12 +651,39 @@ class Line:
 
 
 @dataclass(frozen=True)
+class LaidOff:
+    """A layoff as the ruling made it: the card, whose meld took it and which one (its
+    index there), and whether it went on in a later round of the break (J11)."""
+
+    card: str
+    onto: str
+    meld: int | None = None
+    later_round: bool = False
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> LaidOff:
+        return cls(data["card"], data["onto"], data.get("meld"), bool(data.get("later_round", False)))
+
+    def to_json(self) -> dict[str, Json]:
+        body: dict[str, Json] = {"card": self.card, "onto": self.onto}
+        if self.meld is not None:
+            body["meld"] = self.meld
+        if self.later_round:
+            body["later_round"] = True
+        return body
+
+    def as_entered(self) -> Layoff:
+        """The layoff as a box names it (the round it was made in is the ruling's to find)."""
+        return Layoff(self.card, self.onto, self.meld)
+
+
+@dataclass(frozen=True)
 class LaidOut:
     """A hand as the ruling arranged it: melds, the layoffs made, deadwood, count."""
 
     melds: tuple[tuple[str, ...], ...]
     deadwood: tuple[str, ...]
-    layoffs: tuple[Layoff, ...]
+    layoffs: tuple[LaidOff, ...]
     count: int
 
     @classmethod
@@ -621,7 +691,7 @@ class LaidOut:
         return cls(
             tuple(tuple(meld) for meld in data.get("melds", ())),
             tuple(data.get("deadwood", ())),
-            tuple(Layoff(lay["card"], lay["onto"], lay.get("meld")) for lay in data.get("layoffs", ())),
+            tuple(LaidOff.from_json(lay) for lay in data.get("layoffs", ())),
             data.get("count", 0),
         )
 
@@ -635,7 +705,9 @@ class LaidOut:
 
     def as_declared(self) -> Hand:
         """The hand entered as it was laid out (C8: the stored box is what was shown)."""
-        return Hand(melds=self.melds, layoffs=self.layoffs, deadwood=self.deadwood)
+        return Hand(
+            melds=self.melds, layoffs=tuple(lay.as_entered() for lay in self.layoffs), deadwood=self.deadwood
+        )
 
 
 def _plain(value: Any, items: bool = False) -> Json:
@@ -743,7 +815,7 @@ class SheetBox(Ruling):
         for name in ("id", "note"):
             if body.get(name) is None:
                 body.pop(name, None)
-        if not self.columns:
+        if not self.column_totals:  # not Hollywood (a Hollywood draw enters no column)
             body.pop("columns", None)
             body.pop("column_totals", None)
         return body
@@ -855,11 +927,16 @@ class Sheet(Summary):
 
 
 __all__ = [
+    "ENDINGS",
+    "MAX_BOXES",
+    "MAX_NAME",
     "MAX_NOTE",
     "MAX_STAKE",
     "BoxEntry",
+    "Ending",
     "GameEntry",
     "Hand",
+    "LaidOff",
     "LaidOut",
     "Layoff",
     "Line",
@@ -870,7 +947,9 @@ __all__ = [
     "Summary",
     "check_text",
     "escaped",
+    "multiplier_error",
     "read_adjudication",
     "sound",
+    "too_many_boxes",
     "unsound",
 ]
