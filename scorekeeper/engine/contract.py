@@ -214,14 +214,20 @@ def _card(data: Json, where: str) -> str:
 
 def _cards(data: Json, where: str) -> tuple[str, ...]:
     """A list of cards; a string of cards separated by spaces is read as CONTRACT.md's
-    command line does."""
+    command line does. Printable text of a card's length is sound as it stands (no
+    control character, no lone surrogate), so only the rest goes through the full
+    check, which names the card's place: this is the reading of every card the engine
+    rules, API and command line alike."""
     if isinstance(data, str):
         data = data.replace(",", " ").split()
     if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
         raise MalformedError('cards must be a list of cards such as ["7C", "10H"]', where)
     if len(data) > MAX_CARDS:
         raise MalformedError(f"{len(data)} cards: a deck has {MAX_CARDS}", where)
-    return tuple(_card(item, _at(where, i)) for i, item in enumerate(data))
+    return tuple(
+        item if len(item) <= MAX_CARD_TEXT and item.isprintable() else _card(item, _at(where, i))
+        for i, item in enumerate(data)
+    )
 
 
 # --- input ------------------------------------------------------------------------------
