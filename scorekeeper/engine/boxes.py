@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import Card, count_of, parse_cards, read_card
-from .contract import MAX_NAME, BoxEntry, Ending, Hand, Layoff, multiplier_error
+from .contract import ENDINGS, MAX_NAME, MELD_INDEX, BoxEntry, Ending, Hand, Layoff, multiplier_error
 from .errors import (
     DeadwoodMismatchError,
     DuplicateCardError,
@@ -219,6 +219,10 @@ def check_box(
     """Check a box under its game's rules, seats and dealer; ``where`` prefixes the
     input path of every error (``boxes[3]`` in a game)."""
     players = tuple(players)
+    if entry.ending not in ENDINGS:  # a box built in code: the contract's reading never ran
+        raise MalformedError(
+            f"ending must be one of {', '.join(ENDINGS)}, not {entry.ending!r}", _at(where, "ending")
+        )
     by = _check_by(entry, rules, players, where)
     upcard = None if entry.upcard is None else read_card(entry.upcard, _at(where, "upcard"))
     multiplier = _check_multiplier(entry.multiplier, _at(where, "multiplier"))
@@ -464,15 +468,14 @@ def _deadwood_from_cards(
 
 def _check_layoffs(entered: Sequence[Layoff], where: str) -> list[DeclaredLayoff]:
     """The layoffs a hand names, their cards read; whether each fits is the showdown's."""
-    return [
-        DeclaredLayoff(
-            read_card(layoff.card, f"{where}[{i}].card"),
-            player_name(layoff.onto),
-            layoff.meld,
-            f"{where}[{i}]",
-        )
-        for i, layoff in enumerate(entered)
-    ]
+    layoffs = []
+    for i, layoff in enumerate(entered):
+        item_where = f"{where}[{i}]"
+        card = read_card(layoff.card, f"{item_where}.card")
+        if layoff.meld is not None and layoff.meld < 0:
+            raise MalformedError(MELD_INDEX, f"{item_where}.meld")
+        layoffs.append(DeclaredLayoff(card, player_name(layoff.onto), layoff.meld, item_where))
+    return layoffs
 
 
 def _check_size(player: str, got: int, size: int, where: str) -> None:

@@ -45,6 +45,8 @@ MAX_NAME = 40
 MAX_NOTE = 1000
 """The longest note on a box, in characters."""
 MAX_STAKE = 1_000_000
+MELD_INDEX = "a layoff's meld is the index of the meld (0, 1, ...)"
+"""What a layoff's ``meld`` is: the contract reads a whole number, the engine checks it."""
 MAX_BOXES = 1000
 """The most boxes one game may hold. A real game is a few dozen boxes (a long Hollywood
 evening perhaps two hundred); draws score nothing, so without a bound one request could
@@ -249,8 +251,8 @@ class Layoff:
         if "card" not in body or "onto" not in body:
             raise MalformedError("each layoff needs a card and the player it went onto ('onto')", where)
         meld = body.get("meld")
-        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
-            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)", _at(where, "meld"))
+        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool)):
+            raise MalformedError(MELD_INDEX, _at(where, "meld"))
         if not isinstance(body["onto"], str):
             raise MalformedError("onto must name a player", _at(where, "onto"))
         return cls(
@@ -560,7 +562,7 @@ class GameEntry:
             players=names,
             dealer=_optional(body, "dealer", where, lambda v, w: _name(v, w, "dealer")),
             settings=dict(settings),
-            stake=_stake(body.get("stake"), _at(where, "stake")),
+            stake=check_stake(body.get("stake"), _at(where, "stake")),
             boxes=tuple(BoxEntry.from_json(box, _at(_at(where, "boxes"), i)) for i, box in enumerate(boxes)),
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
@@ -617,9 +619,10 @@ def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:
     return game, box
 
 
-def _stake(value: Json, where: str) -> float | None:
+def check_stake(value: Json, where: str) -> float | None:
     """The money per point (V6): a number from 0 to :data:`MAX_STAKE`, checked before it
-    is turned into a float (a whole number of thousands of digits would overflow)."""
+    is turned into a float (a whole number of thousands of digits would overflow); the
+    engine asks the same of a game built in code."""
     if value is None:
         return None
     if (
@@ -938,6 +941,7 @@ __all__ = [
     "MAX_NAME",
     "MAX_NOTE",
     "MAX_STAKE",
+    "MELD_INDEX",
     "BoxEntry",
     "Ending",
     "GameEntry",
@@ -951,6 +955,7 @@ __all__ = [
     "Sheet",
     "SheetBox",
     "Summary",
+    "check_stake",
     "check_text",
     "escaped",
     "multiplier_error",

@@ -35,7 +35,7 @@ from typing import Any
 
 from . import hollywood
 from .boxes import check_players, seated
-from .contract import MAX_BOXES, BoxEntry, GameEntry, Ruling, Sheet, SheetBox, too_many_boxes
+from .contract import MAX_BOXES, BoxEntry, GameEntry, Ruling, Sheet, SheetBox, check_stake, too_many_boxes
 from .credits import Step
 from .errors import GameOverError, MalformedError
 from .rules import Rules, find_rules
@@ -142,8 +142,10 @@ def check_game(entry: GameEntry) -> Game:
     if entry.dealer is None:
         raise MalformedError("say who dealt the first box ('dealer')", "dealer")
     dealer = seated(entry.dealer, players, "dealer", "dealer")
-    stake = None if entry.stake is None else Decimal(str(entry.stake))
-    return Game(rules, players, dealer, stake, entry.boxes, entry.ended)
+    stake = check_stake(entry.stake, "stake")
+    return Game(
+        rules, players, dealer, None if stake is None else Decimal(str(stake)), entry.boxes, entry.ended
+    )
 
 
 def _check_dealer(entry: BoxEntry, game: Game, dealer: str, where: str) -> None:

@@ -102,6 +102,22 @@ def test_cards_with_the_layoffs_made_are_arranged_like_cards() -> None:
             "nobody may knock after the break",
         ),
         (dataclasses.replace(_knock(), upcard="7X"), "invalid-card", "boxes[2].upcard", "'7X'"),
+        (
+            _knock(
+                Cal=Hand(
+                    melds=(("KC", "KS", "KH"),), deadwood=("AH",) * 6, layoffs=(Layoff("4S", "Bob", -1),)
+                )
+            ),
+            "malformed",
+            "boxes[2].hands.Cal.layoffs[0].meld",
+            "the index of the meld",
+        ),
+        (
+            dataclasses.replace(_knock(), ending="stalemate"),  # type: ignore[arg-type]
+            "malformed",
+            "boxes[2].ending",
+            "ending must be one of knock, gin, break, draw, misdeal",
+        ),
     ],
 )
 def test_a_typed_box_is_checked_as_rules_md_section_6_says(
@@ -125,6 +141,20 @@ def test_a_typed_box_is_checked_as_rules_md_section_6_says(
             "hands.Cal.cards[1]",
         ),
         ({"by": "Zed"}, "unknown-player", "by"),
+        (
+            {
+                "hands": {
+                    **_knock().to_json()["hands"],
+                    "Cal": {
+                        "melds": [],
+                        "deadwood": [],
+                        "layoffs": [{"card": "4S", "onto": "Bob", "meld": -1}],
+                    },
+                }
+            },
+            "malformed",
+            "hands.Cal.layoffs[0].meld",
+        ),
     ],
 )
 def test_the_json_edge_and_the_typed_engine_refuse_alike(
@@ -185,6 +215,16 @@ def test_every_field_of_a_box_goes_into_its_hash(name: str) -> None:
         "id": 7,
     }
     assert hash(dataclasses.replace(box, **{name: other[name]})) != hash(box)
+
+
+def test_a_game_built_in_code_is_checked_too() -> None:
+    for game, where in (
+        (dataclasses.replace(GAME, stake=-1.0), "stake"),
+        (dataclasses.replace(GAME, dealer=None), "dealer"),
+    ):
+        with pytest.raises(engine.ScorekeeperError) as caught:
+            engine.scoring(game)
+        assert (caught.value.code, caught.value.where) == ("malformed", where)
 
 
 def test_the_memo_keys_on_the_box_less_its_label() -> None:
