@@ -78,7 +78,11 @@ def _at(where: str, name: str | int) -> str:
 def check_text(value: str, where: str, what: str = "text") -> str:
     """Text that can be stored and printed: valid Unicode (no lone surrogates, which
     JSON's ``\\udfff`` escapes can make and UTF-8 cannot encode) without control
-    characters other than tab and line breaks (PostgreSQL cannot store NUL in text)."""
+    characters other than tab and line breaks (PostgreSQL cannot store NUL in text).
+    Printable text is all of that (names, cards: nearly everything), so only the rest is
+    looked at character by character."""
+    if value.isprintable():
+        return value
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as err:
