@@ -6,17 +6,19 @@ order the errors are reported.
 
 The JSON is read once, by :mod:`.contract` (``BoxEntry.from_json``: known fields, JSON
 types, text). What RULES.md §6 asks about the *input* is checked here, before any
-scoring: the cards exist and appear once, each hand has the right size, declared
-melds are melds, declared deadwood and counts match, the players and the ending make
-sense. Layoffs are checked later, in table order, by the showdown, because whether a
-layoff fits depends on what was laid down before it.
+scoring, on the typed box, whether it came from JSON or was built in code (the box
+form): the cards exist and appear once, each hand has the right size, declared melds
+are melds, declared deadwood and counts match, the players and the ending make sense.
+Layoffs are checked later, in table order, by the showdown, because whether a layoff
+fits depends on what was laid down before it.
 
-A hand as entered has one type, :class:`~.contract.Hand`. What the showdown plays
-with is a :class:`CheckedHand` built from it: the same hand with its cards parsed
-into :class:`~.cards.Card` values, under the player's name as seated, with the form
-the engine reads it in (cards with their layoffs are arranged like cards) and the
-input path its errors name. It holds no copy of the entered strings: the entry stays
-in the caller's hands and the ruling is remembered by it (:mod:`.ruling`).
+A hand as entered has one type, :class:`~.contract.Hand`: text as typed, what is
+stored and what the API speaks. What the showdown plays with is a :class:`CheckedHand`
+built from it, not a second kind of hand: the same hand with its cards parsed once
+into :class:`~.cards.Card` values (the showdown tries many arrangements of them),
+under the player's name as seated, in the form the engine reads it (cards with the
+layoffs made are arranged like cards) and with the input path its errors name. The
+entry itself stays the caller's, and the ruling is remembered by it (:mod:`.ruling`).
 
 >>> from .contract import BoxEntry, Hand
 >>> from .rules import find_rules

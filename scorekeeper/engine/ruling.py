@@ -60,9 +60,10 @@ def rule_box(
 
     A game is rescored box by box on every change, yet a box's ruling depends only
     on the box, the rules, the seats and the dealer: rulings are remembered
-    (:func:`functools.lru_cache`, keyed by the frozen box less its label: its id,
-    note and the dealer it names, which the game has checked). A ruling is a frozen
-    value shared by every caller: read-only. ``where`` only names errors, and errors
+    (:func:`functools.lru_cache`, keyed by the frozen box less its label, its id and
+    note, and less the dealer it names: ``dealer`` is the one that counts, and a game
+    has checked the box's against it). A ruling is a frozen value shared by every
+    caller: read-only. ``where`` only names errors, and errors
     are never remembered: a box refused is ruled again with its ``where``.
     """
     key = box
