@@ -140,13 +140,12 @@ def _load(source: str) -> Any:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
-    game, box = contract.read_adjudication(_load(args.file))
-    _emit(adjudicate({**game.to_json(boxes=False), **box.to_json()}))
+    _emit(adjudicate(_load(args.file)))
     return OK
 
 
 def _score(args: argparse.Namespace) -> int:
-    _emit(score(contract.GameEntry.from_json(_load(args.file)).to_json()))
+    _emit(score(_load(args.file)))
     return OK
 
 

@@ -8,10 +8,11 @@ Everything outside the engine uses only what is exported here (docs/engine-api.m
 """
 
 from .arrange import arrange
-from .boxes import MAX_NAME, player_name, read_players
+from .boxes import check_players, player_name
 from .cards import SUIT_SYMBOLS, Card, Suit, parse_cards, shown, spoken
+from .contract import MAX_BOXES, MAX_NAME, too_many_boxes
 from .errors import ERROR_CLASSES, IllegalPlayError, NotationError, ScorekeeperError
-from .game import MAX_BOXES, Scoring, score, too_many_boxes
+from .game import Scoring, score
 from .knocking import KnockLimit, knock_limit, may_knock
 from .melds import Arrangement, arrangements, best_arrangement, best_arrangements
 from .rules import (
@@ -69,6 +70,7 @@ __all__ = [
     "arrangements",
     "best_arrangement",
     "best_arrangements",
+    "check_players",
     "checks",
     "cut_for_deal",
     "eldest",
@@ -79,7 +81,6 @@ __all__ = [
     "ordered_presets",
     "parse_cards",
     "player_name",
-    "read_players",
     "rule",
     "rule_box",
     "rule_text",

@@ -1,20 +1,37 @@
-"""Reading a box (CONTRACT.md "A box") into checked values.
+"""Checking a box (RULES.md §6): a typed :class:`~.contract.BoxEntry` in, a :class:`Box`
+of parsed cards out.
 
 One module past 400 lines: every input check of RULES.md §6 in one place, in the
 order the errors are reported.
 
-Everything RULES.md §6 asks about the *input* is checked here, before any
-scoring: the cards exist and appear once, each hand has the right size, declared
-melds are melds, declared deadwood and counts match, the players and the ending
-make sense. Layoffs are checked later, in table order, by the showdown, because
-whether a layoff fits depends on what was laid down before it.
+The JSON is read once, by :mod:`.contract` (``BoxEntry.from_json``: known fields, JSON
+types, text). What RULES.md §6 asks about the *input* is checked here, before any
+scoring, on the typed box, whether it came from JSON or was built in code (the box
+form): the cards exist and appear once, each hand has the right size, declared melds
+are melds, declared deadwood and counts match, the players and the ending make sense.
+Layoffs are checked later, in table order, by the showdown, because whether a layoff
+fits depends on what was laid down before it.
 
+A hand as entered has one type, :class:`~.contract.Hand`: text as typed, what is
+stored and what the API speaks. What the showdown plays with is a :class:`CheckedHand`
+built from it, not a second kind of hand: the same hand with its cards parsed once
+into :class:`~.cards.Card` values (the showdown tries many arrangements of them),
+under the player's name as seated, in the form the engine reads it (cards with the
+layoffs made are arranged like cards) and with the input path its errors name. The
+entry itself stays the caller's, and the ruling is remembered by it (:mod:`.ruling`).
+
+>>> from .contract import BoxEntry, Hand
 >>> from .rules import find_rules
->>> box = read_box({"ending": "knock", "by": "Bob",
-...                 "hands": {"Bob": {"count": 4}, "Cal": {"count": 13}, "Ann": {"count": 14}}},
-...                find_rules("jersey-scarne"), ("Ann", "Bob", "Cal"), "Ann")
+>>> entry = BoxEntry(ending="knock", by="Bob",
+...                  hands={"Bob": Hand(count=4), "Cal": Hand(count=13), "Ann": Hand(count=14)})
+>>> box = check_box(entry, find_rules("jersey-scarne"), ("Ann", "Bob", "Cal"), "Ann")
 >>> box.table_order()
 ('Bob', 'Cal', 'Ann')
+>>> check_box(BoxEntry(ending="gin", by="Bob", hands={"Zed": Hand(count=0)}),
+...           find_rules("gin"), ("Ann", "Bob"), "Ann", "boxes[2]")
+Traceback (most recent call last):
+...
+scorekeeper.engine.errors.UnknownPlayerError: 'Zed' is not one of the players (Ann, Bob)
 """
 
 from __future__ import annotations
@@ -24,13 +41,13 @@ import itertools
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from .cards import Card, count_of, parse_cards
+from .cards import Card, count_of, parse_cards, read_card
+from .contract import ENDINGS, MAX_NAME, MELD_INDEX, BoxEntry, Ending, Hand, Layoff, multiplier_error
 from .errors import (
     DeadwoodMismatchError,
     DuplicateCardError,
-    InvalidCardError,
     InvalidMeldError,
     KnockAfterBreakError,
     MalformedError,
@@ -41,11 +58,7 @@ from .layoffs import ordinal
 from .melds import is_meld
 from .rules import Rules
 
-Ending = Literal["knock", "gin", "break", "draw", "misdeal"]
-ENDINGS: tuple[Ending, ...] = ("knock", "gin", "break", "draw", "misdeal")
 HandForm = Literal["cards", "declared", "count"]
-MAX_NAME = 40
-"""The longest player name, in characters."""
 
 
 @functools.cache
@@ -77,7 +90,8 @@ def max_count(rules: Rules, size: int) -> int:
 
 @dataclass(frozen=True)
 class DeclaredLayoff:
-    """A card a player says he laid off, onto another player's meld."""
+    """A card a player says he laid off, onto another player's meld: an entered
+    :class:`~.contract.Layoff` with its card parsed and its place in the input."""
 
     card: Card
     onto: str
@@ -86,8 +100,10 @@ class DeclaredLayoff:
 
 
 @dataclass(frozen=True)
-class Hand:
-    """One player's hand as entered, in one of the three forms of CONTRACT.md."""
+class CheckedHand:
+    """One player's hand, checked: an entered :class:`~.contract.Hand` with its cards
+    parsed, as the showdown plays it (``form``: ``cards`` to arrange, with any layoffs
+    actually made; ``declared`` as laid on the table; ``count`` only)."""
 
     player: str
     form: HandForm
@@ -101,7 +117,7 @@ class Hand:
 
 @dataclass(frozen=True)
 class Box:
-    """A box read and checked: the rules it is played under and every hand."""
+    """A box checked: the rules it is played under and every hand."""
 
     rules: Rules
     players: tuple[str, ...]
@@ -112,7 +128,7 @@ class Box:
     second_round: bool
     upcard: Card | None
     multiplier: int
-    hands: Mapping[str, Hand]
+    hands: Mapping[str, CheckedHand]
     where: str
     double_refused: str | None = None
     """The player whose double was refused, so he had to knock (V5)."""
@@ -144,11 +160,18 @@ def player_name(text: str) -> str:
     return unicodedata.normalize("NFC", " ".join(text.split()))
 
 
-def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, ...]:
-    """Player names in seating order, checked against the rule set's player count."""
-    if not isinstance(data, list) or not all(isinstance(name, str) for name in data):
-        raise MalformedError("players must be a list of names", where)
-    names = tuple(player_name(name) for name in data)
+def check_players(names: Sequence[str], rules: Rules, where: str = "players") -> tuple[str, ...]:
+    """Player names in seating order, checked against the rule set's player count.
+
+    >>> from .rules import find_rules
+    >>> check_players(["Ann", " Bob "], find_rules("gin"))
+    ('Ann', 'Bob')
+    >>> check_players(["Ann", "ANN"], find_rules("gin"))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: 'Ann' and 'ANN' differ only in capitals: ...
+    """
+    names = tuple(player_name(name) for name in names)
     for i, name in enumerate(names):
         if not name:
             raise MalformedError(f"player {i + 1} needs a name", f"{where}[{i}]")
@@ -182,42 +205,40 @@ def read_players(data: Any, rules: Rules, where: str = "players") -> tuple[str, 
     return names
 
 
-def read_player(data: Any, players: Sequence[str], where: str, role: str) -> str:
-    """A name that must be one of the players (the dealer, the knocker, ...)."""
-    if not isinstance(data, str) or player_name(data) not in players:
+def seated(name: str, players: Sequence[str], where: str, role: str) -> str:
+    """A name that must be one of the players (the dealer, the knocker, ...), as seated."""
+    found = player_name(name)
+    if found not in players:
         raise UnknownPlayerError(
-            f"the {role} {data!r} is not one of the players ({', '.join(players)})", where
+            f"the {role} {name!r} is not one of the players ({', '.join(players)})", where
         )
-    return player_name(data)
+    return found
 
 
-def read_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str = "") -> Box:
-    """Check a box body (without rules/players/dealer) and return it as a :class:`Box`."""
-    if not isinstance(data, Mapping):
-        raise MalformedError("a box must be a JSON object", where or None)
+def check_box(
+    entry: BoxEntry, rules: Rules, players: Sequence[str], dealer: str | None, where: str = ""
+) -> Box:
+    """Check a box under its game's rules, seats and dealer; ``where`` prefixes the
+    input path of every error (``boxes[3]`` in a game)."""
     players = tuple(players)
-    ending = data.get("ending")
-    if ending not in ENDINGS:
+    if entry.ending not in ENDINGS:  # a box built in code: the contract's reading never ran
         raise MalformedError(
-            f"ending must be one of {', '.join(ENDINGS)}, not {ending!r}", _at(where, "ending")
+            f"ending must be one of {', '.join(ENDINGS)}, not {entry.ending!r}", _at(where, "ending")
         )
-    after_break = _flag(data, "after_break", where)
-    by = _read_by(data, ending, after_break, rules, players, where)
-    upcard = None
-    if data.get("upcard") is not None:
-        upcard = read_card(data["upcard"], _at(where, "upcard"))
-    multiplier = _read_multiplier(data.get("multiplier", 1), _at(where, "multiplier"))
-    refused = _read_refused(data, ending, by, rules, players, where)
-    breaker = _read_breaker(data, ending, after_break, by, players, where)
-    hands = _read_hands(data.get("hands"), ending, rules, players, where)
+    by = _check_by(entry, rules, players, where)
+    upcard = None if entry.upcard is None else read_card(entry.upcard, _at(where, "upcard"))
+    multiplier = _check_multiplier(entry.multiplier, _at(where, "multiplier"))
+    refused = _check_refused(entry, by, rules, players, where)
+    breaker = _check_breaker(entry, by, players, where)
+    hands = _check_hands(entry, rules, players, where)
     return Box(
         rules=rules,
         players=players,
         dealer=dealer,
-        ending=ending,
+        ending=entry.ending,
         by=by,
-        after_break=after_break,
-        second_round=_flag(data, "second_round", where),
+        after_break=entry.after_break,
+        second_round=entry.second_round,
         upcard=upcard,
         multiplier=multiplier,
         hands=hands,
@@ -227,43 +248,33 @@ def read_box(data: Any, rules: Rules, players: Sequence[str], dealer: str | None
     )
 
 
-def _read_multiplier(value: Any, where: str) -> int:
+def _check_multiplier(value: int, where: str) -> int:
     """Doubling's multiplier: 1, 2, 4, ... up to 1024, a power of two (V5).
 
-    >>> _read_multiplier(8, "multiplier")
+    >>> _check_multiplier(8, "multiplier")
     8
-    >>> _read_multiplier(3, "multiplier")
+    >>> _check_multiplier(3, "multiplier")
     Traceback (most recent call last):
     ...
     scorekeeper.engine.errors.MalformedError: multiplier must be a power of two ... not 3: ...
     """
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024 or value & (value - 1):
-        raise MalformedError(
-            f"multiplier must be a power of two (1, 2, 4, 8, ... up to 1024), not {value!r}: "
-            "each double doubles the box (V5)",
-            where,
-        )
+    if not 1 <= value <= 1024 or value & (value - 1):
+        raise multiplier_error(value, where)
     return value
 
 
-def _read_refused(
-    data: Mapping[str, Any],
-    ending: Ending,
-    by: str | None,
-    rules: Rules,
-    players: tuple[str, ...],
-    where: str,
+def _check_refused(
+    entry: BoxEntry, by: str | None, rules: Rules, players: tuple[str, ...], where: str
 ) -> str | None:
     """Whose refused double forced him to knock (V5): he must be the one who knocked."""
-    named = data.get("double_refused")
-    if named is None:
+    if entry.double_refused is None:
         return None
     field = _at(where, "double_refused")
     if not rules.doubling:
         raise MalformedError(f"{rules.title} has no doubling: leave out 'double_refused' (V5)", field)
-    doubler = read_player(named, players, field, "player whose double was refused")
-    if ending not in ("knock", "gin") or by != doubler:
-        ended = f"{by} ending it" if by else f"a {ending}"
+    doubler = seated(entry.double_refused, players, field, "player whose double was refused")
+    if entry.ending not in ("knock", "gin") or by != doubler:
+        ended = f"{by} ending it" if by else f"a {entry.ending}"
         raise MalformedError(
             f"{doubler}'s double was refused, so {doubler} had to knock at once, but the box "
             f"shows {ended} (V5)",
@@ -272,45 +283,24 @@ def _read_refused(
     return doubler
 
 
-def _read_breaker(
-    data: Mapping[str, Any],
-    ending: Ending,
-    after_break: bool,
-    by: str | None,
-    players: tuple[str, ...],
-    where: str,
-) -> str | None:
+def _check_breaker(entry: BoxEntry, by: str | None, players: tuple[str, ...], where: str) -> str | None:
     """The breaker of a gin after the break (J13), optional; on a break he is ``by``."""
-    if ending == "break":
+    if entry.ending == "break":
         return by
-    named = data.get("breaker")
-    if named is None:
+    if entry.breaker is None:
         return None
     field = _at(where, "breaker")
-    if not (ending == "gin" and after_break):
+    if not (entry.ending == "gin" and entry.after_break):
         raise MalformedError("only a gin after the break names a breaker apart from 'by' (J13)", field)
-    return read_player(named, players, field, "breaker")
+    return seated(entry.breaker, players, field, "breaker")
 
 
-def _flag(data: Mapping[str, Any], name: str, where: str) -> bool:
-    value = data.get(name, False)
-    if not isinstance(value, bool):
-        raise MalformedError(f"{name} must be true or false", _at(where, name))
-    return value
-
-
-def _read_by(
-    data: Mapping[str, Any],
-    ending: Ending,
-    after_break: bool,
-    rules: Rules,
-    players: tuple[str, ...],
-    where: str,
-) -> str | None:
+def _check_by(entry: BoxEntry, rules: Rules, players: tuple[str, ...], where: str) -> str | None:
     """Who ended the box; checks that the ending exists in this rule set (J10, P7, G7)."""
+    ending, after_break = entry.ending, entry.after_break
     has_break = rules.stock_end == "break-3"
     if ending in ("draw", "misdeal"):
-        if data.get("by") is not None:
+        if entry.by is not None:
             raise MalformedError(f"a {ending} has no scorer: leave out 'by'", _at(where, "by"))
         if ending == "draw" and has_break:
             raise MalformedError(
@@ -331,82 +321,78 @@ def _read_by(
         )
     if after_break and not has_break:
         raise MalformedError(f"{rules.title} has no break", _at(where, "after_break"))
-    if data.get("by") is None:
-        role = {"knock": "knocker", "gin": "gin player", "break": "breaker"}[ending]
-        raise MalformedError(f"say who the {role} was ('by')", _at(where, "by"))
     role = {"knock": "knocker", "gin": "gin player", "break": "breaker"}[ending]
-    return read_player(data["by"], players, _at(where, "by"), role)
+    if entry.by is None:
+        raise MalformedError(f"say who the {role} was ('by')", _at(where, "by"))
+    return seated(entry.by, players, _at(where, "by"), role)
 
 
-def _read_hands(
-    data: Any, ending: Ending, rules: Rules, players: tuple[str, ...], where: str
-) -> dict[str, Hand]:
+def _check_hands(
+    entry: BoxEntry, rules: Rules, players: tuple[str, ...], where: str
+) -> dict[str, CheckedHand]:
     """Every player's hand, checked for size, melds, deadwood and duplicate cards."""
     hands_where = _at(where, "hands")
-    if data is None and ending in ("draw", "misdeal"):
-        return {}
-    if not isinstance(data, Mapping):
-        raise MalformedError("hands must be an object with one entry per player", hands_where)
-    data = {player_name(str(name)): hand for name, hand in data.items()}
-    for name in data:
+    given = {player_name(name): hand for name, hand in entry.hands.items()}
+    for name in given:
         if name not in players:
             raise UnknownPlayerError(
                 f"{name!r} is not one of the players ({', '.join(players)})",
                 f"{hands_where}.{name}",
             )
-    if ending in ("draw", "misdeal"):
+    if entry.ending in ("draw", "misdeal"):
         return {}
     size = rules.hand_size_for(len(players))
-    hands: dict[str, Hand] = {}
+    hands: dict[str, CheckedHand] = {}
     seen: dict[Card, str] = {}
     for player in players:
-        if player not in data:
+        if player not in given:
             raise MalformedError(
                 f"{player}'s hand is missing: give the cards, the melds or just the count",
                 f"{hands_where}.{player}",
             )
-        hand = _read_hand(data[player], player, size, rules, f"{hands_where}.{player}")
+        hand = check_hand(given[player], player, size, rules, f"{hands_where}.{player}")
         _check_duplicates(hand, seen)
         hands[player] = hand
     return hands
 
 
-def _read_hand(data: Any, player: str, size: int, rules: Rules, where: str) -> Hand:
-    if not isinstance(data, Mapping):
-        raise MalformedError(f"{player}'s hand must be an object", where)
-    if "cards" in data and "layoffs" in data and not ("melds" in data or "deadwood" in data):
-        return _read_cards_with_layoffs(data, player, size, where)
-    if "melds" in data or "deadwood" in data or "layoffs" in data:
-        return _read_declared(data, player, size, rules, where)
-    if "cards" in data:
-        cards = tuple(parse_cards(_card_list(data["cards"], f"{where}.cards"), f"{where}.cards"))
+def check_hand(hand: Hand, player: str, size: int, rules: Rules, where: str) -> CheckedHand:
+    """One hand of ``size`` cards at the showdown, in the form its fields give."""
+    if hand.cards is not None and hand.layoffs is not None and hand.melds is None and hand.deadwood is None:
+        return _cards_with_layoffs(hand.cards, hand.layoffs, player, size, where)
+    if hand.form == "declared":
+        return _declared(hand, player, size, rules, where)
+    if hand.cards is not None:
+        cards = tuple(parse_cards(hand.cards, f"{where}.cards"))
         _check_size(player, len(cards), size, f"{where}.cards")
         count = None
-        if data.get("count") is not None:  # a count typed as well: the ruling checks it
-            count = _read_count(data["count"], player, max_count(rules, size), where)
-        return Hand(player, "cards", where, cards=cards, count=count)
-    if "count" in data:
-        count = _read_count(data["count"], player, max_count(rules, size), where)
-        return Hand(player, "count", where, count=count)
+        if hand.count is not None:  # a count typed as well: the ruling checks it
+            count = _check_count(hand.count, player, max_count(rules, size), where)
+        return CheckedHand(player, "cards", where, cards=cards, count=count)
+    if hand.count is not None:
+        count = _check_count(hand.count, player, max_count(rules, size), where)
+        return CheckedHand(player, "count", where, count=count)
     raise MalformedError(f"{player}'s hand needs cards, melds and deadwood, or a count", where)
 
 
-def _read_cards_with_layoffs(data: Mapping[str, Any], player: str, size: int, where: str) -> Hand:
+def _cards_with_layoffs(
+    codes: Sequence[str], entered: Sequence[Layoff], player: str, size: int, where: str
+) -> CheckedHand:
     """All of a player's cards and the layoffs he actually made (not necessarily those
     the engine would propose): the engine checks the layoffs and arranges the rest."""
-    cards = tuple(parse_cards(_card_list(data["cards"], f"{where}.cards"), f"{where}.cards"))
+    cards = tuple(parse_cards(codes, f"{where}.cards"))
     _check_size(player, len(cards), size, f"{where}.cards")
-    layoffs = _read_layoffs(data["layoffs"], player, f"{where}.layoffs")
+    layoffs = _check_layoffs(entered, f"{where}.layoffs")
     for layoff in layoffs:
         if layoff.card not in cards:
             raise DeadwoodMismatchError(
                 f"{player} laid off {layoff.card}, but it is not among his cards", f"{layoff.where}.card"
             )
-    return Hand(player, "cards", where, cards=cards, layoffs=tuple(layoffs))
+    return CheckedHand(player, "cards", where, cards=cards, layoffs=tuple(layoffs))
 
 
-def _read_count(value: Any, player: str, most: int, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+def _check_count(value: int, player: str, most: int, where: str) -> int:
+    if not 0 <= value <= most:
         raise MalformedError(
             f"{player}'s count must be a whole number from 0 to {most}, not {value!r}",
             f"{where}.count",
@@ -414,21 +400,12 @@ def _read_count(value: Any, player: str, most: int, where: str) -> int:
     return value
 
 
-def _card_list(value: Any, where: str) -> Any:
-    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
-        return value
-    raise MalformedError('cards must be a list of cards such as ["7C", "10H"]', where)
-
-
-def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules, where: str) -> Hand:
+def _declared(hand: Hand, player: str, size: int, rules: Rules, where: str) -> CheckedHand:
     """The declared form: what was laid on the table, checked meld by meld."""
-    melds_data = data.get("melds", [])
-    if not isinstance(melds_data, list):
-        raise MalformedError("melds must be a list of melds (lists of cards)", f"{where}.melds")
     melds = []
-    for i, meld_data in enumerate(melds_data):
+    for i, codes in enumerate(hand.melds or ()):
         meld_where = f"{where}.melds[{i}]"
-        meld = tuple(parse_cards(_card_list(meld_data, meld_where), meld_where))
+        meld = tuple(parse_cards(codes, meld_where))
         if not is_meld(meld, rules.around_the_corner):
             corner = " (V4)" if rules.around_the_corner else " (C3; aces are low: no K-A-2)"
             raise InvalidMeldError(
@@ -437,21 +414,19 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
                 meld_where,
             )
         melds.append(meld)
-    layoffs = _read_layoffs(data.get("layoffs", []), player, f"{where}.layoffs")
+    layoffs = _check_layoffs(hand.layoffs or (), f"{where}.layoffs")
     placed = [card for meld in melds for card in meld] + [lay.card for lay in layoffs]
-    if "deadwood" in data:
-        deadwood_where = f"{where}.deadwood"
-        deadwood = parse_cards(_card_list(data["deadwood"], deadwood_where), deadwood_where)
-    elif "cards" in data:
-        deadwood = []
+    given = None if hand.deadwood is None else parse_cards(hand.deadwood, f"{where}.deadwood")
+    if hand.cards is not None:
+        deadwood = _deadwood_from_cards(hand.cards, given, player, placed, where)
+    elif given is not None:
+        deadwood = given
     else:
         raise MalformedError(f"give {player}'s deadwood (an empty list if none)", f"{where}.deadwood")
-    if "cards" in data:
-        deadwood = _deadwood_from_cards(data, player, placed, deadwood, where)
     total = len(placed) + len(deadwood)
     _check_size(player, total, size, where)
-    if "count" in data:
-        count = _read_count(data["count"], player, max_count(rules, size), where)
+    if hand.count is not None:
+        count = _check_count(hand.count, player, max_count(rules, size), where)
         actual = count_of(deadwood, rules.ace_value)
         if count != actual:
             raise DeadwoodMismatchError(
@@ -459,7 +434,7 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
                 f"{' '.join(str(c) for c in deadwood) or '(none)'} counts {actual} (C4)",
                 f"{where}.count",
             )
-    return Hand(
+    return CheckedHand(
         player,
         "declared",
         where,
@@ -471,12 +446,12 @@ def _read_declared(data: Mapping[str, Any], player: str, size: int, rules: Rules
 
 
 def _deadwood_from_cards(
-    data: Mapping[str, Any], player: str, placed: list[Card], deadwood: list[Card], where: str
+    codes: Sequence[str], given: list[Card] | None, player: str, placed: list[Card], where: str
 ) -> list[Card]:
-    """With ``cards`` and melds both given, the deadwood is what is left: check it matches."""
+    """With ``cards`` and melds both given, the deadwood is what is left: check it
+    matches the deadwood ``given`` (None: not given)."""
     cards_where = f"{where}.cards"
-    cards = parse_cards(_card_list(data["cards"], cards_where), cards_where)
-    rest = list(cards)
+    rest = parse_cards(codes, cards_where)
     for card in placed:
         if card not in rest:
             raise DeadwoodMismatchError(
@@ -484,7 +459,7 @@ def _deadwood_from_cards(
                 cards_where,
             )
         rest.remove(card)
-    if "deadwood" in data and sorted(rest) != sorted(deadwood):
+    if given is not None and sorted(rest) != sorted(given):
         raise DeadwoodMismatchError(
             f"{player}'s deadwood should be {' '.join(str(c) for c in sorted(rest)) or 'empty'}"
             f": those are the cards left after the melds and layoffs",
@@ -493,32 +468,15 @@ def _deadwood_from_cards(
     return rest
 
 
-def read_card(value: Any, where: str) -> Card:
-    """One card given on its own (an upcard, a laid-off card)."""
-    if not isinstance(value, str):
-        raise MalformedError('a card is written like "4S" or "10H"', where)
-    try:
-        return Card.parse(value)
-    except InvalidCardError as err:
-        raise InvalidCardError(err.message, where) from None
-
-
-def _read_layoffs(data: Any, player: str, where: str) -> list[DeclaredLayoff]:
-    if not isinstance(data, list):
-        raise MalformedError("layoffs must be a list of {card, onto, meld}", where)
+def _check_layoffs(entered: Sequence[Layoff], where: str) -> list[DeclaredLayoff]:
+    """The layoffs a hand names, their cards read; whether each fits is the showdown's."""
     layoffs = []
-    for i, item in enumerate(data):
+    for i, layoff in enumerate(entered):
         item_where = f"{where}[{i}]"
-        if not isinstance(item, Mapping) or "card" not in item or "onto" not in item:
-            raise MalformedError("each layoff needs a card and the player it went onto ('onto')", item_where)
-        card = read_card(item["card"], f"{item_where}.card")
-        meld = item.get("meld")
-        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
-            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)", f"{item_where}.meld")
-        onto = item["onto"]
-        if not isinstance(onto, str):
-            raise MalformedError("onto must name a player", f"{item_where}.onto")
-        layoffs.append(DeclaredLayoff(card, player_name(onto), meld, item_where))
+        card = read_card(layoff.card, f"{item_where}.card")
+        if layoff.meld is not None and layoff.meld < 0:
+            raise MalformedError(MELD_INDEX, f"{item_where}.meld")
+        layoffs.append(DeclaredLayoff(card, player_name(layoff.onto), layoff.meld, item_where))
     return layoffs
 
 
@@ -535,7 +493,7 @@ def _check_size(player: str, got: int, size: int, where: str) -> None:
     raise WrongHandSizeError(f"{player} has {got} cards; a hand has {size} at the showdown", where)
 
 
-def _check_duplicates(hand: Hand, seen: dict[Card, str]) -> None:
+def _check_duplicates(hand: CheckedHand, seen: dict[Card, str]) -> None:
     """No card may appear twice in the showdown (the first upcard is exempt)."""
     for position, card in enumerate(hand.cards):
         owner = seen.get(card)
@@ -550,7 +508,7 @@ def _check_duplicates(hand: Hand, seen: dict[Card, str]) -> None:
         raise DuplicateCardError(message, place)
 
 
-def _card_place(hand: Hand, card: Card, position: int) -> str:
+def _card_place(hand: CheckedHand, card: Card, position: int) -> str:
     """The input path of a card of this hand, for an error's ``where``."""
     if hand.form == "cards":
         return f"{hand.where}.cards[{position}]"
@@ -563,4 +521,14 @@ def _card_place(hand: Hand, card: Card, position: int) -> str:
     return f"{hand.where}.deadwood[{hand.deadwood.index(card)}]"
 
 
-__all__ = ["ENDINGS", "Box", "DeclaredLayoff", "Hand", "max_count", "read_box", "read_players"]
+__all__ = [
+    "Box",
+    "CheckedHand",
+    "DeclaredLayoff",
+    "check_box",
+    "check_hand",
+    "check_players",
+    "max_count",
+    "player_name",
+    "seated",
+]

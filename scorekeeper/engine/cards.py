@@ -159,6 +159,22 @@ def _fill_pack() -> None:
 _fill_pack()
 
 
+def read_card(value: object, where: str) -> Card:
+    """One card given on its own (an upcard, a laid-off card, a cut), its error at ``where``.
+
+    >>> read_card(7, "upcard")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: a card is written like "4S" or "10H"
+    """
+    if not isinstance(value, str):
+        raise MalformedError('a card is written like "4S" or "10H"', where)
+    try:
+        return Card.parse(value)
+    except InvalidCardError as err:
+        raise InvalidCardError(err.message, where) from None
+
+
 def parse_cards(text: str | Iterable[str], where: str = "cards") -> list[Card]:
     """Read a list of cards: a string with or without separators, or a list of strings.
 

@@ -35,14 +35,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .boxes import ENDINGS, MAX_NAME, Ending
 from .errors import MalformedError
-from .game import MAX_BOXES, too_many_boxes
 from .rules import default_rules_for
 
+Ending = Literal["knock", "gin", "break", "draw", "misdeal"]
+ENDINGS: tuple[Ending, ...] = ("knock", "gin", "break", "draw", "misdeal")
+MAX_NAME = 40
+"""The longest player name, in characters (the engine checks it, :mod:`.boxes`)."""
 MAX_NOTE = 1000
 """The longest note on a box, in characters."""
 MAX_STAKE = 1_000_000
+MELD_INDEX = "a layoff's meld is the index of the meld (0, 1, ...)"
+"""What a layoff's ``meld`` is: the contract reads a whole number, the engine checks it."""
+MAX_BOXES = 1000
+"""The most boxes one game may hold. A real game is a few dozen boxes (a long Hollywood
+evening perhaps two hundred); draws score nothing, so without a bound one request could
+make a game of ten thousand that never ends and costs minutes to score and print."""
 MAX_PLACE = 120
 MAX_CARD_TEXT = 8
 """A card is at most a few characters ("10♥"); anything longer is not a card."""
@@ -51,6 +59,14 @@ Json = Any
 """A value as :func:`json.loads` gives it."""
 
 HandFormName = Literal["cards", "declared", "count"]
+
+
+def too_many_boxes(number: int, most: int) -> str:
+    """Why box ``number`` (from 1) is refused in a game that holds at most ``most``."""
+    return (
+        f"box {number} cannot be added: a game holds at most {most} boxes; start a "
+        "new game (a rematch) to play on"
+    )
 
 
 def _at(where: str, name: str | int) -> str:
@@ -62,7 +78,11 @@ def _at(where: str, name: str | int) -> str:
 def check_text(value: str, where: str, what: str = "text") -> str:
     """Text that can be stored and printed: valid Unicode (no lone surrogates, which
     JSON's ``\\udfff`` escapes can make and UTF-8 cannot encode) without control
-    characters other than tab and line breaks (PostgreSQL cannot store NUL in text)."""
+    characters other than tab and line breaks (PostgreSQL cannot store NUL in text).
+    Printable text is all of that (names, cards: nearly everything), so only the rest is
+    looked at character by character."""
+    if value.isprintable():
+        return value
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as err:
@@ -200,14 +220,20 @@ def _card(data: Json, where: str) -> str:
 
 def _cards(data: Json, where: str) -> tuple[str, ...]:
     """A list of cards; a string of cards separated by spaces is read as CONTRACT.md's
-    command line does."""
+    command line does. Printable text of a card's length is sound as it stands (no
+    control character, no lone surrogate), so only the rest goes through the full
+    check, which names the card's place: this is the reading of every card the engine
+    rules, API and command line alike."""
     if isinstance(data, str):
         data = data.replace(",", " ").split()
     if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
         raise MalformedError('cards must be a list of cards such as ["7C", "10H"]', where)
     if len(data) > MAX_CARDS:
         raise MalformedError(f"{len(data)} cards: a deck has {MAX_CARDS}", where)
-    return tuple(_card(item, _at(where, i)) for i, item in enumerate(data))
+    return tuple(
+        item if len(item) <= MAX_CARD_TEXT and item.isprintable() else _card(item, _at(where, i))
+        for i, item in enumerate(data)
+    )
 
 
 # --- input ------------------------------------------------------------------------------
@@ -229,8 +255,8 @@ class Layoff:
         if "card" not in body or "onto" not in body:
             raise MalformedError("each layoff needs a card and the player it went onto ('onto')", where)
         meld = body.get("meld")
-        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool) or meld < 0):
-            raise MalformedError("a layoff's meld is the index of the meld (0, 1, ...)", _at(where, "meld"))
+        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool)):
+            raise MalformedError(MELD_INDEX, _at(where, "meld"))
         if not isinstance(body["onto"], str):
             raise MalformedError("onto must name a player", _at(where, "onto"))
         return cls(
@@ -310,6 +336,16 @@ class Hand:
         return body
 
 
+def multiplier_error(value: Json, where: str) -> MalformedError:
+    """The one error for a wrong multiplier, whether the JSON gives no whole number or
+    the engine finds no power of two (V5)."""
+    return MalformedError(
+        f"multiplier must be a power of two (1, 2, 4, 8, ... up to 1024), not {_shown(value)}: "
+        "each double doubles the box (V5)",
+        where,
+    )
+
+
 def _optional(
     body: Mapping[str, Json], name: str, where: str, read: typing.Callable[[Json, str], Any]
 ) -> Any:
@@ -370,9 +406,7 @@ class BoxEntry:
             raise MalformedError("hands must be an object with one entry per player", _at(where, "hands"))
         multiplier = body.get("multiplier", 1)
         if not isinstance(multiplier, int) or isinstance(multiplier, bool):
-            raise MalformedError(
-                f"multiplier must be a whole number, not {_shown(multiplier)}", _at(where, "multiplier")
-            )
+            raise multiplier_error(multiplier, _at(where, "multiplier"))
         return cls(
             ending=typing.cast(Ending, ending),
             by=_optional(body, "by", where, lambda v, w: _name(v, w, "player")),
@@ -431,6 +465,27 @@ class BoxEntry:
         if self.id is not None:
             body["id"] = self.id
         return body
+
+    def __hash__(self) -> int:
+        """A box is a value: equal boxes hash alike, so the engine remembers a ruling by
+        the box itself (``hands`` is a mapping, hashed as its set of items, as a
+        mapping's equality ignores the order of its players)."""
+        return hash(
+            (
+                self.ending,
+                self.by,
+                frozenset(self.hands.items()),
+                self.after_break,
+                self.second_round,
+                self.breaker,
+                self.upcard,
+                self.multiplier,
+                self.double_refused,
+                self.dealer,
+                self.note,
+                self.id,
+            )
+        )
 
     def relabelled(self, box_id: str | int | None = None) -> BoxEntry:
         """The same box under another id (None: as stored, where the row holds the id)."""
@@ -511,7 +566,7 @@ class GameEntry:
             players=names,
             dealer=_optional(body, "dealer", where, lambda v, w: _name(v, w, "dealer")),
             settings=dict(settings),
-            stake=_stake(body.get("stake"), _at(where, "stake")),
+            stake=check_stake(body.get("stake"), _at(where, "stake")),
             boxes=tuple(BoxEntry.from_json(box, _at(_at(where, "boxes"), i)) for i, box in enumerate(boxes)),
             place=_optional(body, "place", where, lambda v, w: _text(v, w, "place", MAX_PLACE)),
             started=_optional(body, "started", where, lambda v, w: _text(v, w, "start", 40)),
@@ -568,9 +623,10 @@ def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:
     return game, box
 
 
-def _stake(value: Json, where: str) -> float | None:
+def check_stake(value: Json, where: str) -> float | None:
     """The money per point (V6): a number from 0 to :data:`MAX_STAKE`, checked before it
-    is turned into a float (a whole number of thousands of digits would overflow)."""
+    is turned into a float (a whole number of thousands of digits would overflow); the
+    engine asks the same of a game built in code."""
     if value is None:
         return None
     if (
@@ -608,12 +664,39 @@ class Line:
 
 
 @dataclass(frozen=True)
+class LaidOff:
+    """A layoff as the ruling made it: the card, whose meld took it and which one (its
+    index there), and whether it went on in a later round of the break (J11)."""
+
+    card: str
+    onto: str
+    meld: int | None = None
+    later_round: bool = False
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> LaidOff:
+        return cls(data["card"], data["onto"], data.get("meld"), bool(data.get("later_round", False)))
+
+    def to_json(self) -> dict[str, Json]:
+        body: dict[str, Json] = {"card": self.card, "onto": self.onto}
+        if self.meld is not None:
+            body["meld"] = self.meld
+        if self.later_round:
+            body["later_round"] = True
+        return body
+
+    def as_entered(self) -> Layoff:
+        """The layoff as a box names it (the round it was made in is the ruling's to find)."""
+        return Layoff(self.card, self.onto, self.meld)
+
+
+@dataclass(frozen=True)
 class LaidOut:
     """A hand as the ruling arranged it: melds, the layoffs made, deadwood, count."""
 
     melds: tuple[tuple[str, ...], ...]
     deadwood: tuple[str, ...]
-    layoffs: tuple[Layoff, ...]
+    layoffs: tuple[LaidOff, ...]
     count: int
 
     @classmethod
@@ -621,7 +704,7 @@ class LaidOut:
         return cls(
             tuple(tuple(meld) for meld in data.get("melds", ())),
             tuple(data.get("deadwood", ())),
-            tuple(Layoff(lay["card"], lay["onto"], lay.get("meld")) for lay in data.get("layoffs", ())),
+            tuple(LaidOff.from_json(lay) for lay in data.get("layoffs", ())),
             data.get("count", 0),
         )
 
@@ -635,7 +718,9 @@ class LaidOut:
 
     def as_declared(self) -> Hand:
         """The hand entered as it was laid out (C8: the stored box is what was shown)."""
-        return Hand(melds=self.melds, layoffs=self.layoffs, deadwood=self.deadwood)
+        return Hand(
+            melds=self.melds, layoffs=tuple(lay.as_entered() for lay in self.layoffs), deadwood=self.deadwood
+        )
 
 
 def _plain(value: Any, items: bool = False) -> Json:
@@ -743,7 +828,7 @@ class SheetBox(Ruling):
         for name in ("id", "note"):
             if body.get(name) is None:
                 body.pop(name, None)
-        if not self.columns:
+        if not self.column_totals:  # not Hollywood (a Hollywood draw enters no column)
             body.pop("columns", None)
             body.pop("column_totals", None)
         return body
@@ -855,11 +940,17 @@ class Sheet(Summary):
 
 
 __all__ = [
+    "ENDINGS",
+    "MAX_BOXES",
+    "MAX_NAME",
     "MAX_NOTE",
     "MAX_STAKE",
+    "MELD_INDEX",
     "BoxEntry",
+    "Ending",
     "GameEntry",
     "Hand",
+    "LaidOff",
     "LaidOut",
     "Layoff",
     "Line",
@@ -868,9 +959,12 @@ __all__ = [
     "Sheet",
     "SheetBox",
     "Summary",
+    "check_stake",
     "check_text",
     "escaped",
+    "multiplier_error",
     "read_adjudication",
     "sound",
+    "too_many_boxes",
     "unsound",
 ]

@@ -11,6 +11,11 @@ is shut out (J15), and each pair of players settles the difference of their
 final totals (J16), in money too when the game has a stake (V6). Hollywood
 scores several such games at once (V3, :mod:`.hollywood`).
 
+The engine works on the contract's typed values: :class:`Scoring` takes a
+:class:`~.contract.GameEntry` and its :class:`~.contract.BoxEntry`'s and gives a
+:class:`~.contract.Sheet`. :func:`score` is CONTRACT.md's JSON edge for the API and
+the command line: the game read once by the contract, scored, written back.
+
 >>> game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": [
 ...     {"ending": "gin", "by": "Ann", "hands": {"Ann": {"count": 0}, "Bob": {"count": 80}}}]}
 >>> sheet = score(game)
@@ -23,42 +28,34 @@ scores several such games at once (V3, :mod:`.hollywood`).
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from . import hollywood
-from .boxes import read_player, read_players
+from .boxes import check_players, seated
+from .contract import MAX_BOXES, BoxEntry, GameEntry, Ruling, Sheet, SheetBox, check_stake, too_many_boxes
 from .credits import Step
 from .errors import GameOverError, MalformedError
-from .rules import Rules, default_rules_for, find_rules
+from .rules import Rules, find_rules
 from .ruling import rule_box
 from .vocabulary import CITES, Cites, vocabulary_for
 
-MAX_STAKE = 1_000_000
-MAX_NOTE = 1000
-MAX_BOXES = 1000
-"""The most boxes one game may hold. A real game is a few dozen boxes (a long Hollywood
-evening perhaps two hundred); draws score nothing, so without a bound one request could
-make a game of ten thousand that never ends and costs minutes to score and print."""
-LABEL = ("id", "note")
-"""A box's own fields that come back with its ruling but do not change it."""
 CENT = Decimal("0.01")
-ENDED = ("agreed",)
-"""How a game may end other than by its target: by agreement (K5; a table that breaks up)."""
+RULING_FIELDS = tuple(field.name for field in dataclasses.fields(Ruling))
+"""The fields a box on the sheet takes from its ruling."""
 
 
 @dataclass(frozen=True)
 class Game:
-    """A game read and checked: rules, seating, first dealer, stake and the box bodies."""
+    """A game checked: rules, seating, first dealer, stake and its boxes as entered."""
 
     rules: Rules
     players: tuple[str, ...]
     dealer: str
     stake: Decimal | None
-    boxes: tuple[Any, ...]
+    boxes: tuple[BoxEntry, ...]
     ended: str | None = None
     """``"agreed"``: the players stopped the game by agreement after its last box (K5)."""
 
@@ -94,21 +91,18 @@ class Tally:
     def over(self) -> bool:
         return self.winner is not None
 
-    def add(self, ruling: Mapping[str, Any], number: int) -> Tally:
+    def add(self, ruling: Ruling, number: int) -> Tally:
         """The tally after one more box; it ends when someone reaches the target (J14)."""
-        credits, penalties = ruling["credits"], ruling.get("penalties") or {}
+        credits, penalties = ruling.credits, ruling.penalties
         totals = tuple(
             total + credits.get(p, 0) - penalties.get(p, 0)
             for p, total in zip(self.players, self.totals, strict=True)
         )
-        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(self.players, self.wins, strict=True))
-        entered = self.entered if ruling["winner"] is None else (*self.entered, number)
-        paid = (
-            *self.paid,
-            *((line["from"], line["to"], number, line["points"]) for line in ruling.get("payments") or ()),
-        )
+        wins = tuple(w + (p == ruling.winner) for p, w in zip(self.players, self.wins, strict=True))
+        entered = self.entered if ruling.winner is None else (*self.entered, number)
+        paid = (*self.paid, *((line.payer, line.payee, number, line.points) for line in ruling.payments))
         tally = dataclasses.replace(self, totals=totals, wins=wins, entered=entered, paid=paid)
-        winner = tally.reached(ruling["winner"])
+        winner = tally.reached(ruling.winner)
         if winner is None:
             return tally
         return dataclasses.replace(tally, winner=winner, ended_with=number)
@@ -137,103 +131,36 @@ class Tally:
         return dict(zip(self.players, self.wins, strict=True))
 
 
-# --- reading the game -----------------------------------------------------------------
+# --- checking the game ------------------------------------------------------------------
 
 
-def read_game(data: Any) -> Game:
-    """Check a game object (rules, settings, players, dealer, stake, boxes)."""
-    if not isinstance(data, Mapping):
-        raise MalformedError("a game must be a JSON object with rules, players, dealer and boxes")
-    rules = _read_rules(data)
-    players = read_players(data.get("players"), rules)
-    if data.get("dealer") is None:
+def check_game(entry: GameEntry) -> Game:
+    """The game's rules (its preset with its settings), seats and first dealer checked;
+    its boxes are checked one by one as they are added (:meth:`Scoring.add`)."""
+    rules = find_rules(entry.rules).with_settings(entry.settings)
+    players = check_players(entry.players, rules)
+    if entry.dealer is None:
         raise MalformedError("say who dealt the first box ('dealer')", "dealer")
-    dealer = read_player(data["dealer"], players, "dealer", "dealer")
-    boxes = data.get("boxes", [])
-    if not isinstance(boxes, list):
-        raise MalformedError("boxes must be a list of boxes", "boxes")
-    ended = data.get("ended")
-    if ended not in (None, *ENDED):
-        raise MalformedError(
-            f"ended is {' or '.join(map(repr, ENDED))} (the players stopped the game by agreement) or absent",
-            "ended",
-        )
-    return Game(rules, players, dealer, _read_stake(data.get("stake")), tuple(boxes), ended)
-
-
-def _read_rules(data: Mapping[str, Any]) -> Rules:
-    """The preset (default by the number of players) with the game's settings applied."""
-    if "rules" in data:
-        rules = find_rules(data["rules"])
-    elif isinstance(data.get("players"), list):
-        rules = default_rules_for(len(data["players"]))
-    else:
-        raise MalformedError("say which rules are played ('rules')", "rules")
-    settings = data.get("settings")
-    if settings is not None and not isinstance(settings, Mapping):
-        raise MalformedError("settings must be an object of setting names and values", "settings")
-    return rules.with_settings(settings)
-
-
-def _read_stake(value: Any) -> Decimal | None:
-    """The money per point (V6): a number from 0 up, or absent."""
-    if value is None:
-        return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not 0 <= value <= MAX_STAKE
-    ):
-        raise MalformedError(
-            f"the stake is money per point, a number from 0 to {MAX_STAKE}, not {value!r}", "stake"
-        )
-    return Decimal(str(value))
-
-
-def _read_label(body: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """A box's own ``id`` and ``note``, which come back with its ruling."""
-    label: dict[str, Any] = {}
-    if "id" in body:
-        if isinstance(body["id"], bool) or not isinstance(body["id"], str | int):
-            raise MalformedError("a box's id must be a string or a whole number", f"{where}.id")
-        label["id"] = body["id"]
-    if "note" in body:
-        note = body["note"]
-        if not isinstance(note, str) or len(note) > MAX_NOTE:
-            raise MalformedError(
-                f"a box's note must be text of at most {MAX_NOTE} characters", f"{where}.note"
-            )
-        label["note"] = note
-    return label
-
-
-def too_many_boxes(number: int, most: int) -> str:
-    """Why box ``number`` (from 1) is refused in a game that holds at most ``most``."""
-    return (
-        f"box {number} cannot be added: a game holds at most {most} boxes; start a "
-        "new game (a rematch) to play on"
+    dealer = seated(entry.dealer, players, "dealer", "dealer")
+    stake = check_stake(entry.stake, "stake")
+    return Game(
+        rules, players, dealer, None if stake is None else Decimal(str(stake)), entry.boxes, entry.ended
     )
 
 
-def _check_body(body: Any, game: Game, dealer: str, where: str) -> Mapping[str, Any]:
-    """A box in a game is a box body: the game, not the box, fixes rules and players."""
-    if not isinstance(body, Mapping):
-        raise MalformedError("a box must be a JSON object", where)
-    for key in ("rules", "settings", "players"):
-        if key in body:
-            raise MalformedError(f"'{key}' belongs to the game, not to one of its boxes", f"{where}.{key}")
-    if body.get("dealer") is not None:
-        named = read_player(body["dealer"], game.players, f"{where}.dealer", "dealer")
-        if named != dealer:
-            words = vocabulary_for(game.rules)
-            raise MalformedError(
-                f"this {words.deal} was dealt by {dealer}, not {named}: the deal passes to the "
-                f"left after every {words.deal}, and stays after a misdeal "
-                f"({game.cites.deal}, C11, {game.cites.draw})",
-                f"{where}.dealer",
-            )
-    return body
+def _check_dealer(entry: BoxEntry, game: Game, dealer: str, where: str) -> None:
+    """A box may name its dealer: he must be the one whose deal it was (J2, G1, C11)."""
+    if entry.dealer is None:
+        return
+    named = seated(entry.dealer, game.players, f"{where}.dealer", "dealer")
+    if named != dealer:
+        words = vocabulary_for(game.rules)
+        raise MalformedError(
+            f"this {words.deal} was dealt by {dealer}, not {named}: the deal passes to the "
+            f"left after every {words.deal}, and stays after a misdeal "
+            f"({game.cites.deal}, C11, {game.cites.draw})",
+            f"{where}.dealer",
+        )
 
 
 # --- dealing ---------------------------------------------------------------------------
@@ -256,24 +183,26 @@ def next_dealer(game: Game, dealer: str, result: str) -> tuple[str, Step]:
 # --- the score sheet ---------------------------------------------------------------------
 
 
-def score(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Score a whole game: CONTRACT.md "A game" in, the score sheet out."""
-    return Scoring.of(data).sheet()
+def score(data: Any) -> dict[str, Any]:
+    """Score a whole game: CONTRACT.md "A game" in, the score sheet out (JSON both; the
+    typed :class:`Scoring` between)."""
+    return Scoring.of(GameEntry.from_json(data)).sheet().to_json()
 
 
 @dataclass(frozen=True)
 class Scoring:
     """A game scored up to its last box so far: the next box is added to it.
 
-    :func:`score` is ``Scoring.of(game).sheet()``. A caller that keeps a
-    ``Scoring`` (the web app keeps one per stored game version) scores one more
+    :func:`score` is ``Scoring.of(game).sheet()`` in JSON. A caller that keeps a
+    ``Scoring`` (the ledger keeps one per stored game version) scores one more
     box with :meth:`add` without ruling the others again. States are immutable
-    and share their box entries: treat a sheet's boxes as read-only.
+    and share their rulings and sheet boxes: treat them as read-only.
 
-    >>> game = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann", "boxes": []}
-    >>> later = Scoring.of(game).add({"ending": "knock", "by": "Bob",
-    ...     "hands": {"Ann": {"count": 30}, "Bob": {"count": 4}}})
-    >>> later.sheet()["totals"], later.sheet()["next_dealer"]
+    >>> from .contract import BoxEntry, GameEntry, Hand
+    >>> game = GameEntry(rules="gin", players=("Ann", "Bob"), dealer="Ann")
+    >>> later = Scoring.of(game).add(BoxEntry(ending="knock", by="Bob",
+    ...     hands={"Ann": Hand(count=30), "Bob": Hand(count=4)}))
+    >>> later.sheet().totals, later.sheet().next_dealer
     ({'Ann': 0, 'Bob': 26}, 'Bob')
     """
 
@@ -285,12 +214,12 @@ class Scoring:
     dealer: str
     why: Step
     """Why ``dealer`` deals the next box."""
-    boxes: tuple[dict[str, Any], ...] = ()
+    boxes: tuple[SheetBox, ...] = ()
 
     @classmethod
-    def of(cls, data: Mapping[str, Any]) -> Scoring:
+    def of(cls, entry: GameEntry) -> Scoring:
         """The game (checked) with all its boxes added."""
-        game = read_game(data)
+        game = check_game(entry)
         columns = hollywood.start(game.rules, game.players)
         tallies = tuple(
             Tally.start(game.players, game.rules.game_target) for _ in range(columns.count if columns else 1)
@@ -306,13 +235,13 @@ class Scoring:
                 f"{game.dealer} deals the first {vocabulary_for(game.rules).deal}",
             ),
         )
-        for raw in game.boxes:
-            scoring = scoring.add(raw)
+        for box in game.boxes:
+            scoring = scoring.add(box)
         if game.ended is not None:  # stopped after its last box: no box may follow
             scoring = dataclasses.replace(scoring, game=dataclasses.replace(scoring.game, ended=game.ended))
         return scoring
 
-    def add(self, raw: Any) -> Scoring:
+    def add(self, entry: BoxEntry) -> Scoring:
         """The state after one more box (raises the engine's errors, naming the box)."""
         game, index = self.game, len(self.boxes)
         where = f"boxes[{index}]"
@@ -327,42 +256,42 @@ class Scoring:
                 "start a new game to go on",
                 where,
             )
-        body = _check_body(raw, game, self.dealer, where)
-        label = _read_label(body, where)
-        # The label is not part of the box: the same box under another id is ruled once.
-        unlabelled = {k: v for k, v in body.items() if k not in LABEL} if label else body
-        ruling = rule_box(unlabelled, game.rules, game.players, self.dealer, where)
+        _check_dealer(entry, game, self.dealer, where)
+        ruling = rule_box(entry, game.rules, game.players, self.dealer, where)
         entered: tuple[int, ...] = (1,)
         columns = self.columns
         if columns is not None:
-            entered, columns = columns.enter(
-                ruling["result"], ruling["winner"], [t.over for t in self.tallies]
-            )
+            entered, columns = columns.enter(ruling.result, ruling.winner, [t.over for t in self.tallies])
         tallies = tuple(
             t.add(ruling, index + 1) if n in entered and not t.over else t
             for n, t in enumerate(self.tallies, start=1)
         )
-        wins = tuple(w + (p == ruling["winner"]) for p, w in zip(game.players, self.wins, strict=True))
-        entry = _box_entry(label, ruling, self.dealer, tallies, entered if columns is not None else None)
-        dealer, why = next_dealer(game, self.dealer, ruling["result"])
-        return Scoring(game, columns, tallies, wins, dealer, why, (*self.boxes, entry))
+        wins = tuple(w + (p == ruling.winner) for p, w in zip(game.players, self.wins, strict=True))
+        box = _sheet_box(entry, ruling, self.dealer, tallies, entered if columns is not None else None)
+        dealer, why = next_dealer(game, self.dealer, ruling.result)
+        return Scoring(game, columns, tallies, wins, dealer, why, (*self.boxes, box))
 
     def labelled(self, box_id: str | int) -> Scoring:
         """The same state with its last box labelled ``box_id`` (the id a store gave
         the box once it was written): nothing is ruled again."""
-        last = {"id": box_id, **{k: v for k, v in self.boxes[-1].items() if k != "id"}}
+        last = dataclasses.replace(self.boxes[-1], id=box_id)
         return dataclasses.replace(self, boxes=(*self.boxes[:-1], last))
 
-    def sheet(self) -> dict[str, Any]:
-        """The score sheet (CONTRACT.md "A game" out) of the boxes added so far."""
+    def sheet(self) -> Sheet:
+        """The score sheet (CONTRACT.md "A game" out) of the boxes added so far.
+
+        The boxes are the sheet boxes built as each was added; where the game stands
+        (totals, bonuses, settlement) is summed up here as the engine's own JSON
+        summary (Hollywood nets its columns' in it) and read once into the sheet."""
         wins = dict(zip(self.game.players, self.wins, strict=True))
-        sheet = _summary(
+        summary = _summary(
             self.game, self.tallies, wins, hollywood_game=self.columns is not None, played=len(self.boxes)
         )
-        over = sheet["game_over"]
+        over = summary["game_over"]
         if not over:
-            sheet["explanation"].append(self.why.to_json())
-        return {"boxes": list(self.boxes), **sheet, "next_dealer": None if over else self.dealer}
+            summary["explanation"].append(self.why.to_json())
+        summary["next_dealer"] = None if over else self.dealer
+        return dataclasses.replace(Sheet.from_json(summary), boxes=self.boxes)
 
 
 def _summary(
@@ -389,31 +318,29 @@ def _over_message(tallies: Sequence[Tally], deal: str) -> str:
     )
 
 
-def _box_entry(
-    label: Mapping[str, Any],
-    ruling: Mapping[str, Any],
+def _sheet_box(
+    entry: BoxEntry,
+    ruling: Ruling,
     dealer: str,
     tallies: Sequence[Tally],
     columns: Sequence[int] | None,
-) -> dict[str, Any]:
-    """One box of the sheet: its ruling, dealer and the running totals after it.
+) -> SheetBox:
+    """One box of the sheet: its ruling, its label (id and note), its dealer and the
+    running totals after it.
 
     In Hollywood the totals are summed over the columns; ``columns`` lists the
     columns the box was entered in and ``column_totals`` each column's totals.
     """
     totals = {p: sum(t.total(p) for t in tallies) for p in tallies[0].players}
-    entry: dict[str, Any] = {
-        **({"id": label["id"]} if "id" in label else {}),
-        **ruling,
-        "dealer": dealer,
-        "totals": totals,
-    }
-    if columns is not None:
-        entry["columns"] = list(columns)
-        entry["column_totals"] = [t.totals_dict() for t in tallies]
-    if "note" in label:
-        entry["note"] = label["note"]
-    return entry
+    return SheetBox(
+        **{name: getattr(ruling, name) for name in RULING_FIELDS},
+        id=entry.id,
+        note=entry.note,
+        dealer=dealer,
+        totals=totals,
+        columns=() if columns is None else tuple(columns),
+        column_totals=() if columns is None else tuple(t.totals_dict() for t in tallies),
+    )
 
 
 def summarise(tally: Tally, game: Game, played: int = 0) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""The ruling on one box: CONTRACT.md's "A box" in, "A ruling" out.
+"""The ruling on one box: a typed box in, a :class:`~.contract.Ruling` out.
 
-Reads and checks the box (boxes.py), fixes the knock limit (C6, V2), lets the
-showdown play out in table order (showdown.py), scores it (credits.py) and
-writes the ruling with its explanation, each step citing a RULES.md id.
+Checks the box (boxes.py), fixes the knock limit (C6, V2), lets the showdown play
+out in table order (showdown.py), scores it (credits.py) and builds the ruling with
+its explanation, each step citing a RULES.md id. :func:`adjudicate` is CONTRACT.md's
+JSON edge for the API and the command line: the box read once by the contract,
+ruled, written back.
 
 >>> ruling = adjudicate({"rules": "jersey-scarne", "players": ["A", "B", "C"],
 ...     "ending": "knock", "by": "A",
@@ -13,38 +15,37 @@ writes the ruling with its explanation, each step citing a RULES.md id.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .blocking import blocked_steps
-from .boxes import Box, read_box, read_player, read_players
+from .boxes import Box, check_box, check_players, seated
 from .cards import Card
+from .contract import BoxEntry, GameEntry, Line, Payment, Ruling, read_adjudication
 from .credits import Step
 from .errors import DeadwoodMismatchError, MalformedError, ScorekeeperError
-from .rules import Rules, default_rules_for, find_rules
+from .rules import Rules, find_rules
 from .showdown import Played, Showdown
 from .vocabulary import vocabulary_for
 
 
 def adjudicate(data: Any) -> dict[str, Any]:
-    """Rule on one box given as CONTRACT.md "A box" (rules, players and dealer included)."""
-    if not isinstance(data, Mapping):
-        raise MalformedError("a box must be a JSON object")
-    players_data = data.get("players")
-    if "rules" in data:
-        rules = find_rules(data["rules"])
-    elif isinstance(players_data, list):
-        rules = default_rules_for(len(players_data))
-    else:
-        raise MalformedError("say which rules are played ('rules')", "rules")
-    rules = rules.with_settings(data.get("settings"))
-    players = read_players(players_data, rules)
-    dealer = None
-    if data.get("dealer") is not None:
-        dealer = read_player(data["dealer"], players, "dealer", "dealer")
-    return rule_box(data, rules, players, dealer)
+    """Rule on one box given as CONTRACT.md "A box" (rules, players and dealer
+    included): JSON in, JSON out, the typed :func:`rule` between."""
+    return rule(*read_adjudication(data)).to_json()
+
+
+def rule(game: GameEntry, box: BoxEntry) -> Ruling:
+    """The ruling on one box played under the game's rules and seats; its dealer is
+    the box's own if it names one, else the game's first dealer (raises the engine's
+    errors)."""
+    rules = find_rules(game.rules).with_settings(game.settings)
+    players = check_players(game.players, rules)
+    named = box.dealer if box.dealer is not None else game.dealer
+    dealer = None if named is None else seated(named, players, "dealer", "dealer")
+    return rule_box(box, rules, players, dealer)
 
 
 MEMO_SIZE = 20_000
@@ -52,35 +53,43 @@ MEMO_SIZE = 20_000
 
 
 def rule_box(
-    data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str = ""
-) -> dict[str, Any]:
-    """Rule on a box body under rules already read (a game's boxes come through here).
+    box: BoxEntry, rules: Rules, players: Sequence[str], dealer: str | None, where: str = ""
+) -> Ruling:
+    """Rule on a box under rules, seats and a dealer already checked (a game's boxes
+    come through here).
 
     A game is rescored box by box on every change, yet a box's ruling depends only
-    on its body, the rules, the seats and the dealer: rulings are remembered
-    (:func:`functools.lru_cache`, as JSON, so every caller gets its own copy). ``where``
-    only names errors, and errors are never remembered: a box refused is ruled again
-    with its ``where``.
+    on the box, the rules, the seats and the dealer: rulings are remembered
+    (:func:`functools.lru_cache`, keyed by the frozen box less its label, its id and
+    note, and less the dealer it names: ``dealer`` is the one that counts, and a game
+    has checked the box's against it). A ruling is a frozen value shared by every
+    caller: read-only. ``where`` only names errors, and errors
+    are never remembered: a box refused is ruled again with its ``where``.
     """
+    key = box
+    if box.id is not None or box.note is not None or box.dealer is not None:
+        key = dataclasses.replace(box, id=None, note=None, dealer=None)
     try:
-        body = json.dumps(data, sort_keys=True)
-    except (TypeError, ValueError):
-        return _rule_box(data, rules, players, dealer, where)  # not JSON: let it fail
-    try:
-        return dict(json.loads(_remembered(body, rules, tuple(players), dealer)))
+        return _remembered(key, rules, tuple(players), dealer)
     except ScorekeeperError:
-        return _rule_box(data, rules, players, dealer, where)
+        return _rule_box(box, rules, players, dealer, where)
+    except TypeError:  # a box built by hand with lists for tuples: not hashable
+        return _rule_box(box, rules, players, dealer, where)
 
 
 @functools.lru_cache(maxsize=MEMO_SIZE)
-def _remembered(body: str, rules: Rules, players: tuple[str, ...], dealer: str | None) -> str:
-    return json.dumps(_rule_box(json.loads(body), rules, players, dealer, ""))
+def _remembered(box: BoxEntry, rules: Rules, players: tuple[str, ...], dealer: str | None) -> Ruling:
+    return _rule_box(box, rules, players, dealer, "")
+
+
+def _lines(steps: Iterable[Step]) -> tuple[Line, ...]:
+    return tuple(Line(step.rule, step.text, step.player) for step in steps)
 
 
 def _rule_box(
-    data: Any, rules: Rules, players: Sequence[str], dealer: str | None, where: str
-) -> dict[str, Any]:
-    box = read_box(data, rules, players, dealer, where)
+    entry: BoxEntry, rules: Rules, players: Sequence[str], dealer: str | None, where: str
+) -> Ruling:
+    box = check_box(entry, rules, players, dealer, where)
     if box.ending in ("draw", "misdeal"):
         return _void(box)
     limit, limit_steps = knock_limit(box)
@@ -89,7 +98,6 @@ def _rule_box(
     _check_typed_counts(box, plays)
     multiplier, multiplier_steps = _multiplier(box, outcome.points)
     points = outcome.points * multiplier
-    penalties = {p: v * multiplier for p, v in outcome.penalties.items()}
     counts = {play.player: play.count for play in plays}
     explanation = [
         *limit_steps,
@@ -99,63 +107,52 @@ def _rule_box(
         *outcome.steps,
         *multiplier_steps,
     ]
-    return {
-        "result": outcome.result,
-        "winner": outcome.winner,
-        "points": points,
-        "credits": {p: points if p == outcome.winner else 0 for p in box.players},
-        "penalties": penalties,
-        "counts": {p: counts[p] for p in box.players},
-        "hands": {play.player: play.to_json() for play in plays if play.form != "count"},
-        "explanation": [step.to_json() for step in explanation],
-        "advice": [step.to_json() for step in showdown.advice(plays)],
-        "showdown": [step.to_json() for step in showdown.describe(plays)],
-        "ending": box.ending,
-        "by": box.by,
-        "after_break": box.after_break,
-        "multiplier": multiplier,
-        "knock_limit": limit,
-        **(
-            {
-                "payments": [
-                    {"from": payer, "to": outcome.winner, "points": paid * multiplier}
-                    for payer, paid in outcome.payments
-                ]
-            }
-            if outcome.payments
-            else {}
+    extra: dict[str, Any] = {}
+    if box.double_refused:
+        extra["double_refused"] = box.double_refused
+    if box.after_break and box.breaker:
+        extra["breaker"] = box.breaker
+    return Ruling(
+        result=outcome.result,
+        winner=outcome.winner,
+        points=points,
+        credits={p: points if p == outcome.winner else 0 for p in box.players},
+        penalties={p: v * multiplier for p, v in outcome.penalties.items()},
+        counts={p: counts[p] for p in box.players},
+        hands={play.player: play.laid_out() for play in plays if play.form != "count"},
+        explanation=_lines(explanation),
+        advice=_lines(showdown.advice(plays)),
+        showdown=_lines(showdown.describe(plays)),
+        ending=box.ending,
+        by=box.by,
+        after_break=box.after_break,
+        multiplier=multiplier,
+        knock_limit=limit,
+        payments=tuple(
+            Payment(payer, outcome.winner or "", paid * multiplier) for payer, paid in outcome.payments
         ),
-        **({"double_refused": box.double_refused} if box.double_refused else {}),
-        **({"breaker": box.breaker} if box.after_break and box.breaker else {}),
-    }
+        extra=extra,
+    )
 
 
-def _void(box: Box) -> dict[str, Any]:
+def _void(box: Box) -> Ruling:
     """A draw or a misdeal: nobody scores (C11, G7, P7, K4)."""
     if box.ending == "misdeal":
         step = Step("C11", "misdeal: the same dealer deals again, no score, no penalty")
     else:
-        rule = {"parlett": "P7", "knock-rummy": "K4"}.get(box.rules.family, "G7")
+        cite = {"parlett": "P7", "knock-rummy": "K4"}.get(box.rules.family, "G7")
         who = "the same dealer" if box.rules.redeal_after_draw == "same" else "the next dealer"
-        step = Step(rule, f"the stock ran out with nobody out: no score; {who} deals")
-    zero = {p: 0 for p in box.players}
-    return {
-        "result": box.ending,
-        "winner": None,
-        "points": 0,
-        "credits": zero,
-        "penalties": {},
-        "counts": {},
-        "hands": {},
-        "explanation": [step.to_json()],
-        "advice": [],
-        "showdown": [],
-        "ending": box.ending,
-        "by": None,
-        "after_break": False,
-        "multiplier": box.multiplier,
-        "knock_limit": box.rules.knock_limit,
-    }
+        step = Step(cite, f"the stock ran out with nobody out: no score; {who} deals")
+    return Ruling(
+        result=box.ending,
+        winner=None,
+        points=0,
+        credits={p: 0 for p in box.players},
+        explanation=_lines([step]),
+        ending=box.ending,
+        multiplier=box.multiplier,
+        knock_limit=box.rules.knock_limit,
+    )
 
 
 def knock_limit(box: Box) -> tuple[int | None, list[Step]]:

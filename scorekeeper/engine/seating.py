@@ -18,8 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .boxes import read_card
-from .cards import RANK_NAMES
+from .cards import RANK_NAMES, read_card
 from .errors import DuplicateCardError, MalformedError
 
 

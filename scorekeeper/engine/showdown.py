@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .boxes import Box, DeclaredLayoff, Hand
+from .boxes import Box, CheckedHand, DeclaredLayoff
 from .breakplay import break_gin_layoffs, break_order, missed_layoffs, second_round, table_of
 from .cards import Card, by_rank, cards_mask, count_of, mask_cards, meld_order, show
+from .contract import LaidOff, LaidOut
 from .credits import Outcome, Step, break_outcome, gin_outcome, knock_outcome
 from .errors import (
     GinCountError,
@@ -58,13 +58,16 @@ class Played:
     deadwood: tuple[Card, ...] = ()
     layoffs: tuple[Layoff, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "melds": [[card.code for card in meld] for meld in self.melds],
-            "deadwood": [card.code for card in sorted(self.deadwood, key=by_rank)],
-            "layoffs": [layoff.to_json() for layoff in self.layoffs],
-            "count": self.count,
-        }
+    def laid_out(self) -> LaidOut:
+        """The hand as the ruling shows it (CONTRACT.md "A ruling", ``hands``)."""
+        return LaidOut(
+            melds=tuple(tuple(card.code for card in meld) for meld in self.melds),
+            deadwood=tuple(card.code for card in sorted(self.deadwood, key=by_rank)),
+            layoffs=tuple(
+                LaidOff(layoff.card.code, layoff.onto, layoff.meld, layoff.later) for layoff in self.layoffs
+            ),
+            count=self.count,
+        )
 
 
 def _laid(play: Played, table: Table) -> str:
@@ -182,7 +185,7 @@ class Showdown:
 
         return bound
 
-    def _own_count(self, hand: Hand) -> int:
+    def _own_count(self, hand: CheckedHand) -> int:
         if hand.form == "count":
             assert hand.count is not None
             return hand.count
@@ -205,7 +208,7 @@ class Showdown:
 
     # --- the knocker, gin player or breaker --------------------------------------
 
-    def _first_candidates(self, hand: Hand) -> list[Played]:
+    def _first_candidates(self, hand: CheckedHand) -> list[Played]:
         """The arrangements the player who ended the box may lay out, best first."""
         player = hand.player
         if hand.form == "count":
@@ -226,7 +229,7 @@ class Showdown:
             return candidates[:1]
         return candidates
 
-    def _arranged_candidates(self, hand: Hand) -> list[Played]:
+    def _arranged_candidates(self, hand: CheckedHand) -> list[Played]:
         corner, ace = self.rules.around_the_corner, self.rules.ace_value
         choice_matters = self.policy != "none" and any(
             self.box.hands[p].form != "count" for p in self.order[1:]
@@ -239,7 +242,7 @@ class Showdown:
             found = best_arrangements(hand.cards, around_the_corner=corner, ace_value=ace)
         return [self._arranged(hand.player, arrangement) for arrangement in found]
 
-    def _check_limit(self, hand: Hand, count: int) -> None:
+    def _check_limit(self, hand: CheckedHand, count: int) -> None:
         """The knock limit (C6, V2) and gin's count of 0; over it is a false knock (C12)."""
         where = f"{hand.where}.count" if hand.form == "count" else hand.where
         if self.box.ending == "gin" and count != 0:
@@ -288,7 +291,7 @@ class Showdown:
         assert best is not None
         return best[1]
 
-    def replies(self, hand: Hand, table: Table, position: int) -> list[tuple[Played, Table]]:
+    def replies(self, hand: CheckedHand, table: Table, position: int) -> list[tuple[Played, Table]]:
         """Every lowest-count way to lay off and meld this hand, with the table after it."""
         targets = self.targets(position)
         relevant = tuple(
@@ -310,7 +313,9 @@ class Showdown:
             options.append((play, self.lay_down(after, play)))
         return options
 
-    def _best_plays(self, hand: Hand, table: Table, targets: frozenset[str], distinct: bool) -> list[Played]:
+    def _best_plays(
+        self, hand: CheckedHand, table: Table, targets: frozenset[str], distinct: bool
+    ) -> list[Played]:
         """The lowest-count plays of a hand against the melds it could lay off on (C5, C9).
 
         Only melds that could take one of the hand's cards matter, so the knocker's
@@ -340,7 +345,7 @@ class Showdown:
                 plays.append(self._arranged(hand.player, arrangement, plan.layoffs))
         return plays
 
-    def _declared_reply(self, hand: Hand, table: Table, position: int) -> tuple[Played, Table]:
+    def _declared_reply(self, hand: CheckedHand, table: Table, position: int) -> tuple[Played, Table]:
         """A hand's own layoffs checked against the table as it stands (J5, P5, G3).
 
         A declared hand is scored as laid; a hand given as cards with the layoffs
@@ -359,7 +364,7 @@ class Showdown:
             play = self._with_layoffs(hand, tuple(placed))
         return play, self.lay_down(table, play)
 
-    def check_layoffs(self, hand: Hand, position: int, targets: frozenset[str] | None = None) -> None:
+    def check_layoffs(self, hand: CheckedHand, position: int, targets: frozenset[str] | None = None) -> None:
         """Each layoff goes onto another player's entered melds, one he may lay off on."""
         targets = self.targets(position) if targets is None else targets
         for layoff in hand.layoffs:
@@ -389,7 +394,7 @@ class Showdown:
                     f"{layoff.where}.onto",
                 )
 
-    def _with_layoffs(self, hand: Hand, placed: tuple[Layoff, ...]) -> Played:
+    def _with_layoffs(self, hand: CheckedHand, placed: tuple[Layoff, ...]) -> Played:
         """A hand given as cards, after the layoffs entered for it: the rest arranged (C9)."""
         rules = self.rules
         laid = cards_mask(layoff.card for layoff in hand.layoffs)
@@ -399,7 +404,9 @@ class Showdown:
         )[0]
         return self._arranged(hand.player, arrangement, placed)
 
-    def place(self, hand: Hand, table: Table, pending: list[Any]) -> tuple[Table, list[Layoff]]:
+    def place(
+        self, hand: CheckedHand, table: Table, pending: list[DeclaredLayoff]
+    ) -> tuple[Table, list[Layoff]]:
         """Apply declared layoffs in any order that works (a chain may be listed backwards)."""
         placed: list[Layoff] = []
         while pending:
@@ -416,7 +423,7 @@ class Showdown:
                 raise IllegalLayoffError(self.misfit(hand, table, pending[0]), f"{pending[0].where}.card")
         return table, placed
 
-    def misfit(self, hand: Hand, table: Table, layoff: DeclaredLayoff) -> str:
+    def misfit(self, hand: CheckedHand, table: Table, layoff: DeclaredLayoff) -> str:
         """Why a layoff does not fit, naming the meld as the table sees it ("Bob's second
         meld, 7♣-7♦-7♥") and the rule broken."""
         rule = self.layoff_rule()
@@ -469,7 +476,7 @@ class Showdown:
             layoffs,
         )
 
-    def _declared(self, hand: Hand, layoffs: tuple[Layoff, ...]) -> Played:
+    def _declared(self, hand: CheckedHand, layoffs: tuple[Layoff, ...]) -> Played:
         melds = tuple(
             TableMeld.lay_down("", 0, meld, self.rules.around_the_corner).cards for meld in hand.melds
         )
@@ -548,7 +555,7 @@ class Showdown:
             )
         return steps
 
-    def _better(self, hand: Hand, table: Table, position: int) -> Played | None:
+    def _better(self, hand: CheckedHand, table: Table, position: int) -> Played | None:
         """The lowest-count legal play of a declared hand (the knocker's own best split;
         a later player's best melds and layoffs on the table as it stood)."""
         if position == 0:

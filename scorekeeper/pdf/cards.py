@@ -17,7 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable
 
 from .. import engine
-from ..engine.contract import LaidOut, Layoff
+from ..engine.contract import LaidOff, LaidOut
 from . import fonts
 from .fonts import is_rtl
 from .styles import FONT, INK, MUTED, RED, text
@@ -60,7 +60,7 @@ def melds(groups: Sequence[Sequence[object]]) -> list[Word]:
     return words
 
 
-def layoff(item: Layoff, hands: Mapping[str, LaidOut]) -> list[Word]:
+def layoff(item: LaidOff, hands: Mapping[str, LaidOut]) -> list[Word]:
     """A layoff as "4♠ on Bob’s A♠ 2♠ 3♠" (or "on Bob" when the meld is unknown)."""
     onto = item.onto
     words = [card(item.card), ("on", MUTED)]

@@ -43,7 +43,7 @@ def render_sheet(
 ) -> bytes:
     """The score sheet of ``game`` as PDF bytes.
 
-    ``score`` is the game's :class:`Sheet` (``engine.score(game)``, typed).
+    ``score`` is the game's :class:`Sheet` (``engine.score_game(game)``).
     ``detail`` prints each box's melds, layoffs, deadwood and explanation: ``None``
     does so for the boxes entered with cards, ``True`` for every box, ``False`` for
     none. ``title`` replaces the rule set's title at the top; ``created`` is the date

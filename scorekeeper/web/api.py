@@ -16,7 +16,6 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from .. import engine, exports, ledger, store
-from ..engine import contract
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.event import EventEntry
 from ..ledger import events
@@ -104,18 +103,13 @@ def _too_large(_error: Exception) -> Response:
 @bp.post("/adjudicate")
 def adjudicate() -> Response:
     """One box in, one ruling out."""
-
-    def rule(data: Any) -> dict[str, Any]:
-        game, box = contract.read_adjudication(data)
-        return engine.adjudicate({**game.to_json(boxes=False), **box.to_json()})
-
-    return _run(rule, _object_body())
+    return _run(engine.adjudicate, _object_body())
 
 
 @bp.post("/score")
 def score() -> Response:
     """A whole game in, the score sheet out."""
-    return _run(lambda data: engine.score(GameEntry.from_json(data).to_json()), _object_body())
+    return _run(engine.score, _object_body())
 
 
 @bp.post("/arrange")

@@ -194,7 +194,7 @@ def _players_problem(players: list[str], rules: engine.Rules) -> str:
     if len({p.casefold() for p in players}) != len(players):
         return "Two players have the same name."
     try:
-        engine.read_players(players, rules)  # the engine's own checks of each name
+        engine.check_players(players, rules)  # the engine's own checks of each name
     except engine.ScorekeeperError as err:
         return err.message[:1].upper() + err.message[1:] + "."
     return ""

@@ -112,6 +112,7 @@ INPUT = (contract.Layoff, contract.Hand, contract.BoxEntry, contract.GameEntry)
 """CONTRACT.md's input: every field is named, anything else is refused."""
 OUTPUT = (
     contract.Line,
+    contract.LaidOff,
     contract.LaidOut,
     contract.Ruling,
     contract.SheetBox,

@@ -365,7 +365,7 @@ GOOD = {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "A
     ("change", "code", "where"),
     [
         ({"rules": "canasta"}, "unknown-rules", "rules"),
-        ({"rules": None, "players": "Ann"}, "unknown-rules", "rules"),
+        ({"rules": None, "players": "Ann"}, "malformed", "players"),  # null: the default for the players
         ({"settings": {"undercut": 10}}, "unknown-setting", "settings.undercut"),
         ({"settings": {"game_target": "lots"}}, "malformed", "settings.game_target"),
         ({"settings": ["game_target"]}, "malformed", "settings"),
@@ -413,7 +413,7 @@ def test_game_checks(change: dict[str, Any], code: str, where: str) -> None:
 
 def test_a_game_must_be_an_object() -> None:
     with pytest.raises(ScorekeeperError) as caught:
-        score(["not", "a", "game"])  # type: ignore[arg-type]
+        score(["not", "a", "game"])
     assert caught.value.code == "malformed"
     assert caught.value.where is None
 

@@ -632,11 +632,17 @@ def test_knock_rummy_void_box() -> None:
 def test_counts_only_entry_is_0_to_98_and_names_the_field() -> None:
     ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=98)))
     assert ruling["points"] == 95
-    for bad in (99, -1, 4.5, "7", True, None):
+    for bad in (99, -1, 4.5, "7", True):
         with pytest.raises(ScorekeeperError) as err:
             adjudicate(box("gin", TWO, "knock", "Ann", {"Ann": {"count": 3}, "Bob": {"count": bad}}))
         assert (err.value.code, err.value.where) == ("malformed", "hands.Bob.count")
-        assert "from 0 to 98" in err.value.message
+        # not a whole number: the contract's reading says so; out of range: the engine's check
+        assert "Bob's count must be a whole number" in err.value.message
+        assert isinstance(bad, float | str | bool) or "from 0 to 98" in err.value.message
+    with pytest.raises(ScorekeeperError) as err:  # a null count is no count (CONTRACT.md)
+        adjudicate(box("gin", TWO, "knock", "Ann", {"Ann": {"count": 3}, "Bob": {"count": None}}))
+    assert (err.value.code, err.value.where) == ("malformed", "hands.Bob")
+    assert "Bob's hand needs cards, melds and deadwood, or a count" in err.value.message
     # with aces at 15 (V4) two aces and eight court cards and tens can count 110
     ruling = adjudicate(box("gin", TWO, "knock", "Ann", counts(Ann=3, Bob=110), settings={"ace_value": 15}))
     assert ruling["points"] == 107

@@ -175,11 +175,11 @@ def test_allah_prints_with_its_ligature_in_a_font_that_has_it() -> None:
 
 @pytest.mark.parametrize("onto", ["Maximiliano Hohenzollern-Sigmaringen III", LONG_WORD, ARABIC])
 def test_a_layoff_line_wraps_or_shortens_inside_its_cell(onto: str) -> None:
-    from scorekeeper.engine.contract import LaidOut, Layoff
+    from scorekeeper.engine.contract import LaidOff, LaidOut
     from scorekeeper.pdf.cards import CardLine, layoff
 
     hands = {onto: LaidOut(melds=(("AS", "2S", "3S"),), deadwood=(), layoffs=(), count=0)}
-    line = CardLine(layoff(Layoff(card="4S", onto=onto, meld=0), hands))
+    line = CardLine(layoff(LaidOff(card="4S", onto=onto, meld=0), hands))
     room = 45.0
     _, height = line.wrap(room, 1000)
     space = fonts.width(" ", FONT, 8)

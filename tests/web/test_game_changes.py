@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import engine
+from scorekeeper.engine.contract import BoxEntry, GameEntry
 from tests.web.conftest import box_form, start_game, version_of
 
 KNOCK = {0: 14, 1: 4, 2: 13}
@@ -69,7 +70,7 @@ def test_the_engine_settles_an_agreed_stop_without_bonuses() -> None:
     assert sheet["explanation"][0]["rule"] == "K5"
     assert "by agreement after hand 1" in sheet["explanation"][0]["text"]  # its own word
     with pytest.raises(engine.ScorekeeperError, match="ended the game by agreement after hand 1"):
-        engine.Scoring.of(game).add({"ending": "misdeal"})
+        engine.scoring_with(engine.scoring(GameEntry.from_json(game)), BoxEntry(ending="misdeal"))
     with pytest.raises(engine.ScorekeeperError) as bad:
         engine.score({**game, "ended": "bored"})
     assert bad.value.where == "ended"

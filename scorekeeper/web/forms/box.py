@@ -255,7 +255,7 @@ def proposals(form: BoxForm, ruling: Ruling | None, rules: Any = None) -> dict[i
             arranged = ruled.get(player)
             if arranged is None:
                 continue
-            layoffs = [lay.to_json() for lay in arranged.layoffs]
+            layoffs = [lay.as_entered().to_json() for lay in arranged.layoffs]
             proposal = Proposal(
                 melds=[list(m) for m in arranged.melds],
                 layoffs=layoffs,
