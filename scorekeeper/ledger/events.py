@@ -233,7 +233,13 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
     """The standings, the current round's tables and every table's result (``before``:
     the board read last, whose unchanged games are not read again)."""
     games = store.events.table_games(db, event.id, before.games if before else None)
-    results = [records.table_result(game) for game in games]
+    kept = {r.game: r for r in before.results} if before else {}
+    results = [
+        kept[game.game_id]
+        if before and before.games.get(game.game_id) is game and game.game_id in kept
+        else records.table_result(game)
+        for game in games
+    ]
     return Board(
         rank(event.entry, results, withdrawn=event.withdrawn),
         tables(db, event, games=games),

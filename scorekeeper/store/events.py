@@ -309,7 +309,11 @@ def table_games(db: Session, event_id: str, known: Mapping[str, TableGame] | Non
         if row.id in read:
             players, summary = read[row.id]
         elif row.id in known and row.id not in gone:
-            players, summary = known[row.id].players, known[row.id].summary
+            old = known[row.id]
+            if (old.round, old.table, old.ended) == (row.round, row.table_number, row.ended):
+                games.append(old)  # the very value read before: what is made of it holds
+                continue
+            players, summary = old.players, old.summary
         else:  # deleted between the two reads
             continue
         games.append(
