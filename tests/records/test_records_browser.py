@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ import pytest
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import GameEntry
 from scorekeeper.web import create_app
-from tests.web.browser import MARKS, browser, free_port, stop  # noqa: F401  (fixture)
+from tests.web.browser import MARKS, free_port, stop
 
 from .games import GAME_A, GAME_B, GAME_C
 
@@ -24,12 +24,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def club_server(tmp_path: Path) -> Iterator[str]:
+def club_server(migrated: Callable[[str], str]) -> Iterator[str]:
     """A club's server (every game counts) holding the three known games."""
     from waitress.server import create_server
 
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    store.migrate(url)
+    url = migrated("club.sqlite3")
     with store.opened(url) as db:
         for game in (GAME_A, GAME_B, GAME_C):
             ledger.start(db, GameEntry.from_json(game))
@@ -54,7 +53,7 @@ def _widest(page: Any) -> int:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_players_page_on_a_phone_without_javascript(
-    browser: Any,  # noqa: F811
+    browser: Any,
     club_server: str,
     scheme: str,
 ) -> None:
@@ -77,7 +76,7 @@ def test_a_players_page_on_a_phone_without_javascript(
 
 
 def test_head_to_head_from_the_form_without_javascript(
-    browser: Any,  # noqa: F811
+    browser: Any,
     club_server: str,
 ) -> None:
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
@@ -96,7 +95,7 @@ def test_head_to_head_from_the_form_without_javascript(
 
 @pytest.mark.parametrize("path", ["/players/", "/players/ann", "/head-to-head?p=ann&p=bob"])
 def test_the_players_pages_pass_the_audits(
-    browser: Any,  # noqa: F811
+    browser: Any,
     club_server: str,
     path: str,
 ) -> None:
