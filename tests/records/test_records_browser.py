@@ -4,10 +4,8 @@ screenshots are written to ``SCOREKEEPER_SCREENSHOTS`` (a folder) when it is set
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ import pytest
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import GameEntry
 from scorekeeper.web import create_app
-from tests.web.browser import MARKS, free_port, stop
+from tests.web.browser import MARKS, free_port, screenshot, stop
 
 from .games import GAME_A, GAME_B, GAME_C
 
@@ -41,9 +39,7 @@ def club_server(migrated: Callable[[str], str]) -> Iterator[str]:
 
 
 def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=str(Path(folder) / name), full_page=True)
+    screenshot(page, name, full_page=True)
 
 
 def _widest(page: Any) -> int:
@@ -61,7 +57,7 @@ def test_a_players_page_on_a_phone_without_javascript(
     page = context.new_page()
     page.goto(f"{club_server}/players/")
     page.get_by_role("link", name="Ann").first.click()
-    _shot(page, f"player-{scheme}.png")
+    _shot(page, f"player-{scheme}")
     assert page.locator("[data-figure=boxes-won]").inner_text() == "5 of 8"
     chart = page.locator("figure.chart svg")
     box = chart.bounding_box()
@@ -83,11 +79,11 @@ def test_head_to_head_from_the_form_without_javascript(
     page = context.new_page()
     page.goto(f"{club_server}/players/")
     assert _widest(page) <= 390
-    _shot(page, "players.png")
+    _shot(page, "players")
     page.select_option("#p0", "ann")
     page.select_option("#p1", "bob")
     page.get_by_role("button", name="Compare").click()
-    _shot(page, "versus.png")
+    _shot(page, "versus")
     assert page.locator("[data-net='ann>bob>516']").inner_text().startswith("bob paid ANN 516")
     assert _widest(page) <= 390
     context.close()

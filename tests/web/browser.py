@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import shutil
 import socket
@@ -36,6 +37,16 @@ MARKS = [
     ),
 ]
 """``pytestmark`` of every browser test module."""
+
+
+def screenshot(target: Any, name: str, **options: Any) -> None:
+    """A screenshot of a page or an element to look at (``name``.png), written to the
+    folder ``SCOREKEEPER_SCREENSHOTS`` names when it is set, and not taken otherwise:
+    nothing checks them, and a full page costs Chromium about half a second."""
+    folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(Path(folder) / f"{name}.png"), **options)
 
 
 def free_port() -> int:
