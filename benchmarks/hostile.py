@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,9 +165,15 @@ class Table:
         return recorded - started, time.perf_counter() - recorded
 
 
-def _play(table: Table, seconds: float, phase: Phase) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+def _play(
+    table: Table, seconds: float, phase: Phase, done: Callable[[], bool] = lambda: True, most: float = 300.0
+) -> None:
+    """Cycles for ``seconds``, and on until ``done()`` (for at most ``most`` seconds)."""
+    started = time.monotonic()
+    while True:
+        playing = time.monotonic() - started
+        if playing >= most or (playing >= seconds and done()):
+            return
         record, poll = table.cycle()
         phase.records.append(record)
         phase.polls.append(poll)
@@ -175,12 +181,13 @@ def _play(table: Table, seconds: float, phase: Phase) -> None:
 
 
 def attack(
-    base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300, load: str = "pdf"
+    base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300, load: str = "pdf", sheets: int = 0
 ) -> dict[str, Any]:
     """The table idle for ``seconds``, then for ``seconds`` with ``hostile`` threads
     reading the sheet page (``load="read"``) or fetching the PDF (``"pdf"``) of a game
     of ``boxes`` boxes; both phases summarised, and the ratios of the attacked figures
-    to the idle ones."""
+    to the idle ones. The attacked phase goes on past ``seconds`` until the hostile
+    client has been answered with ``sheets`` whole pages or PDFs (200) since it began."""
     if load not in LOADS:
         raise ValueError(f"load must be one of {LOADS}, not {load!r}")
     big = hostile_session().post(f"{base}/api/v1/games", json=biggest_game(boxes), timeout=120)
@@ -213,7 +220,13 @@ def attack(
     for thread in threads:
         thread.start()
     time.sleep(1.0)  # every hostile request is in flight
-    _play(table, seconds, attacked)
+
+    def served() -> int:
+        with lock:
+            return attacked.hostile[200]
+
+    already = served()
+    _play(table, seconds, attacked, lambda: served() >= already + sheets)
     stop.set()
     for thread in threads:
         thread.join(timeout=300)

@@ -9,7 +9,8 @@
 
   function fillCodeFromFragment() {
     var code = decodeURIComponent(window.location.hash.slice(1));
-    if (code.length < 6) { return; }
+    // A fragment naming an element is an anchor (#invite, where renewing returns), not a code.
+    if (code.length < 6 || document.getElementById(code)) { return; }
     var field = document.querySelector("form[data-join] input[name=code]");
     if (field && !field.value) { field.value = code; }
     if (window.history && window.history.replaceState) {

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import store
 from scorekeeper.web import create_app
+from tests.web.browser import browser, chromium_process, live_server  # noqa: F401  (browser tests' fixtures)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -43,15 +44,19 @@ def migrated(tmp_path: Path, migrated_once: Path) -> Callable[[str], str]:
     hundreds of tests each want their own database. The migrations' own tests migrate."""
 
     def database(name: str) -> str:
-        path = tmp_path / name
-        with (
-            contextlib.closing(sqlite3.connect(migrated_once)) as source,
-            contextlib.closing(sqlite3.connect(path)) as target,
-        ):
-            source.backup(target)
-        return f"sqlite:///{path}"
+        return copy_database(migrated_once, tmp_path / name)
 
     return database
+
+
+def copy_database(source: Path, path: Path) -> str:
+    """A copy (SQLite's backup) of the SQLite database ``source`` at ``path``, as a URL."""
+    with (
+        contextlib.closing(sqlite3.connect(source)) as original,
+        contextlib.closing(sqlite3.connect(path)) as target,
+    ):
+        original.backup(target)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture

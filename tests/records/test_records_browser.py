@@ -4,10 +4,8 @@ screenshots are written to ``SCOREKEEPER_SCREENSHOTS`` (a folder) when it is set
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ import pytest
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import GameEntry
 from scorekeeper.web import create_app
-from tests.web.browser import MARKS, browser, free_port, stop  # noqa: F401  (fixture)
+from tests.web.browser import MARKS, free_port, screenshot, stop
 
 from .games import GAME_A, GAME_B, GAME_C
 
@@ -24,12 +22,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def club_server(tmp_path: Path) -> Iterator[str]:
+def club_server(migrated: Callable[[str], str]) -> Iterator[str]:
     """A club's server (every game counts) holding the three known games."""
     from waitress.server import create_server
 
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    store.migrate(url)
+    url = migrated("club.sqlite3")
     with store.opened(url) as db:
         for game in (GAME_A, GAME_B, GAME_C):
             ledger.start(db, GameEntry.from_json(game))
@@ -42,9 +39,7 @@ def club_server(tmp_path: Path) -> Iterator[str]:
 
 
 def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=str(Path(folder) / name), full_page=True)
+    screenshot(page, name, full_page=True)
 
 
 def _widest(page: Any) -> int:
@@ -54,7 +49,7 @@ def _widest(page: Any) -> int:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_players_page_on_a_phone_without_javascript(
-    browser: Any,  # noqa: F811
+    browser: Any,
     club_server: str,
     scheme: str,
 ) -> None:
@@ -62,7 +57,7 @@ def test_a_players_page_on_a_phone_without_javascript(
     page = context.new_page()
     page.goto(f"{club_server}/players/")
     page.get_by_role("link", name="Ann").first.click()
-    _shot(page, f"player-{scheme}.png")
+    _shot(page, f"player-{scheme}")
     assert page.locator("[data-figure=boxes-won]").inner_text() == "5 of 8"
     chart = page.locator("figure.chart svg")
     box = chart.bounding_box()
@@ -77,18 +72,18 @@ def test_a_players_page_on_a_phone_without_javascript(
 
 
 def test_head_to_head_from_the_form_without_javascript(
-    browser: Any,  # noqa: F811
+    browser: Any,
     club_server: str,
 ) -> None:
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{club_server}/players/")
     assert _widest(page) <= 390
-    _shot(page, "players.png")
+    _shot(page, "players")
     page.select_option("#p0", "ann")
     page.select_option("#p1", "bob")
     page.get_by_role("button", name="Compare").click()
-    _shot(page, "versus.png")
+    _shot(page, "versus")
     assert page.locator("[data-net='ann>bob>516']").inner_text().startswith("bob paid ANN 516")
     assert _widest(page) <= 390
     context.close()
@@ -96,7 +91,7 @@ def test_head_to_head_from_the_form_without_javascript(
 
 @pytest.mark.parametrize("path", ["/players/", "/players/ann", "/head-to-head?p=ann&p=bob"])
 def test_the_players_pages_pass_the_audits(
-    browser: Any,  # noqa: F811
+    browser: Any,
     club_server: str,
     path: str,
 ) -> None:

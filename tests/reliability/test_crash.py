@@ -70,12 +70,13 @@ def _writer(
                 return  # the server is gone
 
 
-@pytest.mark.parametrize("cycle_seconds", [(0.8, 1.6)])
+@pytest.mark.parametrize("writes_per_round", [(10, 40)])
 def test_kill_9_mid_stream_leaves_every_game_consistent(
-    database_url: str, tmp_path: Path, cycle_seconds: tuple[float, float]
+    database_url: str, tmp_path: Path, writes_per_round: tuple[int, int]
 ) -> None:
-    """3 rounds: 6 writers on 3 games (appends, corrections, deletions) for about a second,
-    then SIGKILL. After each: every game verifies (rescored totals, stored rulings,
+    """3 rounds: 6 writers on 3 games (appends, corrections, deletions) until a random
+    10 to 40 of the round's appends have been acknowledged, then SIGKILL, the writers
+    still writing. After each: every game verifies (rescored totals, stored rulings,
     one revision per version), every acknowledged box is stored, and a restarted server
     takes writes again."""
     log = tmp_path / "server.log"
@@ -92,9 +93,13 @@ def test_kill_9_mid_stream_leaves_every_game_consistent(
             threading.Thread(target=_writer, args=(server, games, next(seeds), acknowledged, stop))
             for _ in range(6)
         ]
+        target = len(acknowledged) + random.Random(round_).randint(*writes_per_round)
         for thread in threads:
             thread.start()
-        time.sleep(random.Random(round_).uniform(*cycle_seconds))
+        deadline = time.monotonic() + 120
+        while len(acknowledged) < target and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert any(thread.is_alive() for thread in threads), "the writers stopped before the kill"
         server.kill()
         stop.set()
         for thread in threads:

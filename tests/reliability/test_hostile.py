@@ -18,10 +18,13 @@ from .conftest import LiveServer
 def test_a_table_keeps_recording_while_a_client_prints_the_biggest_sheets(
     server: LiveServer, load: str
 ) -> None:
-    """``read``: anonymous readers of the biggest game's sheet page (issue 23)."""
-    result = attack(server.url, seconds=5.0, hostile=4, load=load)
+    """``read``: anonymous readers of the biggest game's sheet page (issue 23). The attack
+    lasts until the hostile client has been given two whole PDFs (or pages) since the
+    table began playing under it: the server makes one at a time, so the second was made
+    from start to end while the table played."""
+    result = attack(server.url, seconds=0.5, hostile=4, load=load, sheets=2)
     idle, attacked = result["idle"], result["attacked"]
     # attack() raises if any of the table's records or polls is refused or fails.
     assert idle["cycles"] >= 1 and attacked["cycles"] >= 1, result
-    assert sum(attacked["hostile_answers"].values()) >= 1, result
+    assert attacked["hostile_answers"].get(200, 0) >= 2, result
     assert set(attacked["hostile_answers"]) <= {200, 503}, result

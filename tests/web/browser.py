@@ -3,17 +3,19 @@ served by waitress on loopback (CSRF on, as phones meet it) on a fresh database.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import re
 import shutil
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scorekeeper import store
 from scorekeeper.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -37,6 +39,16 @@ MARKS = [
 """``pytestmark`` of every browser test module."""
 
 
+def screenshot(target: Any, name: str, **options: Any) -> None:
+    """A screenshot of a page or an element to look at (``name``.png), written to the
+    folder ``SCOREKEEPER_SCREENSHOTS`` names when it is set, and not taken otherwise:
+    nothing checks them, and a full page costs Chromium about half a second."""
+    folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(Path(folder) / f"{name}.png"), **options)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -44,20 +56,33 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """The app served by waitress on loopback, in a thread, on a fresh database."""
+def live_server(migrated: Callable[[str], str]) -> Iterator[str]:
+    """The app served by waitress on loopback, in a thread, on a fresh database
+    (``browser.sqlite3`` in the test's folder, a copy of the run's migrated one)."""
+    with serving(migrated("browser.sqlite3")) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(database_url: str) -> Iterator[str]:
+    """The app on ``database_url`` served by waitress on loopback, in a thread; its URL."""
     from waitress.server import create_server
 
-    url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
-    store.migrate(url)
     app = create_app(
-        {"DATABASE_URL": url, "SECRET_KEY": "browser-" + "b" * 40, "POLL_SECONDS": 1, "PDF_IN_PROCESS": True}
+        {
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "browser-" + "b" * 40,
+            "POLL_SECONDS": 1,
+            "PDF_IN_PROCESS": True,
+        }
     )
     server = create_server(app, host="127.0.0.1", port=free_port(), threads=6)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    stop(server, thread)
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    finally:
+        stop(server, thread)
 
 
 def stop(server: Any, thread: threading.Thread) -> None:
@@ -69,11 +94,67 @@ def stop(server: Any, thread: threading.Thread) -> None:
     server.task_dispatcher.shutdown()
 
 
+class _Chromium:
+    """One headless Chromium for a whole run of a pytest process (launching one takes
+    half a second), launched again should it have gone. Playwright's sync API leaves its
+    event loop marked as running in this thread while its driver runs: the mark is
+    lifted between browser tests, so the tests that run between them see no loop."""
+
+    def __init__(self) -> None:
+        self.manager: Any = None
+        self.chromium: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def acquire(self) -> Any:
+        sync_api = pytest.importorskip("playwright.sync_api")
+        if self.loop is not None:
+            asyncio._set_running_loop(self.loop)
+        if self.chromium is None or not self.chromium.is_connected():
+            self.release()
+            self.close()
+            self.manager = sync_api.sync_playwright()
+            playwright = self.manager.start()
+            self.loop = asyncio._get_running_loop()
+            self.chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        return self.chromium
+
+    def release(self) -> None:
+        """The end of a test: every context it opened is closed (its pages, cookies,
+        storage and service workers with it), then the loop's mark is lifted."""
+        if self.chromium is not None and self.chromium.is_connected():
+            for context in self.chromium.contexts:
+                context.close()
+        asyncio._set_running_loop(None)
+
+    def close(self) -> None:
+        if self.manager is None:
+            return
+        if self.loop is not None:
+            asyncio._set_running_loop(self.loop)
+        try:
+            if self.chromium is not None and self.chromium.is_connected():
+                self.chromium.close()
+        finally:
+            self.manager.__exit__(None, None, None)
+            self.manager = self.chromium = self.loop = None
+
+
+@pytest.fixture(scope="session")
+def chromium_process() -> Iterator[_Chromium]:
+    """The process's one Chromium (see :func:`browser`), closed at the run's end."""
+    shared = _Chromium()
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium, launched by Playwright (its own browser download is not used)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+def browser(chromium_process: _Chromium) -> Iterator[Any]:
+    """Headless Chromium, launched by Playwright (its own browser download is not used):
+    one per pytest process, shared by its tests. A test opens its own contexts (each a
+    fresh profile: no cookie, storage, cache or service worker of another test's) and
+    they are all closed at its end, whether it passed or not."""
+    chromium = chromium_process.acquire()
+    try:
         yield chromium
-        chromium.close()
+    finally:
+        chromium_process.release()

@@ -9,7 +9,6 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import engine
-from tests.web.browser import browser, live_server  # noqa: F401  (browser fixtures)
 
 JERSEY_DEFAULTS = {
     f"setting_{s.name}": (

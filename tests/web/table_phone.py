@@ -1,14 +1,13 @@
 """What the table tests (``test_table_*.py``, ``test_audits.py``) share: a phone of
-390 x 844 that records its script errors, a game opened as its scorer, screenshots."""
+390 x 844 that records its script errors, a game opened as its scorer, screenshots
+(when ``SCOREKEEPER_SCREENSHOTS`` names a folder)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from benchmarks.taps import PHONE, SHEET_URL, open_game
-
-SHOTS = Path("/tmp/shots")
+from tests.web.browser import screenshot
 
 __all__ = ["PHONE", "SHEET_URL", "open_game", "phone", "shot", "stored_game"]
 
@@ -31,9 +30,8 @@ def phone(browser: Any, **options: Any) -> Any:
 
 
 def shot(page: Any, name: str, full_page: bool = False) -> None:
-    """A screenshot to look at, in /tmp/shots."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"table-{name}.png"), full_page=full_page)
+    """A screenshot to look at (see :func:`tests.web.browser.screenshot`)."""
+    screenshot(page, f"table-{name}", full_page=full_page)
 
 
 def stored_game(page: Any, sheet_url: str) -> dict[str, Any]:

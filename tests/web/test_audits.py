@@ -6,14 +6,19 @@ errors); tap targets of at least 44 px, measured."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser import MARKS
+from tests.conftest import copy_database
+from tests.web.browser import MARKS, serving
 from tests.web.table_phone import open_game, phone, shot
 
 pytestmark = MARKS
+Site = Callable[[Any, str], tuple[dict[str, Any], dict[str, str]]]
+"""The module's pages: (a browser, "game" or "event") -> (the scorer's storage, the URLs)."""
 
 GAME = {
     "rules": "jersey-scarne",
@@ -37,9 +42,7 @@ TARGETS = (
 """What a thumb taps; links inside sentences are exempt (WCAG 2.5.8's inline links)."""
 
 
-def _pages(page: Any, base: str, name: str) -> dict[str, str]:
-    if name.startswith("event"):
-        return _event_pages(page, base)
+def _game_pages(page: Any, base: str) -> dict[str, str]:
     sheet = open_game(page, base, GAME)
     box = page.locator(".scores td:first-child a").first.get_attribute("href")
     return {
@@ -47,7 +50,7 @@ def _pages(page: Any, base: str, name: str) -> dict[str, str]:
         "sheet": sheet,
         "record": sheet + "/boxes/new",
         "check": base + "/check",
-        "rules": base + "/rules",
+        "rules": base + "/rules/",
         "preset": base + "/rules/jersey-scarne",
         "new": base + "/games/new",
         "house-rules": sheet + "/rules",
@@ -74,10 +77,33 @@ def _event_pages(page: Any, base: str) -> dict[str, str]:
     }
 
 
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, migrated_once: Path) -> Iterator[Site]:
+    """The audited pages on one server of this module (the audits only read them): the
+    game, and the event, each made once by its scorer's phone; built when first asked."""
+    url = copy_database(migrated_once, tmp_path_factory.mktemp("audits") / "audits.sqlite3")
+    made: dict[str, tuple[dict[str, Any], dict[str, str]]] = {}
+    with serving(url) as base:
+
+        def built(browser: Any, what: str) -> tuple[dict[str, Any], dict[str, str]]:
+            if what not in made:
+                scorer = phone(browser)
+                urls = (_event_pages if what == "event" else _game_pages)(scorer, base)
+                assert scorer.script_errors == []
+                made[what] = scorer.context.storage_state(), urls
+                scorer.context.close()
+            return made[what]
+
+        yield built
+
+
 @pytest.fixture
-def audited(live_server: str, browser: Any, request: pytest.FixtureRequest) -> tuple[Any, dict[str, str]]:
-    page = phone(browser)
-    return page, _pages(page, live_server, request.node.callspec.params["name"])
+def audited(site: Site, browser: Any, request: pytest.FixtureRequest) -> tuple[Any, dict[str, str]]:
+    """A new phone holding the scorer's rights (the cookies and storage of the phone that
+    made the game or the event) and the pages' addresses."""
+    name = request.node.callspec.params["name"]
+    state, urls = site(browser, "event" if name.startswith("event") else "game")
+    return phone(browser, storage_state=state), urls
 
 
 PAGES = [
@@ -104,6 +130,7 @@ def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str)
     page, urls = audited
     page.goto(urls[name])
     page.wait_for_load_state("networkidle")
+    assert page.url == urls[name]  # the page itself, not a prompt for the scorer's code
     results = axe_playwright.Axe().run(page)
     violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]]
     assert violations == []
@@ -114,6 +141,7 @@ def test_seo_and_best_practice(audited: tuple[Any, dict[str, str]], name: str) -
     page, urls = audited
     page.goto(urls[name])
     page.wait_for_load_state("networkidle")
+    assert page.url == urls[name]  # the page itself, not a prompt for the scorer's code
     assert page.get_attribute("html", "lang") == "en"
     assert page.title().strip()
     assert "width=device-width" in (page.get_attribute("meta[name=viewport]", "content") or "")

@@ -4,14 +4,11 @@ one correction, and a second phone that watches the sheet update by itself."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser import MARKS, SHEET_URL
-
-SHOTS = Path("/tmp/shots")
+from tests.web.browser import MARKS, SHEET_URL, screenshot
 
 pytestmark = MARKS
 
@@ -32,8 +29,7 @@ def _phone(browser: Any) -> Any:
 
 
 def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    screenshot(page, name, full_page=True)
 
 
 def _open_cards(page: Any, index: int) -> None:

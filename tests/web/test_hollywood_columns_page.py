@@ -7,16 +7,14 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.engine import score
-from tests.web.browser import MARKS
+from tests.web.browser import MARKS, screenshot
 
-SHOTS = Path("/tmp/shots")
 COLUMNS = 12
 
 
@@ -80,12 +78,11 @@ def test_twelve_columns_scroll_under_a_sticky_first_column(live_server: str, bro
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     first = page.locator(".pad tbody tr:first-child th")
     before = first.bounding_box()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "hollywood-12-columns.png"), full_page=True)
+    screenshot(page, "hollywood-12-columns", full_page=True)
     wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
     after = first.bounding_box()
     assert before is not None and after is not None and before["x"] == after["x"]
     last = page.locator(".pad thead th.game-head").last
     assert last.inner_text() == f"Game {COLUMNS}" and last.is_visible()
-    page.screenshot(path=str(SHOTS / "hollywood-12-columns-scrolled.png"))
+    screenshot(page, "hollywood-12-columns-scrolled")
     context.close()

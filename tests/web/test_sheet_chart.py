@@ -9,9 +9,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.web.browser import MARKS, SHEET_URL
+from tests.web.browser import MARKS, SHEET_URL, screenshot
 from tests.web.conftest import box_form, start_game, version_of
-from tests.web.test_browser import SHOTS
 from tests.web.test_browser_reliability import Phone, _fill_knock, _new_game
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -52,7 +51,7 @@ def test_the_chart_follows_the_running_totals(client: FlaskClient) -> None:
 @MARKS[1]
 def test_the_chart_reads_on_a_phone(live_server: str, browser: Any) -> None:
     """At 390 px the chart takes the width without scrolling the page, and is tall
-    enough to read; the screenshot is kept for a look."""
+    enough to read; a screenshot is kept for a look (SCOREKEEPER_SCREENSHOTS)."""
     phone = Phone(browser)
     page = phone.page
     page.set_viewport_size({"width": 390, "height": 844})
@@ -69,6 +68,5 @@ def test_the_chart_reads_on_a_phone(live_server: str, browser: Any) -> None:
     assert box is not None and 300 <= box["width"] <= 390 and box["height"] >= 120
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert "Ann 46" in figure.inner_text() and "Bob 19" in figure.inner_text()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    figure.screenshot(path=str(SHOTS / "sheet-chart.png"))
+    screenshot(figure, "sheet-chart")
     assert phone.errors == []
