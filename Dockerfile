@@ -20,10 +20,11 @@ USER scorekeeper
 WORKDIR /home/scorekeeper
 EXPOSE 8000
 
-# Four workers of four threads; SIGTERM lets each finish what it holds (30 s at most).
+# Four workers of four threads; SIGTERM lets each finish what it holds (30 s at most);
+# each worker freezes what it built before serving (scorekeeper/gunicorn_conf.py).
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--worker-class", "gthread", \
      "--threads", "4", "--graceful-timeout", "30", "--access-logfile", "-", \
-     "scorekeeper.web:create_app()"]
+     "--config", "python:scorekeeper.gunicorn_conf", "scorekeeper.web:create_app()"]
 
 HEALTHCHECK --interval=30s --timeout=3s \
     CMD ["python", "-c", "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=2).status != 200)"]

@@ -15,8 +15,11 @@ sheet its ``HX-Redirect`` leads to. Phones start at random moments, keep their
 keep-alive connection all evening, and every request is timed.
 
 The server is one ``scorekeeper serve`` process on 127.0.0.1 (``--instances 2``: two,
-with the phones of each table spread over them as a proxy would), on a temporary SQLite
+with the phones of each table spread over them as a proxy would; ``--gunicorn``: one
+gunicorn of ``--instances`` workers, as docs/deploy.md runs it), on a temporary SQLite
 database (``--postgres``: a throw-away PostgreSQL cluster, Debian's server binaries).
+``make bench`` runs the evening on one process with SQLite, the ramp, then on two
+gunicorn workers with PostgreSQL (issue 25's two settings).
 Targets: poll p95 ≤ 20 ms, recording a box p95 ≤ 100 ms, standings p95 ≤ 50 ms, no
 errors, no standings poll missing a box acknowledged before it. ``--ramp 200,300``
 then runs shorter evenings with more tables, for the number one server process (one
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import gzip
 import json
 import math
@@ -83,6 +87,8 @@ PROJECTORS = 5
 TIMEOUT = 10.0
 HOST = "127.0.0.1"
 PROJECT = Path(__file__).resolve().parent.parent
+TRACE: Path | None = None
+"""Where ``--trace`` writes every timed request of the last evening (kind, start, ms)."""
 KINDS = ("poll", "form", "record", "sheet", "standings", "standings_page", "close", "seat")
 """What is timed: the poll, the box form, recording a box, the sheet after it, the
 projectors' standings (the event's JSON, the page), the director closing a round and
@@ -187,6 +193,9 @@ class Evening:
     recorded: int = 0
     """Boxes acknowledged this round (a projector's poll must count them all)."""
     stale_standings: int = 0
+    trace: list[tuple[str, float, float]] = field(default_factory=list)
+    """Every timed request: its kind, when it was sent (seconds into the evening) and
+    what it took (ms), for ``--trace``."""
 
     async def timed(
         self,
@@ -207,6 +216,7 @@ class Evening:
             phone.close()
             return None
         took = (time.perf_counter() - start) * 1000
+        self.trace.append((kind, round(start - self.started, 3), round(took, 2)))
         if start - self.started >= WARM_UP_SECONDS:
             self.latencies[kind].append(took)
         if answer[0] not in expect:
@@ -366,6 +376,11 @@ async def evening(
     status, _, _ = await director.request("GET", f"/events/{event.id}/standings")
     page = status == 200
     cpu_before, client_before = server_cpu(servers), time.process_time()
+    # The phones' own process: what it built so far (the event, the imports) is left
+    # out of its collector's full collections, whose pauses (50-70 ms) every request in
+    # flight would otherwise count as the server's.
+    gc.collect()
+    gc.freeze()
     night.started = time.perf_counter()
     for number in range(1, ROUNDS + 1):
         tables = await _tables_now(director, event.id, event.secret)
@@ -413,6 +428,8 @@ async def evening(
     client = time.process_time() - client_before
     for phone in (director, *projectors):
         phone.close()
+    if TRACE is not None:
+        TRACE.write_text(json.dumps(night.trace), encoding="utf-8")
     return summary(night, event.tables, elapsed, cpu, client)
 
 
@@ -513,12 +530,25 @@ def serve_command(port: int) -> list[str]:
     return [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port)]
 
 
+def gunicorn_command(port: int, workers: int) -> list[str]:
+    """gunicorn as docs/deploy.md and the Dockerfile run it (``workers`` processes of
+    four threads); its connections kept 10 s idle, as the proxy in front of it keeps
+    its own to gunicorn open (``keepalive`` in deploy/nginx.conf) while phones poll."""
+    return [
+        *(sys.executable, "-m", "gunicorn", "--bind", f"{HOST}:{port}"),
+        *("--workers", str(workers), "--worker-class", "gthread", "--threads", "4"),
+        *("--keep-alive", "10", "--graceful-timeout", "30"),
+        *("--config", "python:scorekeeper.gunicorn_conf", "scorekeeper.web:create_app()"),
+    ]
+
+
 @contextlib.contextmanager
 def instances(
-    url: str, count: int, folder: Path, secret: str | None = None
+    url: str, count: int, folder: Path, secret: str | None = None, gunicorn: int = 0
 ) -> Iterator[tuple[list[int], list[subprocess.Popen[bytes]]]]:
     """``count`` servers on ``url`` with one secret, each with its own instance folder
-    and log; stopped (SIGTERM) at the end."""
+    and log (``gunicorn``: each one gunicorn of that many workers, else ``scorekeeper
+    serve``); stopped (SIGTERM) at the end."""
     secret = secret or secrets.token_hex(32)
     ports, servers = [], []
     try:
@@ -538,7 +568,11 @@ def instances(
             with (folder / f"server-{number}.log").open("wb") as log:
                 servers.append(
                     subprocess.Popen(
-                        serve_command(port), cwd=PROJECT, env=env, stdout=log, stderr=subprocess.STDOUT
+                        gunicorn_command(port, gunicorn) if gunicorn else serve_command(port),
+                        cwd=PROJECT,
+                        env=env,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
                     )
                 )
             ports.append(port)
@@ -643,8 +677,11 @@ def postgres_cluster(folder: Path) -> Iterator[str]:
 # --- runs ----------------------------------------------------------------------------------
 
 
-def run_evening(tables: int, seconds: float, count: int = 1, postgres: bool = False) -> dict[str, Any]:
-    """One evening of ``tables`` tables on ``count`` server processes."""
+def run_evening(
+    tables: int, seconds: float, count: int = 1, postgres: bool = False, gunicorn: int = 0
+) -> dict[str, Any]:
+    """One evening of ``tables`` tables on ``count`` server processes (``gunicorn``: one
+    gunicorn of that many workers)."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-club-") as tmp:
         folder = Path(tmp)
         with contextlib.ExitStack() as stack:
@@ -657,13 +694,19 @@ def run_evening(tables: int, seconds: float, count: int = 1, postgres: bool = Fa
             secret = secrets.token_hex(32)
             with webgames.database(url) as db:
                 event = start_event(db, tables, secret)
-            ports, servers = stack.enter_context(instances(url, count, folder, secret))
+            ports, servers = stack.enter_context(
+                instances(url, 1 if gunicorn else count, folder, secret, gunicorn)
+            )
             load = _load_average()
             result = asyncio.run(evening(ports, event, seconds, servers))
             result["load_average"] = f"{load} -> {_load_average()}"
-            result["instances"] = count
+            result["instances"] = gunicorn or count
+            result["server"] = "gunicorn" if gunicorn else "scorekeeper serve"
             result["database"] = "postgresql" if postgres else "sqlite"
-            logs = [_trouble((folder / f"server-{n}.log").read_text(errors="replace")) for n in range(count)]
+            logs = [
+                _trouble((folder / f"server-{n}.log").read_text(errors="replace"))
+                for n in range(len(servers))
+            ]
             if result["errors"]:
                 result["server_log_tail"] = logs
             return result
@@ -682,7 +725,8 @@ def _trouble(log: str) -> str:
 
 
 def run(minutes: float = MINUTES, ramp: list[int] | None = None, postgres: bool = True) -> dict[str, Any]:
-    """The evening on one process (SQLite), the ramp, and two instances on PostgreSQL."""
+    """The evening on one process (SQLite), the ramp, and two gunicorn workers on
+    PostgreSQL."""
     seconds = minutes * 60 + WARM_UP_SECONDS
     results: dict[str, Any] = {"minutes": minutes, "one_process": run_evening(TABLES, seconds)}
     _say("one process", results["one_process"])
@@ -698,8 +742,8 @@ def run(minutes: float = MINUTES, ramp: list[int] | None = None, postgres: bool 
     results["tables_one_process_holds"] = max(held, default=0)
     if postgres and (shutil.which("runuser") is not None or os.geteuid() != 0):
         try:
-            results["two_instances_postgresql"] = run_evening(TABLES, seconds, 2, postgres=True)
-            _say("two instances, PostgreSQL", results["two_instances_postgresql"])
+            results["two_instances_postgresql"] = run_evening(TABLES, seconds, postgres=True, gunicorn=2)
+            _say("two gunicorn workers, PostgreSQL", results["two_instances_postgresql"])
         except RuntimeError as err:
             results["two_instances_postgresql"] = {"skipped": str(err)}
     return results
@@ -711,7 +755,14 @@ def _rows(label: str, result: dict[str, Any]) -> list[list[Any]]:
     runs += [("one process, SQLite (ramp)", step) for step in result.get("ramp", [])]
     pg = result.get("two_instances_postgresql", {})
     if "poll" in pg:
-        runs.append(("two processes, PostgreSQL", pg))
+        runs.append(
+            (
+                "two gunicorn workers, PostgreSQL"
+                if pg.get("server") == "gunicorn"
+                else "two processes, PostgreSQL",
+                pg,
+            )
+        )
     rows = []
     for name, run in runs:
         poll, record = run["poll"], run["record"]
@@ -817,6 +868,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="only one evening of this many tables")
     parser.add_argument("--instances", type=int, default=1)
     parser.add_argument("--postgres", action="store_true", help="with --tables: on PostgreSQL")
+    parser.add_argument(
+        "--gunicorn", action="store_true", help="with --tables: one gunicorn of --instances workers"
+    )
     parser.add_argument("--ramp", default="", help="more tables to try, e.g. 200,300,400")
     parser.add_argument(
         "--nice",
@@ -833,11 +887,20 @@ def main() -> None:
     parser.add_argument(
         "--note", default="", help="with --write: a paragraph after the table (the conditions of the run)"
     )
+    parser.add_argument("--trace", type=Path, help="write every timed request of the evening here (JSON)")
     args = parser.parse_args()
+    global TRACE
+    TRACE = args.trace
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # the servers inherit it
     if args.tables:
-        result = run_evening(args.tables, args.minutes * 60 + WARM_UP_SECONDS, args.instances, args.postgres)
+        result = run_evening(
+            args.tables,
+            args.minutes * 60 + WARM_UP_SECONDS,
+            args.instances,
+            args.postgres,
+            args.instances if args.gunicorn else 0,
+        )
     else:
         ramp = [int(n) for n in args.ramp.split(",") if n.strip()]
         result = run(args.minutes, ramp)

@@ -18,6 +18,7 @@ database table would cost a write per wrong try for no measured gain.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
@@ -31,6 +32,10 @@ from markupsafe import Markup
 
 from .. import ledger, store
 from . import gamedata, htmx
+
+QR_CODES = 512
+"""QR codes kept drawn per process: two for each table of a 100-table evening and more
+(a few kilobytes each)."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +59,15 @@ class Invite:
         return None if code is None else f"{code[:3]} {code[3:]}"
 
 
+@functools.lru_cache(maxsize=QR_CODES)
 def qr_svg(url: str, title: str) -> Markup:
     """A QR code of ``url`` as inline SVG (no script, no style attribute: the CSP
-    allows it), drawn on the server; error correction M survives a glare on a screen."""
+    allows it), drawn on the server; error correction M survives a glare on a screen.
+
+    Drawn once per link in each process: a scorer's sheet shows two, and drawing them
+    (choosing the best of eight masks) took 33 of the 48 ms of the sheet a scorer's
+    phone loads after every box it records (the club evening's slowest request,
+    docs/performance.md)."""
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup

@@ -75,6 +75,8 @@ class Gunicorn(Served):
             "10",
             "--access-logfile",
             "-",
+            "--config",
+            "python:scorekeeper.gunicorn_conf",
             "scorekeeper.web:create_app()",
         ]
 

@@ -1,0 +1,101 @@
+"""An event's state is read once however many threads ask for it at once, each drawing
+of it is made once, and a scorer's QR codes are drawn once per link (issue 25: the
+club evening's standings tail, docs/performance.md)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.ledger import events as ledger_events
+from scorekeeper.web import invite, standings
+from tests.web.test_event_pages import start_event
+
+RACERS = 6
+
+
+def _race(app: Flask, call: Callable[[], Any]) -> list[Any]:
+    """``call()`` in :data:`RACERS` threads let go at once, each in its own app context."""
+    gate = threading.Barrier(RACERS)
+    results: list[Any] = [None] * RACERS
+
+    def run(n: int) -> None:
+        with app.app_context():
+            gate.wait()
+            results[n] = call()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(RACERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    return results
+
+
+def test_threads_asking_for_a_new_state_at_once_read_it_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event_id = start_event(client)
+    monkeypatch.setattr(standings, "KEPT", standings.Kept())
+    reads: list[int] = []
+    board = ledger_events.board
+
+    def slow_board(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        time.sleep(0.05)  # long enough that every racer asks while the first reads
+        return board(*args, **kwargs)
+
+    monkeypatch.setattr(ledger_events, "board", slow_board)
+    found = _race(app, lambda: standings.now(event_id))
+    assert len(reads) == 1
+    assert all(now is found[0] for now in found)
+    assert found[0].board.standings  # the state read is the event's, ranked
+
+
+def test_each_drawing_of_a_state_is_made_once(app: Flask, client: FlaskClient) -> None:
+    event_id = start_event(client)
+    with app.app_context():
+        now = standings.now(event_id)
+    assert now is not None
+    draws: list[int] = []
+
+    def draw() -> str:
+        draws.append(1)
+        time.sleep(0.05)
+        return "drawn"
+
+    assert _race(app, lambda: now.drawn("json", draw)) == ["drawn"] * RACERS
+    assert len(draws) == 1
+
+
+def test_a_qr_code_is_drawn_once_per_link() -> None:
+    invite.qr_svg.cache_clear()
+    one = invite.qr_svg("http://192.168.1.5:8000/games/abc", "QR code to watch this game")
+    again = invite.qr_svg("http://192.168.1.5:8000/games/abc", "QR code to watch this game")
+    other = invite.qr_svg("http://192.168.1.5:8000/games/abd", "QR code to watch this game")
+    assert again is one
+    assert other != one
+    assert "<svg" in one and "QR code to watch this game" in one
+    assert invite.qr_svg.cache_info().hits == 1
+
+
+def test_a_server_freezes_what_it_built_before_it_serves() -> None:
+    """``scorekeeper serve`` and gunicorn's workers leave what they built at start out of
+    the collector's full collections (50-80 ms pauses under a club evening's load)."""
+    from scorekeeper import gunicorn_conf, serve
+
+    try:
+        serve.settle()
+        assert gc.get_freeze_count() > 10_000  # the modules, the app, the templates
+        gc.unfreeze()
+        gunicorn_conf.post_worker_init(None)
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
