@@ -40,12 +40,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Flask, Response, current_app, g, has_request_context, request, url_for
+from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger, pdf
 from ..engine.contract import GameEntry, Sheet
 from ..pdf.meta import SheetMeta
+from . import invite
 
 RETRY_SECONDS = 10
 
@@ -70,7 +71,9 @@ def sheet_meta(table: ledger.Table) -> SheetMeta:
         place=table.game.place or "",
         revised={str(box.id): box.revision for box in table.boxes if box.revision > 1},
         printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
-        read_only_url=url_for("games.sheet", game_id=table.id, _external=True),
+        # Built as the share links are: from PUBLIC_URL or a trusted Host, never from a
+        # Host header a stranger wrote (issue 23); none at all otherwise.
+        read_only_url=invite.public_url("games.sheet", game_id=table.id),
     )
 
 

@@ -61,3 +61,20 @@ def _form() -> dict[str, str]:
     from tests.web.conftest import new_game_form
 
     return new_game_form()
+
+
+def test_the_footer_links_only_to_a_host_this_server_trusts(client: FlaskClient) -> None:
+    """The footer's QR code and link name the server as a table's LAN reaches it (or its
+    configured address), never a Host header a stranger wrote (issue 23)."""
+    game_id = start_game(client)
+    trusted = client.get(f"/games/{game_id}/sheet.pdf", headers={"Host": "192.168.1.20:8000"}).get_data()
+    stranger = client.get(f"/games/{game_id}/sheet.pdf", headers={"Host": "evil.example"}).get_data()
+
+    def squares(pdf: bytes) -> int:
+        content = reader(pdf).pages[0].get_contents()
+        assert content is not None
+        return len(re.findall(rb" re\b", content.get_data()))
+
+    assert b"evil.example" not in stranger and "evil.example" not in flat(stranger)
+    assert squares(trusted) > 100 and squares(stranger) < 20  # a QR code only for the first
+    assert f"game {game_id}" in flat(stranger)  # the rest of the footer still traces it
