@@ -19,6 +19,7 @@ from typing import Any
 from . import (
     club,
     engine,
+    event_standings,
     hostile,
     pages,
     pdf_sheet,
@@ -301,11 +302,13 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "python -m benchmarks.pdf_sheet",
         "python -m benchmarks.record_profile",
         "python -m benchmarks.hostile --seconds 10",
+        "python -m benchmarks.event_standings",
         "```",
         "",
         f"This run: {seconds:g} s per server run.",
         "",
         *club.section(results["club"], results.get("club_before")),
+        *event_standings.section(results["event_standings"]),
         *_engine_section(results["engine"]),
         *_solver_section(results["solver"]),
         *_server_section(results["server"]),
@@ -344,6 +347,7 @@ def main() -> None:
         ("pages", pages.run),
         ("taps", taps.run),
         ("player_page", player_page.run),
+        ("event_standings", event_standings.measured),
     )
     for name, step in steps:
         started = time.perf_counter()

@@ -34,6 +34,7 @@ from .timing import DOC, markdown_table, write_section
 TABLES = 100
 CALLS = 60
 SECRET = "bench-" + "k" * 40
+TITLE = "## An event's standings (issue 25)"
 
 
 def _knock(players: list[str], by: int) -> BoxEntry:
@@ -128,43 +129,53 @@ def run() -> dict[str, Any]:
     return result
 
 
+def section(result: dict[str, Any]) -> list[str]:
+    """The section of docs/performance.md for one run."""
+    rows = [
+        [name, result[key]["wall_p50_ms"], result[key]["wall_p95_ms"], result[key]["cpu_p50_ms"]]
+        for name, key in (
+            ("standings (one read, ranked)", "standings"),
+            ("board (standings, tables, results)", "board"),
+            ("GET /api/v1/events/<id>", "api_get_event"),
+            ("GET /events/<id>/standings (the projector's page)", "standings_page"),
+            ("GET /api/v1/events/<id>, a box recorded before each", "api_get_event_after_a_box"),
+            ("GET /events/<id>/standings, a box recorded before each", "standings_page_after_a_box"),
+        )
+    ]
+    return [
+        TITLE,
+        "",
+        f"`python -m benchmarks.event_standings`: {TABLES} tables, "
+        f"{3 * TABLES} players of Jersey Gin in round 2 (round 1 ten boxes a "
+        "table, closed by force; round 2 three boxes a table), SQLite, in "
+        f"process, {CALLS} calls each. Starting the event and seating round 1 "
+        f"(100 games created) took {result['start_and_seat_round_1_ms']} ms, "
+        f"closing round 1 by force (100 games ended by agreement) "
+        f"{result['close_round_by_force_ms']} ms, seating round 2 "
+        f"{result['seat_round_2_ms']} ms. Load average "
+        f"{result['load_average']} (a shared machine: the CPU column is what a "
+        "call costs whatever the load).",
+        "",
+        *markdown_table(["call", "wall p50 ms", "wall p95 ms", "CPU p50 ms"], rows),
+    ]
+
+
+def measured() -> dict[str, Any]:
+    """:func:`run` with the machine's load before and after."""
+    load = Path("/proc/loadavg").read_text().split()[0]
+    result = run()
+    result["load_average"] = f"{load} -> {Path('/proc/loadavg').read_text().split()[0]}"
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--write", action="store_true", help="put the figures into docs/performance.md")
     args = parser.parse_args()
-    load = Path("/proc/loadavg").read_text().split()[0]
-    result = run()
-    result["load_average"] = f"{load} -> {Path('/proc/loadavg').read_text().split()[0]}"
+    result = measured()
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     if args.write:
-        rows = [
-            [name, result[key]["wall_p50_ms"], result[key]["wall_p95_ms"], result[key]["cpu_p50_ms"]]
-            for name, key in (
-                ("standings (one read, ranked)", "standings"),
-                ("board (standings, tables, results)", "board"),
-                ("GET /api/v1/events/<id>", "api_get_event"),
-                ("GET /events/<id>/standings (the projector's page)", "standings_page"),
-                ("GET /api/v1/events/<id>, a box recorded before each", "api_get_event_after_a_box"),
-                ("GET /events/<id>/standings, a box recorded before each", "standings_page_after_a_box"),
-            )
-        ]
-        lines = [
-            "## An event's standings (issue 25)",
-            "",
-            f"`python -m benchmarks.event_standings`: {TABLES} tables, "
-            f"{3 * TABLES} players of Jersey Gin in round 2 (round 1 ten boxes a "
-            "table, closed by force; round 2 three boxes a table), SQLite, in "
-            f"process, {CALLS} calls each. Starting the event and seating round 1 "
-            f"(100 games created) took {result['start_and_seat_round_1_ms']} ms, "
-            f"closing round 1 by force (100 games ended by agreement) "
-            f"{result['close_round_by_force_ms']} ms, seating round 2 "
-            f"{result['seat_round_2_ms']} ms. Load average "
-            f"{result['load_average']} (a shared machine: the CPU column is what a "
-            "call costs whatever the load).",
-            "",
-            *markdown_table(["call", "wall p50 ms", "wall p95 ms", "CPU p50 ms"], rows),
-        ]
-        write_section(DOC, "## An event's standings (issue 25)", "\n".join(lines) + "\n")
+        write_section(DOC, TITLE, "\n".join(section(result)) + "\n")
 
 
 if __name__ == "__main__":
