@@ -60,7 +60,7 @@ Before it serves, the process collects and freezes what it built (:func:`settle`
 app's modules, templates and tables, about 50,000 objects that live until it stops and
 that every full collection of the garbage collector would otherwise walk again, every
 thread stopped meanwhile (50-80 ms under a club evening's load, five or six times a
-minute: docs/performance.md). gunicorn's workers do the same
+minute: benchmarks/FINDINGS.md). gunicorn's workers do the same
 (:mod:`scorekeeper.gunicorn_conf`).
 """
 

@@ -67,7 +67,7 @@ def qr_svg(url: str, title: str) -> Markup:
     Drawn once per link in each process: a scorer's sheet shows two, and drawing them
     (choosing the best of eight masks) took 33 of the 48 ms of the sheet a scorer's
     phone loads after every box it records (the club evening's slowest request,
-    docs/performance.md)."""
+    benchmarks/FINDINGS.md)."""
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup

@@ -14,7 +14,7 @@ A new state is read by one thread of a process while the others that want the sa
 event wait for it (:meth:`Kept.reading`), and each drawing is made by one thread: in the
 club evening a box recorded at 59.1 s was followed within 10 ms by two projectors' JSON
 and one page, which read and ranked the event three times at once, each slowed by the
-others, and took 226, 294 and 64 ms (docs/performance.md).
+others, and took 226, 294 and 64 ms (benchmarks/FINDINGS.md).
 
 At most :data:`EVENTS` events are kept, the least recently read going first.
 """
