@@ -25,7 +25,7 @@ from ..ledger import events as ledger_events
 from ..pdf.events import Results, TableCard
 from ..pdf.events import Standing as PrintedStanding
 from ..pdf.events import TableResult as PrintedTable
-from . import database, gamedata, invite, standings
+from . import database, gamedata, invite, links, standings
 
 STATUS_WORDS = {
     "playing": "playing",
@@ -400,7 +400,7 @@ def share(event_id: str) -> invite.Invite | None:
     codes = ledger_events.director_codes(row, gamedata.secret())
     if not ledger_events.is_director(row, codes.director):
         return None
-    page = invite.public_url("events.director", event_id=event_id)
+    page = links.public_url("events.director", event_id=event_id)
     if page is None:  # a Host this server cannot vouch for: no link built from it
         return invite.Invite(
             None, None, join_code=codes.join, edit_code=codes.director, problem=invite.NO_ADDRESS

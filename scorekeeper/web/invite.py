@@ -19,12 +19,10 @@ database table would cost a write per wrong try for no measured gain.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import math
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
 
 import segno
 from flask import Response, current_app, make_response, render_template, request, url_for
@@ -32,6 +30,7 @@ from markupsafe import Markup
 
 from .. import ledger, store
 from . import gamedata, htmx
+from .links import public_url
 
 QR_CODES = 512
 """QR codes kept drawn per process: two for each table of a 100-table evening and more
@@ -71,38 +70,6 @@ def qr_svg(url: str, title: str) -> Markup:
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup
-
-
-def public_url(endpoint: str, **values: Any) -> str | None:
-    """An absolute link to a page of this server, for phones to open: from the address
-    whoever runs it configured (``PUBLIC_URL``), else from the request's Host when it
-    is trusted (Flask's ``TRUSTED_HOSTS`` checked it, or it is an address a table's LAN
-    uses: an IP address, localhost, a ``.local`` name); None for any other Host, which
-    a stranger may have written (issue 23: links were built from any Host header)."""
-    path = url_for(endpoint, **values)
-    base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
-    if base:
-        return base + path[len(request.script_root) :]
-    if current_app.config.get("TRUSTED_HOSTS") or _lan_host(request.host):
-        return url_for(endpoint, _external=True, **values)
-    return None
-
-
-def _lan_host(host: str) -> bool:
-    """Whether a Host header names this machine as a table's LAN reaches it.
-
-    >>> [_lan_host(h) for h in ("192.168.1.5:8000", "[::1]:8000", "pi.local", "evil.example")]
-    [True, True, True, False]
-    """
-    name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host
-    name = name.strip("[]").lower()
-    if name == "localhost" or name.endswith((".local", ".localhost")):
-        return True
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
 
 
 NO_ADDRESS = (

@@ -46,7 +46,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from .. import ledger, pdf
 from ..engine.contract import GameEntry, Sheet
 from ..pdf.meta import SheetMeta
-from . import invite
+from . import links
 
 RETRY_SECONDS = 10
 
@@ -73,7 +73,7 @@ def sheet_meta(table: ledger.Table) -> SheetMeta:
         printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
         # Built as the share links are: from PUBLIC_URL or a trusted Host, never from a
         # Host header a stranger wrote (issue 23); none at all otherwise.
-        read_only_url=invite.public_url("games.sheet", game_id=table.id),
+        read_only_url=links.public_url("games.sheet", game_id=table.id),
     )
 
 
