@@ -741,9 +741,12 @@ def end_table(db: Session, event_id: str, game_id: str, *, version: int | None =
     return end(db, game_id, version=version)
 
 
-def penalize(db: Session, event_id: str, player: str, points: int, note: str) -> LoadedEvent:
+def penalize(
+    db: Session, event_id: str, player: str, points: int, note: str, *, key: str | None = None
+) -> LoadedEvent:
     """Points off a player's score, with a note; in the history of the player's game of
-    the current round too."""
+    the current round too. A ``key`` that took a penalty already takes nothing more (a
+    form sent twice, two taps at once: the event's lock lets one in at a time)."""
     event = _loaded(db, event_id)
     name = _entrant(event, player)
     penalty = Penalty.from_json(
@@ -755,8 +758,8 @@ def penalize(db: Session, event_id: str, player: str, points: int, note: str) ->
     place = seating.place_of(name) if seating else None
     game_id = event.entry.game_of(seating.round, place[0]) if seating and place else None
     with store.events.event_writing(db, event_id):
-        store.events.add_penalty(db, event_id, penalty, game_id)
-    if game_id is not None:
+        added = store.events.add_penalty(db, event_id, penalty, game_id, key)
+    if added and game_id is not None:
         _note(db, game_id, "penalty", penalty.to_json())
     return _loaded(db, event_id)
 

@@ -456,7 +456,15 @@ def withdraw(db: Session, event_id: str, name: str, round: int, *, commit: bool 
         db.commit()
 
 
-def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | None) -> None:
+def add_penalty(
+    db: Session, event_id: str, penalty: Penalty, game_id: str | None, key: str | None = None
+) -> bool:
+    """Store a penalty (under :func:`event_writing`); False, and nothing stored, when
+    its ``key`` took one already (a form sent twice, two taps at once)."""
+    if key is not None and db.scalar(
+        select(EventPenalty.id).where(EventPenalty.event_id == event_id, EventPenalty.key == key)
+    ):
+        return False
     db.add(
         EventPenalty(
             event_id=event_id,
@@ -465,10 +473,12 @@ def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | Non
             note=penalty.note,
             round=penalty.round,
             game_id=game_id,
+            key=key,
         )
     )
     _bump(db, event_id)
     db.commit()
+    return True
 
 
 def renew_event_codes(

@@ -227,9 +227,11 @@ class EventTable(Base):
 
 
 class EventPenalty(Base):
-    """Points the director took from a player, with the note."""
+    """Points the director took from a player, with the note, and the key of the form
+    or call that took them (sent again, it takes nothing more)."""
 
     __tablename__ = "event_penalties"
+    __table_args__ = (sa.UniqueConstraint("event_id", "key", name="uq_event_penalties_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
@@ -239,6 +241,7 @@ class EventPenalty(Base):
     round: Mapped[int | None]
     game_id: Mapped[str | None] = mapped_column(String(32))
     at: Mapped[datetime] = mapped_column(default=now)
+    key: Mapped[str | None] = mapped_column(String(64))
 
 
 GAMES = typing.cast(sa.Table, Game.__table__)

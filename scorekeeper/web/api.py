@@ -607,12 +607,17 @@ def withdraw(event_id: str) -> Response:
 @bp.post("/events/<event_id>/penalties")
 def penalize(event_id: str) -> Response:
     """Points off a player's score with a note (``{"player", "points", "note"}``), also
-    in the history of the player's game this round."""
+    in the history of the player's game this round; an ``Idempotency-Key`` sent again
+    takes nothing more."""
     _director(event_id)
     data = _director_body({"player": str, "points": int, "note": str})
+    key = _idempotency_key()
     return _event_errors(
         lambda: _event_response(
-            events.penalize(database.session(), event_id, data["player"], data["points"], data["note"]), 201
+            events.penalize(
+                database.session(), event_id, data["player"], data["points"], data["note"], key=key
+            ),
+            201,
         )
     )
 

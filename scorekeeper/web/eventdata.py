@@ -325,8 +325,10 @@ def end_game(event_id: str, game_id: str) -> None:
     ledger_events.end_table(database.session(), event_id, game_id)
 
 
-def penalise(event_id: str, player: str, points: int, note: str) -> None:
-    ledger_events.penalize(database.session(), event_id, player, points, note)
+def penalise(event_id: str, player: str, points: int, note: str, key: str | None = None) -> None:
+    """A penalty; its form's ``key`` (1-64 characters, else none) writes it once."""
+    usable = key if key and len(key) <= KEY_LENGTH else None
+    ledger_events.penalize(database.session(), event_id, player, points, note, key=usable)
 
 
 # --- the director's right ---------------------------------------------------------------------
@@ -344,6 +346,8 @@ WRITTEN = "event-writes"
 """The session's key for the idempotency keys of this phone's last director's writes."""
 
 MAX_WRITES = 16
+KEY_LENGTH = 64
+"""The longest form key stored with a write (the forms make 22 characters)."""
 """How many of them it remembers: a double tap or a resent form comes within a few."""
 
 

@@ -388,7 +388,13 @@ def penalty(event_id: str) -> Response:
     if not form.validate():
         return _director_page(event, 422, penalty=form)
     try:
-        eventdata.penalise(event.id, form.player.data or "", int(form.points.data or 0), form.note.data or "")
+        eventdata.penalise(
+            event.id,
+            form.player.data or "",
+            int(form.points.data or 0),
+            form.note.data or "",
+            request.form.get("key"),
+        )
     except (engine.ScorekeeperError, LedgerError) as refused:
         return _refuse_on(event, "penalty", form, form.player, refused)
     return _written(event.id)

@@ -562,3 +562,39 @@ def test_entrants_change_all_together_or_not_at_all(db: Session) -> None:
     assert [e.name for e in changed.entrants][-2:] == ["Jo", "Kim"] and changed.withdrawn == ("Ann", "Bob")
     with pytest.raises(ScorekeeperError, match="both enter and withdraw"):
         events.change_entrants(db, event.id, ["ann"], ["Ann"])
+
+
+def test_a_penalty_key_takes_points_once_even_from_two_taps_at_once(migrated: Callable[[str], str]) -> None:
+    """Two requests of one double tap arrive together, before either phone's session
+    remembers the form: the event's lock lets one in at a time, and the key stored with
+    the first penalty makes the second take nothing."""
+    url = migrated("penalty-race.sqlite3")
+    with store.opened(url) as db:
+        event = _start(db).event
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def fine() -> None:
+        with store.opened(url) as own:
+            barrier.wait()
+            try:
+                events.penalize(own, event.id, "Bob", 2, "slow play", key="pen-1")
+            except BaseException as err:
+                failures.append(err)
+
+    threads = [threading.Thread(target=fine) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    with store.opened(url) as db:
+        loaded = events.load_event(db, event.id)
+        assert loaded is not None and [p.points for p in loaded.entry.penalties] == [2]
+        place = loaded.entry.seating[0].place_of("Bob")
+        assert place is not None
+        game_id = loaded.entry.game_of(1, place[0])
+        assert game_id is not None  # the penalty is in Bob's game's history once
+        assert [e.action for e in store.game_events(db, game_id)].count("penalty") == 1
+        again = events.penalize(db, event.id, "Bob", 2, "slow play", key="pen-2")
+        assert [p.points for p in again.entry.penalties] == [2, 2]  # a new form takes again

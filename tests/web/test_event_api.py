@@ -154,6 +154,13 @@ def test_the_directors_writes(client: FlaskClient) -> None:
     )
     assert fined.status_code == 201
     assert {s["player"]: s["penalty"] for s in fined.get_json()["standings"]}["Bob"] == 5
+    keyed = {**director, "Idempotency-Key": "fine-1"}
+    for _ in range(2):  # a retry with the same key takes nothing more
+        fined = client.post(
+            f"{base}/penalties", json={"player": "Bob", "points": 5, "note": "late"}, headers=keyed
+        )
+        assert fined.status_code == 201
+        assert {s["player"]: s["penalty"] for s in fined.get_json()["standings"]}["Bob"] == 10
     for bad, where in (
         ({"player": "Bob", "points": "5", "note": "x"}, "points"),
         ({"player": "Bob", "points": True, "note": "x"}, "points"),
