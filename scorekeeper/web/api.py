@@ -297,6 +297,7 @@ def _stale(current: int) -> Response:
 def _written(written: ledger.Written, status: int) -> Response:
     """The answer to a write: the new version, the box and the game's score."""
     table = written.table
+    standings.after_write(table.id)
     body: dict[str, Any] = {
         "id": table.id,
         "version": written.version,

@@ -16,6 +16,12 @@ club evening a box recorded at 59.1 s was followed within 10 ms by two projector
 and one page, which read and ranked the event three times at once, each slowed by the
 others, and took 226, 294 and 64 ms (benchmarks/FINDINGS.md).
 
+A box written at an event's table reads the event's new state in the writer's own
+request (:func:`after_write`), where recording has time to spare (its target is 100 ms,
+the standings' 50): the projectors' next polls then find it kept in that process, and
+do not each wait for the reading behind the tables' polls (the page's p95 was 46-52 ms
+in two ``make bench`` runs without it, benchmarks/FINDINGS.md).
+
 At most :data:`EVENTS` events are kept, the least recently read going first.
 """
 
@@ -146,3 +152,11 @@ def _read(
     found = Now(stamp, event, ledger_events.board(db, event, before.board if before else None))
     KEPT.put(key, found)
     return found
+
+
+def after_write(game_id: str) -> None:
+    """After a write to ``game_id``'s boxes: if it is played at an event's table, read
+    the event's new state now (one small query otherwise)."""
+    found = store.events.event_of_game(database.session(), game_id)
+    if found is not None:
+        now(found[0])

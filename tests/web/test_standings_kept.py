@@ -99,3 +99,33 @@ def test_a_server_freezes_what_it_built_before_it_serves() -> None:
         assert gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+
+
+def test_a_box_at_an_event_table_reads_the_new_state_in_the_writers_request(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recording has time to spare: the writer reads the event's new state, and the
+    projectors' next poll finds it kept rather than reading it again."""
+    from tests.web.conftest import box_form, version_of
+    from tests.web.test_event_pages import tables_of
+
+    event_id = start_event(client)
+    monkeypatch.setattr(standings, "KEPT", standings.Kept())
+    game_id, players = tables_of(client, event_id)[0]
+    recorded = client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    assert recorded.status_code in (200, 303)
+    reads: list[int] = []
+    board = ledger_events.board
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return board(*args, **kwargs)
+
+    monkeypatch.setattr(ledger_events, "board", counted)
+    with app.app_context():
+        now = standings.now(event_id)
+    assert reads == []  # kept by the write
+    assert now is not None and sum(t.boxes for t in now.board.tables) == 1
