@@ -346,9 +346,10 @@ WRITTEN = "event-writes"
 """The session's key for the idempotency keys of this phone's last director's writes."""
 
 MAX_WRITES = 16
+"""How many of them it remembers: a double tap or a resent form comes within a few."""
+
 KEY_LENGTH = 64
 """The longest form key stored with a write (the forms make 22 characters)."""
-"""How many of them it remembers: a double tap or a resent form comes within a few."""
 
 
 def written_before(key: str | None) -> bool:
