@@ -223,10 +223,13 @@ class Board:
     standings: tuple[Standing, ...]
     tables: list[TableState]
     results: list[TableResult]
-    ended: tuple[str, ...] = ()
-    """The games ended by agreement (a forced close, a director's end)."""
     games: Mapping[str, store.events.TableGame] = dataclasses.field(default_factory=dict, compare=False)
     """The games as read, by id: the next board reads only those that changed."""
+
+    @property
+    def ended(self) -> tuple[str, ...]:
+        """The games ended by agreement (a forced close, a director's end)."""
+        return tuple(game_id for game_id, game in self.games.items() if game.ended)
 
 
 def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board:
@@ -244,7 +247,6 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
         rank(event.entry, results, withdrawn=event.withdrawn),
         tables(db, event, games=games),
         results,
-        tuple(g.game_id for g in games if g.ended),
         {g.game_id: g for g in games},
     )
 

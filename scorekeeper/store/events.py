@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -269,28 +269,9 @@ def table_games(db: Session, event_id: str, known: Mapping[str, TableGame] | Non
     before, by id; a game still at the version and time read then is not read again
     (a projector's next read after one box reads that one summary, not a hundred)."""
     if not known:
-        query = (
-            select(
-                EventTable.round,
-                EventTable.table_number,
-                Game.id,
-                Game.players,
-                Game.summary,
-                Game.version,
-                Game.ended,
-                Game.updated_at,
-            )
-            .join(Game, Game.id == EventTable.game_id)
-            .where(EventTable.event_id == event_id)
-            .order_by(EventTable.round, EventTable.table_number)
-        )
+        query = _tables_of(event_id, Game.players, Game.summary, Game.version, Game.ended, Game.updated_at)
         return [TableGame(*row) for row in db.execute(query)]
-    places = db.execute(
-        select(EventTable.round, EventTable.table_number, Game.id, Game.version, Game.ended, Game.updated_at)
-        .join(Game, Game.id == EventTable.game_id)
-        .where(EventTable.event_id == event_id)
-        .order_by(EventTable.round, EventTable.table_number)
-    ).all()
+    places = db.execute(_tables_of(event_id, Game.version, Game.ended, Game.updated_at)).all()
     gone = {
         row.id
         for row in places
@@ -322,6 +303,16 @@ def table_games(db: Session, event_id: str, known: Mapping[str, TableGame] | Non
             )
         )
     return games
+
+
+def _tables_of(event_id: str, *columns: Any) -> Select[Any]:
+    """The event's tables in order, each with its game's id and ``columns``."""
+    return (
+        select(EventTable.round, EventTable.table_number, Game.id, *columns)
+        .join(Game, Game.id == EventTable.game_id)
+        .where(EventTable.event_id == event_id)
+        .order_by(EventTable.round, EventTable.table_number)
+    )
 
 
 def event_stamp(db: Session, event_id: str) -> tuple[object, ...] | None:
