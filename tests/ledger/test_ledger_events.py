@@ -45,6 +45,27 @@ def _box_for(table: ledger.Table, by_seat: int = 0) -> BoxEntry:
     return knock(knocker, **{p: (3 if p == knocker else 20 + i) for i, p in enumerate(players)})
 
 
+def _twice_at_once(url: str, write: Callable[[Session], object]) -> None:
+    """``write`` from two threads let go together, each on its own session: neither fails."""
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        with store.opened(url) as own:
+            barrier.wait()
+            try:
+                write(own)
+            except BaseException as err:
+                failures.append(err)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+
+
 def test_starting_an_event_seats_round_one_and_creates_each_tables_game(db: Session) -> None:
     started = _start(db)
     event = started.event
@@ -322,23 +343,7 @@ def test_two_directors_seating_at_once_seat_one_round(migrated: Callable[[str], 
     with store.opened(url) as db:
         event = _start(db).event
         events.close_round(db, event.id, force=True)
-    barrier = threading.Barrier(2)
-    failures: list[BaseException] = []
-
-    def seat() -> None:
-        with store.opened(url) as own:
-            barrier.wait()
-            try:
-                events.seat_next_round(own, event.id, secret=SECRET)
-            except BaseException as err:
-                failures.append(err)
-
-    threads = [threading.Thread(target=seat) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert failures == []
+    _twice_at_once(url, lambda own: events.seat_next_round(own, event.id, secret=SECRET))
     with store.opened(url) as db:
         loaded = events.load_event(db, event.id)
         assert loaded is not None and [r.number for r in loaded.rounds] == [1, 2]
@@ -571,23 +576,7 @@ def test_a_penalty_key_takes_points_once_even_from_two_taps_at_once(migrated: Ca
     url = migrated("penalty-race.sqlite3")
     with store.opened(url) as db:
         event = _start(db).event
-    barrier = threading.Barrier(2)
-    failures: list[BaseException] = []
-
-    def fine() -> None:
-        with store.opened(url) as own:
-            barrier.wait()
-            try:
-                events.penalize(own, event.id, "Bob", 2, "slow play", key="pen-1")
-            except BaseException as err:
-                failures.append(err)
-
-    threads = [threading.Thread(target=fine) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert failures == []
+    _twice_at_once(url, lambda own: events.penalize(own, event.id, "Bob", 2, "slow play", key="pen-1"))
     with store.opened(url) as db:
         loaded = events.load_event(db, event.id)
         assert loaded is not None and [p.points for p in loaded.entry.penalties] == [2]
