@@ -398,13 +398,3 @@ class RevisionRow:
     game_version: int
     at: datetime
     phone: str | None = None
-
-
-@dataclass(frozen=True)
-class EventRow:
-    """A change to the game itself (its rules, its end), as its history shows it."""
-
-    action: str
-    detail: dict[str, Any]
-    game_version: int
-    at: datetime

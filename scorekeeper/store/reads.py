@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine.contract import BoxEntry, GameEntry, escaped, sound
+from ..engine.history import HistoryEntry, Kind
 from .models import (
     BOXES,
     GAMES,
@@ -19,7 +20,6 @@ from .models import (
     Box,
     BoxRevision,
     BoxRow,
-    EventRow,
     Game,
     GameEvent,
     GameRow,
@@ -159,13 +159,33 @@ def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
     ]
 
 
-def game_events(db: Session, game_id: str) -> list[EventRow]:
-    """The changes to the game itself (house rules, its end), oldest first."""
+def game_events(db: Session, game_id: str) -> list[HistoryEntry]:
+    """The changes to the game itself (house rules, its end, a director's penalty or
+    seat change), oldest first, each read once into its typed history line."""
     query = select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
     return [
-        EventRow(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
+        HistoryEntry.stored(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
         for row in db.scalars(query)
     ]
+
+
+def box_history(revisions: Sequence[RevisionRow]) -> list[HistoryEntry]:
+    """A box's revisions as typed history lines, each carrying its ruling and the one
+    before it (what a correction changed is said from the two)."""
+    lines = []
+    before: RevisionRow | None = None
+    for rev in revisions:
+        detail: dict[str, object] = {"ruling": rev.ruling, "note": rev.entry.get("note") or ""}
+        action = rev.action
+        if before is not None and action != Kind.RECORDED:
+            detail["before"] = before.ruling
+            detail["note_before"] = before.entry.get("note") or ""
+            detail["restored"] = action == Kind.UNDONE and before.action == Kind.DELETED
+        elif before is None and action not in (Kind.RECORDED, Kind.DELETED):
+            action = Kind.RECORDED.value  # a box's first revision recorded it
+        lines.append(HistoryEntry.stored(action, detail, rev.game_version, rev.at, rev.phone))
+        before = rev
+    return lines
 
 
 def recent_games(db: Session, limit: int = 20, ids: Sequence[str] | None = None) -> list[GameRow]:

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from .. import engine, exports, ledger, store
+from ..engine import vocabulary
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.event import EventEntry
 from ..ledger import events
@@ -223,9 +224,12 @@ def _load(game_id: str) -> ledger.Table:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    """A stored game as ``score`` takes it, with its score and version."""
+    """A stored game as ``score`` takes it, with its score, version and the history of
+    changes to the game itself (each line typed and worded: engine/history.py)."""
     table = _load(game_id)
-    response = jsonify(_game_json(table))
+    deal = vocabulary.deal_word(table.rules()) if table.sheet is not None else "box"
+    lines = store.game_events(database.session(), table.id)
+    response = jsonify({**_game_json(table), "history": [line.to_json(deal) for line in lines]})
     response.headers["ETag"] = f'"{table.version}"'
     return response
 

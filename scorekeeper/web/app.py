@@ -26,7 +26,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from .. import engine, ledger
-from ..engine import vocabulary
+from ..engine import history, vocabulary
 from . import cardfaces, compress, database, htmx, limits, printing
 from .session import SessionInterface, instance_secret
 
@@ -224,6 +224,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["words"] = vocabulary.vocabulary_for
     app.jinja_env.globals["deal_word"] = vocabulary.deal_word
     app.jinja_env.globals["ending_verbs"] = vocabulary.ENDING_VERBS
+    # Every history line, of any kind, worded by one function (engine/history.py).
+    app.jinja_env.globals["history_words"] = history.words
+    app.jinja_env.globals["history_parts"] = history.worded
     app.jinja_env.globals["new_key"] = lambda: secrets.token_urlsafe(16)
     app.jinja_env.globals["htmx_config"] = json.dumps(HTMX_CONFIG, separators=(",", ":"))
     app.after_request(_headers)

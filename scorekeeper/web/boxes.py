@@ -8,13 +8,9 @@ the game as it is now with nothing typed lost.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from flask import Blueprint, Response, abort, request, url_for
 
 from .. import engine, ledger, store
-from ..engine import vocabulary
 from ..engine.contract import BoxEntry, SheetBox
 from ..engine.vocabulary import deal_word
 from . import forms, gamedata, htmx, standings
@@ -274,75 +270,10 @@ def show(game_id: str, box_id: int) -> Response:
         rules=table.rules(),
         number=None if place is None else place + 1,
         ruling=ruling,
-        history=changes(store.history(db_session(), box)),
+        history=store.box_history(store.history(db_session(), box)),
         editable=gamedata.can_edit(table.row) and not box.deleted,
         delete_form=_delete_form(table),
     )
-
-
-STEPS = {"recorded": "Recorded", "edited": "Corrected", "deleted": "Deleted", "undone": "Undone"}
-
-
-def _said(ruling: Mapping[str, Any] | None) -> str:
-    """A ruling in a few words: "Knock, Bob +19"."""
-    if not ruling:
-        return "no ruling"
-    said = vocabulary.title_of(str(ruling.get("result", "")))
-    if ruling.get("winner"):
-        said += f", {ruling['winner']} +{ruling.get('points', 0)}"
-    return said
-
-
-def _counts(ruling: Mapping[str, Any] | None) -> dict[str, Any]:
-    counts = (ruling or {}).get("counts") or {}
-    return dict(counts) if isinstance(counts, Mapping) else {}
-
-
-def changes(
-    history: Sequence[store.RevisionRow],
-) -> list[tuple[store.RevisionRow, str, str]]:
-    """Each step of a box's history with what it changed, in words: what was recorded,
-    what a correction changed (the ruling, each count, the note), what was deleted or
-    put back; not the game's version number, which says nothing to a player.
-
-    >>> from datetime import datetime
-    >>> def rev(n, action, ruling, note=None):
-    ...     entry = {"note": note} if note else {}
-    ...     return store.RevisionRow(n, action, entry, ruling, n, datetime(2026, 11, 1))
-    >>> knock = {"result": "knock", "winner": "Bob", "points": 19,
-    ...          "counts": {"Ann": 14, "Bob": 4, "Cal": 13}}
-    >>> gin = {"result": "gin", "winner": "Bob", "points": 67,
-    ...        "counts": {"Ann": 14, "Bob": 0, "Cal": 13}}
-    >>> for _, step, what in changes([rev(1, "recorded", knock),
-    ...                               rev(2, "edited", gin, "late"), rev(3, "deleted", gin)]):
-    ...     print(f"{step}: {what}")
-    Recorded: Knock, Bob +19 (counts Ann 14, Bob 4, Cal 13)
-    Corrected: Knock, Bob +19 → Gin, Bob +67; Bob's count 4 → 0; note "late"
-    Deleted: Gin, Bob +67 is off the sheet
-    """
-    lines = []
-    before: store.RevisionRow | None = None
-    for rev in history:
-        step = STEPS.get(rev.action, rev.action.capitalize())
-        if rev.action == "deleted":
-            text = f"{_said(rev.ruling)} is off the sheet"
-        elif before is None or rev.action == "recorded":
-            counts = ", ".join(f"{p} {c}" for p, c in _counts(rev.ruling).items())
-            text = _said(rev.ruling) + (f" (counts {counts})" if counts else "")
-        else:
-            parts = []
-            if _said(before.ruling) != _said(rev.ruling):
-                parts.append(f"{_said(before.ruling)} → {_said(rev.ruling)}")
-            old, new = _counts(before.ruling), _counts(rev.ruling)
-            parts += [f"{p}'s count {old.get(p, '–')} → {c}" for p, c in new.items() if old.get(p) != c]
-            if (before.entry.get("note") or "") != (rev.entry.get("note") or ""):
-                parts.append(f'note "{rev.entry.get("note") or ""}"')
-            if rev.action == "undone" and before.action == "deleted":
-                parts.insert(0, "back on the sheet")
-            text = "; ".join(parts) if parts else _said(rev.ruling)
-        lines.append((rev, step, text))
-        before = rev
-    return lines
 
 
 def _delete_form(table: ledger.Table) -> forms.DeleteBoxForm:

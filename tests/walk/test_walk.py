@@ -21,7 +21,6 @@ step touched, as a scorer, a watcher and the director, and holds what a user hol
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -107,9 +106,7 @@ class Walk(RuleBasedStateMachine):
     def phones(self) -> None:
         app = WALK_APP.new()
         self.app = app
-        self.phone = {
-            name: Phone(name, app.test_client()) for name in ("ann", "bob", "watcher", "director")
-        }
+        self.phone = {name: Phone(name, app.test_client()) for name in ("ann", "bob", "watcher", "director")}
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -307,8 +304,12 @@ class Walk(RuleBasedStateMachine):
     @rule(data=st.data())
     def merge_two_names(self, data: st.DataObject) -> None:
         """The scorer counts one name as another in its games (issue 22), then undoes it."""
-        game = data.draw(st.sampled_from([g for g in self.games if not g.token and not g.event] or self.games))
-        first, second = data.draw(st.lists(st.sampled_from(game.players), min_size=2, max_size=2, unique=True))
+        game = data.draw(
+            st.sampled_from([g for g in self.games if not g.token and not g.event] or self.games)
+        )
+        first, second = data.draw(
+            st.lists(st.sampled_from(game.players), min_size=2, max_size=2, unique=True)
+        )
         phone = self.phone["ann"]
         page = phone.get(f"/players/{first}")
         if page.status_code != 200:
@@ -401,8 +402,13 @@ class Walk(RuleBasedStateMachine):
             if form is None:
                 return
             self.phone[event.director].submit(form, player=player, points=str(points), note="slow play")
-            self.last_form = (event.director, form.action, {**form.fields, "player": player,
-                              "points": str(points), "note": "slow play"}, self.games[0], "penalty")
+            self.last_form = (
+                event.director,
+                form.action,
+                {**form.fields, "player": player, "points": str(points), "note": "slow play"},
+                self.games[0],
+                "penalty",
+            )
         self._seated(event)
 
     @precondition(lambda self: self.events)
@@ -459,9 +465,13 @@ class Walk(RuleBasedStateMachine):
         if event.token:
             auth = {"Authorization": f"Bearer {event.token}"}
             if gone:
-                self.phone["bob"].post(f"/api/v1/events/{event.id}/withdrawals", json={"name": gone}, headers=auth)
+                self.phone["bob"].post(
+                    f"/api/v1/events/{event.id}/withdrawals", json={"name": gone}, headers=auth
+                )
             else:
-                self.phone["bob"].post(f"/api/v1/events/{event.id}/entrants", json={"name": late}, headers=auth)
+                self.phone["bob"].post(
+                    f"/api/v1/events/{event.id}/entrants", json={"name": late}, headers=auth
+                )
         else:
             form = self._director_form(event, "/entrants")
             if form is None:
@@ -538,9 +548,7 @@ class Walk(RuleBasedStateMachine):
             sheet = phone.get(f"/games/{game.id}")
             assert sheet.status_code == 200
             page = sheet.get_data(as_text=True)
-            shown = {
-                n: int(v) for n, v in re.findall(r'data-player-total="([^"]+)">(-?\d+)<', page)
-            }
+            shown = {n: int(v) for n, v in re.findall(r'data-player-total="([^"]+)">(-?\d+)<', page)}
             assert shown == {p: int(score["totals"].get(p, 0)) for p in stored["game"]["players"]}, (
                 shown,
                 score["totals"],
@@ -599,14 +607,21 @@ class Walk(RuleBasedStateMachine):
                 self._game_pages(game)
 
     def _standings_are_the_settlements(self, event: Event, body: dict[str, Any]) -> None:
-        """E1: a player's score is the sum of their settlements, less penalties."""
+        """E1: a player's score is the sum of their settlements, less penalties (a bye
+        scores the round's average, 0 under net)."""
         net: dict[str, float] = {}
         for link in body["event"].get("games", []):
             game = self.phone["watcher"].get(f"/api/v1/games/{link['game']}").get_json()
             score = engine.score(game["game"])
-            for line in score.get("settlement") or []:
-                net[line["to"]] = net.get(line["to"], 0) + line["points"]
-                net[line["from"]] = net.get(line["from"], 0) - line["points"]
+            players = game["game"]["players"]
+            if score["game_over"]:
+                for line in score.get("settlement") or []:
+                    net[line["to"]] = net.get(line["to"], 0) + line["points"]
+                    net[line["from"]] = net.get(line["from"], 0) - line["points"]
+            else:  # a game still playing counts as if ended by agreement now (E7)
+                total = sum(score["totals"].get(p, 0) for p in players)
+                for p in players:
+                    net[p] = net.get(p, 0) + len(players) * score["totals"].get(p, 0) - total
         for penalty in body["event"].get("penalties", []):
             if not penalty.get("withdrawn"):
                 net[penalty["player"]] = net.get(penalty["player"], 0) - penalty["points"]
@@ -650,7 +665,9 @@ TestWalk.settings = settings(
     suppress_health_check=list(HealthCheck),
     # Shrinking a failing walk can take minutes; SCOREKEEPER_WALK_SHRINK=0 reports the
     # walk as found (to read the first failure at once).
-    phases=[p for p in Phase if p is not Phase.shrink or os.environ.get("SCOREKEEPER_WALK_SHRINK", "1") != "0"],
+    phases=[
+        p for p in Phase if p is not Phase.shrink or os.environ.get("SCOREKEEPER_WALK_SHRINK", "1") != "0"
+    ],
 )
 
 

@@ -1,0 +1,202 @@
+"""Every line of a game's history, typed, and the one function that words it.
+
+A game's history has two sources: the revisions of its boxes (recorded, corrected,
+deleted, undone) and the changes to the game itself (ended, reopened, house rules, a
+director's penalty, a seat change, a replacement). Each stored line is read once into a
+:class:`HistoryEntry` of a :class:`Kind`; :func:`words` says every kind, and the sheet,
+the box page, the PDF and the API all word lines through it, so a new kind is a type
+error where it is not worded (``assert_never``), never a page that fails on it. A kind
+this version does not know (written by a newer one) reads as :attr:`Kind.NOTE`.
+
+>>> line = HistoryEntry.stored("penalty", {"player": "Ann", "points": 10, "note": "slow play"})
+>>> line.kind, words(line)
+(<Kind.PENALTY: 'penalty'>, 'Director: penalty of 10 to Ann (slow play)')
+>>> words(HistoryEntry.stored("ended", {"after_box": 4}), deal="hand")
+'Ended by agreement after hand 4'
+>>> words(HistoryEntry.stored("rules", {"before": {}, "after": {"gin_bonus": 50}}))
+'House rules changed: gin bonus 50'
+>>> words(HistoryEntry.stored("teleported", {}))
+'Changed: teleported'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, assert_never
+
+from .rules import setting_words
+from .vocabulary import title_of
+
+
+class Kind(enum.StrEnum):
+    """What a history line records; the value is the word the store keeps."""
+
+    RECORDED = "recorded"
+    CORRECTED = "edited"
+    DELETED = "deleted"
+    UNDONE = "undone"
+    ENDED = "ended"
+    REOPENED = "reopened"
+    RULES = "rules"
+    PENALTY = "penalty"
+    PENALTY_WITHDRAWN = "penalty-withdrawn"
+    RESEATED = "director"
+    """The director changed this table's seats: the game was replaced by another."""
+    REPLACED = "replaced"
+    """A substitute plays a seat from the next box on (E5)."""
+    NOTE = "note"
+    """A line this version does not know."""
+
+
+BOX_KINDS = frozenset({Kind.RECORDED, Kind.CORRECTED, Kind.DELETED, Kind.UNDONE})
+"""The kinds a box's own revisions have."""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One line of a game's history: its kind, what it changed (``detail``, as stored),
+    the game version it made and when. A box's line carries its ruling and the one
+    before (``detail["ruling"]``, ``detail["before"]``) to say what changed."""
+
+    kind: Kind
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    version: int | None = None
+    at: datetime | None = None
+    phone: str | None = None
+    action: str = ""
+    """The stored word, kept for a line of a kind this version does not know."""
+
+    @classmethod
+    def stored(
+        cls,
+        action: str,
+        detail: object,
+        version: int | None = None,
+        at: datetime | None = None,
+        phone: str | None = None,
+    ) -> HistoryEntry:
+        """The line as the store keeps it; anything unknown or malformed reads as a note."""
+        try:
+            kind = Kind(action)
+        except ValueError:
+            kind = Kind.NOTE
+        return cls(kind, detail if isinstance(detail, Mapping) else {}, version, at, phone, action)
+
+    def to_json(self, deal: str = "box") -> dict[str, Any]:
+        """The line for the API: its kind, its words, its version and time."""
+        return {
+            "kind": self.kind.value,
+            "text": words(self, deal),
+            "version": self.version,
+            "at": None if self.at is None else self.at.isoformat() + "Z",
+            "detail": dict(self.detail),
+        }
+
+
+def words(entry: HistoryEntry, deal: str = "box") -> str:
+    """The line in words, for every kind (``deal``: the game's word, box or hand)."""
+    step, what = worded(entry, deal)
+    return f"{step}: {what}" if what else step
+
+
+def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
+    """The line as its step ("Corrected", "Director") and what it did, for pages that
+    set the step apart; every kind is worded here (a kind left out is a type error)."""
+    d = entry.detail
+    match entry.kind:
+        case Kind.RECORDED:
+            counts = ", ".join(f"{p} {c}" for p, c in _counts(d.get("ruling")).items())
+            return "Recorded", said(d.get("ruling")) + (f" (counts {counts})" if counts else "")
+        case Kind.CORRECTED:
+            return "Corrected", _changed(d)
+        case Kind.UNDONE:
+            return "Undone", _changed(d)
+        case Kind.DELETED:
+            return "Deleted", f"{said(d.get('ruling'))} is off the sheet"
+        case Kind.ENDED:
+            after = d.get("after_box")
+            by = "by the director" if d.get("by") == "director" else "by agreement"
+            if isinstance(after, int) and after > 0:
+                return f"Ended {by} after {deal} {after}", ""
+            return f"Ended {by} before the first {deal}", ""
+        case Kind.REOPENED:
+            return "Reopened by the director", _note(d)
+        case Kind.RULES:
+            return "House rules changed", _rules_changed(d)
+        case Kind.PENALTY:
+            return "Director", f"penalty of {d.get('points', '?')} to {d.get('player', '?')}{_why(d)}"
+        case Kind.PENALTY_WITHDRAWN:
+            return (
+                "Director",
+                f"penalty of {d.get('points', '?')} to {d.get('player', '?')} withdrawn{_why(d)}",
+            )
+        case Kind.RESEATED:
+            why = d.get("reseated")
+            return "Director", "seats changed" + (f" ({why})" if why else "") + ": the table plays a new game"
+        case Kind.REPLACED:
+            first = d.get("from_box")
+            when = f" from {deal} {first}" if isinstance(first, int) else ""
+            return "Director", f"{d.get('by', '?')} plays {d.get('player', '?')}'s seat{when}"
+        case Kind.NOTE:
+            return "Changed", entry.action[:40]
+        case _:
+            assert_never(entry.kind)
+
+
+def said(ruling: object) -> str:
+    """A ruling in a few words: "Knock, Bob +19"."""
+    if not isinstance(ruling, Mapping) or not ruling:
+        return "no ruling"
+    text = title_of(str(ruling.get("result", "")))
+    if ruling.get("winner"):
+        text += f", {ruling['winner']} +{ruling.get('points', 0)}"
+    return text
+
+
+def _counts(ruling: object) -> dict[str, Any]:
+    counts = ruling.get("counts") if isinstance(ruling, Mapping) else None
+    return dict(counts) if isinstance(counts, Mapping) else {}
+
+
+def _changed(d: Mapping[str, Any]) -> str:
+    """What a correction (or an undo) changed: the ruling, each count, the note."""
+    before, after = d.get("before"), d.get("ruling")
+    parts = []
+    if d.get("restored"):
+        parts.append("back on the sheet")
+    if said(before) != said(after):
+        parts.append(f"{said(before)} → {said(after)}")
+    old, new = _counts(before), _counts(after)
+    parts += [f"{p}'s count {old.get(p, '–')} → {c}" for p, c in new.items() if old.get(p) != c]
+    if d.get("note_before", "") != d.get("note", ""):
+        parts.append(f'note "{d.get("note") or ""}"')
+    return "; ".join(parts) if parts else said(after)
+
+
+def _rules_changed(d: Mapping[str, Any]) -> str:
+    before = d.get("before") if isinstance(d.get("before"), Mapping) else {}
+    after = d.get("after") if isinstance(d.get("after"), Mapping) else {}
+    assert isinstance(before, Mapping) and isinstance(after, Mapping)
+    parts = [
+        f"{name.replace('_', ' ')} {setting_words(value)}"
+        for name, value in after.items()
+        if before.get(name) != value
+    ]
+    parts += [f"{name.replace('_', ' ')} back to the book" for name in before if name not in after]
+    return "; ".join(parts)
+
+
+def _note(d: Mapping[str, Any]) -> str:
+    note = d.get("note") or d.get("why")
+    return str(note)[:200] if note else ""
+
+
+def _why(d: Mapping[str, Any]) -> str:
+    note = _note(d)
+    return f" ({note})" if note else ""
+
+
+__all__ = ["BOX_KINDS", "HistoryEntry", "Kind", "said", "worded", "words"]
