@@ -48,8 +48,9 @@ def _knock(players: list[str], by: int) -> BoxEntry:
 
 def _play(db: Any, event: store.events.LoadedEvent, round: int, boxes: int) -> None:
     for table in events.tables(db, event, round):
+        assert table.game is not None
         for n in range(boxes):
-            ledger.record(db, table.game_id, _knock(list(table.players), n))
+            ledger.record(db, table.game, _knock(list(table.players), n))
 
 
 def _timed(call: Callable[[], object], before: Callable[[], object] = lambda: None) -> dict[str, float]:
@@ -118,7 +119,8 @@ def run() -> dict[str, Any]:
                 """A box at the next table: the event's state changes before the call."""
                 n = next(played)
                 table = tables[n % len(tables)]
-                ledger.record(db, table.game_id, _knock(list(table.players), n))
+                assert table.game is not None
+                ledger.record(db, table.game, _knock(list(table.players), n))
 
             result["api_get_event_after_a_box"] = _timed(
                 lambda: client.get(f"/api/v1/events/{event.id}"), a_box

@@ -171,19 +171,35 @@ class EventGame:
 
 @dataclass(frozen=True)
 class Penalty:
-    """Points taken from a player's score by the director, with the reason."""
+    """Points taken from a player's score by the director, with the reason (E4).
+    ``id`` is the stored penalty's number (to withdraw it by); a ``withdrawn`` penalty
+    is kept, struck out, and takes nothing off."""
 
     player: str
     points: int
     note: str
     round: int | None = None
+    id: int | None = None
+    withdrawn: bool = False
 
     def to_json(self) -> dict[str, Json]:
-        return {"player": self.player, "points": self.points, "note": self.note, "round": self.round}
+        body: dict[str, Json] = {
+            "player": self.player,
+            "points": self.points,
+            "note": self.note,
+            "round": self.round,
+        }
+        if self.id is not None:
+            body["id"] = self.id
+        if self.withdrawn:
+            body["withdrawn"] = True
+        return body
 
     @classmethod
     def from_json(cls, data: Json, where: str = "penalties") -> Penalty:
-        body = _fields(data, where, "a penalty", frozenset({"player", "points", "note", "round"}))
+        body = _fields(
+            data, where, "a penalty", frozenset({"player", "points", "note", "round", "id", "withdrawn"})
+        )
         points = _whole(body.get("points"), _at(where, "points"), "a penalty's points")
         if not 0 < points <= MAX_PENALTY:
             raise MalformedError(
@@ -191,11 +207,17 @@ class Penalty:
             )
         note = _text(body.get("note", ""), _at(where, "note"), "penalty's note", 1000)
         rnd = body.get("round")
+        number = body.get("id")
+        withdrawn = body.get("withdrawn", False)
+        if not isinstance(withdrawn, bool):
+            raise MalformedError("a penalty's withdrawn is true or false", _at(where, "withdrawn"))
         return cls(
             _name(body.get("player"), _at(where, "player"), "player"),
             points,
             note.strip(),
             None if rnd is None else _whole(rnd, _at(where, "round"), "round"),
+            None if number is None else _whole(number, _at(where, "id"), "penalty id"),
+            withdrawn,
         )
 
 
@@ -644,7 +666,7 @@ def standings(
                 score[p] += event.bye
     penalty = dict.fromkeys(names, 0)
     for pen in event.penalties:
-        if pen.player in penalty:
+        if pen.player in penalty and not pen.withdrawn:
             penalty[pen.player] += pen.points
             score[pen.player] -= pen.points
 

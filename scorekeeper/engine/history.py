@@ -46,7 +46,14 @@ class Kind(enum.StrEnum):
     RESEATED = "director"
     """The director changed this table's seats: the game was replaced by another."""
     REPLACED = "replaced"
-    """A substitute plays a seat from the next box on (E5)."""
+    """A player replaced by another (E5)."""
+    STARTED = "started"
+    SEATED = "seated"
+    CLOSED = "closed"
+    ENTRANTS = "entrants"
+    SEATS = "seats"
+    """Two players swapped seats (the event's line; each table's game gets RESEATED)."""
+    CODES = "codes"
     NOTE = "note"
     """A line this version does not know."""
 
@@ -119,6 +126,8 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
         case Kind.ENDED:
             after = d.get("after_box")
             by = "by the director" if d.get("by") == "director" else "by agreement"
+            if isinstance(d.get("table"), int):
+                return f"Table {d['table']}'s game ended by the director", _note(d)
             if isinstance(after, int) and after > 0:
                 return f"Ended {by} after {deal} {after}", ""
             return f"Ended {by} before the first {deal}", ""
@@ -140,6 +149,27 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
             first = d.get("from_box")
             when = f" from {deal} {first}" if isinstance(first, int) else ""
             return "Director", f"{d.get('by', '?')} plays {d.get('player', '?')}'s seat{when}"
+        case Kind.STARTED:
+            return "Event started", f"{d.get('entrants', '?')} entrants"
+        case Kind.SEATED:
+            return f"Round {d.get('round', '?')} seated", _tables_and_byes(d)
+        case Kind.CLOSED:
+            ended = d.get("ended") or []
+            forced = (
+                f"; the games at tables {', '.join(map(str, ended))} ended as they stood" if ended else ""
+            )
+            return f"Round {d.get('round', '?')} closed", ("by force" if d.get("force") else "") + forced
+        case Kind.ENTRANTS:
+            parts = []
+            if d.get("added"):
+                parts.append("entered " + ", ".join(map(str, d["added"])))
+            if d.get("withdrawn"):
+                parts.append("withdrew " + ", ".join(map(str, d["withdrawn"])))
+            return "Director", "; ".join(parts) + f" (from round {d.get('round', '?')})"
+        case Kind.SEATS:
+            return "Director", f"seats of {d.get('first', '?')} and {d.get('second', '?')} swapped"
+        case Kind.CODES:
+            return "Director", "new director's codes (the old ones stopped working)"
         case Kind.NOTE:
             return "Changed", entry.action[:40]
         case _:
@@ -187,6 +217,14 @@ def _rules_changed(d: Mapping[str, Any]) -> str:
     ]
     parts += [f"{name.replace('_', ' ')} back to the book" for name in before if name not in after]
     return "; ".join(parts)
+
+
+def _tables_and_byes(d: Mapping[str, Any]) -> str:
+    tables, byes = d.get("tables"), d.get("byes") or []
+    said = f"{tables} tables" if isinstance(tables, int) else ""
+    if byes:
+        said += ("; " if said else "") + "bye for " + ", ".join(map(str, byes))
+    return said
 
 
 def _note(d: Mapping[str, Any]) -> str:

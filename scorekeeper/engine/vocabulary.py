@@ -19,6 +19,7 @@ another).
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -245,13 +246,56 @@ def vocabulary(preset: str) -> Vocabulary:
     return vocabulary_for(find_rules(preset))
 
 
+# --- an event's words: one for one thing, on the pages, the projector and the paper -----
+
+
+class TableStatus(enum.StrEnum):
+    """Where a table of an event stands."""
+
+    WAITING = "waiting"
+    """Seated, no box recorded yet."""
+    PLAYING = "playing"
+    DONE = "done"
+    """Its game is over (played to its end)."""
+    AGREED = "agreed"
+    """Its game was ended by agreement (the players, the director, a forced close)."""
+
+    @property
+    def words(self) -> str:
+        """ "not started", "playing", "done", "ended by agreement"."""
+        return TABLE_STATUS_WORDS[self]
+
+    @property
+    def finished(self) -> bool:
+        return self in (TableStatus.DONE, TableStatus.AGREED)
+
+
+TABLE_STATUS_WORDS = {
+    TableStatus.WAITING: "not started",
+    TableStatus.PLAYING: "playing",
+    TableStatus.DONE: "done",
+    TableStatus.AGREED: "ended by agreement",
+}
+"""Each table status in words, the same on every page and paper."""
+
+TIE_BREAK_WORDS = {"won": "Tables won", "boxes": "Boxes won", "head_to_head": "Head to head"}
+"""Each tie-break of the standings (RULES.md E1, E6) in words."""
+
+TIE_BREAK_SHORT = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}
+"""Each tie-break as a column heads it."""
+
+
 __all__ = [
     "CITES",
     "ENDING_VERBS",
     "RESULT_LETTERS",
     "RESULT_NAMES",
+    "TABLE_STATUS_WORDS",
+    "TIE_BREAK_SHORT",
+    "TIE_BREAK_WORDS",
     "VOID_RESULTS",
     "Cites",
+    "TableStatus",
     "Vocabulary",
     "deal_word",
     "shared_deal_word",

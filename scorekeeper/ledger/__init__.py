@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.errors import GameOverError, MalformedError
+from ..engine.history import Kind
 from ..engine.vocabulary import vocabulary_for
 from . import cache
 from .codes import (
@@ -236,7 +237,7 @@ def _held(
                         "game: nothing was stored; send the change with a new "
                         "key"
                     )
-                db.rollback()
+                store.let_go(db)
                 return Written(table, earlier.box_id, repeated=True)
         if version is not None and version != table.version:
             raise Stale(table, f"the game has changed: it is now at version {table.version}")
@@ -563,10 +564,17 @@ class RulesRefused(LedgerError):
         self.where = error.where
 
 
-def end(db: Session, game_id: str, *, version: int | None = None, key: str | None = None) -> Written:
-    """End the game by agreement after its last box (K5; a table that breaks up): no game
-    or box bonus, the totals as they stand settled; no box may follow. A game already
-    over (or ended) is refused, naming how it ended."""
+def end(
+    db: Session,
+    game_id: str,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+    by: str | None = None,
+) -> Written:
+    """End the game by agreement after its last box (K5; a table that breaks up; ``by``
+    the director, E7): no game or box bonus, the totals as they stand settled; no box
+    may follow. A game already over (or ended) is refused, naming how it ended."""
 
     def write(table: Table, stored_key: store.Key | None) -> Written:
         if table.sheet is None:
@@ -576,20 +584,44 @@ def end(db: Session, game_id: str, *, version: int | None = None, key: str | Non
             raise GameOverError(f"the game is already {how}", "ended")
         ended = dataclasses.replace(table.game, ended="agreed")
         scoring, sheet, summary = _scored(ended)
+        detail: dict[str, Any] = {"after_box": len(table.boxes), "totals": dict(sheet.totals)}
+        if by is not None:
+            detail["by"] = by
         result = store.amend_game(
             db,
             game_id,
             table.version,
-            store.Amendment(
-                "ended", {"after_box": len(table.boxes), "totals": dict(sheet.totals)}, ended="agreed"
-            ),
+            store.Amendment(Kind.ENDED.value, detail, ended="agreed"),
             rulings={},
             summary=summary,
             key=stored_key,
         )
         return _after(db, table, result, ended, _rows(table), scoring, summary, ended="agreed")
 
-    return _held(db, game_id, _digest("end", None, None), key, version, write)
+    return _held(db, game_id, _digest("end", by, None), key, version, write)
+
+
+def reopen(db: Session, game_id: str, *, version: int | None = None, key: str | None = None) -> Written:
+    """Open again a game ended by agreement (a director's end by mistake): boxes may
+    follow, and the line in its history says so. A game played to its end stays over."""
+
+    def write(table: Table, stored_key: store.Key | None) -> Written:
+        if not table.game.ended:
+            raise GameOverError("this game was not ended by agreement: there is nothing to reopen", "ended")
+        opened = dataclasses.replace(table.game, ended=None)
+        scoring, _, summary = _scored(opened)
+        result = store.amend_game(
+            db,
+            game_id,
+            table.version,
+            store.Amendment(Kind.REOPENED.value, {"after_box": len(table.boxes)}, reopen=True),
+            rulings={},
+            summary=summary,
+            key=stored_key,
+        )
+        return _after(db, table, result, opened, _rows(table), scoring, summary, ended=None)
+
+    return _held(db, game_id, _digest("reopen", None, None), key, version, write)
 
 
 def change_rules(
@@ -741,6 +773,7 @@ __all__ = [
     "record",
     "rematch",
     "renew_codes",
+    "reopen",
     "start",
     "undo",
 ]

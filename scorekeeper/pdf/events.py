@@ -20,6 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
 
+from ..engine.vocabulary import TableStatus
 from . import fonts, words
 from .blocks import name_cell
 from .document import Layout, build, draw_qr
@@ -293,13 +294,8 @@ def _highlights(results: Results) -> list[Flowable]:
     return story + [Paragraph(s, styles().body) for s in said]
 
 
-STATUS_WORDS = {
-    "done": "",
-    "agreed": "ended by agreement",
-    "playing": "still playing",
-    "waiting": "not started",
-    "bye": "bye",
-}
+STATUS_WORDS = {**{status.value: status.words for status in TableStatus}, "bye": "bye"}
+"""A table's status in the engine's words (the pages say the same), and a bye."""
 
 
 def _round(tables: Sequence[TableResult], width: float) -> Flowable:

@@ -32,7 +32,7 @@ from .db import (
     refuse_network_storage,
     schema_current,
 )
-from .locks import writing
+from .locks import commit, holding, let_go, writing
 from .models import (
     GAME_FIELDS,
     MAX_ROW_ID,
@@ -153,6 +153,7 @@ __all__ = [
     "backup",
     "box_history",
     "check_edit_token",
+    "commit",
     "connect",
     "counted_games",
     "create_game",
@@ -172,7 +173,9 @@ __all__ = [
     "get_box",
     "get_game",
     "history",
+    "holding",
     "join_code_hash",
+    "let_go",
     "live_boxes",
     "live_place",
     "load_game",

@@ -1,16 +1,18 @@
 """Reading and writing events (club nights): the event, its entrants, its rounds'
 seating and clocks, its tables' games and the director's penalties.
 
-An event's writes hold its row (:func:`event_writing`: ``BEGIN IMMEDIATE`` on SQLite,
-``FOR UPDATE`` on PostgreSQL) from the read they are based on to their commit, and bump
-its ``version``, which the pages poll. The games themselves are written as any game is
-(``writes.py``): the event only links them to its tables.
+An event's writes are made inside the ledger's hold of the event
+(:func:`~scorekeeper.store.locks.holding`: ``BEGIN IMMEDIATE`` on SQLite, ``FOR UPDATE``
+on PostgreSQL) from the read they are based on to its one commit; none of the functions
+here commits, and each write ends with :func:`log_write`, which bumps the event's
+``version`` (what the pages poll) and keeps the write's typed line and key. The games
+themselves are written as any game is (``writes.py``): the event only links them to its
+tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,10 +23,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine.event import EventEntry, EventGame, Penalty, Seating
-from .locks import IMMEDIATE
+from ..engine.history import HistoryEntry
 from .models import (
     Event,
     EventEntrant,
+    EventHistory,
     EventPenalty,
     EventRound,
     EventTable,
@@ -126,21 +129,6 @@ class TableGame:
     updated_at: datetime | None = None
 
 
-@contextmanager
-def event_writing(db: Session, event_id: str) -> Iterator[None]:
-    """Hold the event for one write (see :func:`scorekeeper.store.writing`)."""
-    db.rollback()
-    if db.get_bind().dialect.name == "sqlite":
-        db.connection(execution_options={IMMEDIATE: True})
-    else:
-        db.execute(select(Event.version).where(Event.id == event_id).with_for_update())
-    try:
-        yield
-    finally:
-        if db.in_transaction():
-            db.rollback()
-
-
 def create_event(
     db: Session,
     *,
@@ -151,8 +139,9 @@ def create_event(
     codes_round: int | None,
     key: str | None = None,
 ) -> None:
-    """Store a new event with its entrants (no round seated yet). A start ``key``
-    already used raises :class:`EventKeyTaken` naming that event."""
+    """Store a new event with its entrants (no round seated yet; the caller commits with
+    its first round). A start ``key`` already used raises :class:`EventKeyTaken` naming
+    that event, with the write rolled back."""
     settings = entry.to_json()
     for name in ("entrants", "seating", "games", "penalties", "seed"):
         settings.pop(name, None)
@@ -180,7 +169,7 @@ def create_event(
                 for i, name in enumerate(entry.entrants)
             ]
         )
-        db.commit()
+        db.flush()
     except IntegrityError:
         db.rollback()
         found = None if key is None else db.scalar(select(Event.id).where(Event.start_key == key))
@@ -244,9 +233,16 @@ def load_event(db: Session, event_id: str) -> LoadedEvent | None:
         )
     )
     penalties = tuple(
-        Penalty(*p)
+        Penalty(*p[:5], withdrawn=p[5] is not None)
         for p in sql.execute(
-            select(EventPenalty.player, EventPenalty.points, EventPenalty.note, EventPenalty.round)
+            select(
+                EventPenalty.player,
+                EventPenalty.points,
+                EventPenalty.note,
+                EventPenalty.round,
+                EventPenalty.id,
+                EventPenalty.withdrawn_at,
+            )
             .where(EventPenalty.event_id == event_id)
             .order_by(EventPenalty.id)
         )
@@ -333,14 +329,63 @@ def event_stamp(db: Session, event_id: str) -> tuple[object, ...] | None:
     return event.version, event.updated_at, int(total), int(count), latest
 
 
-def _bump(db: Session, event_id: str, **values: Any) -> None:
+# --- writes: each inside the ledger's hold of the event (store.holding), none commits ---
+
+
+@dataclass(frozen=True)
+class EarlierWrite:
+    """A director's write already made with this key: what it changed (its digest)."""
+
+    action: str
+    digest: str | None
+    version: int
+
+
+def earlier_write(db: Session, event_id: str, key: str) -> EarlierWrite | None:
+    """The write this event already took with ``key`` (a resent form, a retried call)."""
+    row = db.execute(
+        select(EventHistory.action, EventHistory.digest, EventHistory.version).where(
+            EventHistory.event_id == event_id, EventHistory.key == key
+        )
+    ).first()
+    return None if row is None else EarlierWrite(row[0], row[1], row[2])
+
+
+def log_write(
+    db: Session,
+    event_id: str,
+    action: str,
+    detail: dict[str, Any],
+    *,
+    key: str | None = None,
+    digest: str | None = None,
+    **values: Any,
+) -> int:
+    """The end of every director's write: the event's version goes up once (with any
+    ``values`` of its row that changed), and the write's typed line is kept in the
+    event's history with its key. The new version."""
     changed = db.execute(
         update(Event)
         .where(Event.id == event_id)
         .values(version=Event.version + 1, updated_at=now(), **values)
-    )
-    if getattr(changed, "rowcount", 0) != 1:
+        .returning(Event.version)
+    ).first()
+    if changed is None:
         raise EventNotFound(f"there is no event {event_id!r}")
+    version = int(changed[0])
+    db.add(
+        EventHistory(
+            event_id=event_id, action=action, detail=detail, key=key, digest=digest, version=version, at=now()
+        )
+    )
+    db.flush()
+    return version
+
+
+def event_history(db: Session, event_id: str) -> list[HistoryEntry]:
+    """The director's writes to the event, oldest first, each a typed history line."""
+    query = select(EventHistory).where(EventHistory.event_id == event_id).order_by(EventHistory.id)
+    return [HistoryEntry.stored(row.action, row.detail, row.version, row.at) for row in db.scalars(query)]
 
 
 def add_round(
@@ -352,8 +397,7 @@ def add_round(
     minutes: int | None,
     started_at: datetime | None,
 ) -> None:
-    """Store a round's seating and its tables' games (``games[i]`` plays table i + 1);
-    the event moves on to this round. Inside :func:`event_writing`; commits."""
+    """Store a round's seating and its tables' games (``games[i]`` plays table i + 1)."""
     db.add(
         EventRound(
             event_id=event_id,
@@ -370,23 +414,13 @@ def add_round(
             for i, game in enumerate(games, start=1)
         ]
     )
-    _bump(db, event_id, current_round=seating.round)
-    db.commit()
+    db.flush()
 
 
 def reseat_table(
-    db: Session,
-    event_id: str,
-    round: int,
-    table: int,
-    players: Sequence[str],
-    game_id: str,
-    *,
-    commit: bool = True,
+    db: Session, event_id: str, round: int, table: int, players: Sequence[str], game_id: str
 ) -> None:
-    """A table of a round seated anew (seats swapped, a player replaced) with its new
-    game. Inside :func:`event_writing`; commits unless ``commit`` is False (one of
-    several changes the caller commits together)."""
+    """A table of a round seated anew (seats swapped, a player replaced) with its new game."""
     found = db.scalar(select(EventRound).where(EventRound.event_id == event_id, EventRound.number == round))
     if found is None:
         raise EventNotFound(f"round {round} is not seated")
@@ -398,31 +432,27 @@ def reseat_table(
         .where(EventTable.event_id == event_id, EventTable.round == round, EventTable.table_number == table)
         .values(game_id=game_id)
     )
-    _bump(db, event_id)
-    if commit:
-        db.commit()
+    db.flush()
 
 
-def close_round(db: Session, event_id: str, round: int, *, finished: bool) -> None:
-    """Mark the round closed (and the event finished after its last). Inside
-    :func:`event_writing`; commits."""
+def close_round(db: Session, event_id: str, round: int) -> None:
+    """Mark the round closed."""
     db.execute(
         update(EventRound)
         .where(EventRound.event_id == event_id, EventRound.number == round)
         .values(closed_at=now())
     )
-    _bump(db, event_id, finished=finished)
-    db.commit()
 
 
-def add_entrant(db: Session, event_id: str, name: str, round: int, *, commit: bool = True) -> None:
-    """A late entry, playing from ``round`` (or one who withdrew, back from it); commits
-    unless ``commit`` is False."""
+def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
+    """A late entry, playing from ``round`` (or one who withdrew, back from it)."""
     found = db.scalar(
         select(EventEntrant).where(EventEntrant.event_id == event_id, EventEntrant.name == name)
     )
     if found is not None:
         found.withdrawn_round = None
+        if found.entered_round > round:
+            found.entered_round = round
     else:
         position = db.scalar(
             select(func.coalesce(func.max(EventEntrant.position), -1)).where(
@@ -430,63 +460,57 @@ def add_entrant(db: Session, event_id: str, name: str, round: int, *, commit: bo
             )
         )
         db.add(EventEntrant(event_id=event_id, name=name, position=(position or 0) + 1, entered_round=round))
-    _bump(db, event_id)
-    if commit:
-        db.commit()
+    db.flush()
 
 
-def withdraw(db: Session, event_id: str, name: str, round: int, *, commit: bool = True) -> None:
-    """The entrant plays no more from ``round``; commits unless ``commit`` is False."""
+def withdraw(db: Session, event_id: str, name: str, round: int) -> None:
+    """The entrant plays no more from ``round``."""
     db.execute(
         update(EventEntrant)
         .where(EventEntrant.event_id == event_id, EventEntrant.name == name)
         .values(withdrawn_round=round)
     )
-    _bump(db, event_id)
-    if commit:
-        db.commit()
 
 
-def add_penalty(
-    db: Session, event_id: str, penalty: Penalty, game_id: str | None, key: str | None = None
-) -> bool:
-    """Store a penalty (under :func:`event_writing`); False, and nothing stored, when
-    its ``key`` took one already (a form sent twice, two taps at once)."""
-    if key is not None and db.scalar(
-        select(EventPenalty.id).where(EventPenalty.event_id == event_id, EventPenalty.key == key)
-    ):
-        return False
-    db.add(
-        EventPenalty(
-            event_id=event_id,
-            player=penalty.player,
-            points=penalty.points,
-            note=penalty.note,
-            round=penalty.round,
-            game_id=game_id,
-            key=key,
+def add_penalty(db: Session, event_id: str, penalty: Penalty, game_id: str | None) -> int:
+    """Store a penalty; its number."""
+    row = EventPenalty(
+        event_id=event_id,
+        player=penalty.player,
+        points=penalty.points,
+        note=penalty.note,
+        round=penalty.round,
+        game_id=game_id,
+    )
+    db.add(row)
+    db.flush()
+    return int(row.id)
+
+
+def withdraw_penalty(db: Session, event_id: str, number: int, note: str) -> tuple[Penalty, str | None] | None:
+    """Strike a standing penalty out (kept); the penalty and its game, or None when the
+    event has no such standing penalty."""
+    row = db.scalar(
+        select(EventPenalty).where(
+            EventPenalty.event_id == event_id, EventPenalty.id == number, EventPenalty.withdrawn_at.is_(None)
         )
     )
-    _bump(db, event_id)
-    db.commit()
-    return True
+    if row is None:
+        return None
+    row.withdrawn_at, row.withdrawn_note = now(), note
+    db.flush()
+    return Penalty(row.player, row.points, row.note, row.round, row.id, True), row.game_id
 
 
-def renew_event_codes(
-    db: Session, event_id: str, seen_round: int | None, director: str, join: str, codes_round: int
-) -> bool:
-    """Replace the director's codes, if still of ``seen_round`` (False: another phone
-    renewed them first)."""
-    changed = db.execute(
+def set_director_codes(db: Session, event_id: str, director: str, join: str, codes_round: int) -> None:
+    """The director's new codes (inside the event's write: the old ones stop working)."""
+    db.execute(
         update(Event)
         .where(Event.id == event_id)
-        .where(Event.codes_round.is_(None) if seen_round is None else Event.codes_round == seen_round)
         .values(
             director_hash=token_hash(director), join_code_hash=join_code_hash(join), codes_round=codes_round
         )
     )
-    db.commit()
-    return bool(getattr(changed, "rowcount", 0))
 
 
 def events_with_join_code(db: Session, code: str) -> list[EventRow]:
@@ -524,6 +548,7 @@ def event_game_ids(db: Session, event_id: str) -> set[str]:
 
 
 __all__ = [
+    "EarlierWrite",
     "Entrant",
     "EventKeyTaken",
     "EventNotFound",
@@ -536,16 +561,19 @@ __all__ = [
     "add_round",
     "close_round",
     "create_event",
+    "earlier_write",
     "event_game_ids",
+    "event_history",
     "event_of_game",
     "event_stamp",
-    "event_writing",
     "events_with_join_code",
     "get_event",
     "load_event",
-    "renew_event_codes",
+    "log_write",
     "reseat_table",
     "round_clock",
+    "set_director_codes",
     "table_games",
     "withdraw",
+    "withdraw_penalty",
 ]

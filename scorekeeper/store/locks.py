@@ -16,10 +16,57 @@ from contextlib import contextmanager
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .models import Game
+from .models import Event, Game
 
 IMMEDIATE = "scorekeeper_immediate"
 """The execution option that makes the connection's next transaction ``BEGIN IMMEDIATE``."""
+
+HELD = "scorekeeper_held"
+"""``Session.info`` key: an event's write holds the database and commits once, at its
+end (:func:`holding`); the game writes it makes inside only lock and flush."""
+
+
+def _begin(db: Session) -> None:
+    """A new write transaction (SQLite: ``BEGIN IMMEDIATE``, one writer at a time)."""
+    db.rollback()
+    if db.get_bind().dialect.name == "sqlite":
+        db.connection(execution_options={IMMEDIATE: True})
+
+
+@contextmanager
+def holding(db: Session, event_id: str | None) -> Iterator[None]:
+    """Hold an event for one write of the director's, that may also write its games (a
+    penalty's line in a game's history, the games a seating starts, the games a close
+    ends): one transaction from the read it is based on to one commit, made by the
+    caller inside; whatever is left open at the end is rolled back. PostgreSQL locks
+    the event's row first, then each game's as it is written (:func:`writing`), the
+    order every write at an event's table takes too; SQLite holds the database."""
+    _begin(db)
+    if event_id is not None and db.get_bind().dialect.name != "sqlite":
+        db.execute(select(Event.version).where(Event.id == event_id).with_for_update())
+    db.info[HELD] = event_id or True
+    try:
+        yield
+    finally:
+        db.info.pop(HELD, None)
+        if db.in_transaction():
+            db.rollback()
+
+
+def commit(db: Session) -> None:
+    """Commit a write, unless it is part of an event's held write (:func:`holding`),
+    which commits once at its end: then only flush."""
+    if db.info.get(HELD):
+        db.flush()
+    else:
+        db.commit()
+
+
+def let_go(db: Session) -> None:
+    """End a write that wrote nothing (a repeated key): roll back, unless it is part of
+    an event's held write, whose transaction goes on."""
+    if not db.info.get(HELD):
+        db.rollback()
 
 
 @contextmanager
@@ -32,10 +79,18 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
     if db.info.get("writing") == game_id:
         yield
         return
-    db.rollback()
-    if db.get_bind().dialect.name == "sqlite":
-        db.connection(execution_options={IMMEDIATE: True})
-    else:
+    if db.info.get(HELD):  # inside an event's write: lock the game too, commit with it
+        if db.get_bind().dialect.name != "sqlite":
+            db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
+        before = db.info.get("writing")
+        db.info["writing"] = game_id
+        try:
+            yield
+        finally:
+            db.info["writing"] = before
+        return
+    _begin(db)
+    if db.get_bind().dialect.name != "sqlite":
         db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
     db.info["writing"] = game_id
     try:

@@ -242,6 +242,27 @@ class EventPenalty(Base):
     game_id: Mapped[str | None] = mapped_column(String(32))
     at: Mapped[datetime] = mapped_column(default=now)
     key: Mapped[str | None] = mapped_column(String(64))
+    withdrawn_at: Mapped[datetime | None]
+    withdrawn_note: Mapped[str | None] = mapped_column(sa.Text)
+
+
+class EventHistory(Base):
+    """One write of the director's to an event, as its history shows it (a typed line:
+    engine/history.py), with the idempotency key of the form or call that made it and
+    a digest of what it changed: sent again it answers the event, with other content
+    it is refused."""
+
+    __tablename__ = "event_history"
+    __table_args__ = (sa.UniqueConstraint("event_id", "key", name="uq_event_history_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    key: Mapped[str | None] = mapped_column(String(64))
+    digest: Mapped[str | None] = mapped_column(String(64))
+    version: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=now)
 
 
 GAMES = typing.cast(sa.Table, Game.__table__)
@@ -252,7 +273,7 @@ KEYS = typing.cast(sa.Table, WriteKey.__table__)
 EVENTS = typing.cast(sa.Table, GameEvent.__table__)
 ALIASES = typing.cast(sa.Table, PlayerAlias.__table__)
 DECISIONS = typing.cast(sa.Table, NameDecision.__table__)
-EVENT_TABLES = ("events", "event_entrants", "event_rounds", "event_games", "event_penalties")
+EVENT_TABLES = ("events", "event_entrants", "event_rounds", "event_games", "event_penalties", "event_history")
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from sqlalchemy import JSON, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .locks import writing
+from .locks import commit, writing
 from .models import (
     BOXES,
     EVENTS,
@@ -181,7 +181,7 @@ def create_game(
         db.add_all(stored)
         db.flush()  # one batch: the boxes get their ids
         db.add_all([_revision(box, "recorded", 1) for box in stored])
-        db.commit()
+        commit(db)
     except IntegrityError:
         db.rollback()
         if key is None or started_with(db, key.key) is None:
@@ -433,7 +433,7 @@ def _write(
                     "phone": phone,
                 },
             )
-            db.commit()
+            commit(db)
             return WriteResult(version, changed.box_id, updated_at=stamp)
         except IntegrityError:
             db.rollback()
@@ -475,6 +475,8 @@ class Amendment:
     detail: dict[str, Any]
     settings: dict[str, Any] | None = None
     ended: str | None = None
+    reopen: bool = False
+    """The game's end by agreement is undone (``ended`` cleared)."""
 
 
 def amend_game(
@@ -497,6 +499,8 @@ def amend_game(
             values["settings"] = amendment.settings
         if amendment.ended is not None:
             values["ended"] = amendment.ended
+        if amendment.reopen:
+            values["ended"] = None
         try:
             sql = db.connection()
             bumped = sql.execute(
@@ -531,7 +535,7 @@ def amend_game(
                     at=stamp,
                 )
             )
-            db.commit()
+            commit(db)
             return WriteResult(version, None, updated_at=stamp)
         except IntegrityError:
             db.rollback()

@@ -144,14 +144,6 @@ def openapi() -> Response:
 # --- stored games -------------------------------------------------------------------------
 
 
-def _ledger_errors(run: Callable[[], Response]) -> Response:
-    """A use case's refusals as CONTRACT.md errors (:func:`refusal`)."""
-    try:
-        return run()
-    except (engine.ScorekeeperError, ledger.LedgerError) as err:
-        return refusal(err)
-
-
 def refusal(err: Exception) -> Response:
     """The API's answer to a refusal, in one place: the engine's 422, a stale write's
     409 (with the current version), a reused key's 422, a missing game or box's 404."""
@@ -203,7 +195,7 @@ def create_game() -> Response:
         response.headers["ETag"] = f'"{started.table.version}"'
         return response
 
-    return _ledger_errors(run)
+    return run()
 
 
 def _game_json(table: ledger.Table) -> dict[str, Any]:
@@ -327,18 +319,16 @@ def _box_entry() -> BoxEntry:
 def add_box(game_id: str) -> Response:
     """Append one box (needs the edit token; If-Match refuses a stale write)."""
     _authorize(game_id)
-    return _ledger_errors(
-        lambda: _written(
-            ledger.record(
-                database.session(),
-                game_id,
-                _box_entry(),
-                version=_if_match(),
-                key=_idempotency_key(),
-                max_boxes=gamedata.max_boxes(),
-            ),
-            201,
-        )
+    return _written(
+        ledger.record(
+            database.session(),
+            game_id,
+            _box_entry(),
+            version=_if_match(),
+            key=_idempotency_key(),
+            max_boxes=gamedata.max_boxes(),
+        ),
+        201,
     )
 
 
@@ -348,13 +338,11 @@ def replace_box(game_id: str, box_id: int) -> Response:
     a game that was ended)."""
     event_id = _authorize(game_id)
     db, entry, version, key = database.session(), _box_entry(), _if_match(), _idempotency_key()
-    return _ledger_errors(
-        lambda: _written(
-            ledger.correct(db, game_id, box_id, entry, version=version, key=key)
-            if event_id is None
-            else events.correct_box(db, event_id, game_id, box_id, entry, version=version, key=key),
-            200,
-        )
+    return _written(
+        ledger.correct(db, game_id, box_id, entry, version=version, key=key)
+        if event_id is None
+        else events.correct_box(db, event_id, game_id, box_id, entry, version=version, key=key),
+        200,
     )
 
 
@@ -364,13 +352,11 @@ def delete_box(game_id: str, box_id: int) -> Response:
     event's director: even in a game that was ended)."""
     event_id = _authorize(game_id)
     db, version, key = database.session(), _if_match(), _idempotency_key()
-    return _ledger_errors(
-        lambda: _written(
-            ledger.delete(db, game_id, box_id, version=version, key=key)
-            if event_id is None
-            else events.delete_box(db, event_id, game_id, box_id, version=version, key=key),
-            200,
-        )
+    return _written(
+        ledger.delete(db, game_id, box_id, version=version, key=key)
+        if event_id is None
+        else events.delete_box(db, event_id, game_id, box_id, version=version, key=key),
+        200,
     )
 
 
@@ -379,11 +365,7 @@ def end_game(game_id: str) -> Response:
     """End the game by agreement after its last box (K5): no game or box bonus, the
     totals as they stand settled; recorded in the game's history."""
     _authorize(game_id)
-    return _ledger_errors(
-        lambda: _written(
-            ledger.end(database.session(), game_id, version=_if_match(), key=_idempotency_key()), 200
-        )
-    )
+    return _written(ledger.end(database.session(), game_id, version=_if_match(), key=_idempotency_key()), 200)
 
 
 @bp.put("/games/<game_id>/settings")
@@ -391,13 +373,11 @@ def change_settings(game_id: str) -> Response:
     """Replace the game's house rules (the settings that differ from its preset) and
     rescore the whole game; refused, naming the box, if a stored box breaks them."""
     _authorize(game_id)
-    return _ledger_errors(
-        lambda: _written(
-            ledger.change_rules(
-                database.session(), game_id, _object_body(), version=_if_match(), key=_idempotency_key()
-            ),
-            200,
-        )
+    return _written(
+        ledger.change_rules(
+            database.session(), game_id, _object_body(), version=_if_match(), key=_idempotency_key()
+        ),
+        200,
     )
 
 
@@ -412,12 +392,6 @@ def sheet_pdf(game_id: str) -> Response:
 
 
 # --- events (club nights) ---------------------------------------------------------------
-
-
-def _event_errors(run: Callable[[], Response]) -> Response:
-    """An event use case's refusals: a round still playing or not in a state for it is
-    409, an unknown player or game 422, and the ledger's others as for games."""
-    return _ledger_errors(run)
 
 
 def _event(event_id: str) -> store.events.LoadedEvent:
@@ -449,18 +423,7 @@ def event_json(event: store.events.LoadedEvent, board: events.Board | None = Non
         "finished": event.row.finished,
         "event": event.entry.to_json(),
         "standings": [s.to_json() for s in board.standings],
-        "tables": [
-            {
-                "round": t.round,
-                "table": t.table,
-                "game": t.game_id,
-                "players": list(t.players),
-                "boxes": t.boxes,
-                "playing": t.playing,
-                "totals": dict(t.totals),
-            }
-            for t in board.tables
-        ],
+        "tables": [t.to_json() for t in board.tables],
         "clock": None if clock is None else {"started": clock[0].isoformat() + "Z", "minutes": clock[1]},
         "withdrawn": list(event.withdrawn),
     }
@@ -500,7 +463,7 @@ def create_event() -> Response:
         response.headers["ETag"] = f'"{started.event.row.version}"'
         return response
 
-    return _event_errors(run)
+    return run()
 
 
 @bp.get("/events/<event_id>")
@@ -521,10 +484,11 @@ def seat_round(event_id: str) -> Response:
     """Seat the next round (the previous one closed): the movement seats the present
     entrants and each table's game is started."""
     _director(event_id)
-    return _event_errors(
-        lambda: _event_response(
-            events.seat_next_round(database.session(), event_id, secret=gamedata.secret()), 201
-        )
+    return _event_response(
+        events.seat_next_round(
+            database.session(), event_id, secret=gamedata.secret(), key=_idempotency_key()
+        ),
+        201,
     )
 
 
@@ -542,8 +506,8 @@ def close_round(event_id: str, number: int) -> Response:
         return error_response(
             409, "round-refused", f"round {number} is not the current round ({event.row.current_round})"
         )
-    return _event_errors(
-        lambda: _event_response(events.close_round(database.session(), event_id, force=force))
+    return _event_response(
+        events.close_round(database.session(), event_id, force=force, key=_idempotency_key())
     )
 
 
@@ -593,12 +557,12 @@ def _director_body(fields: dict[str, type]) -> dict[str, Any]:
 
 @bp.post("/events/<event_id>/entrants")
 def enter(event_id: str) -> Response:
-    """A late entry (``{"name": ...}``), playing from the next round."""
+    """A late entry (``{"name": ...}``), playing from the next round. Every director's
+    write takes an ``Idempotency-Key``: sent again it answers the event as it is."""
     _director(event_id)
     data = _director_body({"name": str})
-    return _event_errors(
-        lambda: _event_response(events.enter(database.session(), event_id, data["name"]), 201)
-    )
+    written = events.enter(database.session(), event_id, data["name"], key=_idempotency_key())
+    return _event_response(written, 201)
 
 
 @bp.post("/events/<event_id>/withdrawals")
@@ -606,25 +570,49 @@ def withdraw(event_id: str) -> Response:
     """A withdrawal (``{"name": ...}``) from the next round; kept in the standings."""
     _director(event_id)
     data = _director_body({"name": str})
-    return _event_errors(lambda: _event_response(events.withdraw(database.session(), event_id, data["name"])))
+    return _event_response(
+        events.withdraw(database.session(), event_id, data["name"], key=_idempotency_key())
+    )
 
 
 @bp.post("/events/<event_id>/penalties")
 def penalize(event_id: str) -> Response:
     """Points off a player's score with a note (``{"player", "points", "note"}``), also
-    in the history of the player's game this round; an ``Idempotency-Key`` sent again
-    takes nothing more."""
+    in the history of the player's game this round (E4)."""
     _director(event_id)
     data = _director_body({"player": str, "points": int, "note": str})
     key = _idempotency_key()
-    return _event_errors(
-        lambda: _event_response(
-            events.penalize(
-                database.session(), event_id, data["player"], data["points"], data["note"], key=key
-            ),
-            201,
-        )
+    return _event_response(
+        events.penalize(database.session(), event_id, data["player"], data["points"], data["note"], key=key),
+        201,
     )
+
+
+@bp.post("/events/<event_id>/penalties/<int:number>/withdrawal")
+def withdraw_penalty(event_id: str, number: int) -> Response:
+    """Take penalty ``number`` back (``{"why": ...}``, optional): kept, struck out (E4)."""
+    _director(event_id)
+    data = _director_body({"why": str}) if request.get_data(cache=True).strip() else {"why": ""}
+    written = events.withdraw_penalty(
+        database.session(), event_id, number, data["why"], key=_idempotency_key()
+    )
+    return _event_response(written)
+
+
+@bp.post("/events/<event_id>/games/<game_id>/end")
+def end_table(event_id: str, game_id: str) -> Response:
+    """The director ends a table's game by agreement, settled as it stands (E7)."""
+    _director(event_id)
+    written = events.end_table(database.session(), event_id, game_id, key=_idempotency_key())
+    return _event_response(written)
+
+
+@bp.post("/events/<event_id>/games/<game_id>/reopen")
+def reopen_table(event_id: str, game_id: str) -> Response:
+    """The director reopens a table's game ended by mistake (kept in its history)."""
+    _director(event_id)
+    written = events.reopen_table(database.session(), event_id, game_id, key=_idempotency_key())
+    return _event_response(written)
 
 
 @bp.post("/events/<event_id>/swaps")
@@ -635,11 +623,10 @@ def swap(event_id: str) -> Response:
     players = data["players"]
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
         return error_response(422, "malformed", "players names the two players to swap", "players")
-    return _event_errors(
-        lambda: _event_response(
-            events.swap(database.session(), event_id, players[0], players[1], secret=gamedata.secret())
-        )
+    written = events.swap(
+        database.session(), event_id, players[0], players[1], secret=gamedata.secret(), key=_idempotency_key()
     )
+    return _event_response(written)
 
 
 @bp.post("/events/<event_id>/replacements")
@@ -647,8 +634,12 @@ def replace(event_id: str) -> Response:
     """``by`` takes ``player``'s seat before that table starts, and the rounds after."""
     _director(event_id)
     data = _director_body({"player": str, "by": str})
-    return _event_errors(
-        lambda: _event_response(
-            events.replace(database.session(), event_id, data["player"], data["by"], secret=gamedata.secret())
-        )
+    written = events.replace(
+        database.session(),
+        event_id,
+        data["player"],
+        data["by"],
+        secret=gamedata.secret(),
+        key=_idempotency_key(),
     )
+    return _event_response(written)

@@ -20,42 +20,16 @@ from markupsafe import Markup
 
 from .. import engine, ledger, store
 from ..engine.event import EventEntry, Seating, Standing
-from ..engine.event import TableResult as Result
+from ..engine.history import HistoryEntry
+from ..engine.vocabulary import TIE_BREAK_SHORT, TableStatus
 from ..ledger import events as ledger_events
 from ..pdf.events import Results, TableCard
 from ..pdf.events import Standing as PrintedStanding
 from ..pdf.events import TableResult as PrintedTable
 from . import database, gamedata, invite, links, standings
 
-STATUS_WORDS = {
-    "playing": "playing",
-    "done": "done",
-    "agreed": "ended by agreement",
-    "waiting": "not started",
-}
-
-
-@dataclass(frozen=True)
-class TableView:
-    """One table of one round: its game, players in seat order, and where it stands."""
-
-    round: int
-    table: int
-    game: str | None
-    players: tuple[str, ...]
-    status: str = "waiting"
-    """``waiting`` (no box yet), ``playing``, ``done`` (the game is over) or ``agreed``."""
-    boxes: int = 0
-    totals: tuple[int, ...] = ()
-    """Each seat's total so far, in seat order (empty before the first box)."""
-
-    @property
-    def finished(self) -> bool:
-        return self.status in ("done", "agreed")
-
-    @property
-    def said(self) -> str:
-        return STATUS_WORDS.get(self.status, self.status)
+TableView = ledger_events.TableState
+"""One table of one round, as every page shows it (the ledger's one table type)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +84,7 @@ class EventView:
     @property
     def between_rounds(self) -> bool:
         """The current round is seated but no table has a box yet."""
-        return all(t.status == "waiting" for t in self.round_tables(self.current))
+        return all(t.status is TableStatus.WAITING for t in self.round_tables(self.current))
 
     def round_tables(self, number: int) -> tuple[TableView, ...]:
         return tuple(t for t in self.tables if t.round == number)
@@ -185,43 +159,6 @@ def player_view(event: EventView, player: str) -> PlayerView:
     return PlayerView(player, None, None, None, False, standing)
 
 
-def table_views(
-    entry: EventEntry, results: Sequence[Result], ended: Sequence[str] = ()
-) -> tuple[TableView, ...]:
-    """Every seated table with where its game stands, from the standings' own table
-    results (the games' stored summaries): ``ended`` names the games ended by agreement."""
-    by_game = {r.game: r for r in results if r.game}
-    by_place = {(r.round, r.table): r for r in results}
-    agreed = set(ended)
-    views: list[TableView] = []
-    for seating in sorted(entry.seating, key=lambda s: s.round):
-        for number, players in enumerate(seating.tables, start=1):
-            game = entry.game_of(seating.round, number)
-            result = by_game.get(game) if game else None
-            result = result or by_place.get((seating.round, number))
-            if result is None:
-                views.append(TableView(seating.round, number, game, players))
-                continue
-            if game in agreed:
-                status = "agreed"
-            elif result.over:
-                status = "done"
-            else:
-                status = "playing" if result.boxes else "waiting"
-            views.append(
-                TableView(
-                    seating.round,
-                    number,
-                    game,
-                    result.players or players,
-                    status,
-                    result.boxes,
-                    tuple(result.totals.get(p, 0) for p in (result.players or players)),
-                )
-            )
-    return tuple(views)
-
-
 def round_ends_words(entry: EventEntry) -> str:
     """How a round ends, in words.
 
@@ -269,13 +206,18 @@ def _view(loaded: store.events.LoadedEvent, board: ledger_events.Board) -> Event
         loaded.id,
         loaded.entry,
         loaded.row.version,
-        table_views(loaded.entry, board.results, board.ended),
+        ledger_events.table_states(loaded.entry, board.results, board.ended),
         board.standings,
         current_round,
         tuple(r.number for r in loaded.rounds if r.closed_at is not None),
         loaded.withdrawn,
         None if timed is None else Clock(current_round, *timed),
     )
+
+
+def history(event_id: str) -> list[HistoryEntry]:
+    """What the director did to the event, each a typed history line."""
+    return store.events.event_history(database.session(), event_id)
 
 
 def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | None] | None:
@@ -292,43 +234,58 @@ def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | Non
 
 def start(entry: EventEntry, key: str | None = None) -> str:
     """Start the event and seat round 1; its id."""
-    started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
+    started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(), key=usable(key))
     return started.event.id
 
 
-def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str]) -> None:
+def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str], key: str | None = None) -> None:
     """Late entries and withdrawals, from the next round seated: all or none."""
-    ledger_events.change_entrants(database.session(), event_id, added, gone)
+    ledger_events.change_entrants(database.session(), event_id, added, gone, key=usable(key))
 
 
-def swap(event_id: str, first: str, second: str) -> None:
-    ledger_events.swap(database.session(), event_id, first, second, secret=gamedata.secret())
+def swap(event_id: str, first: str, second: str, key: str | None = None) -> None:
+    ledger_events.swap(database.session(), event_id, first, second, secret=gamedata.secret(), key=usable(key))
 
 
-def replace(event_id: str, player: str, by: str) -> None:
-    ledger_events.replace(database.session(), event_id, player, by, secret=gamedata.secret())
+def replace(event_id: str, player: str, by: str, key: str | None = None) -> None:
+    ledger_events.replace(database.session(), event_id, player, by, secret=gamedata.secret(), key=usable(key))
 
 
-def close_round(event_id: str, *, force: bool) -> bool:
+def close_round(event_id: str, *, force: bool, key: str | None = None) -> bool:
     """Close the round (ending the tables still playing when forced); whether a next
     round is to be seated."""
-    closed = ledger_events.close_round(database.session(), event_id, force=force)
+    closed = ledger_events.close_round(database.session(), event_id, force=force, key=usable(key))
     return not closed.row.finished and closed.row.current_round < closed.entry.rounds
 
 
-def seat_next(event_id: str) -> None:
+def seat_next(event_id: str, key: str | None = None) -> None:
     """Seat the next round (after a close whose seating was refused, say)."""
-    ledger_events.seat_next_round(database.session(), event_id, secret=gamedata.secret())
+    ledger_events.seat_next_round(database.session(), event_id, secret=gamedata.secret(), key=usable(key))
 
 
-def end_game(event_id: str, game_id: str) -> None:
-    ledger_events.end_table(database.session(), event_id, game_id)
+def end_game(event_id: str, game_id: str, key: str | None = None) -> None:
+    ledger_events.end_table(database.session(), event_id, game_id, key=usable(key))
+
+
+def reopen_game(event_id: str, game_id: str, key: str | None = None) -> None:
+    ledger_events.reopen_table(database.session(), event_id, game_id, key=usable(key))
 
 
 def penalise(event_id: str, player: str, points: int, note: str, key: str | None = None) -> None:
-    """A penalty; its form's ``key`` (1-64 characters, else none) writes it once."""
-    usable = key if key and len(key) <= KEY_LENGTH else None
-    ledger_events.penalize(database.session(), event_id, player, points, note, key=usable)
+    ledger_events.penalize(database.session(), event_id, player, points, note, key=usable(key))
+
+
+def withdraw_penalty(event_id: str, number: int, why: str, key: str | None = None) -> None:
+    ledger_events.withdraw_penalty(database.session(), event_id, number, why, key=usable(key))
+
+
+KEY_LENGTH = 64
+"""The longest form key stored with a write (the forms make 22 characters)."""
+
+
+def usable(key: str | None) -> str | None:
+    """A form's idempotency key as the ledger stores it (1-64 characters, else none)."""
+    return key if key and len(key) <= KEY_LENGTH else None
 
 
 # --- the director's right ---------------------------------------------------------------------
@@ -340,30 +297,6 @@ can_direct = gamedata.can_direct
 directs_game = gamedata.directs_game
 """The director's right is kept and checked in :mod:`.gamedata` beside the scorers'
 (a game's right covers its event's director without importing this module)."""
-
-
-WRITTEN = "event-writes"
-"""The session's key for the idempotency keys of this phone's last director's writes."""
-
-MAX_WRITES = 16
-"""How many of them it remembers: a double tap or a resent form comes within a few."""
-
-KEY_LENGTH = 64
-"""The longest form key stored with a write (the forms make 22 characters)."""
-
-
-def written_before(key: str | None) -> bool:
-    """Whether this phone already made the write its form's ``key`` names (a double
-    tap, or a form the browser sent again): the write is then not made twice."""
-    return bool(key) and key in (session.get(WRITTEN) or [])
-
-
-def remember_write(key: str | None) -> None:
-    """Keep the key of a write made, among the last :data:`MAX_WRITES`."""
-    if not key:
-        return
-    keys = [k for k in (session.get(WRITTEN) or []) if isinstance(k, str) and k != key]
-    session[WRITTEN] = [*keys, key][-MAX_WRITES:]
 
 
 def _keep(event_id: str, token: str) -> None:
@@ -478,8 +411,8 @@ def results(event: EventView) -> Results:
         PrintedTable(
             t.round,
             t.table,
-            tuple(zip(t.players, t.totals or (0,) * len(t.players), strict=True)),
-            t.status,
+            tuple(zip(t.players, t.seat_totals or (0,) * len(t.players), strict=True)),
+            t.status.value,
             t.boxes,
         )
         for t in event.tables
@@ -495,7 +428,7 @@ def results(event: EventView) -> Results:
         event.entry.place or "",
         engine.find_rules(event.entry.rules).title,
         event.entry.standings,
-        tuple(TIE_WORDS[t] for t in ties),
+        tuple(TIE_BREAK_SHORT[t] for t in ties),
         standings,
         tables,
         best,
@@ -504,9 +437,6 @@ def results(event: EventView) -> Results:
         if event.finished
         else (f"Standings after round {event.closed[-1]}" if event.closed else "Standings so far"),
     )
-
-
-TIE_WORDS = {"won": "Won", "boxes": "Boxes", "head_to_head": "Head to head"}
 
 
 def standing_rows(event: EventView) -> list[tuple[Standing, str, Markup]]:

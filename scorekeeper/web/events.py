@@ -10,6 +10,7 @@ scorer's: :mod:`.eventdata` keeps it in the session.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
@@ -62,11 +63,11 @@ def new() -> Response:
         return _new_page(form, 422)
     try:
         event_id = eventdata.start(entry, key=form.key.data or None)
-    except engine.ScorekeeperError as err:
-        forms.attach_event_error(form, err)
-        return _new_page(form, 422)
-    except LedgerError as refused:
-        form.form_errors.append(str(refused))
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        if isinstance(refused, engine.ScorekeeperError):
+            forms.attach_event_error(form, refused)
+        else:
+            form.form_errors.append(str(refused))
         return _new_page(form, 422)
     eventdata.directs(event_id)
     return htmx.go(url_for("events.show", event_id=event_id))
@@ -183,6 +184,7 @@ def _director_page(event: eventdata.EventView, status: int = 200, **forms_: Any)
             close=close,
             entrants=entrants,
             share=eventdata.share(event.id),
+            history=eventdata.history(event.id),
             refused=forms_.get("refused", ""),
         ),
     )
@@ -245,24 +247,32 @@ def _said(refused: Exception) -> str:
     return message if isinstance(message, str) else str(refused)
 
 
-def _refuse_on(
-    event: eventdata.EventView, name: str, form: Any, field: Any, refused: Exception, status: int = 422
+def _key() -> str | None:
+    """The form's idempotency key: the ledger stores it with the write, so a form sent
+    twice (a double tap, a resend) writes once."""
+    return request.form.get("key") or None
+
+
+def _act(
+    event: eventdata.EventView,
+    write: Callable[[], object],
+    form: tuple[str, Any, Any] | None = None,
+    status: int = 422,
 ) -> Response:
-    """The director's page again with the refusal under the form's field at fault."""
-    add_error(field, _said(refused))
-    return _director_page(event, status, **{name: form})
-
-
-def _resent() -> bool:
-    """Whether this form was sent before and its write made (its ``key``): a double tap
-    or a resent form answers the page as it is rather than writing twice."""
-    return eventdata.written_before(request.form.get("key"))
-
-
-def _written(event_id: str) -> Response:
-    """A director's write made: its key remembered, back to the director's page."""
-    eventdata.remember_write(request.form.get("key"))
-    return htmx.go(url_for("events.director", event_id=event_id))
+    """Make a director's write and go back to the director's page; a refusal (the
+    engine's or the ledger's, mapped here once for every director's form) shows the
+    page again with the reason under the form's field at fault (``form``: its name,
+    the form and the field), or at the top."""
+    try:
+        write()
+    except (engine.ScorekeeperError, LedgerError) as refused:
+        if form is None:
+            return _refused(event.id, _said(refused), status)
+        name, shown, field = form
+        add_error(field, _said(refused))
+        # The event as it is now: a close whose seating was refused did close.
+        return _director_page(eventdata.load(event.id), status, **{name: shown})
+    return _as_it_is(event.id)
 
 
 def _as_it_is(event_id: str) -> Response:
@@ -273,8 +283,6 @@ def _as_it_is(event_id: str) -> Response:
 def entrants(event_id: str) -> Response:
     """Late entries and withdrawals, between rounds."""
     event = _require_director(event_id)
-    if _resent():
-        return _as_it_is(event.id)
     form = forms.ChangeEntrantsForm()
     if not form.validate():
         return _director_page(event, 422, entrants=form)
@@ -283,33 +291,25 @@ def entrants(event_id: str) -> Response:
     if not added and not gone:
         add_error(form.add, "Type a late entry, or the name of a player who withdraws.")
         return _director_page(event, 422, entrants=form)
-    try:
-        eventdata.change_entrants(event.id, added, [gone] if gone else [])
-    except engine.ScorekeeperError as err:
-        field = form.withdraw if "withdraw" in (err.where or "") else form.add
-        return _refuse_on(event, "entrants", form, field, err)
-    except LedgerError as refused:  # the one who withdraws is not entered
-        return _refuse_on(event, "entrants", form, form.withdraw, refused)
-    return _written(event.id)
+    field = form.withdraw if gone and not added else form.add
+    return _act(
+        event,
+        lambda: eventdata.change_entrants(event.id, added, [gone] if gone else [], _key()),
+        ("entrants", form, field),
+    )
 
 
 @bp.post("/<event_id>/swap")
 def swap(event_id: str) -> Response:
     """Two players change seats before the round starts."""
     event = _require_director(event_id)
-    if _resent():
-        return _as_it_is(event.id)
     form = forms.SwapForm()
     form.validate()
     first, second = form.first.data or "", form.second.data or ""
     if not first or not second or first == second:
         add_error(form.second, "Pick two different players.")
         return _director_page(event, 422, swap=form)
-    try:
-        eventdata.swap(event.id, first, second)
-    except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refuse_on(event, "swap", form, form.second, refused)
-    return _written(event.id)
+    return _act(event, lambda: eventdata.swap(event.id, first, second, _key()), ("swap", form, form.second))
 
 
 @bp.post("/<event_id>/close")
@@ -318,21 +318,25 @@ def close(event_id: str) -> Response:
     forced: then those games end by agreement, settled as they stand. The form names
     its round: a "Close round 1" sent again once round 2 is seated closes nothing."""
     event = _require_director(event_id)
-    if _resent():
-        return _as_it_is(event.id)
     form = forms.CloseRoundForm()
     form.validate()
     posted = (form.round.data or "").strip()
     if posted != str(event.current):
         return _director_page(event, 409, refused=_not_this_round(event, posted))
-    try:
-        more = eventdata.close_round(event.id, force=bool(form.force.data))
-    except LedgerError as refused:
-        return _refuse_on(event, "close", form, form.force, refused, 409)
-    eventdata.remember_write(request.form.get("key"))
-    if more:
-        return seat(event.id)
-    return _as_it_is(event.id)
+
+    more: list[bool] = []
+    answer = _act(
+        event,
+        lambda: more.append(eventdata.close_round(event.id, force=bool(form.force.data), key=_key())),
+        ("close", form, form.force),
+        409,
+    )
+    if not any(more):
+        return answer
+    key = _key()  # the round closed: seat the next (a refusal says why, at the top)
+    return _act(
+        event, lambda: eventdata.seat_next(event.id, None if key is None else f"{key}:seat"), status=409
+    )
 
 
 def _not_this_round(event: eventdata.EventView, posted: str) -> str:
@@ -354,66 +358,71 @@ def seat(event_id: str) -> Response:
     """Seat the next round once the current one is closed (closing seats it by itself;
     this is for a seating that was refused, after entrants changed, say)."""
     event = _require_director(event_id)
-    try:
-        eventdata.seat_next(event.id)
-    except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refused(event.id, _said(refused), 409)
-    return _as_it_is(event.id)
+    return _act(event, lambda: eventdata.seat_next(event.id, _key()), status=409)
+
+
+def _table_game(event: eventdata.EventView, table: int) -> str:
+    game = event.entry.game_of(event.current, table)
+    if game is None:
+        abort(404, description=f"There is no table {table} in round {event.current}.")
+    return game
 
 
 @bp.post("/<event_id>/tables/<int:table>/end")
 def end_table(event_id: str, table: int) -> Response:
     """End one table's game by agreement (the director, for a table that stops)."""
     event = _require_director(event_id)
-    if _resent():
-        return _as_it_is(event.id)
-    game = event.entry.game_of(event.current, table)
-    if game is None:
-        abort(404, description=f"There is no table {table} in round {event.current}.")
-    try:
-        eventdata.end_game(event.id, game)
-    except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refused(event.id, _said(refused))
-    return _written(event.id)
+    game = _table_game(event, table)
+    return _act(event, lambda: eventdata.end_game(event.id, game, _key()))
+
+
+@bp.post("/<event_id>/tables/<int:table>/reopen")
+def reopen_table(event_id: str, table: int) -> Response:
+    """Reopen a table's game the director ended by mistake (kept in its history)."""
+    event = _require_director(event_id)
+    game = _table_game(event, table)
+    return _act(event, lambda: eventdata.reopen_game(event.id, game, _key()))
 
 
 @bp.post("/<event_id>/penalties")
 def penalty(event_id: str) -> Response:
-    """Points taken from a player, with the reason (kept with the event)."""
+    """Points taken from a player, with the reason (kept with the event, E4)."""
     event = _require_director(event_id)
-    if _resent():
-        return _as_it_is(event.id)
     form = forms.PenaltyForm()
     form.player.choices = choices((p, p) for p in event.entry.entrants)
     if not form.validate():
         return _director_page(event, 422, penalty=form)
-    try:
-        eventdata.penalise(
-            event.id,
-            form.player.data or "",
-            int(form.points.data or 0),
-            form.note.data or "",
-            request.form.get("key"),
-        )
-    except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refuse_on(event, "penalty", form, form.player, refused)
-    return _written(event.id)
+    return _act(
+        event,
+        lambda: eventdata.penalise(
+            event.id, form.player.data or "", int(form.points.data or 0), form.note.data or "", _key()
+        ),
+        ("penalty", form, form.player),
+    )
+
+
+@bp.post("/<event_id>/penalties/<int:number>/withdraw")
+def withdraw_penalty(event_id: str, number: int) -> Response:
+    """Take a penalty back (E4): kept, struck out, and it takes nothing off."""
+    event = _require_director(event_id)
+    why = (request.form.get("why") or "")[:1000]
+    return _act(event, lambda: eventdata.withdraw_penalty(event.id, number, why, _key()))
 
 
 @bp.post("/<event_id>/replace")
 def replace(event_id: str) -> Response:
     """Another player takes a seat in the current round (kept in the game's history)."""
     event = _require_director(event_id)
-    if _resent():
-        return _as_it_is(event.id)
     form = forms.ReplaceForm()
     if not form.validate():
         return _director_page(event, 422, replace=form)
-    try:
-        eventdata.replace(event.id, form.player.data or "", engine.player_name(form.by.data or ""))
-    except (engine.ScorekeeperError, LedgerError) as refused:
-        return _refuse_on(event, "replace", form, form.by, refused)
-    return _written(event.id)
+    return _act(
+        event,
+        lambda: eventdata.replace(
+            event.id, form.player.data or "", engine.player_name(form.by.data or ""), _key()
+        ),
+        ("replace", form, form.by),
+    )
 
 
 # --- print ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from .. import chart, engine, ledger, store
 from ..engine import vocabulary
 from ..engine.contract import GameEntry
+from ..engine.history import HistoryEntry, Kind
 from . import database, forms, gamedata, htmx, invite, printing, watching
 
 bp = Blueprint("games", __name__)
@@ -197,7 +198,24 @@ def _sheet_page(table: ledger.Table) -> Response:
     return invite.private(response) if editable else response
 
 
+def _replaced_by(events: list[HistoryEntry]) -> str | None:
+    """The table's current game when the director reseated it after this one was set up
+    (a table card printed before a swap lands here): followed to the last of a chain."""
+    seen: set[str] = set()
+    current = None
+    lines = events
+    while len(seen) < 8:
+        found = next((e for e in reversed(lines) if e.kind is Kind.RESEATED and e.detail.get("game")), None)
+        if found is None or str(found.detail["game"]) in seen:
+            break
+        current = str(found.detail["game"])
+        seen.add(current)
+        lines = store.game_events(database.session(), current)
+    return current
+
+
 def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
+    events = store.game_events(database.session(), table.id)
     sheet = table.sheet
     players = table.players
     next_dealer = sheet.next_dealer if sheet else None
@@ -211,7 +229,8 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
         "next_dealer": next_dealer,
         "plays_first": first,
         "poll_seconds": current_app.config["POLL_SECONDS"],
-        "events": store.game_events(database.session(), table.id),
+        "events": events,
+        "replaced_by": _replaced_by(events),
         "ended": (sheet.ended if sheet else None) or table.game.ended,
         "charts": _charts(table),
         "deleted": store.deleted_boxes(database.session(), table.id),

@@ -3,7 +3,6 @@ director's right, penalties, timed rounds and the standings they leave."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -314,11 +313,12 @@ def test_event_games_count_in_players_records_with_an_event_filter(db: Session) 
     assert len(records.record("ann", games, only=only).games) == 3
 
 
-def test_a_seating_cut_short_is_done_again_with_the_same_games(
+def test_a_seating_cut_short_leaves_nothing_and_is_done_again(
     db: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A crash between starting a round's games and storing its seating leaves no round
-    half seated; seating again finds the games it started (their keys) and stores it."""
+    """A crash between starting a round's games and storing its seating leaves nothing
+    of it (one transaction: no round half seated, no game started for nothing); seating
+    again seats it whole."""
     event = _start(db).event
     events.close_round(db, event.id, force=True)
     real = store.events.add_round
@@ -332,10 +332,11 @@ def test_a_seating_cut_short_is_done_again_with_the_same_games(
     loaded = events.load_event(db, event.id)
     assert loaded is not None and loaded.row.current_round == 1 and len(loaded.rounds) == 1
     games_before = db.scalar(select(func.count()).select_from(store.Game))
+    assert games_before == 3  # round 1's only
     monkeypatch.setattr(store.events, "add_round", real)
     seated = events.seat_next_round(db, event.id, secret=SECRET)
     assert seated.row.current_round == 2
-    assert db.scalar(select(func.count()).select_from(store.Game)) == games_before == 6
+    assert db.scalar(select(func.count()).select_from(store.Game)) == 6
 
 
 def test_two_directors_seating_at_once_seat_one_round(migrated: Callable[[str], str]) -> None:
@@ -380,41 +381,40 @@ def test_every_rule_set_seats_tables_its_games_accept(
     assert not set(second.byes) & set(seating.byes)  # byes spread
 
 
-def test_the_directors_note_reads_the_game_under_its_lock(
-    migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+def test_a_penalty_and_its_line_in_the_game_are_one_write(
+    db: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A box recorded at the table just before the director's note takes the game's
-    lock is in the version the note writes against: no StaleWrite after the penalty
-    was committed."""
-    url = migrated("note.sqlite3")
-    with store.opened(url) as db:
-        event = _start(db).event
-        seating = event.entry.seating_of(1)
-        assert seating is not None
-        place = seating.place_of("Bob")
-        assert place is not None
-        game_id = event.entry.game_of(1, place[0])
-        assert game_id is not None
-        real = store.writing
-        raced: list[int] = []
+    """The penalty and the line it writes in the player's game are one transaction
+    (the event's prologue): when the game's line cannot be written, no penalty is kept,
+    the event's version is as it was, and the same key then takes it once."""
+    event = _start(db).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None
+    place = seating.place_of("Bob")
+    assert place is not None
+    game_id = event.entry.game_of(1, place[0])
+    assert game_id is not None
+    before = _state(db, event.id)
+    real = store.amend_game
 
-        @contextlib.contextmanager
-        def writing(session: Session, held: str) -> Iterator[None]:
-            if held == game_id and not raced:  # the table records a box first
-                raced.append(1)
-                with store.opened(url) as table_phone:
-                    table = ledger.load(table_phone, game_id)
-                    assert table is not None
-                    ledger.record(table_phone, game_id, _box_for(table))
-            with real(session, held):
-                yield
+    def cut(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("power cut")
 
-        monkeypatch.setattr(store, "writing", writing)
-        events.penalize(db, event.id, "Bob", 2, "slow play")
-        assert raced
-        assert [e.action for e in store.game_events(db, game_id)] == ["penalty"]
-        table = ledger.load(db, game_id)
-        assert table is not None and len(table.boxes) == 1
+    monkeypatch.setattr(store, "amend_game", cut)
+    with pytest.raises(RuntimeError):
+        events.penalize(db, event.id, "Bob", 2, "slow play", key="p1")
+    assert _state(db, event.id) == before
+    after = events.load_event(db, event.id)
+    assert after is not None and after.entry.penalties == () and after.row.version == event.row.version
+    assert store.game_events(db, game_id) == []
+    monkeypatch.setattr(store, "amend_game", real)
+    once = events.penalize(db, event.id, "Bob", 2, "slow play", key="p1")
+    again = events.penalize(db, event.id, "Bob", 2, "slow play", key="p1")
+    assert [(p.player, p.points) for p in again.entry.penalties] == [("Bob", 2)]
+    assert again.row.version == once.row.version
+    assert [e.kind.value for e in store.game_events(db, game_id)] == ["penalty"]
+    with pytest.raises(ledger.KeyReused):
+        events.penalize(db, event.id, "Bob", 3, "slow play", key="p1")
 
 
 def test_an_event_that_cannot_seat_round_one_is_not_stored(db: Session) -> None:
@@ -461,9 +461,10 @@ def test_a_swap_or_a_replacement_cut_short_changes_nothing_and_is_done_again(
         table = ledger.load(db, game_id)
         assert table is not None and not table.game.ended
     games = db.scalar(select(func.count()).select_from(store.Game))
+    assert games == 3  # no game started for nothing: one transaction
     monkeypatch.setattr(store.events, "reseat_table", real)
     event = events.swap(db, event.id, a, b, secret=SECRET)
-    assert db.scalar(select(func.count()).select_from(store.Game)) == games  # found again
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games + 2  # the two tables' new games
     before = _state(db, event.id)
     c = seating.tables[2][1]
     monkeypatch.setattr(store.events, "reseat_table", cut)
@@ -472,9 +473,10 @@ def test_a_swap_or_a_replacement_cut_short_changes_nothing_and_is_done_again(
         events.replace(db, event.id, c, "Kim", secret=SECRET)
     assert _state(db, event.id) == before  # Kim not entered, c not withdrawn
     games = db.scalar(select(func.count()).select_from(store.Game))
+    assert games == 5
     monkeypatch.setattr(store.events, "reseat_table", real)
     event = events.replace(db, event.id, c, "Kim", secret=SECRET)
-    assert db.scalar(select(func.count()).select_from(store.Game)) == games  # found again
+    assert db.scalar(select(func.count()).select_from(store.Game)) == games + 1
     after = event.entry.seating_of(1)
     assert after is not None and after.place_of(b) == (1, 1) and after.place_of("Kim") == (3, 2)
     assert c in event.withdrawn

@@ -48,12 +48,17 @@ EVENT_WRITES = {
     "events.seat",
     "events.end_table",
     "events.penalty",
+    "events.withdraw_penalty",
+    "events.reopen_table",
     "events.replace",
     "api.seat_round",
     "api.close_round",
     "api.enter",
     "api.withdraw",
     "api.penalize",
+    "api.withdraw_penalty",
+    "api.end_table",
+    "api.reopen_table",
     "api.swap",
     "api.replace",
 }
@@ -349,6 +354,8 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/events/anevent/seat", {}),
         ("/events/anevent/tables/1/end", {}),
         ("/events/anevent/penalties", {"player": "Ann", "points": "5", "note": "late"}),
+        ("/events/anevent/penalties/1/withdraw", {"why": "misread"}),
+        ("/events/anevent/tables/1/reopen", {}),
         ("/events/anevent/replace", {"player": "Ann", "by": "Eve"}),
     ]
 
@@ -356,7 +363,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 def test_every_form_needs_its_csrf_token(
     secure_app: Flask, editor: FlaskClient, stored_game: StoredGame
 ) -> None:
-    """Each form POST (all 28 of them, by the editor, who may do them all) without the
+    """Each form POST (all 30 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
@@ -364,7 +371,7 @@ def test_every_form_needs_its_csrf_token(
     form_routes = {
         rule.endpoint for rule in _mutating_rules(secure_app) if not rule.endpoint.startswith("api.")
     }
-    assert len(posts) == len(form_routes) == 28
+    assert len(posts) == len(form_routes) == 30
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}

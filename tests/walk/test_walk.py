@@ -75,10 +75,13 @@ class Game:
 
 @dataclass
 class Event:
+    """What the model knows of an event: who directs it, its standing penalties."""
+
     id: str
     director: str
     token: str | None = None
     penalties: int = 0
+    keys: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def _counts(by_index: int, players: list[str], ending: str, draw: Callable[[Any], Any]) -> dict[int, int]:
@@ -101,6 +104,7 @@ class Walk(RuleBasedStateMachine):
         self.touched_games: set[str] = set()
         self.touched_events: set[str] = set()
         self.last_form: tuple[str, str, dict[str, str], Game, str] | None = None
+        self.last_director_form: tuple[Event, str, dict[str, str]] | None = None
 
     @initialize()
     def phones(self) -> None:
@@ -392,23 +396,79 @@ class Walk(RuleBasedStateMachine):
         players = [s["player"] for s in self._event(event)["standings"]]
         player = data.draw(st.sampled_from(players))
         if event.token:
-            self.phone["bob"].post(
-                f"/events/{event.id}/penalties".replace("/events", "/api/v1/events"),
+            key = f"p{points % 3}"  # keys come back: the same content is taken once, other content refused
+            answer = self.phone["bob"].post(
+                f"/api/v1/events/{event.id}/penalties",
                 json={"player": player, "points": points, "note": "slow play"},
-                headers={"Authorization": f"Bearer {event.token}", "Idempotency-Key": f"p{points}"},
+                headers={"Authorization": f"Bearer {event.token}", "Idempotency-Key": key},
             )
+            earlier = event.keys.get(key)
+            if earlier is None and answer.status_code == 201:
+                event.keys[key] = (player, points)
+                event.penalties += 1
+            elif earlier is not None:
+                assert answer.status_code == (201 if earlier == (player, points) else 422), answer.status_code
         else:
             form = self._director_form(event, "/penalties")
             if form is None:
                 return
-            self.phone[event.director].submit(form, player=player, points=str(points), note="slow play")
-            self.last_form = (
-                event.director,
-                form.action,
-                {**form.fields, "player": player, "points": str(points), "note": "slow play"},
-                self.games[0],
-                "penalty",
+            fields = {"player": player, "points": str(points), "note": "slow play"}
+            answer = self.phone[event.director].submit(form, **fields)
+            if acknowledged(answer):
+                event.penalties += 1
+            self.last_director_form = (event, form.action, {**form.fields, **fields})
+        self._seated(event)
+
+    @precondition(lambda self: self.last_director_form is not None)
+    @rule()
+    def send_the_directors_last_form_again(self) -> None:
+        """A double tap or a resent director's form: written once (its stored key)."""
+        assert self.last_director_form is not None
+        event, action, fields = self.last_director_form
+        self.touched_events.add(event.id)
+        self.phone[event.director].post(action, data=fields)
+        self._seated(event)
+
+    @precondition(lambda self: any(e.penalties for e in self.events))
+    @rule(data=st.data())
+    def withdraw_a_penalty(self, data: st.DataObject) -> None:
+        event = data.draw(st.sampled_from([e for e in self.events if e.penalties]))
+        self.touched_events.add(event.id)
+        standing = [p for p in self._event(event)["event"].get("penalties", []) if not p.get("withdrawn")]
+        if not standing:
+            return
+        number = data.draw(st.sampled_from(standing))["id"]
+        if event.token:
+            answer = self.phone["bob"].post(
+                f"/api/v1/events/{event.id}/penalties/{number}/withdrawal",
+                json={"why": "misread"},
+                headers={"Authorization": f"Bearer {event.token}"},
             )
+            done = answer.status_code == 200
+        else:
+            form = self._director_form(event, f"/penalties/{number}/withdraw")
+            if form is None:
+                return
+            answer = self.phone[event.director].submit(form)
+            done = acknowledged(answer)
+            self.last_director_form = (event, form.action, dict(form.fields))
+        if done:
+            event.penalties -= 1
+        self._seated(event)
+
+    @precondition(lambda self: any(not e.token for e in self.events))
+    @rule(data=st.data())
+    def reopen_a_table(self, data: st.DataObject) -> None:
+        event = data.draw(st.sampled_from([e for e in self.events if not e.token]))
+        self.touched_events.add(event.id)
+        page = self.phone[event.director].get(f"/events/{event.id}/director").get_data(as_text=True)
+        reopens = re.findall(rf'action="(/events/{event.id}/tables/\d+/reopen)"', page)
+        if not reopens:
+            return
+        form = self._director_form(event, data.draw(st.sampled_from(reopens)))
+        if form is not None:
+            self.phone[event.director].submit(form)
+            self.last_director_form = (event, form.action, dict(form.fields))
         self._seated(event)
 
     @precondition(lambda self: self.events)
@@ -431,6 +491,7 @@ class Walk(RuleBasedStateMachine):
             if form is None:
                 return
             self.phone[event.director].submit(form, first=a, second=b)
+            self.last_director_form = (event, form.action, {**form.fields, "first": a, "second": b})
         self._seated(event)
 
     @precondition(lambda self: self.events)
@@ -453,6 +514,7 @@ class Walk(RuleBasedStateMachine):
             if form is None:
                 return
             self.phone[event.director].submit(form, player=player, by=by)
+            self.last_director_form = (event, form.action, {**form.fields, "player": player, "by": by})
         self._seated(event)
 
     @precondition(lambda self: self.events)
@@ -476,7 +538,9 @@ class Walk(RuleBasedStateMachine):
             form = self._director_form(event, "/entrants")
             if form is None:
                 return
-            self.phone[event.director].submit(form, add="" if gone else late, withdraw=gone)
+            fields = {"add": "" if gone else late, "withdraw": gone}
+            self.phone[event.director].submit(form, **fields)
+            self.last_director_form = (event, form.action, {**form.fields, **fields})
 
     @precondition(lambda self: self.events)
     @rule(data=st.data(), force=st.booleans())
@@ -499,7 +563,9 @@ class Walk(RuleBasedStateMachine):
             form = self._director_form(event, "/close")
             if form is None:
                 return
-            self.phone[event.director].submit(form, **({"force": "y"} if force else {}))
+            fields = {"force": "y"} if force else {}
+            self.phone[event.director].submit(form, **fields)
+            self.last_director_form = (event, form.action, {**form.fields, **fields})
         self._seated(event)
 
     @precondition(lambda self: any(not e.token for e in self.events))
@@ -514,6 +580,7 @@ class Walk(RuleBasedStateMachine):
         form = self._director_form(event, data.draw(st.sampled_from(ends)))
         if form is not None:
             self.phone[event.director].submit(form)
+            self.last_director_form = (event, form.action, dict(form.fields))
         self._seated(event)
 
     @precondition(lambda self: any(not e.token for e in self.events))
@@ -622,9 +689,10 @@ class Walk(RuleBasedStateMachine):
                 total = sum(score["totals"].get(p, 0) for p in players)
                 for p in players:
                     net[p] = net.get(p, 0) + len(players) * score["totals"].get(p, 0) - total
-        for penalty in body["event"].get("penalties", []):
-            if not penalty.get("withdrawn"):
-                net[penalty["player"]] = net.get(penalty["player"], 0) - penalty["points"]
+        standing = [p for p in body["event"].get("penalties", []) if not p.get("withdrawn")]
+        assert len(standing) == event.penalties, (standing, event.penalties)
+        for penalty in standing:
+            net[penalty["player"]] = net.get(penalty["player"], 0) - penalty["points"]
         for standing in body["standings"]:
             assert standing["score"] == pytest.approx(net.get(standing["player"], 0)), (
                 standing,

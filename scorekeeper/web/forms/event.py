@@ -29,6 +29,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ... import engine
+from ...engine import vocabulary
 from ...engine.event import MAX_ENTRANTS, MAX_EVENT_NAME, MAX_ROUNDS, EventEntry
 from .fields import NUMERIC, FlaskForm, add_error, choices, not_huge
 from .game import setting_field, settings_from_form
@@ -42,8 +43,8 @@ COUNTS = (
     ("net", "Net: the sum of each player's settlements"),
     ("placings", "Placings: points by place at the table, ties shared"),
 )
-TIE_BREAK_WORDS = {"won": "Games won", "boxes": "Boxes won", "head_to_head": "Head to head"}
-TIE_BREAK_SHORT = {"won": "Won", "boxes": "Boxes", "head_to_head": "H2H"}
+TIE_BREAK_WORDS = vocabulary.TIE_BREAK_WORDS
+TIE_BREAK_SHORT = vocabulary.TIE_BREAK_SHORT
 
 
 class NewEventForm(FlaskForm):
@@ -220,7 +221,7 @@ class PenaltyForm(FlaskForm):
     """The director takes points from a player, with the reason."""
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
-    player = SelectField("Player", validate_choice=False)
+    player = SelectField("Player", validate_choice=False, id="penalty-player")
     points = IntegerField(
         "Points",
         validators=[InputRequired("Give the points taken."), not_huge, NumberRange(1, 100_000)],
@@ -237,7 +238,7 @@ class ReplaceForm(FlaskForm):
     """The director puts another player in a seat (one who left mid-game)."""
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
-    player = SelectField("Player who leaves", validate_choice=False)
+    player = SelectField("Player who leaves", validate_choice=False, id="replace-player")
     by = StringField(
         "Replaced by",
         validators=[InputRequired("Name the new player."), Length(max=80)],

@@ -1,0 +1,200 @@
+"""A season's ladder (RULES.md E8), as a pure function of its evenings' standings.
+
+Each evening is an event's standings, its players already named as the club's members.
+An evening scores a member either his event score (``net``, E1) or placings points (by
+default the first of the evening scores as many points as there were players, down to 1
+for the last; players level on score share the points of the places they cover). The
+ladder counts the sum over every evening, or over the best ``best`` of them, or the
+average per evening played; a member needs ``min_evenings`` to be ranked; ties are broken
+as E1 breaks them (tables won, then boxes won), then shared.
+
+>>> first = Evening("e1", (Standing(1, "ann", 30, won=2), Standing(2, "bob", -10), Standing(3, "cal", -20)))
+>>> second = Evening("e2", (Standing(1, "bob", 25, won=1), Standing(2, "ann", 5), Standing(3, "cal", -30)))
+>>> [(line.rank, line.member, line.points, line.moved) for line in ladder([first, second], Ladder())]
+[(1, 'ann', 35, 0), (2, 'bob', 15, 0), (3, 'cal', -50, 0)]
+>>> [(line.rank, line.member, line.points) for line in ladder([first, second], Ladder("placings"))]
+[(1, 'ann', 5), (2, 'bob', 5), (3, 'cal', 2)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import MalformedError
+
+Count = Literal["net", "average", "placings"]
+COUNTS: tuple[Count, ...] = ("net", "average", "placings")
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """How a season counts (CONTRACT.md ``ladder``): ``count`` is ``net`` (the sum of
+    evening scores), ``average`` (net per evening played) or ``placings`` (points by
+    place each evening); ``best`` of ``of``: only the member's best ``best`` evenings
+    count (None: every one); ``min_evenings`` to be ranked."""
+
+    count: Count = "net"
+    best: int | None = None
+    of: int | None = None
+    min_evenings: int = 0
+
+    def __post_init__(self) -> None:
+        if self.count not in COUNTS:
+            raise MalformedError(
+                f"ladder.count is net, average or placings, not {self.count!r}", "ladder.count"
+            )
+        if self.best is not None and self.best < 1:
+            raise MalformedError(f"ladder.best is 1 or more, not {self.best}", "ladder.best")
+        if self.min_evenings < 0:
+            raise MalformedError("ladder.min_evenings is 0 or more", "ladder.min_evenings")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A member's line of one evening's standings: rank, member, score (E1 or E2),
+    tables won and boxes won."""
+
+    rank: int
+    member: str
+    score: float
+    won: int = 0
+    boxes: int = 0
+
+
+@dataclass(frozen=True)
+class Evening:
+    """One evening of the season: its event and its standings by member."""
+
+    event: str
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A member's line of the ladder: ``points`` by the season's count, the evenings
+    played, each evening's contribution (event, points, counted among the best),
+    ``ranked`` once the member played the minimum, and ``moved``: places gained (+)
+    or lost (-) since the ladder before the latest evening (0 for a newcomer)."""
+
+    rank: int
+    member: str
+    points: float
+    evenings: int
+    ranked: bool
+    won: int
+    boxes: int
+    contributions: tuple[tuple[str, float, bool], ...]
+    moved: int = 0
+
+
+def evening_points(evening: Evening, count: Count) -> dict[str, float]:
+    """What an evening scores each member: the event score, or placings points (the
+    first of n players n points down to 1, players level on score sharing theirs)."""
+    if count != "placings":
+        return {s.member: s.score for s in evening.standings}
+    order = sorted(evening.standings, key=lambda s: -s.score)
+    n = len(order)
+    points: dict[str, float] = {}
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and order[j + 1].score == order[i].score:
+            j += 1
+        shared = sum(n - k for k in range(i, j + 1)) / (j - i + 1)
+        for s in order[i : j + 1]:
+            points[s.member] = shared
+        i = j + 1
+    return points
+
+
+def ladder(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
+    """The ladder after ``evenings`` (in play order), with each line's movement since
+    the ladder before the last evening."""
+    now = _ranked(evenings, rules)
+    if len(evenings) < 2:
+        return now
+    before = {line.member: line.rank for line in _ranked(evenings[:-1], rules) if line.ranked}
+    return tuple(
+        dataclasses.replace(line, moved=before[line.member] - line.rank)
+        if line.ranked and line.member in before
+        else line
+        for line in now
+    )
+
+
+def _ranked(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
+    played: dict[str, list[tuple[str, float]]] = {}
+    won: dict[str, int] = {}
+    boxes: dict[str, int] = {}
+    for evening in evenings:
+        points = evening_points(evening, rules.count)
+        for s in evening.standings:
+            played.setdefault(s.member, []).append((evening.event, points[s.member]))
+            won[s.member] = won.get(s.member, 0) + s.won
+            boxes[s.member] = boxes.get(s.member, 0) + s.boxes
+    lines = []
+    for member, scores in played.items():
+        counted = _counted(scores, rules.best)
+        total = sum(scores[i][1] for i in counted)
+        points = total / len(counted) if rules.count == "average" and counted else total
+        lines.append(
+            Line(
+                0,
+                member,
+                _number(points),
+                len(scores),
+                len(scores) >= rules.min_evenings,
+                won[member],
+                boxes[member],
+                tuple((event, p, i in counted) for i, (event, p) in enumerate(scores)),
+            )
+        )
+    lines.sort(key=lambda line: (not line.ranked, -line.points, -line.won, -line.boxes, line.member))
+    return tuple(_with_ranks(lines))
+
+
+def _number(value: float) -> float:
+    """A figure as shown: whole when it is, else to two places."""
+    value = round(value, 2)
+    return int(value) if value == int(value) else value
+
+
+def _counted(scores: Sequence[tuple[str, float]], best: int | None) -> set[int]:
+    """The evenings that count: every one, or the best ``best`` (the earlier of equals)."""
+    if best is None or best >= len(scores):
+        return set(range(len(scores)))
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i][1], i))
+    return set(order[:best])
+
+
+def _with_ranks(lines: Iterable[Line]) -> Iterable[Line]:
+    """Ranks 1, 2, ... with members level on points, tables won and boxes won sharing
+    one; a member below the minimum of evenings is listed unranked (rank 0)."""
+    rank, last, seen = 0, None, 0
+    for line in lines:
+        if not line.ranked:
+            yield dataclasses.replace(line, rank=0)
+            continue
+        seen += 1
+        key = (line.points, line.won, line.boxes)
+        if key != last:
+            rank, last = seen, key
+        yield dataclasses.replace(line, rank=rank)
+
+
+def from_json(data: Mapping[str, object]) -> Ladder:
+    """A season's ``ladder`` as CONTRACT.md gives it."""
+    count = data.get("count", "net")
+    best, of, least = data.get("best"), data.get("of"), data.get("min_evenings", 0)
+    for name, value in (("best", best), ("of", of), ("min_evenings", least)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise MalformedError(f"ladder.{name} is a whole number", f"ladder.{name}")
+    if not isinstance(count, str):
+        raise MalformedError("ladder.count is net, average or placings", "ladder.count")
+    return Ladder(count, best, of, least)  # type: ignore[arg-type]
+
+
+__all__ = ["COUNTS", "Evening", "Ladder", "Line", "Standing", "evening_points", "from_json", "ladder"]

@@ -1,0 +1,82 @@
+"""The use cases of a club night (an event), split by subject: the one prologue every
+director's write goes through (:mod:`.held`), reading an event (:mod:`.reading`), its
+rounds (:mod:`.rounds`) and the director's other writes (:mod:`.director`)."""
+
+from __future__ import annotations
+
+from .director import (
+    change_entrants,
+    correct_box,
+    delete_box,
+    end_table,
+    enter,
+    entrant,
+    event_game,
+    penalize,
+    renew_director_codes,
+    reopen_table,
+    replace,
+    swap,
+    withdraw,
+    withdraw_penalty,
+)
+from .held import Done, NotInEvent, RoundRefused, RoundStillPlaying, held
+from .reading import (
+    Board,
+    Codes,
+    Seat,
+    TableState,
+    board,
+    clock,
+    director_codes,
+    director_joined,
+    event_row,
+    is_director,
+    load_event,
+    seat_of_game,
+    standings,
+    table_states,
+    tables,
+)
+from .rounds import Started, close_round, seat_next_round, start_event
+
+__all__ = [
+    "Board",
+    "Codes",
+    "Done",
+    "NotInEvent",
+    "RoundRefused",
+    "RoundStillPlaying",
+    "Seat",
+    "Started",
+    "TableState",
+    "board",
+    "change_entrants",
+    "clock",
+    "close_round",
+    "correct_box",
+    "delete_box",
+    "director_codes",
+    "director_joined",
+    "end_table",
+    "enter",
+    "entrant",
+    "event_game",
+    "event_row",
+    "held",
+    "is_director",
+    "load_event",
+    "penalize",
+    "renew_director_codes",
+    "reopen_table",
+    "replace",
+    "seat_next_round",
+    "seat_of_game",
+    "standings",
+    "start_event",
+    "swap",
+    "table_states",
+    "tables",
+    "withdraw",
+    "withdraw_penalty",
+]

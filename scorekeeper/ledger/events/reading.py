@@ -1,0 +1,239 @@
+"""Reading an event: the director's codes, the standings, the tables of a round and where
+each stands (one table type for the pages, the API and the paper), the round's clock,
+and the event table a game is played at."""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from ... import records, store
+from ...engine.event import EventEntry, Standing, TableResult
+from ...engine.event import standings as rank
+from ...engine.vocabulary import TableStatus
+from ...store.events import LoadedEvent
+from ..codes import as_join_code, make_codes
+from ..table import NotFound
+from .held import loaded
+
+
+@dataclass(frozen=True)
+class Codes:
+    """The director's codes: the link's code and the short code typed by hand."""
+
+    director: str
+    join: str
+    round: int
+
+
+def director_codes(row: store.events.EventRow, secret: bytes) -> Codes:
+    """The director's current codes, made from the server's secret as a game's are."""
+    made = make_codes(secret, f"event-{row.id}", row.codes_round or 1)
+    return Codes(made.edit, made.join, made.round)
+
+
+def is_director(row: store.events.EventRow, code: str | None) -> bool:
+    """Whether ``code`` is the event's director code (compared in constant time)."""
+    if not code:
+        return False
+    return hmac.compare_digest(row.director_hash, store.token_hash(code))
+
+
+def director_joined(
+    db: Session, code: str, secret: bytes, event_id: str | None = None
+) -> tuple[store.events.EventRow, str] | None:
+    """The event a typed director code (short or from the link) opens, with the code a
+    phone then keeps; None for a wrong code."""
+    short = as_join_code(code)
+    if short is not None:
+        for row in store.events.events_with_join_code(db, short):
+            if event_id is None or row.id == event_id:
+                codes = director_codes(row, secret)
+                return (row, codes.director) if is_director(row, codes.director) else None
+        return None
+    found = store.events.get_event(db, event_id) if event_id is not None else None
+    code = code.strip().rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+    if found is None or not is_director(found, code):
+        return None
+    return found, code
+
+
+def load_event(db: Session, event_id: str) -> LoadedEvent | None:
+    return store.events.load_event(db, event_id)
+
+
+def event_row(db: Session, event_id: str) -> store.events.EventRow:
+    row = store.events.get_event(db, event_id)
+    if row is None:
+        raise NotFound(f"there is no event {event_id!r}")
+    return row
+
+
+def standings(
+    db: Session, event: LoadedEvent | str, games: list[store.events.TableGame] | None = None
+) -> tuple[Standing, ...]:
+    """The event's standings now, from its games' stored summaries (one query, unless
+    the caller read them: ``games``)."""
+    found_event = loaded(db, event) if isinstance(event, str) else event
+    found = store.events.table_games(db, found_event.id) if games is None else games
+    return records.standings(found_event.entry, found, withdrawn=found_event.withdrawn)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """One table of one round, as every page, the API and the paper show it: its game,
+    players in seat order, where it stands, its boxes and each seat's total."""
+
+    round: int
+    table: int
+    game: str | None
+    players: tuple[str, ...]
+    status: TableStatus = TableStatus.WAITING
+    boxes: int = 0
+    totals: Mapping[str, int] = dataclasses.field(default_factory=dict)
+
+    @property
+    def finished(self) -> bool:
+        """Its game is over or ended: the round need not wait for it."""
+        return self.status.finished
+
+    @property
+    def said(self) -> str:
+        return self.status.words
+
+    @property
+    def seat_totals(self) -> tuple[int, ...]:
+        """Each seat's total so far, in seat order (empty before the first box)."""
+        return tuple(self.totals.get(p, 0) for p in self.players) if self.boxes else ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "round": self.round,
+            "table": self.table,
+            "game": self.game,
+            "players": list(self.players),
+            "status": self.status.value,
+            "status_words": self.said,
+            "playing": not self.finished,
+            "boxes": self.boxes,
+            "totals": dict(self.totals),
+        }
+
+
+def table_states(
+    entry: EventEntry, results: Iterable[TableResult], ended: Iterable[str] = (), round: int | None = None
+) -> tuple[TableState, ...]:
+    """Every seated table (of ``round``, or of every round) with where its game stands,
+    from the standings' own table results (the games' stored summaries): ``ended``
+    names the games ended by agreement."""
+    results = list(results)
+    by_game = {r.game: r for r in results if r.game}
+    by_place = {(r.round, r.table): r for r in results}
+    agreed = set(ended)
+    states: list[TableState] = []
+    for seating in sorted(entry.seating, key=lambda s: s.round):
+        if round is not None and seating.round != round:
+            continue
+        for number, players in enumerate(seating.tables, start=1):
+            game = entry.game_of(seating.round, number)
+            result = (by_game.get(game) if game else None) or by_place.get((seating.round, number))
+            if result is None:
+                states.append(TableState(seating.round, number, game, tuple(players)))
+                continue
+            if game in agreed:
+                status = TableStatus.AGREED
+            elif result.over:
+                status = TableStatus.DONE
+            else:
+                status = TableStatus.PLAYING if result.boxes else TableStatus.WAITING
+            states.append(
+                TableState(
+                    seating.round,
+                    number,
+                    game,
+                    tuple(result.players or players),
+                    status,
+                    result.boxes,
+                    dict(result.totals),
+                )
+            )
+    return tuple(states)
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a standings page or a projector shows, from one read of the games."""
+
+    standings: tuple[Standing, ...]
+    tables: tuple[TableState, ...]
+    """The current round's tables."""
+    results: list[TableResult]
+    games: Mapping[str, store.events.TableGame] = dataclasses.field(default_factory=dict, compare=False)
+    """The games as read, by id: the next board reads only those that changed."""
+
+    @property
+    def ended(self) -> tuple[str, ...]:
+        """The games ended by agreement (a forced close, a director's end)."""
+        return tuple(game_id for game_id, game in self.games.items() if game.ended)
+
+
+def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board:
+    """The standings, the current round's tables and every table's result (``before``:
+    the board read last, whose unchanged games are not read again)."""
+    games = store.events.table_games(db, event.id, before.games if before else None)
+    kept = {r.game: r for r in before.results} if before else {}
+    results = [
+        kept[game.game_id]
+        if before and before.games.get(game.game_id) is game and game.game_id in kept
+        else records.table_result(game)
+        for game in games
+    ]
+    ended = [g.game_id for g in games if g.ended]
+    return Board(
+        rank(event.entry, results, withdrawn=event.withdrawn),
+        table_states(event.entry, results, ended, event.row.current_round),
+        results,
+        {g.game_id: g for g in games},
+    )
+
+
+def tables(db: Session, event: LoadedEvent, round: int | None = None) -> tuple[TableState, ...]:
+    """Every table of ``round`` (the current one by default) and where it stands."""
+    games = store.events.table_games(db, event.id)
+    results = [records.table_result(game) for game in games]
+    ended = [g.game_id for g in games if g.ended]
+    return table_states(event.entry, results, ended, event.row.current_round if round is None else round)
+
+
+def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, int] | None:
+    """A timed round's start and length in minutes (every table's sheet shows it)."""
+    current = event.round(event.row.current_round)
+    if current is None or current.started_at is None or current.minutes is None:
+        return None
+    return current.started_at, current.minutes
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a game is played in an event: the event, round and table, and the round's
+    clock (its start and minutes) while a timed round runs."""
+
+    event_id: str
+    round: int
+    table: int
+    clock: tuple[datetime, int] | None
+
+
+def seat_of_game(db: Session, game_id: str) -> Seat | None:
+    """The event table a game is played at (for its sheet: the event, the table, the
+    round's clock), or None for a game of no event. Two small reads."""
+    found = store.events.event_of_game(db, game_id)
+    if found is None:
+        return None
+    event_id, round, table = found
+    return Seat(event_id, round, table, store.events.round_clock(db, event_id, round))
