@@ -139,12 +139,12 @@ def _ranked(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
     for member, scores in played.items():
         counted = _counted(scores, rules.best)
         total = sum(scores[i][1] for i in counted)
-        points = total / len(counted) if rules.count == "average" and counted else total
+        figure = total / len(counted) if rules.count == "average" and counted else total
         lines.append(
             Line(
                 0,
                 member,
-                _number(points),
+                _number(figure),
                 len(scores),
                 len(scores) >= rules.min_evenings,
                 won[member],
