@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .contract import MAX_NAME, MAX_PLACE, _at, _fields, _name, _shown, _text, _whole, check_text
+from .contract.fields import MAX_NAME, MAX_PLACE, _at, _fields, _name, _shown, _text, _whole, check_text
 from .errors import MalformedError
 from .rules import find_rules
 
