@@ -548,7 +548,7 @@ def change_entrants(db: Session, event_id: str, added: Sequence[str], gone: Sequ
 
 
 def _entrant(event: LoadedEvent, name: str) -> str:
-    folded = " ".join(name.split()).casefold()
+    folded = engine.player_name(name).casefold()
     for e in event.entrants:
         if e.name.casefold() == folded:
             return e.name

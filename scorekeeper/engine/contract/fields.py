@@ -7,6 +7,7 @@ object. The box, hand and game types are built from these; so is the event's rea
 from __future__ import annotations
 
 import typing
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -179,11 +180,23 @@ def _flag(data: Mapping[str, Json], name: str, where: str) -> bool:
     return value
 
 
+def player_name(text: str) -> str:
+    """A name as the engine compares it: trimmed, runs of spaces made one, and in one
+    Unicode form (NFC), so that "Çal" typed on two phones is one player however each
+    keyboard composed the Ç, and " Bob " or "Ann  Lee" is the player seated.
+
+    >>> player_name("  Ann \u00a0 Lee "), player_name("Zoe\u0308") == "Zo\u00eb"
+    ('Ann Lee', True)
+    """
+    return unicodedata.normalize("NFC", " ".join(text.split()))
+
+
 def _name(data: Json, where: str, role: str) -> str:
-    """A player named in a box (by, onto, a hand's key): text of a name's length, its
-    spaces trimmed and collapsed as the engine compares names, so the stored box names
-    the player as seated (the characters themselves are kept exactly as typed)."""
-    return " ".join(_text(data, where, f"{role}'s name", MAX_NAME * 4).split())
+    """A player named anywhere the contract reads one (a game's players and dealer, a
+    box's ``by``, breaker and doubler, a hand's key, a layoff's ``onto``, an entrant, a
+    penalty): text of a name's length made :func:`player_name`, so a name is one value
+    from the edge in and the stored game names each player as the engine scores her."""
+    return player_name(_text(data, where, f"{role}'s name", MAX_NAME * 4))
 
 
 def _card(data: Json, where: str) -> str:
