@@ -127,10 +127,9 @@ def test_the_import_check_sees_a_crossing(tmp_path: Path) -> None:
     assert _web_imports(module) == {"games", "boxes", "api"}
 
 
-def _import_graph(package: Path) -> dict[str, set[str]]:
-    """Which modules of ``package`` each of its modules imports when it is loaded (the
-    imports at module level; those inside functions and ``if TYPE_CHECKING`` run later
-    or never). Migrations are Alembic's scripts, not modules of ours."""
+def _modules(package: Path) -> dict[str, Path]:
+    """Each module of ``package`` by its dotted name. Migrations are Alembic's scripts,
+    not modules of ours."""
     modules: dict[str, Path] = {}
     for path in package.rglob("*.py"):
         if "migrations" in path.parts or "__pycache__" in path.parts:
@@ -139,6 +138,14 @@ def _import_graph(package: Path) -> dict[str, set[str]]:
         if parts[-1] == "__init__":
             parts.pop()
         modules[".".join(parts)] = path
+    return modules
+
+
+def _import_graph(package: Path) -> dict[str, set[str]]:
+    """Which modules of ``package`` each of its modules imports when it is loaded (the
+    imports at module level; those inside functions and ``if TYPE_CHECKING`` run later
+    or never)."""
+    modules = _modules(package)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         here = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -223,14 +230,7 @@ def _floor_of(module: str, floors: dict[str, float]) -> tuple[str, float] | None
 def _upward(package: Path, floors: dict[str, float], crossings: set[tuple[str, str]]) -> list[str]:
     """Every import in ``package`` (at module level or inside a function alike) that
     runs up a floor, and every module with no floor."""
-    modules: dict[str, Path] = {}
-    for path in package.rglob("*.py"):
-        if "migrations" in path.parts or "__pycache__" in path.parts:
-            continue
-        parts = list(path.relative_to(package.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
+    modules = _modules(package)
     found: list[str] = []
     for name, path in sorted(modules.items()):
         mine = _floor_of(name, floors)

@@ -68,10 +68,16 @@ def _not_composed(url: str) -> list[str]:
     return found
 
 
-def test_stored_names_are_composed_and_found(database_url: str) -> None:  # noqa: F811
+def _config(url: str) -> Config:
+    """Alembic's configuration for the database at ``url``."""
     config = Config()
     config.set_main_option("script_location", str(store.MIGRATIONS))
-    config.attributes["database_url"] = database_url
+    config.attributes["database_url"] = url
+    return config
+
+
+def test_stored_names_are_composed_and_found(database_url: str) -> None:  # noqa: F811
+    config = _config(database_url)
     store.migrate(database_url)
     six = (ZOE, "Ann", "Bob", "Cal", "Dee", "Eve")
     with store.opened(database_url) as db:
@@ -104,9 +110,7 @@ def test_stored_names_are_composed_and_found(database_url: str) -> None:  # noqa
 def test_an_entrant_composed_already_keeps_her_name_as_typed(database_url: str) -> None:  # noqa: F811
     """Two entrants that one composed name would make the same (possible only before):
     the second keeps hers as typed, rather than break the event's one name an entrant."""
-    config = Config()
-    config.set_main_option("script_location", str(store.MIGRATIONS))
-    config.attributes["database_url"] = database_url
+    config = _config(database_url)
     store.migrate(database_url)
     with store.opened(database_url) as db:
         entry = EventEntry("Tuesday", ("Ann", "Bob", "Cal", "Dee", "Eve", ZOE), seed=1)
