@@ -6,7 +6,7 @@ eight regulars, three at a table, each played box by box until someone reaches 1
 boxes a game), stored as the app stores them. The page of the player in the most
 games is rendered by the app in-process (Flask's test client: the server's time,
 no network), many times: as the app serves it, keeping the games it has read
-(``tally.Kept``: only the games' versions are read again), and as a first request
+(``players.Kept``: only the games' versions are read again), and as a first request
 that reads every game; so are the two pieces under it: reading every counted game and
 computing the record.
 
@@ -30,8 +30,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from scorekeeper import engine, records, store, tally
+from scorekeeper import engine, records, store
 from scorekeeper.engine.contract import Sheet
+from scorekeeper.ledger import players
 from scorekeeper.web import create_app
 
 from .timing import DOC, milliseconds, summary, write_section
@@ -110,10 +111,10 @@ def measure(url: str, rounds: int) -> dict[str, Any]:
     )
     client = app.test_client()
     with store.opened(url) as db:
-        games = tally.played(db)
+        games = players.played(db)
         busiest = records.people(games)[0]
         boxes = sum(len(g.sheet.boxes) for g in games)
-        read = milliseconds(lambda _: tally.played(db), range(rounds))
+        read = milliseconds(lambda _: players.played(db), range(rounds))
     figures = milliseconds(lambda _: records.record(busiest.person, games), range(rounds))
     path = f"/players/{busiest.person}"
     page = client.get(path)
@@ -185,7 +186,7 @@ def section(result: dict[str, Any], load: str) -> str:
         "2.7 ms only to parse its stored sheet), seconds for a thousand games: so the "
         "summary each write stores now holds what records need (each box's result, "
         "winner and credit, shutouts, settlement), and the app keeps the games it has "
-        "read (`tally.Kept`) and reads again only those whose version changed, "
+        "read (`players.Kept`) and reads again only those whose version changed, "
         "which a page finds by reading the games' versions alone. A game read reads only "
         "the columns records need (a whole row cost half as much again). Games "
         "stored before the summary held a record are scored by the engine once, then "

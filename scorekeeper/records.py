@@ -9,6 +9,9 @@ a scorer may merge two names into one person or split one name in one game
 (:class:`Alias`, kept by the store). A misdeal is no box: it is not counted, and it
 neither makes nor breaks a run of boxes won. A draw is a box no one won.
 
+An event's standings read from its tables' stored summaries are :mod:`.tables`'s
+(:func:`standings` and :func:`table_result` are importable from here too).
+
 >>> game = Played("g1", date(2026, 11, 1), "gin", ("Ann", "Bob"), ("ann", "bob"), None,
 ...     Sheet(totals={}, game_over=True, winner="Ann", shutouts=("Bob",), boxes=(
 ...         SheetBox(result="gin", winner="Ann", points=45, credits={}),
@@ -26,15 +29,13 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, Protocol
 
 from .chart import Chart
 from .chart import Line as ChartLine
 from .engine import vocabulary
 from .engine.contract import Payment, Sheet, SheetBox
 from .engine.errors import ScorekeeperError
-from .engine.event import EventEntry, Standing, TableResult
-from .engine.event import standings as rank
+from .tables import NO_BOX, TableSummary, standings, table_result
 
 KINDS: Mapping[str, str] = {
     "knock": "knock",
@@ -46,7 +47,6 @@ KINDS: Mapping[str, str] = {
 }
 """The kind of box won, by the engine's result (an undercut is the two-hand underknock)."""
 KIND_ORDER = ("knock", "underknock", "gin", "break", "gin after the break")
-NO_BOX = "misdeal"
 
 
 def fold(name: str) -> str:
@@ -451,54 +451,28 @@ def results_chart(
     return Chart(title, None, tuple(lines), unit="game")
 
 
-class TableSummary(Protocol):
-    """A table's game as the store keeps it for the standings: its round and table,
-    its players in seat order and its stored summary."""
-
-    @property
-    def round(self) -> int: ...
-    @property
-    def table(self) -> int: ...
-    @property
-    def game_id(self) -> str: ...
-    @property
-    def players(self) -> list[str]: ...
-    @property
-    def summary(self) -> dict[str, Any]: ...
-
-
-def table_result(game: TableSummary) -> TableResult:
-    """What the standings read of one table's stored summary: the totals (final once
-    over), boxes won, and each player's net from the settlement (while a game paid box
-    by box plays, from its payments so far: K5)."""
-    summary = game.summary
-    over = bool(summary.get("game_over"))
-    totals = (summary.get("final_totals") if over else None) or summary.get("totals") or {}
-    record_ = summary.get("record") or {}
-    won = Counter(box[1] for box in record_.get("boxes", []) if box[1] is not None and box[0] != NO_BOX)
-    net: dict[str, int] = dict.fromkeys(game.players, 0)
-    for payment in record_.get("settlement", []):
-        net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
-        net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
-    paid = {} if over else {p: int(n) for p, n in (summary.get("paid") or {}).items()}
-    return TableResult(
-        game.round,
-        game.table,
-        tuple(game.players),
-        dict(totals),
-        dict(won),
-        over,
-        summary.get("winner"),
-        net if over else {},
-        int(summary.get("boxes") or 0),
-        game.game_id,
-        paid,
-    )
-
-
-def standings(
-    event: EventEntry, games: Iterable[TableSummary], *, withdrawn: Sequence[str] = ()
-) -> tuple[Standing, ...]:
-    """The event's standings from its games' stored summaries (not a rescoring of every
-    box: a correction or a deletion rewrites the summary, so they stay right)."""
-    return rank(event, [table_result(game) for game in games], withdrawn=withdrawn)
+__all__ = [
+    "KINDS",
+    "NO_BOX",
+    "Alias",
+    "Biggest",
+    "Figures",
+    "Names",
+    "Person",
+    "Played",
+    "Record",
+    "TableSummary",
+    "Versus",
+    "Words",
+    "fold",
+    "head_to_head",
+    "newest_first",
+    "oldest_first",
+    "people",
+    "record",
+    "results_chart",
+    "running_net",
+    "standings",
+    "table_result",
+    "words_of",
+]

@@ -1,6 +1,7 @@
 """Imports run one way (issue 12, docs LAYOUT.md): the engine and the PDF package load no
 web framework and no database library, the package root loads nothing, the store no
-Flask, and no blueprint imports another.
+Flask, no blueprint imports another, and every module imports only from its floor and
+the floors below (:data:`FLOORS`, LAYOUT.md's table).
 
 Each import is checked in a fresh interpreter (``sys.modules`` of this one already
 holds everything the other tests loaded).
@@ -126,10 +127,9 @@ def test_the_import_check_sees_a_crossing(tmp_path: Path) -> None:
     assert _web_imports(module) == {"games", "boxes", "api"}
 
 
-def _import_graph(package: Path) -> dict[str, set[str]]:
-    """Which modules of ``package`` each of its modules imports when it is loaded (the
-    imports at module level; those inside functions and ``if TYPE_CHECKING`` run later
-    or never). Migrations are Alembic's scripts, not modules of ours."""
+def _modules(package: Path) -> dict[str, Path]:
+    """Each module of ``package`` by its dotted name. Migrations are Alembic's scripts,
+    not modules of ours."""
     modules: dict[str, Path] = {}
     for path in package.rglob("*.py"):
         if "migrations" in path.parts or "__pycache__" in path.parts:
@@ -138,6 +138,14 @@ def _import_graph(package: Path) -> dict[str, set[str]]:
         if parts[-1] == "__init__":
             parts.pop()
         modules[".".join(parts)] = path
+    return modules
+
+
+def _import_graph(package: Path) -> dict[str, set[str]]:
+    """Which modules of ``package`` each of its modules imports when it is loaded (the
+    imports at module level; those inside functions and ``if TYPE_CHECKING`` run later
+    or never)."""
+    modules = _modules(package)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         here = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -179,6 +187,95 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if module not in done:
             walk(module)
     return cycles
+
+
+FLOORS: dict[str, float] = {
+    "scorekeeper": 0,  # the package root: a docstring and the version
+    "scorekeeper.engine": 1,
+    "scorekeeper.store": 2,
+    "scorekeeper.pdf": 2,
+    "scorekeeper.chart": 2,
+    "scorekeeper.records": 3,
+    "scorekeeper.exports": 3,
+    "scorekeeper.tables": 3,
+    "scorekeeper.ledger": 3.5,
+    "scorekeeper.web": 4,
+    "scorekeeper.serve": 4,
+    "scorekeeper.cli": 5,
+    "scorekeeper.__main__": 5,
+    "scorekeeper.gunicorn_conf": 5,
+}
+"""LAYOUT.md's floors, by package or module. Floor 3 is split in two: the ledger stands
+above what it reads across games (records, exports, the event's tables), which call no
+use case. A module of ours that is not here has no floor, and fails the test (as
+``tally.py`` would have: a records module above the ledger it called)."""
+CROSSINGS = {("scorekeeper.pdf", "scorekeeper.records")}
+"""Imports a floor up that LAYOUT.md names: the season's PDF takes the records' typed
+values (``Record``, ``Figures``), which load only the engine and the chart."""
+
+
+def _floor_of(module: str, floors: dict[str, float]) -> tuple[str, float] | None:
+    """The package or module of ``floors`` that holds ``module``, with its floor (the
+    package root holds only itself)."""
+    parts = module.split(".")
+    if module in floors:
+        return module, floors[module]
+    for end in range(len(parts) - 1, 1, -1):  # the root's floor is its own, not its modules'
+        name = ".".join(parts[:end])
+        if name in floors:
+            return name, floors[name]
+    return None
+
+
+def _upward(package: Path, floors: dict[str, float], crossings: set[tuple[str, str]]) -> list[str]:
+    """Every import in ``package`` (at module level or inside a function alike) that
+    runs up a floor, and every module with no floor."""
+    modules = _modules(package)
+    found: list[str] = []
+    for name, path in sorted(modules.items()):
+        mine = _floor_of(name, floors)
+        if mine is None:
+            found.append(f"{name} has no floor")
+            continue
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = here
+                for _ in range(max(node.level - 1, 0)):
+                    base = base.rpartition(".")[0]
+                target = (
+                    (f"{base}.{node.module}" if node.module else base) if node.level else node.module or ""
+                )
+                targets = [
+                    f"{target}.{a.name}" if f"{target}.{a.name}" in modules else target for a in node.names
+                ]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            for target in targets:
+                theirs = _floor_of(target, floors)
+                if theirs is not None and theirs[1] > mine[1] and (mine[0], theirs[0]) not in crossings:
+                    found.append(f"{name} imports {target} (floor {theirs[1]} over {mine[1]})")
+    return found
+
+
+def test_every_module_imports_only_downward() -> None:
+    assert _floor_of("scorekeeper.ledger.players", FLOORS) == ("scorekeeper.ledger", 3.5)
+    assert _upward(PACKAGE, FLOORS, CROSSINGS) == []
+
+
+def test_the_floor_check_sees_an_upward_import_and_a_module_without_a_floor(tmp_path: Path) -> None:
+    package = tmp_path / "house"
+    (package / "ledger").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "ledger" / "__init__.py").write_text("from .. import records\n")
+    (package / "records.py").write_text("def later():\n    from . import ledger\n")
+    (package / "tally.py").write_text("from . import ledger\n")
+    floors = {"house": 0, "house.records": 3, "house.ledger": 3.5}
+    assert _upward(package, floors, set()) == [
+        "house.records imports house.ledger (floor 3.5 over 3)",
+        "house.tally has no floor",
+    ]
 
 
 def test_no_import_cycles() -> None:

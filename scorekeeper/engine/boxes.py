@@ -38,13 +38,22 @@ from __future__ import annotations
 
 import functools
 import itertools
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from .cards import Card, count_of, parse_cards, read_card
-from .contract import ENDINGS, MAX_NAME, MELD_INDEX, BoxEntry, Ending, Hand, Layoff, multiplier_error
+from .contract import (
+    ENDINGS,
+    MAX_NAME,
+    MELD_INDEX,
+    BoxEntry,
+    Ending,
+    Hand,
+    Layoff,
+    multiplier_error,
+    player_name,
+)
 from .errors import (
     DeadwoodMismatchError,
     DuplicateCardError,
@@ -147,17 +156,6 @@ class Box:
 
 def _at(where: str, name: str) -> str:
     return f"{where}.{name}" if where else name
-
-
-def player_name(text: str) -> str:
-    """A name as the engine compares it: trimmed, runs of spaces made one, and in one
-    Unicode form (NFC), so that "Çal" typed on two phones is one player however each
-    keyboard composed the Ç, and " Bob " or "Ann  Lee" is the player seated.
-
-    >>> player_name("  Ann \u00a0 Lee ")
-    'Ann Lee'
-    """
-    return unicodedata.normalize("NFC", " ".join(text.split()))
 
 
 def check_players(names: Sequence[str], rules: Rules, where: str = "players") -> tuple[str, ...]:

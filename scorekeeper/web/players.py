@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
 
-from .. import chart, exports, records, store, tally
+from .. import chart, exports, records, store
 from ..ledger import players
 from ..pdf import render_season
 from . import database, gamedata, htmx, printing
@@ -30,14 +30,14 @@ one request reads stays bounded however many games the server holds (issue 23)."
 
 def counted() -> list[records.Played]:
     """The games this browser may count (the home page's rule), scored; the app keeps
-    the games it has read (:class:`~scorekeeper.tally.Kept`) until they change. A public
+    the games it has read (:class:`~scorekeeper.ledger.players.Kept`) until they change. A public
     server counts its newest ``RECORDS_MAX_GAMES`` games."""
-    kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
+    kept = current_app.extensions.setdefault("scorekeeper.records", players.Kept())
     if current_app.config["RECENT_GAMES_PUBLIC"]:
         most = int(current_app.config.get("RECORDS_MAX_GAMES", RECORDS_MAX_GAMES))
-        return tally.played(database.session(), kept=kept, most=max(most, 1))
+        return players.played(database.session(), kept=kept, most=max(most, 1))
     mine = gamedata.remembered()
-    return tally.played(database.session(), mine, kept=kept) if mine else []
+    return players.played(database.session(), mine, kept=kept) if mine else []
 
 
 @bp.get("/players/")
@@ -93,9 +93,9 @@ def _event_filter() -> tuple[store.events.EventRow, list[records.Played]] | None
     row = store.events.get_event(db, event_id)
     if row is None:
         abort(404, description="There is no event at this address. Check the link.")
-    kept = current_app.extensions.setdefault("scorekeeper.records", tally.Kept())
+    kept = current_app.extensions.setdefault("scorekeeper.records", players.Kept())
     ids = sorted(store.events.event_game_ids(db, row.id))
-    return row, tally.played(db, ids, kept=kept) if ids else []
+    return row, players.played(db, ids, kept=kept) if ids else []
 
 
 def _words(record: records.Record) -> dict[str, Any]:
@@ -145,7 +145,7 @@ def _day(field: str) -> date | None:
 def record_csv(person: str) -> Response:
     """Every box of every counted game of the player, one row each."""
     record = _record(person, counted())
-    games = tally.exported(database.session(), list(reversed(record.games)))
+    games = players.exported(database.session(), list(reversed(record.games)))
     return _download(exports.box_csv(games), "text/csv", f"record-{_slug(record.name)}.csv")
 
 
@@ -153,7 +153,7 @@ def record_csv(person: str) -> Response:
 def record_json(person: str) -> Response:
     """The player's figures and every counted game as CONTRACT.md JSON."""
     record = _record(person, counted())
-    games = tally.exported(database.session(), list(reversed(record.games)))
+    games = players.exported(database.session(), list(reversed(record.games)))
     body = json.dumps(exports.record_json(record, games), ensure_ascii=False, indent=2)
     return _download(body, "application/json", f"record-{_slug(record.name)}.json")
 
@@ -191,7 +191,7 @@ def game_csv(game_id: str) -> Response:
     table = gamedata.load(game_id)
     if table.sheet is None:
         abort(404, description=f"This game cannot be scored: {table.error}")
-    game = exports.Exported(table.id, tally.day_of(table.row), table.game, table.sheet)
+    game = exports.Exported(table.id, players.day_of(table.row), table.game, table.sheet)
     return _download(exports.box_csv([game]), "text/csv", f"game-{table.id}.csv")
 
 
@@ -201,7 +201,7 @@ def game_json(game_id: str) -> Response:
     table = gamedata.load(game_id)
     if table.sheet is None:
         abort(404, description=f"This game cannot be scored: {table.error}")
-    game = exports.Exported(table.id, tally.day_of(table.row), table.game, table.sheet)
+    game = exports.Exported(table.id, players.day_of(table.row), table.game, table.sheet)
     body = json.dumps(exports.game_json(game), ensure_ascii=False, indent=2)
     return _download(body, "application/json", f"game-{table.id}-score.json")
 

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from scorekeeper import ledger, records, store, tally
+from scorekeeper import ledger, records, store
 from scorekeeper.engine.contract import BoxEntry
 from scorekeeper.ledger import players
 
@@ -18,7 +18,7 @@ from .games import box
 
 
 def test_a_player_matched_by_folded_name_across_games(db: Session, ids: list[str]) -> None:
-    ann = records.record("Ann", tally.played(db))
+    ann = records.record("Ann", players.played(db))
     figures = ann.overall
     assert [g.id for g in ann.games] == [ids[2], ids[1], ids[0]]  # newest first
     assert (figures.games, figures.won, figures.finished) == (3, 1, 1)
@@ -35,7 +35,7 @@ def test_a_player_matched_by_folded_name_across_games(db: Session, ids: list[str
 
 
 def test_per_preset_and_the_losers(db: Session, ids: list[str]) -> None:
-    games = tally.played(db)
+    games = players.played(db)
     ann = records.record("ann", games)
     assert ann.presets["gin"].games == 1 and ann.presets["gin"].boxes_won == 0
     assert ann.presets["jersey-scarne"].boxes_won == 5
@@ -50,18 +50,18 @@ def test_per_preset_and_the_losers(db: Session, ids: list[str]) -> None:
 
 
 def test_older_summaries_are_scored_by_the_engine_with_the_same_figures(db: Session, ids: list[str]) -> None:
-    before = records.record("ann", tally.played(db))
+    before = records.record("ann", players.played(db))
     for row in store.counted_games(db):
         summary = {k: v for k, v in row.summary.items() if k != "record"}
         db.execute(sa.update(store.Game).where(store.Game.id == row.id).values(summary=summary))
     db.commit()
     assert all("record" not in row.summary for row in store.counted_games(db))
-    after = records.record("ann", tally.played(db))
+    after = records.record("ann", players.played(db))
     assert after.overall == before.overall
 
 
 def test_only_the_games_a_browser_counts(db: Session, ids: list[str]) -> None:
-    ann = records.record("ann", tally.played(db, [ids[1]])).overall
+    ann = records.record("ann", players.played(db, [ids[1]])).overall
     assert (ann.games, ann.boxes_won, ann.credit) == (1, 3, 50)
 
 
@@ -70,7 +70,7 @@ def test_a_merge_and_a_split_decided_by_a_scorer(db: Session, ids: list[str]) ->
     merge puts Dan back, and the history keeps both decisions."""
     players.merge(db, "Dan", "Cal", set(ids))
     players.split(db, "Bob", ids[0], "Bob Two", set(ids))
-    games = tally.played(db)
+    games = players.played(db)
     cal = records.record("cal", games)
     assert {g.id for g in cal.games} == set(ids)
     assert cal.overall.boxes_won == 1 + 2
@@ -83,13 +83,13 @@ def test_a_merge_and_a_split_decided_by_a_scorer(db: Session, ids: list[str]) ->
     assert (merge.kind, merge.games, split.games) == ("merge", (ids[1],), (ids[0],))
     undone = players.undo(db, merge.id, set(ids))
     assert undone is not None and undone.undone_at is not None
-    assert {g.id for g in records.record("cal", tally.played(db)).games} == {ids[0], ids[2]}
+    assert {g.id for g in records.record("cal", players.played(db)).games} == {ids[0], ids[2]}
     assert players.undo(db, merge.id, set(ids)) is None
     assert [d.id for d in players.history(db, "cal")] == [merge.id]
 
 
 def test_head_to_head_games_boxes_and_net_settlement(db: Session, ids: list[str]) -> None:
-    games = tally.played(db)
+    games = players.played(db)
     versus = records.head_to_head(["Ann", "bob"], games)
     assert [g.id for g in versus.games] == [ids[1], ids[0]]
     assert versus.won == {"ann": 1, "bob": 0}
@@ -106,7 +106,7 @@ def test_head_to_head_games_boxes_and_net_settlement(db: Session, ids: list[str]
 
 
 def test_results_over_time_and_the_list_of_players(db: Session, ids: list[str]) -> None:
-    games = tally.played(db)
+    games = players.played(db)
     # Only game A is over: Ann +1032, Bob -516 against everyone; Ann against Cal +516.
     assert records.running_net("ann", games) == ((0, 0), (1, 1032))
     assert records.running_net("bob", games) == ((0, 0), (1, -516))
@@ -116,19 +116,19 @@ def test_results_over_time_and_the_list_of_players(db: Session, ids: list[str]) 
 
 
 def test_kept_games_are_read_again_once_written(db: Session, ids: list[str]) -> None:
-    kept = tally.Kept()
-    assert kept.played(db, None, tally.names(db)) == tally.played(db)
-    first = {g.id: g for g in tally.played(db, kept=kept)}
+    kept = players.Kept()
+    assert kept.played(db, None, players.names(db)) == players.played(db)
+    first = {g.id: g for g in players.played(db, kept=kept)}
     # Game B goes on: Dan knocks with 1 against ANN 11 and bob 21 (J6: 10 + 20 = 30).
     ledger.record(db, ids[1], BoxEntry.from_json(box("knock", "Dan", Dan=1, ANN=11, bob=21)))
-    again = {g.id: g for g in tally.played(db, kept=kept)}
+    again = {g.id: g for g in players.played(db, kept=kept)}
     assert again[ids[0]] is first[ids[0]]  # unchanged: not read again
     assert again[ids[1]].sheet.totals == {"bob": 0, "ANN": 50, "Dan": 67}
     players.merge(db, "Dan", "Cal", set(ids))
-    merged = tally.played(db, kept=kept)
-    assert merged == tally.played(db)
+    merged = players.played(db, kept=kept)
+    assert merged == players.played(db)
     assert records.record("cal", merged).overall.games == 3
-    assert [g.id for g in tally.played(db, [ids[2]], kept=kept)] == [ids[2]]
+    assert [g.id for g in players.played(db, [ids[2]], kept=kept)] == [ids[2]]
     db.execute(sa.delete(store.Game).where(store.Game.id == ids[0]))
     db.commit()
-    assert [g.id for g in tally.played(db, kept=kept)] == ids[1:]
+    assert [g.id for g in players.played(db, kept=kept)] == ids[1:]

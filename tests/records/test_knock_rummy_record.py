@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from scorekeeper import store, tally
+from scorekeeper import store
+from scorekeeper.ledger import players
 from scorekeeper.store.models import Game
 from tests.engine.test_knock_rummy_settlement import k5_game
 
@@ -19,7 +20,7 @@ BY_BOX = [("Bob", "Ann", 1), ("Cal", "Ann", 6), ("Cal", "Bob", 14)]
 
 
 def _settlement(db: Session, game_id: str) -> list[tuple[str, str, int]]:
-    (game,) = tally.played(db, [game_id])
+    (game,) = players.played(db, [game_id])
     return [(p.payer, p.payee, p.points) for p in game.payments]
 
 

@@ -15,7 +15,7 @@ from alembic.config import Config
 from flask import Flask
 from sqlalchemy.orm import Session
 
-from scorekeeper import ledger, store, tally
+from scorekeeper import ledger, store
 from scorekeeper.engine.contract import GameEntry
 from scorekeeper.ledger import players
 from scorekeeper.web import create_app
@@ -102,10 +102,10 @@ def test_a_split_needs_the_games_right_and_an_undo_puts_back_what_it_replaced(
         first = players.split(db, "Quinn", mine, "Quinn (Trenton)", {mine})
         second = players.merge(db, "Quinn (Trenton)", "Quinn Two", {mine})
         assert second.changes == (store.NameChange(mine, "quinn", "Quinn (Trenton)"),)
-        who = tally.names(db)
+        who = players.names(db)
         assert (who.person("Quinn", mine), who.person("Quinn", theirs)) == ("quinn two", "quinn")
         assert players.undo(db, second.id, {mine}) is not None
-        assert tally.names(db).person("Quinn", mine) == "quinn (trenton)"
+        assert players.names(db).person("Quinn", mine) == "quinn (trenton)"
         assert [d.id for d in players.history(db, "quinn (trenton)")] == [second.id, first.id]
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from scorekeeper import records, tally
+from scorekeeper import records
+from scorekeeper.ledger import players
 
 from .games import box, stored
 
@@ -33,7 +34,7 @@ def test_games_of_one_day_by_when_play_began(db: Session) -> None:
         _gin("Bob", "Ann", "2026-11-01T21:00"),
         _gin("Bob", "Ann", "2026-11-01T10:00"),
     )
-    games = tally.played(db)
+    games = players.played(db)
     newest = [evening, afternoon, morning]
     assert [g.id for g in records.record("ann", games).games] == newest
     alone = {g.id: records.running_net("ann", [g])[1][1] for g in games}
@@ -48,7 +49,7 @@ def test_games_of_one_day_without_a_start_in_the_order_stored(db: Session) -> No
     first, second, third = stored(
         db, _gin("Ann", "Bob", None), _gin("Bob", "Ann", None), _gin("Bob", "Ann", None)
     )
-    games = tally.played(db)
+    games = players.played(db)
     assert [g.id for g in records.record("bob", games).games] == [third, second, first]
     alone = {g.id: records.running_net("bob", [g])[1][1] for g in games}
     assert records.running_net("bob", games)[1] == (1, alone[first])

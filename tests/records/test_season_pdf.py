@@ -11,8 +11,9 @@ from typing import Any
 from pypdf import PdfReader
 from sqlalchemy.orm import Session
 
-from scorekeeper import engine, records, tally
+from scorekeeper import engine, records
 from scorekeeper.engine.contract import GameEntry, Sheet
+from scorekeeper.ledger import players
 from scorekeeper.pdf import render_season
 
 
@@ -22,7 +23,7 @@ def _text(body: bytes) -> str:
 
 
 def test_the_season_prints_the_figures_and_every_game(db: Session, ids: list[str]) -> None:
-    games = [g for g in tally.played(db) if g.day.year == 2026]
+    games = [g for g in players.played(db) if g.day.year == 2026]
     record = records.record("ann", games)
     found = records.results_chart(["ann"], games, {"ann": record.name})
     body = render_season(record, 2026, found)
@@ -48,7 +49,7 @@ def test_the_season_prints_the_figures_and_every_game(db: Session, ids: list[str
 
 
 def test_an_empty_season_says_so(db: Session, ids: list[str]) -> None:
-    record = records.record("ann", [g for g in tally.played(db) if g.day < date(2000, 1, 1)])
+    record = records.record("ann", [g for g in players.played(db) if g.day < date(2000, 1, 1)])
     body = render_season(record, 1999, records.results_chart(["ann"], []))
     assert "No game counted in this season." in _text(body)
 

@@ -218,7 +218,7 @@ def imported(
 
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     store.migrate(url)
-    monkeypatch.setattr(cli, "_database_url", lambda: url)
+    monkeypatch.setattr("scorekeeper.cli.database._database_url", lambda: url)
     game_file = tmp_path / "game.json"
     game_file.write_text(json.dumps(GAME, ensure_ascii=False), encoding="utf-8")
     assert cli.main(["import", str(game_file)]) == 0
@@ -275,7 +275,7 @@ def test_command_line_export_check_and_restore(
     assert cli.main(["restore", str(backup_file)]) == 2  # the database has games already
     assert "empty" in json.loads(capsys.readouterr().out)["error"]["message"]
     empty = f"sqlite:///{tmp_path / 'two.sqlite3'}"
-    monkeypatch.setattr(cli, "_database_url", lambda: empty)
+    monkeypatch.setattr("scorekeeper.cli.database._database_url", lambda: empty)
     assert cli.main(["restore", str(backup_file)]) == 0
     assert json.loads(capsys.readouterr().out)["rows"]["games"] == 1
     assert cli.main(["export", "--", game_id]) == 0  # an id may start with "-"

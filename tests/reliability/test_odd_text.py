@@ -66,7 +66,7 @@ def test_backup_and_export_write_it_escaped_and_say_so(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game_id = _poisoned(database_url)
-    monkeypatch.setattr(cli, "_database_url", lambda: database_url)
+    monkeypatch.setattr("scorekeeper.cli.database._database_url", lambda: database_url)
     out = tmp_path / "all.json"
     assert cli.main(["backup", str(out)]) == 0
     said = capsys.readouterr()
@@ -119,7 +119,7 @@ def test_a_restore_refuses_text_that_is_not_unicode(
         encoding="utf-8",
     )
     target = f"sqlite:///{tmp_path / 'target.sqlite3'}"
-    monkeypatch.setattr(cli, "_database_url", lambda: target)
+    monkeypatch.setattr("scorekeeper.cli.database._database_url", lambda: target)
     assert cli.main(["restore", str(backup)]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert "tables.games[0].id" in error["message"] and "nothing was restored" in error["message"]

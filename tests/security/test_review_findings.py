@@ -125,7 +125,7 @@ def test_the_command_line_stake_and_rules(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     store.migrate(url)
-    monkeypatch.setattr(cli, "_database_url", lambda: url)
+    monkeypatch.setattr("scorekeeper.cli.database._database_url", lambda: url)
     game = tmp_path / "game.json"
     game.write_text(json.dumps({**GAME, "stake": 0}).replace('"stake": 0', '"stake": ' + "9" * 4000))
     for command in ("score", "import"):

@@ -77,7 +77,7 @@ def change_entrants(
 
 def entrant(event: LoadedEvent, name: str) -> str:
     """The entrant's name as entered, whatever case and spacing ``name`` was typed in."""
-    folded = " ".join(name.split()).casefold()
+    folded = engine.player_name(name).casefold()
     for e in event.entrants:
         if e.name.casefold() == folded:
             return e.name
