@@ -30,6 +30,7 @@ ALL_IDS = (
     + [f"G{n}" for n in range(1, 9)]
     + [f"V{n}" for n in range(1, 7)]
     + [f"K{n}" for n in range(1, 6)]
+    + [f"E{n}" for n in range(1, 9)]
 )
 
 
@@ -60,7 +61,8 @@ def test_texts_are_plain_and_whole() -> None:
 
 def test_sections_carry_their_rules() -> None:
     found = {section.number: section for section in sections()}
-    assert list(found) == [1, 2, 3, 4, 5, 6, 7]
+    assert list(found) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert found[8].title.startswith("Club play") and found[8].rule_ids == tuple(f"E{n}" for n in range(1, 9))
     assert found[2].rule_ids[-1] == "J16"
     assert found[4].rule_ids == tuple([f"G{n}" for n in range(1, 9)] + [f"V{n}" for n in range(1, 7)])
     assert found[3].text.startswith("As Jersey Gin (J1–J3) except")

@@ -589,3 +589,53 @@ def test_a_penalty_key_takes_points_once_even_from_two_taps_at_once(migrated: Ca
         assert [e.action for e in store.game_events(db, game_id)].count("penalty") == 1
         again = events.penalize(db, event.id, "Bob", 2, "slow play", key="pen-2")
         assert [p.points for p in again.entry.penalties] == [2, 2]  # a new form takes again
+
+
+@pytest.mark.rule("E7")
+def test_a_round_of_n_boxes_counts_scored_boxes_only(db: Session) -> None:
+    """A round that ends after two boxes: a misdeal does not count, so a table with one
+    scored box and a misdeal still plays; with its second scored box the round closes
+    without force."""
+    event = _start(db, round_ends=RoundEnd("boxes", 2)).event
+    for number in (1, 2, 3):
+        game_id = event.entry.game_of(1, number)
+        assert game_id is not None
+        table = ledger.load(db, game_id)
+        assert table is not None
+        ledger.record(db, game_id, _box_for(table))
+        if number == 1:
+            ledger.record(db, game_id, BoxEntry(ending="misdeal"))
+        else:
+            ledger.record(db, game_id, _box_for(table, 1))
+    with pytest.raises(events.RoundStillPlaying) as playing:
+        events.close_round(db, event.id)
+    assert playing.value.tables == (1,)
+    first = event.entry.game_of(1, 1)
+    assert first is not None
+    table = ledger.load(db, first)
+    assert table is not None
+    ledger.record(db, first, _box_for(table, 2))
+    closed = events.close_round(db, event.id)
+    assert closed.round(1) is not None and closed.round(1).closed_at is not None  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("E5")
+def test_a_substitute_takes_the_seat_and_the_one_replaced_stays_in_the_standings(db: Session) -> None:
+    """E5 as far as it is built: before a table's first box the substitute takes the
+    seat in a new game of the table (kept in the old game's history) and plays on in
+    the rounds after; the player replaced stays in the standings, marked withdrawn.
+    (A replacement once a box is recorded, keeping the game, is not built yet.)"""
+    event = _start(db).event
+    seating = event.entry.seating_of(1)
+    assert seating is not None
+    leaving = seating.tables[1][2]
+    old_game = event.entry.game_of(1, 2)
+    replaced = events.replace(db, event.id, leaving, "Kim", secret=SECRET)
+    after = replaced.entry.seating_of(1)
+    assert after is not None and after.place_of("Kim") == (2, 3)
+    assert leaving in replaced.withdrawn and "Kim" in replaced.playing(2)
+    assert leaving in [s.player for s in events.standings(db, replaced)]
+    assert old_game is not None
+    lines = store.game_events(db, old_game)
+    assert [line.kind.value for line in lines] == ["director", "ended"]
+    assert lines[0].detail["game"] == replaced.entry.game_of(1, 2)

@@ -85,7 +85,8 @@ def paid_nets(payments: Iterable[tuple[str, str, int]]) -> dict[str, int]:
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings. ``score`` is net points or placing points (with byes
-    and penalties); ``games`` the games played, ``won`` games won (first place alone),
+    and penalties); ``games`` the games played, ``won`` tables won (E6: the highest settlement,
+    shared by those level at the top),
     ``boxes`` boxes won; ``head_to_head`` the score against players level with this one
     on score and the earlier tie-breaks."""
 
@@ -93,7 +94,7 @@ class Standing:
     player: str
     score: float
     games: int = 0
-    won: int = 0
+    won: float = 0
     boxes: int = 0
     byes: int = 0
     penalty: int = 0
@@ -106,7 +107,7 @@ class Standing:
             "player": self.player,
             "score": _number(self.score),
             "games": self.games,
-            "won": self.won,
+            "won": _number(self.won),
             "boxes": self.boxes,
             "byes": self.byes,
             "penalty": self.penalty,
@@ -153,7 +154,7 @@ def standings(
                 known.add(p)
     score = {p: 0.0 for p in names}
     games = dict.fromkeys(names, 0)
-    won = dict.fromkeys(names, 0)
+    won = dict.fromkeys(names, 0.0)
     boxes = dict.fromkeys(names, 0)
     byes = dict.fromkeys(names, 0)
     versus: dict[tuple[str, str], float] = {}
@@ -164,12 +165,14 @@ def standings(
         nets = result.nets()
         places = result.places(nets)
         points = table_points(event, result, nets, places)
+        top = max(nets.values(), default=0)
+        leaders = [q for q in result.players if nets[q] == top]
         for p in result.players:
             score[p] += points[p]
             games[p] += 1
             boxes[p] += result.boxes_won.get(p, 0)
-            if result.over and places[p] == 1 and list(places.values()).count(1) == 1:
-                won[p] += 1
+            if result.over and p in leaders:  # E6: a table won, shared by those level at the top
+                won[p] += 1 / len(leaders)
             per_round.setdefault(result.round, []).append(points[p])
             for q in result.players:
                 if q != p:

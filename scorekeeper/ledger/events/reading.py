@@ -96,6 +96,9 @@ class TableState:
     status: TableStatus = TableStatus.WAITING
     boxes: int = 0
     totals: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    scored: int = 0
+    """Its boxes that someone won: a misdeal or a void box does not count toward a
+    round that ends after a number of boxes (E7)."""
 
     @property
     def finished(self) -> bool:
@@ -121,6 +124,7 @@ class TableState:
             "status_words": self.said,
             "playing": not self.finished,
             "boxes": self.boxes,
+            "scored": self.scored,
             "totals": dict(self.totals),
         }
 
@@ -160,6 +164,7 @@ def table_states(
                     status,
                     result.boxes,
                     dict(result.totals),
+                    sum(result.boxes_won.values()),
                 )
             )
     return tuple(states)

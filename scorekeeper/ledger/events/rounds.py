@@ -239,7 +239,7 @@ def close_round(
         still = tuple(
             t.table
             for t in running
-            if not (limit.kind == "boxes" and limit.limit is not None and t.boxes >= limit.limit)
+            if not (limit.kind == "boxes" and limit.limit is not None and t.scored >= limit.limit)
             and not timed_out
         )
         if still and not force:
