@@ -70,7 +70,7 @@ class Standing:
     player: str
     score: float
     games: int
-    won: int
+    won: float
     boxes: int
     tie_breaks: tuple[str, ...] = ()
     """The tie-break figures in the order the event names them (already in words)."""
@@ -259,7 +259,7 @@ def _standings(results: Results, width: float) -> Flowable:
                 name_cell(line.player, name_w),
                 words.number(line.score),
                 str(line.games),
-                str(line.won),
+                words.number(line.won),
                 str(line.boxes),
                 *line.tie_breaks,
             ]

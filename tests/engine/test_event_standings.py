@@ -65,7 +65,7 @@ RESULTS = [
 ]
 
 
-def _rows(event: EventEntry) -> list[tuple[int, str, float, int, int, int]]:
+def _rows(event: EventEntry) -> list[tuple[int, str, float, int, float, int]]:
     return [(s.rank, s.player, s.score, s.games, s.won, s.boxes) for s in standings(event, RESULTS)]
 
 
