@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from .engine.event import EventEntry, Standing, TableResult
 from .engine.event import standings as rank
+from .store import Summary
 
 NO_BOX = "misdeal"
 """A misdeal is no box: not counted, and it neither makes nor breaks a run."""
@@ -36,28 +37,27 @@ def table_result(game: TableSummary) -> TableResult:
     """What the standings read of one table's stored summary: the totals (final once
     over), boxes won, and each player's net from the settlement (while a game paid box
     by box plays, from its payments so far: K5)."""
-    summary = game.summary
-    over = bool(summary.get("game_over"))
-    totals = (summary.get("final_totals") if over else None) or summary.get("totals") or {}
-    record_ = summary.get("record") or {}
-    won = Counter(box[1] for box in record_.get("boxes", []) if box[1] is not None and box[0] != NO_BOX)
+    summary = Summary.read(game.summary)
+    record_ = summary.record
+    boxes = record_.boxes if record_ else ()
+    won = Counter(box[1] for box in boxes if box[1] is not None and box[0] != NO_BOX)
     net: dict[str, int] = dict.fromkeys(game.players, 0)
-    for payment in record_.get("settlement", []):
+    for payment in record_.settlement if record_ else ():
         net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
         net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
-    paid = {} if over else {p: int(n) for p, n in (summary.get("paid") or {}).items()}
+    over = summary.game_over
     return TableResult(
         game.round,
         game.table,
         tuple(game.players),
-        dict(totals),
+        dict(summary.standing_totals),
         dict(won),
         over,
-        summary.get("winner"),
+        summary.winner,
         net if over else {},
-        int(summary.get("boxes") or 0),
+        summary.boxes or 0,
         game.game_id,
-        paid,
+        {} if over else dict(summary.paid),
     )
 
 

@@ -265,8 +265,8 @@ def day_of(row: store.CountedGame | store.GameRow) -> date:
 
 def _version(summary: Mapping[str, Any]) -> int:
     """The version of a stored summary's record (1 before it said; store.RECORD_VERSION)."""
-    version = summary.get("record", {}).get("version", 1)
-    return version if isinstance(version, int) else 1
+    kept = store.Summary.read(summary).record
+    return kept.version if kept else 1
 
 
 def began_at(row: store.CountedGame | store.GameRow) -> datetime:
@@ -287,19 +287,20 @@ def began_at(row: store.CountedGame | store.GameRow) -> datetime:
 def summarised(summary: Mapping[str, Any]) -> Sheet | None:
     """The sheet as the stored summary gives it (boxes with result, winner and credit
     only), or None for a summary written before it held a ``record``."""
-    kept = summary.get("record")
-    if not isinstance(kept, Mapping):
+    read = store.Summary.read(summary)
+    kept = read.record
+    if kept is None:
         return None
     boxes = tuple(
         SheetBox(result=result, winner=winner, points=points, credits={})
-        for result, winner, points in kept.get("boxes", ())
+        for result, winner, points in kept.boxes
     )
     return Sheet(
-        totals=summary.get("totals") or {},
-        game_over=bool(summary.get("game_over")),
-        winner=summary.get("winner"),
-        final_totals=summary.get("final_totals") or {},
-        shutouts=tuple(kept.get("shutouts", ())),
-        settlement=tuple(Payment.from_json(p) for p in kept.get("settlement", ())),
+        totals=read.totals,
+        game_over=read.game_over,
+        winner=read.winner,
+        final_totals=read.final_totals,
+        shutouts=kept.shutouts,
+        settlement=tuple(Payment.from_json(p) for p in kept.settlement),
         boxes=boxes,
     )

@@ -50,6 +50,7 @@ from .models import (
     RevisionRow,
     Rulings,
     StoredBox,
+    Summary,
     WriteKey,
     summarize,
 )
@@ -144,6 +145,7 @@ __all__ = [
     "Stamp",
     "StoreError",
     "StoredBox",
+    "Summary",
     "WriteKey",
     "WriteResult",
     "aliases",

@@ -392,9 +392,9 @@ def results(event: EventView) -> Results:
     best: tuple[str, int, int, int] | None = None
     gins: dict[str, int] = {}
     for t in event.tables:
-        summary = games[t.game].summary if t.game in games else {}
-        for box in (summary.get("record") or {}).get("boxes") or ():
-            result, winner, points = [*box, None, None, None][:3]
+        kept = store.Summary.read(games[t.game].summary).record if t.game in games else None
+        for box in kept.boxes if kept else ():
+            result, winner, points = box
             if winner and isinstance(points, int) and (best is None or points > best[1]):
                 best = (winner, points, t.round, t.table)
             if winner and result in ("gin", "break-gin"):

@@ -64,7 +64,7 @@ def find(game_id: str) -> ledger.Table | None:
     found = store.get_game(db, game_id)
     if found is None:
         return None
-    boxes = found.summary.get("boxes") if isinstance(found.summary, dict) else None
+    boxes = store.Summary.read(found.summary).boxes
     if isinstance(boxes, int):
         printing.big_game_turn(boxes, exempt=lambda: _scoring(found))
     table = ledger.load(db, game_id)
