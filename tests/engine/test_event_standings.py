@@ -69,16 +69,17 @@ def _rows(event: EventEntry) -> list[tuple[int, str, float, int, float, int]]:
     return [(s.rank, s.player, s.score, s.games, s.won, s.boxes) for s in standings(event, RESULTS)]
 
 
+@pytest.mark.rule("E1", "E6")
 def test_net_standings_equal_the_hand_computation() -> None:
     # Ann 100 + (3*20 - 70) = 90; Bob -20 + 40 = 20; Cal -80 + 0 = -80;
     # Dee 30 + (3*50 - 70) = 110; Eve 30 - 40 = -10; Fay -60 + (0 - 70) = -130.
-    # Won: Ann (round 1) and Bob (round 2); Dee and Eve tied first: no game won;
-    # the game still playing is no game won.
+    # Tables won (E6): Ann (round 1) and Bob (round 2); Dee and Eve tied first share
+    # theirs (a half each); the game still playing is no table won.
     assert _rows(EVENT) == [
-        (1, "Dee", 110, 2, 0, 4),
+        (1, "Dee", 110, 2, 0.5, 4),
         (2, "Ann", 90, 2, 1, 4),
         (3, "Bob", 20, 2, 1, 3),
-        (4, "Eve", -10, 2, 0, 2),
+        (4, "Eve", -10, 2, 0.5, 2),
         (5, "Cal", -80, 2, 0, 1),
         (6, "Fay", -130, 2, 0, 1),
     ]
@@ -90,10 +91,10 @@ def test_placings_equal_the_hand_computation_ties_shared() -> None:
     # Fay 0 + 0. Ann and Bob level on 3 and on games won (1): Ann has more boxes (4, 3).
     event = dataclasses.replace(EVENT, standings="placings")
     assert _rows(event) == [
-        (1, "Dee", 3.5, 2, 0, 4),
+        (1, "Dee", 3.5, 2, 0.5, 4),
         (2, "Ann", 3, 2, 1, 4),
         (3, "Bob", 3, 2, 1, 3),
-        (4, "Eve", 1.5, 2, 0, 2),
+        (4, "Eve", 1.5, 2, 0.5, 2),
         (5, "Cal", 1, 2, 0, 1),
         (6, "Fay", 0, 2, 0, 1),
     ]
