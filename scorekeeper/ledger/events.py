@@ -36,6 +36,7 @@ from ..engine.event import (
     Seating,
     Standing,
     TableResult,
+    check_room,
     read_entrants,
 )
 from ..engine.event import standings as rank
@@ -538,6 +539,7 @@ def change_entrants(db: Session, event_id: str, added: Sequence[str], gone: Sequ
     if both:
         raise MalformedError(f"{sorted(both)[0]} cannot both enter and withdraw", "withdraw")
     round = _next_round(event)
+    check_room(len(event.playing(round)) - len(leaving), len(entering), "name")
     with store.events.event_writing(db, event_id):
         for name in entering:
             store.events.add_entrant(db, event_id, name, round, commit=False)

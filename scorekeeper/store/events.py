@@ -435,6 +435,48 @@ def add_entrant(db: Session, event_id: str, name: str, round: int, *, commit: bo
         db.commit()
 
 
+def add_entrants(
+    db: Session, event_id: str, names: Sequence[str], round: int, *, commit: bool = True
+) -> None:
+    """Late entries, playing from ``round`` (those who withdrew, back from it), all in
+    one go: one read of the names already entered, one statement for those back, one
+    for the new ones, one version (issue 33: a paste of 1,000 names wrote a row and a
+    version at a time, and held the write lock for seconds). Commits unless ``commit``
+    is False."""
+    if not names:
+        return
+    wanted = list(dict.fromkeys(names))
+    known = set(
+        db.scalars(
+            select(EventEntrant.name).where(EventEntrant.event_id == event_id, EventEntrant.name.in_(wanted))
+        )
+    )
+    if known:
+        db.execute(
+            update(EventEntrant)
+            .where(EventEntrant.event_id == event_id, EventEntrant.name.in_(known))
+            .values(withdrawn_round=None)
+        )
+    new = [name for name in wanted if name not in known]
+    if new:
+        last = db.scalar(
+            select(func.coalesce(func.max(EventEntrant.position), -1)).where(
+                EventEntrant.event_id == event_id
+            )
+        )
+        first = (-1 if last is None else last) + 1
+        db.execute(
+            sa.insert(EventEntrant),
+            [
+                {"event_id": event_id, "name": name, "position": first + i, "entered_round": round}
+                for i, name in enumerate(new)
+            ],
+        )
+    _bump(db, event_id)
+    if commit:
+        db.commit()
+
+
 def withdraw(db: Session, event_id: str, name: str, round: int, *, commit: bool = True) -> None:
     """The entrant plays no more from ``round``; commits unless ``commit`` is False."""
     db.execute(
@@ -532,6 +574,7 @@ __all__ = [
     "RoundRow",
     "TableGame",
     "add_entrant",
+    "add_entrants",
     "add_penalty",
     "add_round",
     "close_round",

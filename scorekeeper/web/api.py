@@ -19,7 +19,7 @@ from .. import engine, exports, ledger, store
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.event import EventEntry
 from ..ledger import events
-from . import database, gamedata, printing, standings
+from . import database, gamedata, limits, printing, standings
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -482,6 +482,7 @@ def create_event() -> Response:
         entry = EventEntry.from_json(
             {k: v for k, v in data.items() if k not in ("seating", "games", "penalties")}
         )
+        limits.charge(limits.tables_of(entry))
         started = events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
         codes = events.director_codes(started.event.row, gamedata.secret())
         body = {
@@ -517,6 +518,7 @@ def seat_round(event_id: str) -> Response:
     """Seat the next round (the previous one closed): the movement seats the present
     entrants and each table's game is started."""
     _director(event_id)
+    limits.charge_next_round(_event(event_id))
     return _event_errors(
         lambda: _event_response(
             events.seat_next_round(database.session(), event_id, secret=gamedata.secret()), 201
@@ -592,6 +594,7 @@ def enter(event_id: str) -> Response:
     """A late entry (``{"name": ...}``), playing from the next round."""
     _director(event_id)
     data = _director_body({"name": str})
+    limits.charge(limits.late_entries_cost(_event(event_id).entry, 1))
     return _event_errors(
         lambda: _event_response(events.enter(database.session(), event_id, data["name"]), 201)
     )

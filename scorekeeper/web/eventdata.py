@@ -25,7 +25,7 @@ from ..ledger import events as ledger_events
 from ..pdf.events import Results, TableCard
 from ..pdf.events import Standing as PrintedStanding
 from ..pdf.events import TableResult as PrintedTable
-from . import database, gamedata, invite, links, standings
+from . import database, gamedata, invite, limits, links, standings
 
 STATUS_WORDS = {
     "playing": "playing",
@@ -291,13 +291,24 @@ def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | Non
 
 
 def start(entry: EventEntry, key: str | None = None) -> str:
-    """Start the event and seat round 1; its id."""
+    """Start the event and seat round 1 (its tables charged to this address); its id."""
+    limits.charge(limits.tables_of(entry))
     started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
     return started.event.id
 
 
+def _loaded_or_404(event_id: str) -> store.events.LoadedEvent:
+    found = ledger_events.load_event(database.session(), event_id)
+    if found is None:
+        abort(404)
+    return found
+
+
 def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str]) -> None:
     """Late entries and withdrawals, from the next round seated: all or none."""
+    if added:
+        event = _loaded_or_404(event_id)
+        limits.charge(limits.late_entries_cost(event.entry, len(added)))
     ledger_events.change_entrants(database.session(), event_id, added, gone)
 
 
@@ -318,6 +329,7 @@ def close_round(event_id: str, *, force: bool) -> bool:
 
 def seat_next(event_id: str) -> None:
     """Seat the next round (after a close whose seating was refused, say)."""
+    limits.charge_next_round(_loaded_or_404(event_id))
     ledger_events.seat_next_round(database.session(), event_id, secret=gamedata.secret())
 
 
