@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import store
-from scorekeeper.engine.event import MAX_ENTRANTS, Seating
+from scorekeeper.engine.event import MAX_ENTRANTS
 from scorekeeper.engine.movement import seat_round
 from scorekeeper.web import create_app, limits
 
@@ -173,7 +173,6 @@ def test_a_swiss_round_of_thousands_is_paired_without_recursion() -> None:
     assert len(second.tables) == 2002 and not second.byes
     met_before = Counter(frozenset(t) for t in first.tables)
     assert not any(met_before[frozenset(t)] for t in second.tables)
-
 
 
 def test_nested_json_to_start_an_event_is_refused_not_a_500(limited_app: Flask) -> None:
