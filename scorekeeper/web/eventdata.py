@@ -378,11 +378,7 @@ def remember_write(key: str | None) -> None:
     session[WRITTEN] = [*keys, key][-MAX_WRITES:]
 
 
-def _keep(event_id: str, token: str) -> None:
-    rights = {k: v for k, v in (session.get(DIRECT) or {}).items() if k != event_id}
-    rights[event_id] = token
-    session.permanent = True
-    session[DIRECT] = dict(list(rights.items())[-gamedata.MAX_EDIT_RIGHTS :])
+_keep = gamedata.keep_director
 
 
 def directs(event_id: str) -> None:
