@@ -116,6 +116,8 @@ connections (issue 33: 32 sockets from each of 40 addresses, 1,280, filled waitr
 FEW = 4
 """Connections an address may hold and still open one in the reserve: a phone polling
 a sheet holds one or two."""
+ALL = " all"
+"""The count of every open connection, kept beside the addresses' (no address has a space)."""
 SAID_EVERY = 60.0
 """Seconds between two log lines about one address's refused connections (issue 33: a
 client reconnecting at once wrote 4.19 MB of them in 50 s)."""
@@ -337,8 +339,8 @@ class Guarded(HTTPChannel):
             self.address = str(host)
             self.open[self.address] += 1
             held = self.open[self.address]
-            self.open[""] += 1  # every connection, under a name no address has
-            crowded = bool(self.crowded_at) and self.open[""] > self.crowded_at
+            self.open[ALL] += 1
+            crowded = bool(self.crowded_at) and self.open[ALL] > self.crowded_at
         if self.per_address and (held > self.per_address or (crowded and held > FEW)):
             self.say_refused(held - 1, crowded and held <= self.per_address)
             self.refuse()
@@ -409,7 +411,7 @@ class Guarded(HTTPChannel):
         with self.lock:
             if self.address is not None:
                 self.open[self.address] -= 1
-                self.open[""] -= 1
+                self.open[ALL] -= 1
                 if self.open[self.address] <= 0:
                     del self.open[self.address]
                 self.address = None
