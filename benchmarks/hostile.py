@@ -78,10 +78,10 @@ class FromAddress(requests.adapters.HTTPAdapter):
         super().init_poolmanager(*args, **kwargs)
 
 
-def hostile_session() -> requests.Session:
-    """A session of the hostile client, from :data:`HOSTILE_ADDRESS`."""
+def hostile_session(address: str = HOSTILE_ADDRESS) -> requests.Session:
+    """A session of the hostile client, from :data:`HOSTILE_ADDRESS` (or ``address``)."""
     http = requests.Session()
-    http.mount("http://", FromAddress(HOSTILE_ADDRESS))
+    http.mount("http://", FromAddress(address))
     return http
 
 
@@ -181,13 +181,21 @@ def _play(
 
 
 def attack(
-    base: str, seconds: float, hostile: int = HOSTILE, boxes: int = 300, load: str = "pdf", sheets: int = 0
+    base: str,
+    seconds: float,
+    hostile: int = HOSTILE,
+    boxes: int = 300,
+    load: str = "pdf",
+    sheets: int = 0,
+    addresses: int = 1,
 ) -> dict[str, Any]:
     """The table idle for ``seconds``, then for ``seconds`` with ``hostile`` threads
     reading the sheet page (``load="read"``) or fetching the PDF (``"pdf"``) of a game
     of ``boxes`` boxes; both phases summarised, and the ratios of the attacked figures
     to the idle ones. The attacked phase goes on past ``seconds`` until the hostile
-    client has been answered with ``sheets`` whole pages or PDFs (200) since it began."""
+    client has been answered with ``sheets`` whole pages or PDFs (200) since it began.
+    ``addresses``: the hostile threads spread over that many addresses (issue 33: eight
+    readers from eight addresses, each held apart by the server)."""
     if load not in LOADS:
         raise ValueError(f"load must be one of {LOADS}, not {load!r}")
     big = hostile_session().post(f"{base}/api/v1/games", json=biggest_game(boxes), timeout=120)
@@ -208,15 +216,19 @@ def attack(
     stop = threading.Event()
     lock = threading.Lock()
 
-    def hostile_client() -> None:
-        http = hostile_session()  # no cookie kept: an anonymous reader each time
+    def hostile_client(address: str) -> None:
+        http = hostile_session(address)  # no cookie kept: an anonymous reader each time
         while not stop.is_set():
             status = http.get(url, params=params, timeout=300).status_code
             http.cookies.clear()
             with lock:
                 attacked.hostile[status] += 1
 
-    threads = [threading.Thread(target=hostile_client, daemon=True) for _ in range(hostile)]
+    spread = [HOSTILE_ADDRESS] if addresses <= 1 else [f"127.0.1.{n + 1}" for n in range(addresses)]
+    threads = [
+        threading.Thread(target=hostile_client, args=(spread[n % len(spread)],), daemon=True)
+        for n in range(hostile)
+    ]
     for thread in threads:
         thread.start()
     time.sleep(1.0)  # every hostile request is in flight
@@ -237,6 +249,7 @@ def attack(
         "hostile": hostile,
         "boxes": boxes,
         "load": load,
+        "addresses": addresses,
         "ratio_p50": _ratio(busy["p50_ms"], quiet["p50_ms"]),
         "ratio_poll_p95": _ratio(busy["poll_p95_ms"], quiet["poll_p95_ms"]),
     }
@@ -286,13 +299,13 @@ def serving(folder: Path, **settings: str) -> Iterator[str]:
                 process.wait()
 
 
-def run(seconds: float = 15.0, loads: tuple[str, ...] = LOADS) -> dict[str, Any]:
+def run(seconds: float = 15.0, loads: tuple[str, ...] = LOADS, addresses: int = 1) -> dict[str, Any]:
     """Each load against ``scorekeeper serve`` as configured by default, on a fresh
     database each."""
     result: dict[str, Any] = {"seconds_per_phase": seconds}
     for load in loads:
         with tempfile.TemporaryDirectory() as folder, serving(Path(folder)) as base:
-            result[load] = attack(base, seconds, load=load)
+            result[load] = attack(base, seconds, load=load, addresses=addresses)
     return result
 
 
@@ -305,8 +318,11 @@ def main() -> None:
         action="append",
         help="what the hostile client asks for (default: each in turn)",
     )
+    parser.add_argument(
+        "--addresses", type=int, default=1, help="hostile threads spread over this many addresses"
+    )
     args = parser.parse_args()
-    result = run(args.seconds, tuple(args.load or LOADS))
+    result = run(args.seconds, tuple(args.load or LOADS), args.addresses)
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
 
 

@@ -33,6 +33,12 @@ setting                        default  why
                                         68-72 ms; docs/performance.md)
 =============================  =======  ===================================================
 
+Past three quarters of ``WAITRESS_CONNECTION_LIMIT`` (with the cap on), an address that
+already holds :data:`FEW` connections is refused the next one: the last quarter is kept
+for phones, which hold one or two (issue 33: 32 slow sockets from each of 40 addresses,
+each under the cap, filled the 1,000 and left new phones unanswered). Refusals are
+logged once a minute an address, with their count since the last line.
+
 The cap and the deadline are issue 23's: about 1,000 sockets from one client fed one
 byte every 5 s filled waitress's connection limit (its channel timeout counts from the
 last byte, so it never came) and left new phones unanswered. Waitress has neither
@@ -103,6 +109,18 @@ HOLD_FIRST = 0.05
 """The first refusal's hold: a phone refused once does not notice it."""
 HOLD_MEMORY = 10.0
 """Seconds without a refusal after which an address starts again from :data:`HOLD_FIRST`."""
+RESERVE_SHARE = 4
+"""One part in this many of the connection limit is kept for addresses that hold few
+connections (issue 33: 32 sockets from each of 40 addresses, 1,280, filled waitress's
+1,000 and left new phones unanswered)."""
+FEW = 4
+"""Connections an address may hold and still open one in the reserve: a phone polling
+a sheet holds one or two."""
+ALL = " all"
+"""The count of every open connection, kept beside the addresses' (no address has a space)."""
+SAID_EVERY = 60.0
+"""Seconds between two log lines about one address's refused connections (issue 33: a
+client reconnecting at once wrote 4.19 MB of them in 50 s)."""
 
 
 class NotMigrated(Exception):
@@ -300,9 +318,14 @@ class Guarded(HTTPChannel):
 
     per_address: ClassVar[int] = 0
     request_seconds: ClassVar[float] = 0.0
+    crowded_at: ClassVar[int] = 0
+    """Open connections past which only addresses holding fewer than :data:`FEW` may
+    open another (0: no reserve)."""
     open: ClassVar[Counter[str]] = Counter()
     lock: ClassVar[threading.Lock] = threading.Lock()
     holds: ClassVar[Holds | None] = None
+    said: ClassVar[dict[str, tuple[float, int]]] = {}
+    """By address: when its refusals were last logged, and how many since."""
     task_class = WSGITask
 
     address: str | None = None
@@ -316,14 +339,35 @@ class Guarded(HTTPChannel):
             self.address = str(host)
             self.open[self.address] += 1
             held = self.open[self.address]
-        if self.per_address and held > self.per_address:
-            if held == self.per_address + 1:  # once a burst, not once a connection
-                log.warning(
-                    "%s holds %d connections: refusing more (503) until some close",
-                    self.address,
-                    self.per_address,
-                )
+            self.open[ALL] += 1
+            crowded = bool(self.crowded_at) and self.open[ALL] > self.crowded_at
+        if self.per_address and (held > self.per_address or (crowded and held > FEW)):
+            self.say_refused(held - 1, crowded and held <= self.per_address)
             self.refuse()
+
+    def say_refused(self, held: int, crowded: bool) -> None:
+        """Log a refusal of this address once a minute at most, with the count of its
+        refusals since the last line."""
+        now = time.monotonic()
+        address = self.address or "?"
+        with self.lock:
+            last, since = self.said.get(address, (-SAID_EVERY, 0))
+            if now - last < SAID_EVERY:
+                self.said[address] = (last, since + 1)
+                return
+            self.said[address] = (now, 0)
+            if len(self.said) > 10_000:  # many addresses: drop those said long ago
+                fresh = {a: v for a, v in self.said.items() if now - v[0] < SAID_EVERY}
+                self.said.clear()
+                self.said.update(fresh)
+        why = "the server is crowded and it holds" if crowded else "it holds"
+        log.warning(
+            "%s: refusing its connections (503) while %s %d%s",
+            address,
+            why,
+            held,
+            f" ({since} more refused in the last minute)" if since else "",
+        )
 
     def refuse(self) -> None:
         """Say why (best effort: a new socket's buffer takes these bytes) and close."""
@@ -367,6 +411,7 @@ class Guarded(HTTPChannel):
         with self.lock:
             if self.address is not None:
                 self.open[self.address] -= 1
+                self.open[ALL] -= 1
                 if self.open[self.address] <= 0:
                     del self.open[self.address]
                 self.address = None
@@ -393,10 +438,14 @@ def guarded(
     per_address: int,
     request_seconds: float,
     hold_seconds: float = 0.0,
+    *,
+    connection_limit: int = 0,
 ) -> None:
     """Give ``server`` (``create_server``'s: one listening socket or several) channels
     of a :class:`Guarded` class of its own with this cap and deadline, and (with
-    ``hold_seconds``) hold a refused address's next requests (:class:`Holds`)."""
+    ``hold_seconds``) hold a refused address's next requests (:class:`Holds`). With
+    the cap and waitress's ``connection_limit``, the last :data:`RESERVE_SHARE`-th of
+    the limit is kept for addresses holding fewer than :data:`FEW` connections."""
     holds = Holds(hold_seconds) if hold_seconds > 0 else None
     channel = type(
         "GuardedChannel",
@@ -404,6 +453,8 @@ def guarded(
         {
             "per_address": per_address,
             "request_seconds": request_seconds,
+            "crowded_at": connection_limit - connection_limit // RESERVE_SHARE if per_address else 0,
+            "said": {},
             "open": Counter(),
             "lock": threading.Lock(),
             "holds": holds,
@@ -479,8 +530,9 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
             "`scorekeeper migrate` first (once per deploy, not per server)"
         )
     wsgi = access_logged(app) if app.config.get("ACCESS_LOG", True) else app
-    server = create_server(wsgi, host=host, port=port, **waitress_settings(app.config))
-    guarded(server, *guard_settings(app.config))
+    settings = waitress_settings(app.config)
+    server = create_server(wsgi, host=host, port=port, **settings)
+    guarded(server, *guard_settings(app.config), connection_limit=settings["connection_limit"])
     sys.stdout.write(welcome(urls(host, port), local_only=loopback(host)))
     sys.stdout.flush()
     log.info("serving on %s:%s", host, port)

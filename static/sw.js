@@ -10,6 +10,12 @@
    - A box form opened before is kept the same way, so a box can still be entered; its
      save goes through the form's own keeping in table.js (kept on the phone and sent
      when the connection is back): the one path for saves. Nothing but GET is touched.
+     A form served offline carries an idempotency key of its own, made here on the
+     phone (issue 33: the kept form's key may have been spent by a save made online
+     since, and its resend was refused as "already used"), and the version and box
+     number of the last sheet kept when that is newer: the entry is stored once when
+     the server is back, as the next box, or meets the usual "box N was saved by
+     another phone" when another phone saved one meanwhile.
    - Any other page offline: a short page that says so. */
 "use strict";
 
@@ -88,6 +94,47 @@ function keptSheet(id) {
     });
 }
 
+/* A key made on this phone: 16 random bytes in base64url, as the server makes them. */
+function freshKey() {
+  var bytes = new Uint8Array(16);
+  self.crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode.apply(null, bytes))
+    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/* Set a hidden field's value in a kept page (the form's own markup, from WTForms). */
+function setField(body, name, value) {
+  var field = new RegExp('(<input[^>]*\\bname="' + name + '"[^>]*\\bvalue=")[^"]*(")');
+  return body.replace(field, function (all, before, after) { return before + value + after; });
+}
+
+function fieldOf(body, name) {
+  var found = body.match(new RegExp('<input[^>]*\\bname="' + name + '"[^>]*\\bvalue="(\\d+)"'));
+  return found ? parseInt(found[1], 10) : null;
+}
+
+/* The box form as kept, served offline: a new key, and the version and next box number
+   of the last sheet kept when it is newer than the form. */
+function keptForm(request, id) {
+  return Promise.all([
+    caches.match(request),
+    caches.open(VERSION).then(function (cache) { return cache.match("/offline/games/" + id); })
+  ]).then(function (found) {
+    var form = found[0];
+    if (!form) { return html(offlinePage("Record a box", null, ""), 503); }
+    return Promise.all([form.text(), found[1] ? found[1].text() : ""]).then(function (bodies) {
+      var body = setField(bodies[0], "key", freshKey());
+      var version = (bodies[1].match(/id="sheet"[^>]*?data-version="(\d+)"/) || [])[1];
+      var next = (bodies[1].match(/id="sheet"[^>]*?data-next="(\d+)"/) || [])[1];
+      var formVersion = fieldOf(body, "version");
+      if (version && next && (formVersion === null || parseInt(version, 10) > formVersion)) {
+        body = setField(setField(body, "version", version), "number", next);
+      }
+      return html(body, form.status);
+    });
+  });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") { return; }  // saves: table.js keeps them, never here
@@ -114,9 +161,7 @@ self.addEventListener("fetch", function (event) {
       }
       return response;
     }, function () {
-      return caches.match(request).then(function (kept) {
-        return kept || html(offlinePage("Record a box", null, ""), 503);
-      });
+      return keptForm(request, url.pathname.split("/")[2]);
     }));
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(function () {

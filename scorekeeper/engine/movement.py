@@ -175,27 +175,58 @@ def _swiss(players: list[str], ranking: Sequence[str], before: Met, rng: random.
     the fewest rematches (the spreading search)."""
     place = {p: i for i, p in enumerate(ranking)}
     order = sorted(players, key=lambda p: place.get(p, len(place)))
-    budget = [20_000]
-
-    def pair(rest: list[str]) -> list[list[str]] | None:
-        if not rest:
-            return []
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
-        top, others = rest[0], rest[1:]
-        for i, other in enumerate(others):
-            if before[frozenset((top, other))]:
-                continue
-            found = pair(others[:i] + others[i + 1 :])
-            if found is not None:
-                return [[top, other], *found]
-        return None
-
-    found = pair(order)
+    found = _pairs_without_rematch(order, before)
     if found is not None:
         return found
     return _spread(order, [2] * (len(order) // 2), before, rng)
+
+
+SWISS_BUDGET = 20_000
+"""Pairings the Swiss search tries before it leaves the rematches to the spreading search."""
+
+
+def _pairs_without_rematch(
+    order: Sequence[str], before: Met, budget: int = SWISS_BUDGET
+) -> list[list[str]] | None:
+    """The pairs of ``order`` top down, each player with the highest below who has not
+    met him, backtracking when the rest cannot be paired so; None past ``budget`` tries
+    or when no such pairing exists. A loop with its own stack, not recursion (issue 33:
+    an event of 4,004 entrants met Python's recursion limit, a pair a level).
+
+    >>> _pairs_without_rematch(["A", "B", "C", "D"], Counter({frozenset("AB"): 1}))
+    [['A', 'C'], ['B', 'D']]
+    >>> len(_pairs_without_rematch([f"P{n}" for n in range(5000)], Counter()) or ())
+    2500
+    """
+    if not order:
+        return []
+    budget -= 1
+    levels: list[tuple[list[str], list[int]]] = [(list(order), [0])]
+    """Each level: the players still to pair there, and the next partner to try for
+    the first of them."""
+    pairs: list[list[str]] = []
+    """The pair chosen at each level in use."""
+    while levels:
+        rest, at = levels[-1]
+        if len(pairs) == len(levels):
+            pairs.pop()  # the rest could not be paired after this level's last choice
+        top, others = rest[0], rest[1:]
+        for i in range(at[0], len(others)):
+            if before[frozenset((top, others[i]))]:
+                continue
+            at[0] = i + 1
+            pairs.append([top, others[i]])
+            remaining = others[:i] + others[i + 1 :]
+            if not remaining:
+                return pairs
+            budget -= 1
+            if budget < 0:
+                return None
+            levels.append((remaining, [0]))
+            break
+        else:
+            levels.pop()
+    return None
 
 
 def _spread(players: list[str], sizes: Sequence[int], before: Met, rng: random.Random) -> list[list[str]]:

@@ -463,6 +463,43 @@ def add_entrant(db: Session, event_id: str, name: str, round: int) -> None:
     db.flush()
 
 
+def add_entrants(db: Session, event_id: str, names: Sequence[str], round: int) -> None:
+    """Late entries, playing from ``round`` (those who withdrew, back from it), all in
+    one go: one read of the names already entered, one statement for those back, one
+    for the new ones (issue 33: a paste of 1,000 names wrote a row and a version at a
+    time, and held the write lock for seconds); the event's write bumps its version once."""
+    if not names:
+        return
+    wanted = list(dict.fromkeys(names))
+    known = set(
+        db.scalars(
+            select(EventEntrant.name).where(EventEntrant.event_id == event_id, EventEntrant.name.in_(wanted))
+        )
+    )
+    if known:
+        db.execute(
+            update(EventEntrant)
+            .where(EventEntrant.event_id == event_id, EventEntrant.name.in_(known))
+            .values(withdrawn_round=None)
+        )
+    new = [name for name in wanted if name not in known]
+    if new:
+        last = db.scalar(
+            select(func.coalesce(func.max(EventEntrant.position), -1)).where(
+                EventEntrant.event_id == event_id
+            )
+        )
+        first = (-1 if last is None else last) + 1
+        db.execute(
+            sa.insert(EventEntrant),
+            [
+                {"event_id": event_id, "name": name, "position": first + i, "entered_round": round}
+                for i, name in enumerate(new)
+            ],
+        )
+    db.flush()
+
+
 def withdraw(db: Session, event_id: str, name: str, round: int) -> None:
     """The entrant plays no more from ``round``."""
     db.execute(
@@ -557,6 +594,7 @@ __all__ = [
     "RoundRow",
     "TableGame",
     "add_entrant",
+    "add_entrants",
     "add_penalty",
     "add_round",
     "close_round",

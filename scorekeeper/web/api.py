@@ -20,7 +20,7 @@ from ..engine import vocabulary
 from ..engine.contract import BoxEntry, GameEntry
 from ..engine.event import EventEntry
 from ..ledger import events
-from . import database, gamedata, printing, standings
+from . import database, gamedata, limits, printing, standings, watching
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -217,12 +217,27 @@ def _load(game_id: str) -> ledger.Table:
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
     """A stored game as ``score`` takes it, with its score, version and the history of
-    changes to the game itself (each line typed and worded: engine/history.py)."""
-    table = _load(game_id)
-    deal = vocabulary.deal_word(table.rules()) if table.sheet is not None else "box"
-    lines = store.game_events(database.session(), table.id)
-    response = jsonify({**_game_json(table), "history": [line.to_json(deal) for line in lines]})
-    response.headers["ETag"] = f'"{table.version}"'
+    changes to the game itself (each line typed and worded: engine/history.py): written
+    once per version of the game in each process, as a watcher's sheet is (issue 33: an
+    unchanged 300-box game cost about 40 ms of JSON on every read); a kept answer
+    costs the reading of the game's row, and no turn among the big games' readers."""
+    row = store.get_game(database.session(), game_id)
+    if row is None:
+        abort(error_response(404, "not-found", f"there is no game {game_id!r}"))
+    kept = watching.kept_json((row.id, row.version, row.updated_at))
+    if kept is None:
+        table = _load(game_id)
+        deal = vocabulary.deal_word(table.rules()) if table.sheet is not None else "box"
+        lines = store.game_events(database.session(), table.id)
+        body = jsonify({**_game_json(table), "history": [line.to_json(deal) for line in lines]}).get_data(
+            as_text=True
+        )
+        watching.keep_json((table.id, table.version, table.row.updated_at), body)
+        version = table.version
+    else:
+        body, version = kept, row.version
+    response = Response(body, mimetype="application/json")
+    response.headers["ETag"] = f'"{version}"'
     return response
 
 
@@ -449,6 +464,7 @@ def create_event() -> Response:
         entry = EventEntry.from_json(
             {k: v for k, v in data.items() if k not in ("seating", "games", "penalties")}
         )
+        limits.charge(limits.tables_of(entry))
         started = events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
         codes = events.director_codes(started.event.row, gamedata.secret())
         body = {
@@ -484,6 +500,7 @@ def seat_round(event_id: str) -> Response:
     """Seat the next round (the previous one closed): the movement seats the present
     entrants and each table's game is started."""
     _director(event_id)
+    limits.charge_next_round(_event(event_id))
     return _event_response(
         events.seat_next_round(
             database.session(), event_id, secret=gamedata.secret(), key=_idempotency_key()
@@ -561,6 +578,7 @@ def enter(event_id: str) -> Response:
     write takes an ``Idempotency-Key``: sent again it answers the event as it is."""
     _director(event_id)
     data = _director_body({"name": str})
+    limits.charge(limits.late_entries_cost(_event(event_id).entry, 1))
     written = events.enter(database.session(), event_id, data["name"], key=_idempotency_key())
     return _event_response(written, 201)
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, session
+from flask import abort
 from markupsafe import Markup
 
 from .. import engine, ledger, store
@@ -26,7 +26,7 @@ from ..ledger import events as ledger_events
 from ..pdf.events import Results, TableCard
 from ..pdf.events import Standing as PrintedStanding
 from ..pdf.events import TableResult as PrintedTable
-from . import database, gamedata, invite, links, standings
+from . import database, gamedata, invite, limits, links, standings
 
 TableView = ledger_events.TableState
 """One table of one round, as every page shows it (the ledger's one table type)."""
@@ -233,13 +233,25 @@ def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | Non
 
 
 def start(entry: EventEntry, key: str | None = None) -> str:
-    """Start the event and seat round 1; its id."""
+    """Start the event and seat round 1 (its tables charged to this address); its id."""
+    limits.charge(limits.tables_of(entry))
     started = ledger_events.start_event(database.session(), entry, secret=gamedata.secret(), key=usable(key))
     return started.event.id
 
 
+def _loaded_or_404(event_id: str) -> store.events.LoadedEvent:
+    found = ledger_events.load_event(database.session(), event_id)
+    if found is None:
+        abort(404)
+    return found
+
+
 def change_entrants(event_id: str, added: Sequence[str], gone: Sequence[str], key: str | None = None) -> None:
-    """Late entries and withdrawals, from the next round seated: all or none."""
+    """Late entries and withdrawals, from the next round seated: all or none (late
+    entries charged to this address)."""
+    if added:
+        event = _loaded_or_404(event_id)
+        limits.charge(limits.late_entries_cost(event.entry, len(added)))
     ledger_events.change_entrants(database.session(), event_id, added, gone, key=usable(key))
 
 
@@ -260,6 +272,7 @@ def close_round(event_id: str, *, force: bool, key: str | None = None) -> bool:
 
 def seat_next(event_id: str, key: str | None = None) -> None:
     """Seat the next round (after a close whose seating was refused, say)."""
+    limits.charge_next_round(_loaded_or_404(event_id))
     ledger_events.seat_next_round(database.session(), event_id, secret=gamedata.secret(), key=usable(key))
 
 
@@ -299,11 +312,7 @@ directs_game = gamedata.directs_game
 (a game's right covers its event's director without importing this module)."""
 
 
-def _keep(event_id: str, token: str) -> None:
-    rights = {k: v for k, v in (session.get(DIRECT) or {}).items() if k != event_id}
-    rights[event_id] = token
-    session.permanent = True
-    session[DIRECT] = dict(list(rights.items())[-gamedata.MAX_EDIT_RIGHTS :])
+_keep = gamedata.keep_director
 
 
 def directs(event_id: str) -> None:

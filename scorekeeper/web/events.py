@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import engine
+from .. import engine, ledger
 from ..ledger import LedgerError
 from . import database, eventdata, htmx, invite, printing
 from .forms import GAME_ORDER, presets
@@ -203,20 +203,41 @@ def _director_prompt(event: eventdata.EventView, wrong: str = "", status: int = 
 
 @bp.post("/<event_id>/director/join")
 def join(event_id: str) -> Response:
-    """Become a director with the director's code (or the whole link); wrong codes
-    count against this client like a game's join code."""
+    """Become a director with the director's code (or the whole link). As a game's
+    join: only wrong short codes count, on counters of their own; the link's
+    32-character code is never refused by the limit (issue 33)."""
     event = eventdata.load(event_id)
-    limit = invite.limit(f"event:{event.id}")
-    if limit.left == 0:
-        minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-        return _director_prompt(event, f"Too many wrong codes: try again in {minutes}.", 429)
-    if not eventdata.join(event.id, request.form.get("code") or ""):
-        left = invite.count_wrong(f"event:{event.id}").left
+    code = request.form.get("code") or ""
+    short = ledger.as_join_code(code) is not None
+    limit = invite.limit(event.id, director=True)
+    if short and limit.left == 0:
+        return _director_locked(event, limit)
+    if eventdata.join(event.id, code):
+        return htmx.go(url_for("events.director", event_id=event.id))
+    if not short:
         return _director_prompt(
-            event,
-            f"That code does not unlock this event's director pages ({left} more tries before a pause).",
+            event, "That code does not unlock this event's director pages (its codes may have been renewed)."
         )
-    return htmx.go(url_for("events.director", event_id=event.id))
+    limit = invite.count_wrong(event.id, director=True)
+    if limit.left == 0:
+        return _director_locked(event, limit)
+    return _director_prompt(
+        event,
+        f"That code does not unlock this event's director pages ({limit.left} more tries before a pause).",
+    )
+
+
+def _director_locked(event: eventdata.EventView, limit: invite.Limit) -> Response:
+    """429 with Retry-After: the short code rests; the director's link still works."""
+    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
+    response = _director_prompt(
+        event,
+        f"Too many wrong short codes: the short code works again in {minutes}. "
+        "The director's link or QR code still works now.",
+        429,
+    )
+    response.headers["Retry-After"] = str(max(1, round(limit.wait)))
+    return response
 
 
 @bp.post("/<event_id>/director/codes")

@@ -26,11 +26,33 @@ from .database import session as db_session
 MAX_REMEMBERED = 30
 """Games in this browser's list of recent games."""
 MAX_EDIT_RIGHTS = 60
-"""Edit secrets a cookie keeps (about 55 bytes each: a cookie holds 4 KB). They are
-kept apart from the recent games, so looking at games never drops a right; past this
-the least recently used right goes (a write or a join uses one), and the phone is
-told. They are kept as a list of ``[game, secret]`` pairs, least recently used first:
-the session's JSON sorts a dict's keys, which once made the order that of game ids."""
+"""Rights a cookie keeps, a game's and an event director's together. They are kept
+apart from the recent games, so looking at games never drops a right; past this, or
+past :data:`RIGHTS_BYTES`, the least recently used right goes (a write, a join or a
+director's action uses one), and the phone is told. They are kept as one list of
+``[game, secret]`` pairs (an event's ``["e:<event>", secret]``), least recently used
+first: the session's JSON sorts a dict's keys, which once made the order that of game
+ids, and the director's rights a dict of their own (issue 33)."""
+
+RIGHTS_BYTES = 2640
+"""The most the rights take in the cookie's JSON: a browser drops a cookie past 4 KB
+(Chromium did from the 10th director join of a phone holding 60 game rights, issue
+33), and the recent games, the phone's name, the last write and the director's form
+keys need the rest. Rights are kept compact: a creator's pass as :data:`PASS`, a code
+joined with as :data:`DIGEST` and 16 hex digits of its stored hash (about 41 bytes a
+right, an event's 43: 60 fit)."""
+
+PASS = "*"
+"""What the cookie keeps for a creator's pass: the pass is made again from the server's
+secret, which also signs the cookie, so keeping it whole added nothing but bytes."""
+
+DIGEST = "#"
+"""Before what the cookie keeps of a code joined with: the start of the code's hash as
+the database stores it (64 bits), enough to tell the current code from a renewed one;
+the signed cookie cannot be forged, so the code itself adds nothing but bytes."""
+
+EVENT = "e:"
+"""Before an event's id in the rights list: a director's right (game ids have no colon)."""
 
 
 NO_GAME = "There is no game at this address. Check the link."
@@ -74,9 +96,24 @@ def find(game_id: str) -> ledger.Table | None:
 
 
 def _scoring(game: store.GameRow) -> bool:
-    """Whether this request is a scorer's: a write, or from a phone that keeps score
-    of the game (no turn among the readers for either)."""
-    return request.method not in ("GET", "HEAD") or can_edit(game)
+    """Whether this request is a scorer's: a write, from a phone that keeps score of
+    the game, or from the API with the game's edit token or its event director's as a
+    Bearer token (issue 33: 8 scorers appending to a 120-box game through the API got
+    7 busy 503s in 600 reads); no turn among the readers for any of them."""
+    return request.method not in ("GET", "HEAD") or can_edit(game) or _bearer_scores(game)
+
+
+def _bearer_scores(game: store.GameRow) -> bool:
+    """Whether the request's ``Authorization: Bearer`` token scores this game."""
+    kind, _, token = (request.headers.get("Authorization") or "").partition(" ")
+    token = token.strip()
+    if kind.lower() != "bearer" or not token or len(token) > 200:
+        return False
+    if store.check_edit_token(game, token):
+        return True
+    seat = store.events.event_of_game(db_session(), game.id)
+    event = store.events.get_event(db_session(), seat[0]) if seat else None
+    return event is not None and ledger_events.is_director(event, token)
 
 
 def max_boxes() -> int:
@@ -96,21 +133,50 @@ def creator_pass(game_id: str) -> str:
     return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
 
 
-def _rights() -> list[tuple[str, str]]:
-    """The rights the cookie holds, least recently used first (a cookie from before
-    holds a dict: its order is lost, so its games' ids order it)."""
+def _held() -> list[tuple[str, str]]:
+    """Every right the cookie holds, games' and directors', least recently used first
+    (a cookie from before holds games' rights in a dict, whose order is lost, and
+    directors' in a dict of their own: they come first, in their ids' order)."""
     held = session.get("edit") or []
-    pairs = (
-        held.items()
+    pairs: list[tuple[Any, Any]] = (
+        list(held.items())
         if isinstance(held, dict)
-        else (p for p in held if isinstance(p, list | tuple) and len(p) == 2)
+        else [(p[0], p[1]) for p in held if isinstance(p, list | tuple) and len(p) == 2]
     )
-    return [(game, token) for game, token in pairs if isinstance(game, str) and isinstance(token, str)]
+    old = session.get(DIRECT)
+    if isinstance(old, dict):
+        pairs = [(EVENT + str(event), token) for event, token in old.items()] + pairs
+    return [(key, token) for key, token in pairs if isinstance(key, str) and isinstance(token, str)]
+
+
+def _rights() -> list[tuple[str, str]]:
+    """The games' rights the cookie holds, least recently used first."""
+    return [(game, token) for game, token in _held() if not game.startswith(EVENT)]
+
+
+def _compact(key: str, token: str) -> str:
+    """What the cookie keeps of a right: :data:`PASS` for the creator's or director's
+    pass, else the start of the code's hash (a kept right as it is)."""
+    if token == PASS or token.startswith(DIGEST):
+        return token
+    made = director_pass(key[len(EVENT) :]) if key.startswith(EVENT) else creator_pass(key)
+    if hmac.compare_digest(token, made):
+        return PASS
+    return DIGEST + store.token_hash(token)[:16]
+
+
+def matches(token: str, stored_hash: str) -> bool:
+    """Whether a right held (a code, or its kept :data:`DIGEST`) is the code whose hash
+    the database stores (constant-time)."""
+    if token.startswith(DIGEST):
+        return hmac.compare_digest(token[len(DIGEST) :], stored_hash[:16])
+    return len(token) <= 200 and hmac.compare_digest(store.token_hash(token), stored_hash)
 
 
 def token_of(game_id: str) -> str | None:
     """The right this browser holds for the game (a pass or an edit code), if any."""
-    return next((token for game, token in _rights() if game == game_id), None)
+    token = next((token for game, token in _rights() if game == game_id), None)
+    return creator_pass(game_id) if token == PASS else token
 
 
 def can_edit(game: str | store.GameRow) -> bool:
@@ -123,9 +189,9 @@ def can_edit(game: str | store.GameRow) -> bool:
     row = store.get_game(db_session(), game_id) if isinstance(game, str) else game
     if row is None:
         return False
-    if hmac.compare_digest(
-        store.token_hash(token), store.token_hash(creator_pass(row.id))
-    ) or store.check_edit_token(row, token):
+    if hmac.compare_digest(store.token_hash(token), store.token_hash(creator_pass(row.id))) or matches(
+        token, row.edit_token_hash
+    ):
         if request.method not in ("GET", "HEAD"):
             _used(game_id, token)
         return True
@@ -133,24 +199,50 @@ def can_edit(game: str | store.GameRow) -> bool:
 
 
 def _used(game_id: str, token: str) -> None:
-    """A right used for a write becomes the most recently used (the last to go)."""
-    rights = _rights()
-    if rights and rights[-1] == (game_id, token):
+    """A right used for a write becomes the most recently used (the last to go), kept
+    as it was kept."""
+    stored = next((held for game, held in _rights() if game == game_id), token)
+    _hold(game_id, stored, whole=True)
+
+
+def _hold(key: str, token: str, *, whole: bool = False) -> None:
+    """Keep a right (a game's id, or :data:`EVENT` and an event's) as the most
+    recently used, compact (:func:`_compact`) unless ``whole``: a code the phone must
+    show again, since the server cannot make it (a game's random code from before)."""
+    kept = token if whole else _compact(key, token)
+    held = _held()
+    if held and held[-1] == (key, kept) and DIRECT not in session:
         return
-    _keep([(game, held) for game, held in rights if game != game_id] + [(game_id, token)])
+    _keep([(k, t) for k, t in held if k != key] + [(key, kept)])
 
 
 def _keep(rights: list[tuple[str, str]]) -> None:
-    """Store the rights, the least recently used beyond :data:`MAX_EDIT_RIGHTS`
-    dropped, and tell the phone which games it no longer keeps score of."""
-    dropped = rights[:-MAX_EDIT_RIGHTS]
-    session["edit"] = [[game, token] for game, token in rights[-MAX_EDIT_RIGHTS:]]
+    """Store the rights, the least recently used dropped past :data:`MAX_EDIT_RIGHTS`
+    or :data:`RIGHTS_BYTES`, and tell the phone which games or events it no longer
+    keeps."""
+    kept = rights[-MAX_EDIT_RIGHTS:]
+    size = sum(len(k) + len(t) + 8 for k, t in kept)
+    while len(kept) > 1 and size > RIGHTS_BYTES:
+        size -= len(kept[0][0]) + len(kept[0][1]) + 8
+        kept = kept[1:]
+    dropped = rights[: len(rights) - len(kept)]
+    session.pop(DIRECT, None)
+    session["edit"] = [[key, token] for key, token in kept]
     if dropped:
-        games = "a game" if len(dropped) == 1 else f"{len(dropped)} games"
+        games = sum(1 for key, _ in dropped if not key.startswith(EVENT))
+        events = len(dropped) - games
+        what = " and ".join(
+            part
+            for part in (
+                "" if not games else "a game" if games == 1 else f"{games} games",
+                "" if not events else "an event" if events == 1 else f"{events} events",
+            )
+            if part
+        )
         flash(
-            f"This phone no longer keeps score of {games} (it keeps {MAX_EDIT_RIGHTS} "
-            "at most: the least recently used went). Its scorers can give you the "
-            "join code again.",
+            f"This phone no longer keeps score of {what} (it keeps {len(kept)} at "
+            "most: the least recently used went). Its scorers or director can give "
+            "you the code again.",
             "rights",
         )
 
@@ -160,7 +252,8 @@ def _keep(rights: list[tuple[str, str]]) -> None:
 # game's right asks whether this phone directs its event, without importing back.
 
 DIRECT = "direct"
-"""The session's key for the director's rights (event id -> the code or pass held)."""
+"""The session's key where a cookie from before kept the director's rights (a dict of
+event id -> the code or pass); they are read from it and moved into the one list."""
 
 
 def director_pass(event_id: str) -> str:
@@ -171,8 +264,16 @@ def director_pass(event_id: str) -> str:
 
 def directing(event_id: str) -> str | None:
     """The director's code or pass this phone holds for an event, if any."""
-    token = (session.get(DIRECT) or {}).get(event_id)
-    return token if isinstance(token, str) else None
+    key = EVENT + event_id
+    token = next((token for held, token in _held() if held == key), None)
+    return director_pass(event_id) if token == PASS else token
+
+
+def keep_director(event_id: str, token: str) -> None:
+    """This phone directs the event (a join, a director's action): its right becomes the
+    most recently used."""
+    session.permanent = True
+    _hold(EVENT + event_id, token)
 
 
 def can_direct(event_id: str) -> bool:
@@ -182,15 +283,19 @@ def can_direct(event_id: str) -> bool:
     if not token:
         return False
     if hmac.compare_digest(token, director_pass(event_id)):
-        return True
-    row = store.events.get_event(db_session(), event_id)
-    return row is not None and ledger_events.is_director(row, token)
+        allowed = True
+    else:
+        row = store.events.get_event(db_session(), event_id)
+        allowed = row is not None and matches(token, row.director_hash)
+    if allowed and request.method not in ("GET", "HEAD"):
+        keep_director(event_id, token)
+    return allowed
 
 
 def directs_game(game_id: str) -> bool:
     """Whether this phone directs the event a game is played in (its right then covers
     the game). Costs nothing for a phone that directs no event."""
-    if not session.get(DIRECT):
+    if not any(key.startswith(EVENT) for key, _ in _held()):
         return False
     found = store.events.event_of_game(db_session(), game_id)
     return found is not None and can_direct(found[0])
@@ -237,8 +342,9 @@ def require_edit(game_id: str) -> None:
         abort(403)
 
 
-def remember(game_id: str, token: str | None = None) -> None:
-    """Note the game in this browser's list, and its edit secret if given."""
+def remember(game_id: str, token: str | None = None, *, whole: bool = False) -> None:
+    """Note the game in this browser's list, and its edit secret if given (kept
+    ``whole`` when the server cannot make it again: its scorer shows its link)."""
     seen = [g for g in session.get("games", []) if g != game_id]
     games = [game_id, *seen][:MAX_REMEMBERED]
     if games != session.get("games") or not session.permanent:
@@ -246,13 +352,14 @@ def remember(game_id: str, token: str | None = None) -> None:
         session.permanent = True
         session["games"] = games
     if token is not None:
-        _keep([(game, held) for game, held in _rights() if game != game_id] + [(game_id, token)])
+        _hold(game_id, token, whole=whole)
 
 
 def forget_right(game_id: str) -> None:
     """Drop a code that no longer unlocks the game (its codes were renewed)."""
-    rights = _rights()
+    rights = _held()
     if any(game == game_id for game, _ in rights):
+        session.pop(DIRECT, None)
         session["edit"] = [[game, token] for game, token in rights if game != game_id]
 
 

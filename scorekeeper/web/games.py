@@ -23,6 +23,7 @@ from ..engine import vocabulary
 from ..engine.contract import GameEntry
 from ..engine.history import HistoryEntry, Kind
 from . import database, forms, gamedata, htmx, invite, printing, watching
+from .links import public_url
 
 bp = Blueprint("games", __name__)
 
@@ -264,6 +265,8 @@ def share(game_id: str) -> Response:
             editable=editable,
             invite=invite.invite(game) if editable else None,
             limit=None if editable else invite.limit(game.id),
+            # Never from a Host header a stranger may have written (issue 33).
+            watch_url=None if editable else public_url("games.sheet", game_id=game.id),
         )
     )
 

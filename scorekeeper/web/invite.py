@@ -217,9 +217,12 @@ class Limit:
         return max(1, math.ceil(self.wait / 60))
 
 
-def _counters() -> tuple[Tries, Tries]:
-    """This app's counters, per client and per game (made on first use)."""
-    found = current_app.extensions.get("scorekeeper.tries")
+def _counters(director: bool = False) -> tuple[Tries, Tries]:
+    """This app's counters, per client and per game (made on first use); an event's
+    director's short code has counters of its own (issue 33: wrong game codes counted
+    against an address's director join)."""
+    name = "scorekeeper.tries.director" if director else "scorekeeper.tries"
+    found = current_app.extensions.get(name)
     if found is None:
         config = current_app.config
         window = float(config["JOIN_TRIES_WINDOW"])
@@ -227,14 +230,15 @@ def _counters() -> tuple[Tries, Tries]:
             Tries(int(config["JOIN_TRIES_PER_CLIENT"]), window),
             Tries(int(config["JOIN_TRIES_PER_GAME"]), window),
         )
-        current_app.extensions["scorekeeper.tries"] = found
+        current_app.extensions[name] = found
     return found
 
 
-def limit(game_id: str | None) -> Limit:
+def limit(game_id: str | None, *, director: bool = False) -> Limit:
     """How many wrong short codes this client may still type for this game (``None``:
-    the home page's form, limited per client only)."""
-    per_client, per_game = _counters()
+    the home page's form, limited per client only); ``director``: an event's
+    director's short code, ``game_id`` the event."""
+    per_client, per_game = _counters(director)
     client = f"client:{request.remote_addr}"
     now = _clock()
     own = Limit(per_client.left(client, now), per_client.wait(client, now))
@@ -246,15 +250,15 @@ def limit(game_id: str | None) -> Limit:
     return Limit(min(own.left, per_game.left(game, now)), own.wait)
 
 
-def count_wrong(game_id: str | None) -> Limit:
+def count_wrong(game_id: str | None, *, director: bool = False) -> Limit:
     """Count a wrong short code against this client and this game (the home page's
     form: this client only); where they stand after."""
-    per_client, per_game = _counters()
+    per_client, per_game = _counters(director)
     now = _clock()
     per_client.wrong(f"client:{request.remote_addr}", now)
     if game_id is not None:
         per_game.wrong(f"game:{game_id}", now)
-    return limit(game_id)
+    return limit(game_id, director=director)
 
 
 _clock = time.monotonic

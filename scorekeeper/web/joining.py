@@ -111,7 +111,7 @@ def join(game_id: str) -> Response:
         )
     if found is None:
         return _wrong(row.id, invite.count_wrong(row.id), next_url)
-    gamedata.remember(row.id, found[1])
+    gamedata.remember(row.id, found[1], whole=row.codes_round is None)
     gamedata.name_phone(request.form.get("phone"), "joined")
     gamedata.note_joined(row.id)
     return htmx.go(next_url)

@@ -57,6 +57,22 @@ class Rendered:
                 self._held -= len(gone)
 
 
+def kept_json(key: Key) -> str | None:
+    """The API's JSON of a game at this version, if kept (:func:`keep_json`)."""
+    kept = current_app.extensions.setdefault("scorekeeper.watched_json", Rendered())
+    assert isinstance(kept, Rendered)
+    found = kept.get(key)
+    return None if found is None else str(found)
+
+
+def keep_json(key: Key, body: str) -> None:
+    """Keep the API's JSON of a game at this version: it depends on the game as stored
+    only (no right, no session), as a watcher's sheet does."""
+    kept = current_app.extensions.setdefault("scorekeeper.watched_json", Rendered())
+    assert isinstance(kept, Rendered)
+    kept.put(key, Markup(body))
+
+
 def watcher_sheet(table: ledger.Table, render: Callable[[], str]) -> Markup:
     """The watcher's sheet of ``table``: kept, or ``render()`` now and kept."""
     rendered = current_app.extensions.setdefault("scorekeeper.watched", Rendered())

@@ -195,3 +195,62 @@ def test_a_client_that_keeps_being_refused_is_held_and_the_others_are_not(tmp_pa
         phone.close()
     finally:
         served.stop()
+
+
+def _slow_sockets_from(port: int, address: str, count: int) -> list[socket.socket]:
+    """``count`` connections from ``address`` (on loopback), each with a head begun."""
+    opened = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(address, 0))
+        with contextlib.suppress(OSError):
+            sock.sendall(HEAD[:5])
+        opened.append(sock)
+    return opened
+
+
+def test_a_new_phone_is_answered_while_many_addresses_hold_slow_connections(tmp_path: Path) -> None:
+    """Issue 33: 32 sockets from each of 40 addresses (1,280) filled waitress's 1,000
+    connections, each address under its own cap, and new phones went unanswered. A
+    quarter of the limit is now kept for addresses holding few connections: scaled
+    down, 5 addresses x 8 fill the limit of 40 by themselves, and a phone still gets in
+    (the request deadline is long here, so that it frees nothing meanwhile)."""
+    settings = {**SETTINGS, "SCOREKEEPER_WAITRESS_REQUEST_SECONDS": "60"}
+    live = Served(_sqlite(tmp_path), tmp_path / "serve.log", settings=settings).start()
+    sockets: list[socket.socket] = []
+    stop = threading.Event()
+    try:
+        for n in range(5):
+            sockets += _slow_sockets_from(live.port, f"127.0.0.{11 + n}", PER_ADDRESS)
+        feeder = threading.Thread(target=_dribble, args=(sockets, stop, 20.0), daemon=True)
+        feeder.start()
+        time.sleep(0.5)
+        for phone in range(3):
+            started = time.monotonic()
+            assert _phone(live.port, timeout=5) == 200, phone
+            assert time.monotonic() - started < 3
+    finally:
+        stop.set()
+        for sock in sockets:
+            sock.close()
+        live.stop()
+
+
+def test_refused_reconnects_are_logged_once_a_minute(live: Served) -> None:
+    """Issue 33: a client reconnecting at once past its cap wrote a log line a refusal
+    (4.19 MB in 50 s); now one line a minute for an address, with the count since."""
+    held = _slow_sockets(live.port, PER_ADDRESS)
+    try:
+        for _ in range(30):
+            again = socket.create_connection(("127.0.0.1", live.port), timeout=5)
+            again.settimeout(5)
+            with contextlib.suppress(OSError):
+                again.recv(1024)  # the 503, then the close
+            again.close()
+        time.sleep(0.5)
+        lines = [
+            line for line in live.log.read_text().splitlines() if "refusing" in line and "127.0.0.1" in line
+        ]
+        assert len(lines) == 1, lines
+    finally:
+        for sock in held:
+            sock.close()

@@ -129,3 +129,61 @@ def test_a_new_game_started_offline_is_kept_and_started_once(live_server: str, b
     page.wait_for_url(SHEET_URL)
     assert stored_game(page, page.url)["players"] == ["Ann", "Bob", "Cal"]
     assert _kept(page) == 0 and _unexpected(page.script_errors) == []
+
+
+def _worker_controls(page: Any) -> None:
+    """The service worker answers this page's requests (it is active on 127.0.0.1)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def _kept_by_worker(page: Any, part: str) -> None:
+    page.wait_for_function(
+        "part => caches.open('scorekeeper-v1').then(c => c.keys())"
+        ".then(k => k.some(r => r.url.includes(part)))",
+        arg=part,
+    )
+
+
+def test_a_box_entered_offline_in_the_workers_form_is_stored_once_back_online(
+    live_server: str, browser: Any
+) -> None:
+    """Issue 33: the worker kept the box form as last opened online, its key with it; a
+    save online spent that key, and the box entered offline in the kept form was
+    refused when resent ("This form was already used") and never stored. The form the
+    worker serves offline carries a key made on the phone (and the kept sheet's next
+    box number): online save, offline entry, back online, exactly the boxes entered."""
+    page = phone(browser)
+    sheet = open_game(page, live_server)
+    _worker_controls(page)
+    _knock(page)  # the form, opened online: the worker keeps it, its key with it
+    _kept_by_worker(page, "/boxes/new")
+    online_key = page.input_value("#key")
+    page.locator("#save-box").click()
+    page.wait_for_url(SHEET_URL)
+    page.wait_for_selector("#sheet[data-version]")
+    _kept_by_worker(page, "/offline/games/")
+    assert len(stored_game(page, sheet)["boxes"]) == 1
+
+    page.context.set_offline(True)
+    page.goto(sheet + "/boxes/new")  # served by the worker
+    assert page.locator("#box-form").count() == 1
+    offline_key = page.input_value("#key")
+    assert offline_key and offline_key != online_key
+    assert page.input_value("#number") == "2"
+    page.locator("input[name=by][value=Cal] + span").click()
+    for index, count in enumerate((20, 25, 5)):
+        page.fill(f"#hands-{index}-count", str(count))
+    page.locator("#save-box").click()
+    page.wait_for_selector(PENDING)
+    assert _kept(page) == 1
+    page.context.set_offline(False)  # the online event sends it
+    page.wait_for_url(SHEET_URL)
+    assert _kept(page) == 0
+    boxes = stored_game(page, sheet)["boxes"]
+    assert [box["by"] for box in boxes] == ["Bob", "Cal"]
+    assert [box["hands"]["Cal"]["count"] for box in boxes] == [13, 5]
+    page.reload()  # nothing is sent again
+    page.wait_for_selector("#sheet")
+    assert len(stored_game(page, sheet)["boxes"]) == 2

@@ -38,6 +38,7 @@ from .entry import (
     RoundEndKind,
     Seating,
     TieBreak,
+    check_room,
     read_entrants,
 )
 from .standings import Standing, TableResult, paid_nets, standings, table_points
@@ -62,6 +63,7 @@ __all__ = [
     "Standing",
     "TableResult",
     "TieBreak",
+    "check_room",
     "paid_nets",
     "read_entrants",
     "standings",

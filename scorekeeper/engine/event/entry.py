@@ -416,6 +416,25 @@ def read_entrants(data: Json, where: str = "entrants") -> tuple[str, ...]:
     return tuple(names)
 
 
+def check_room(present: int, entering: int, where: str = "name") -> None:
+    """Late entries fit the event: the entrants who will play stay within
+    :data:`MAX_ENTRANTS`, the most an event is started with and its movement seats
+    (issue 33: late entries grew one to 4,004).
+
+    >>> check_room(998, 2)
+    >>> check_room(999, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: 999 entrants play and 2 more make 1001: ...
+    """
+    if present + entering > MAX_ENTRANTS:
+        raise MalformedError(
+            f"{present} entrants play and {entering} more make {present + entering}: "
+            f"an event takes {MAX_ENTRANTS} at most",
+            where,
+        )
+
+
 def _list(data: Json, where: str) -> list[Json]:
     if data is None:
         return []

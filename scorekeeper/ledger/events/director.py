@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from ... import engine, store
 from ...engine.contract import BoxEntry
 from ...engine.errors import MalformedError
-from ...engine.event import Penalty, Seating, read_entrants
+from ...engine.event import Penalty, Seating, check_room, read_entrants
 from ...engine.history import Kind
 from ...store.events import LoadedEvent
 from .. import Written, correct, delete, end, load, make_codes, reopen
@@ -65,8 +65,8 @@ def change_entrants(
         if both:
             raise MalformedError(f"{sorted(both)[0]} cannot both enter and withdraw", "withdraw")
         round = event.row.current_round + 1
-        for name in entering:
-            store.events.add_entrant(db, event.id, name, round)
+        check_room(len(event.playing(round)) - len(leaving), len(entering), "name")
+        store.events.add_entrants(db, event.id, entering, round)
         for name in leaving:
             store.events.withdraw(db, event.id, name, round)
         return {"added": entering, "withdrawn": leaving, "round": round}, {}
@@ -139,6 +139,7 @@ def replace(
         seating = _open_seating(event)
         at = seating.place_of(old)
         from_round = seating.round if at else seating.round + 1
+        check_room(len(event.playing(from_round)) - 1, 1, "by")
         store.events.add_entrant(db, event.id, new_name, from_round)
         store.events.withdraw(db, event.id, old, from_round)
         games: dict[int, str] = {}

@@ -26,7 +26,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ... import engine
 from ...engine import vocabulary
@@ -183,8 +183,9 @@ def attach_event_error(form: NewEventForm, error: engine.ScorekeeperError) -> No
 
 
 def entrant_names(text: str) -> list[str]:
-    """Names typed or pasted one a line (blank lines skipped, spaces collapsed)."""
-    return [" ".join(line.split()) for line in text.splitlines() if line.strip()][:MAX_ENTRANTS]
+    """Names typed or pasted one a line (blank lines skipped, spaces collapsed); every
+    one of them (the form refuses more than an event takes: none is dropped)."""
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
 
 
 class ChangeEntrantsForm(FlaskForm):
@@ -199,6 +200,15 @@ class ChangeEntrantsForm(FlaskForm):
     withdraw = StringField(
         "Withdraw (a name)", validators=[Optional(), Length(max=80)], render_kw={"autocomplete": "off"}
     )
+
+    def validate_add(self, field: TextAreaField) -> None:
+        """More names than an event takes are refused, not cut (issue 33: the names
+        past 1,000 of a paste were dropped without a word)."""
+        count = len(entrant_names(field.data or ""))
+        if count > MAX_ENTRANTS:
+            raise ValidationError(
+                f"{count} late entries: an event takes {MAX_ENTRANTS} entrants at most. Nothing was entered."
+            )
 
 
 class SwapForm(FlaskForm):
