@@ -144,7 +144,7 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
             )
         case Kind.RESEATED:
             why = d.get("reseated")
-            return "Director", "seats changed" + (f" ({why})" if why else "") + ": the table plays a new game"
+            return "Director", f"{why or 'seats changed'}: the table plays a new game"
         case Kind.REPLACED:
             first = d.get("from_box")
             when = f" from {deal} {first}" if isinstance(first, int) else ""

@@ -500,3 +500,58 @@ def test_a_games_right_asks_about_its_director_without_importing_the_event_pages
     }
     assert not any("eventdata" in name for name in imported)
     assert eventdata.directs_game is gamedata.directs_game
+
+
+def test_a_game_replaced_by_a_seat_change_links_the_tables_current_game(client: FlaskClient) -> None:
+    """A table card printed before a swap opens the old game: its sheet says the table
+    plays another game now and links it; nothing answers 500 (issue "One discipline")."""
+    event_id = start_event(client)
+    (old_a, a), (old_b, b), _ = tables_of(client, event_id)
+    swapped = client.post(f"/events/{event_id}/swap", data={"first": a[0], "second": b[0], "key": "s1"})
+    assert swapped.status_code == 303
+    (new_a, _), (new_b, _), _ = tables_of(client, event_id)
+    assert {new_a, new_b}.isdisjoint({old_a, old_b})
+    for old, new in ((old_a, new_a), (old_b, new_b)):
+        sheet = client.get(f"/games/{old}")
+        page = sheet.get_data(as_text=True)
+        assert sheet.status_code == 200
+        assert "the table plays another game now" in page
+        assert f'href="/games/{new}"' in page
+        assert (
+            f"Director: seats of {a[0]} and {b[0]} swapped" in page or f"seats of {b[0]} and {a[0]}" in page
+        )
+        history = client.get(f"/api/v1/games/{old}").get_json()["history"]
+        assert [line["kind"] for line in history] == ["director", "ended"]
+        assert history[0]["detail"]["game"] == new
+    assert "the table plays another game now" not in client.get(f"/games/{new_a}").get_data(as_text=True)
+
+
+def test_every_history_line_of_a_directors_evening_renders_on_the_sheet(client: FlaskClient) -> None:
+    """A penalty, its withdrawal, the table's end and its reopening each leave a line in
+    the game's history that the sheet words (the penalty's 500 of 279f4a6)."""
+    event_id = start_event(client)
+    (game, players), *_ = tables_of(client, event_id)
+    form = {"player": players[0], "points": "7", "note": "slow play", "key": "p1"}
+    assert client.post(f"/events/{event_id}/penalties", data=form).status_code == 303
+    number = client.get(f"/api/v1/events/{event_id}").get_json()["event"]["penalties"][0]["id"]
+    assert (
+        client.post(f"/events/{event_id}/penalties/{number}/withdraw", data={"key": "w1"}).status_code == 303
+    )
+    assert client.post(f"/events/{event_id}/tables/1/end", data={"key": "e1"}).status_code == 303
+    assert client.post(f"/events/{event_id}/tables/1/reopen", data={"key": "r1"}).status_code == 303
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    for line in (
+        f"Director: penalty of 7 to {players[0]} (slow play)",
+        f"Director: penalty of 7 to {players[0]} withdrawn",
+        "Ended by the director before the first box",
+        "Reopened by the director",
+    ):
+        assert line in page, line
+    standing = next(
+        s
+        for s in client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
+        if s["player"] == players[0]
+    )
+    assert standing["penalty"] == 0 and standing["score"] == 0
+    director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    assert "<s><bdi>" in director and "withdrawn" in director
