@@ -18,7 +18,8 @@ from scorekeeper.engine.event import EventEntry
 from scorekeeper.ledger import events
 
 CAL = "C\u0327al 🃏"
-"""A combining cedilla and an emoji: stored and compared exactly as given."""
+"""A combining cedilla and an emoji, as a keyboard may send them: stored composed (NFC,
+``Ç`` one character), as the contract reads every name, and compared exactly."""
 
 CARDS_BOX: dict[str, Any] = {
     "ending": "knock",
@@ -257,7 +258,8 @@ def test_command_line_export_check_and_restore(
     game_id = created["id"]
     assert cli.main(["export", "--", game_id]) == 0  # an id may start with "-"
     exported = json.loads(capsys.readouterr().out)
-    assert exported["players"] == GAME["players"] and len(exported["boxes"]) == len(GAME["boxes"])
+    assert exported["players"] == [engine.player_name(p) for p in GAME["players"]]
+    assert exported["players"][2] == "\u00c7al 🃏" and len(exported["boxes"]) == len(GAME["boxes"])
     assert cli.main(["export", "nope"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "not-found"
     assert cli.main(["check"]) == 0
