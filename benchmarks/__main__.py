@@ -278,7 +278,8 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "# Performance",
         "",
         "Written by `make bench` (`python -m benchmarks`); every figure below comes from "
-        "that run. Benchmarks are not part of `make test`.",
+        "that run, except those of the test suite (timed runs of `make test`, kept as they "
+        "are). Benchmarks are not part of `make test`.",
         "",
         "## Machine",
         "",
