@@ -11,6 +11,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -277,7 +278,8 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "# Performance",
         "",
         "Written by `make bench` (`python -m benchmarks`); every figure below comes from "
-        "that run. Benchmarks are not part of `make test`.",
+        "that run, except those of the test suite (timed runs of `make test`, kept as they "
+        "are). Benchmarks are not part of `make test`.",
         "",
         "## Machine",
         "",
@@ -321,6 +323,7 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "",
         player_page.section(results["player_page"], load=loads[2]),
         "",
+        *_test_suite_section(out),
         "## Earlier rounds",
         "",
         "What the profiles of earlier rounds showed and what was changed because of them "
@@ -328,6 +331,15 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "",
     ]
     out.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _test_suite_section(out: Path) -> list[str]:
+    """The "Test suite" section as the file has it: its figures come from timed runs of
+    ``make test``, not from a benchmark, so a new benchmark run keeps them."""
+    if not out.exists():
+        return []
+    kept = re.search(r"^## Test suite\n.*?(?=^## )", out.read_text(encoding="utf-8"), re.M | re.S)
+    return kept.group(0).split("\n")[:-1] if kept else []
 
 
 def main() -> None:

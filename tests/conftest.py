@@ -17,6 +17,32 @@ from scorekeeper import store
 from scorekeeper.web import create_app
 from tests.web.browser import browser, chromium_process, live_server  # noqa: F401  (browser tests' fixtures)
 
+LONGEST_FIRST = (
+    "tests/walk/test_walk.py::TestWalk",
+    "tests/engine/test_showdown_properties.py::test_defender_lays_off_and_melds_to_his_lowest_count",
+    "tests/web/test_browser_events.py::test_a_nine_player_jersey_night_over_three_rounds",
+    "tests/web/test_browser_reliability.py::test_axe_finds_no_serious_violations",
+    "tests/reliability/test_hostile.py::test_a_table_keeps_recording_while_a_client_prints_the_biggest_sheets",
+    "tests/web/test_table_score_in_view.py::test_thirty_boxes_with_the_totals_in_view_after_every_save",
+    "tests/web/test_table_game.py::test_a_whole_jersey_game_on_two_phones",
+)
+"""The tests of a minute or more (``--durations``, docs/performance.md "Test suite"),
+slowest first: run at the start, so that none of them is the last test of a worker while
+the other cores are idle (``make test``'s makespan is otherwise one of them late)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The :data:`LONGEST_FIRST` tests first, the others in their files' order (a stable
+    sort: every xdist worker collects the same order, as it must)."""
+
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)),
+            len(LONGEST_FIRST),
+        )
+
+    items.sort(key=rank)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def templates_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -9,6 +9,7 @@ session. Without the binaries its tests are skipped, saying why.
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import shutil
@@ -19,7 +20,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
@@ -111,13 +112,22 @@ class Postgres:
     port: int
     admin_url: str
 
-    def new_database(self) -> str:
+    def new_database(self, template: str = "template1") -> str:
+        """A new database, empty, or a copy of ``template`` (PostgreSQL's own copy)."""
         import psycopg
 
         name = f"t_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         return f"postgresql+psycopg://scorekeeper@127.0.0.1:{self.port}/{name}"
+
+    @functools.cached_property
+    def migrated(self) -> str:
+        """The name of a database migrated once for the session (no one connects to it:
+        PostgreSQL copies a template only while it has no connections)."""
+        url = self.new_database()
+        store.migrate(url)
+        return url.rsplit("/", 1)[1]
 
 
 @pytest.fixture(scope="session")
@@ -197,14 +207,14 @@ def postgres() -> Iterator[Postgres]:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A migrated, empty database: SQLite in a file, then the same test on PostgreSQL."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, migrated: Callable[[str], str]) -> str:
+    """A migrated, empty database: SQLite in a file, then the same test on PostgreSQL.
+    Each a copy of one migrated once for the run (tests/reliability/test_migrate.py and
+    tests/store migrate their own)."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'reliability.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres").new_database()
-    store.migrate(url)
-    return url
+        return migrated("reliability.sqlite3")
+    postgres = request.getfixturevalue("postgres")
+    return str(postgres.new_database(template=postgres.migrated))
 
 
 @pytest.fixture

@@ -81,6 +81,23 @@ class Gunicorn(Served):
         ]
 
 
+@dataclass
+class Signposted(Served):
+    """``scorekeeper serve`` that writes a line to its log at the moments a test waits
+    for (tests/reliability/signposts.py): the test waits on the line, not a guessed time."""
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "tests.reliability.signposts", *super().command()[3:]]
+
+    def reached(self, signpost: str, after: int = 0, seconds: float = TIMEOUT) -> None:
+        """Return as soon as the log shows ``signpost`` more than ``after`` times
+        (checked every 10 ms)."""
+        deadline = time.monotonic() + seconds
+        while self.log.read_text(encoding="utf-8").count(f"signpost: {signpost}\n") <= after:
+            assert time.monotonic() < deadline, f"never reached {signpost}: {self.log.read_text()[-2000:]}"
+            time.sleep(0.01)
+
+
 @pytest.fixture
 def served(database_url: str, tmp_path: Path) -> Iterator[Served]:
     live = Served(database_url, tmp_path / "serve.log").start()
@@ -187,7 +204,7 @@ def test_sigterm_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
     when SIGTERM arrives: the box is still answered 201 and stored, the server then
     exits 0, and a new connection is refused. The old server dropped 8 of 8."""
     url = _sqlite(tmp_path)
-    live = Served(url, tmp_path / "serve.log").start()
+    live = Signposted(url, tmp_path / "serve.log").start()
     game_id, auth = create(live)
     answer: dict[str, requests.Response | BaseException] = {}
 
@@ -205,12 +222,17 @@ def test_sigterm_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
     holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")  # every writer now waits (busy timeout)
+        writes = live.log.read_text(encoding="utf-8").count("signpost: BEGIN IMMEDIATE")
         writer = threading.Thread(target=record)
         writer.start()
-        time.sleep(1.0)  # the request is in the app, waiting for the lock
+        # the request is in the app, waiting for the lock
+        live.reached("BEGIN IMMEDIATE", after=writes)
         assert live.process is not None
         live.process.send_signal(signal.SIGTERM)
-        time.sleep(0.5)
+        live.reached("SIGTERM")
+        # the signal is handled: a server that dropped the request would now exit at once
+        with pytest.raises(subprocess.TimeoutExpired):
+            live.process.wait(timeout=0.2)
         assert live.process.poll() is None, "the server ended with a request in flight"
         holder.execute("COMMIT")
         writer.join(timeout=TIMEOUT)

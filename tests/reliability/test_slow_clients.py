@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import select
 import socket
 import threading
 import time
@@ -58,16 +59,33 @@ def _slow_sockets(port: int, count: int) -> list[socket.socket]:
     return opened
 
 
-def _dribble(sockets: list[socket.socket], stop: threading.Event, seconds: float) -> None:
-    """One more byte on every socket every 0.3 s, for at most ``seconds``."""
+def _dribble(
+    sockets: list[socket.socket],
+    stop: threading.Event,
+    seconds: float,
+    running: threading.Event | None = None,
+) -> None:
+    """One more byte on every socket every 0.3 s, for at most ``seconds``; ``running``
+    is set once every socket has had its first."""
     deadline = time.monotonic() + seconds
     sent = 5
     while not stop.is_set() and time.monotonic() < deadline:
         for sock in sockets:
             with contextlib.suppress(OSError):
                 sock.sendall(HEAD[sent : sent + 1] or b"X")
+        if running is not None:
+            running.set()
         sent += 1
         stop.wait(0.3)
+
+
+def _refused(sockets: list[socket.socket], count: int, seconds: float = 5.0) -> None:
+    """Return once ``count`` of ``sockets`` have an answer (the cap's 503, or a close)
+    to read: the server has accepted every one of them and refused those past the cap."""
+    deadline = time.monotonic() + seconds
+    while len(select.select(sockets, [], [], 0)[0]) < count:
+        assert time.monotonic() < deadline, "the server did not refuse the sockets past the cap"
+        time.sleep(0.01)
 
 
 def _phone(port: int, timeout: float) -> int:
@@ -82,11 +100,13 @@ def _phone(port: int, timeout: float) -> int:
 
 def test_a_new_phone_is_answered_while_one_client_holds_many_slow_connections(live: Served) -> None:
     sockets = _slow_sockets(live.port, CONNECTION_LIMIT + 10)
-    stop = threading.Event()
-    feeder = threading.Thread(target=_dribble, args=(sockets, stop, 20.0), daemon=True)
+    stop, running = threading.Event(), threading.Event()
+    feeder = threading.Thread(target=_dribble, args=(sockets, stop, 20.0, running), daemon=True)
     feeder.start()
     try:
-        time.sleep(0.5)  # every slow socket accepted or refused, the feeder running
+        # every slow socket accepted or refused, the feeder running
+        _refused(sockets, len(sockets) - PER_ADDRESS)
+        assert running.wait(timeout=5)
         started = time.monotonic()
         assert _phone(live.port, timeout=5) == 200
         assert time.monotonic() - started < 3
