@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from benchmarks.hostile import biggest_game
 from scorekeeper import store
 from scorekeeper.engine import contract
-from scorekeeper.web import api
+from scorekeeper.web.api import games as api
 from scorekeeper.web.database import session
 
 KNOCK = {"ending": "knock", "by": "Ann", "hands": {"Ann": {"count": 5}, "Bob": {"count": 30}}}

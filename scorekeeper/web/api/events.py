@@ -1,0 +1,276 @@
+"""The API's events (club nights): start, read, seat and close rounds, results, and the
+director's writes, each with an Idempotency-Key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, abort, current_app, jsonify, request, url_for
+
+from ... import exports, store
+from ...engine.event import EventEntry
+from ...ledger import events
+from .. import database, gamedata, limits, standings
+from . import (
+    _bearer,
+    _idempotency_key,
+    _object_body,
+    bp,
+    error_response,
+)
+
+# --- events (club nights) ---------------------------------------------------------------
+
+
+def _event(event_id: str) -> store.events.LoadedEvent:
+    found = events.load_event(database.session(), event_id)
+    if found is None:
+        abort(error_response(404, "not-found", f"there is no event {event_id!r}"))
+    return found
+
+
+def _director(event_id: str) -> None:
+    """401 without the director's token, 403 with a wrong one."""
+    token = _bearer("the event's director token")
+    row = store.events.get_event(database.session(), event_id)
+    if row is None:
+        abort(error_response(404, "not-found", f"there is no event {event_id!r}"))
+    if not events.is_director(row, token):
+        abort(error_response(403, "forbidden", "this token is not this event's director's"))
+
+
+def event_json(event: store.events.LoadedEvent, board: events.Board | None = None) -> dict[str, Any]:
+    """CONTRACT.md's event with its standings, the current round's tables and clock
+    (``board``: the event's, when the caller has it)."""
+    board = board or events.board(database.session(), event)
+    clock = events.clock(event)
+    return {
+        "id": event.id,
+        "version": event.row.version,
+        "round": event.row.current_round,
+        "finished": event.row.finished,
+        "event": event.entry.to_json(),
+        "standings": [s.to_json() for s in board.standings],
+        "tables": [t.to_json() for t in board.tables],
+        "clock": None if clock is None else {"started": clock[0].isoformat() + "Z", "minutes": clock[1]},
+        "withdrawn": list(event.withdrawn),
+    }
+
+
+def _event_response(event: store.events.LoadedEvent, status: int = 200) -> Response:
+    response = jsonify(event_json(event))
+    response.status_code = status
+    response.headers["ETag"] = f'"{event.row.version}"'
+    return response
+
+
+@bp.post("/events")
+def create_event() -> Response:
+    """Start an event (CONTRACT.md "An event": name, rules, table size, rounds, how a
+    round ends, how standings count, entrants) and seat its first round from a seed
+    (given, or drawn and answered). Answers the event with the director's token and
+    short code; the same Idempotency-Key answers the same event again."""
+    data = _object_body()
+    key = _idempotency_key()
+
+    def run() -> Response:
+        entry = EventEntry.from_json(
+            {k: v for k, v in data.items() if k not in ("seating", "games", "penalties")}
+        )
+        limits.charge(limits.tables_of(entry))
+        started = events.start_event(database.session(), entry, secret=gamedata.secret(), key=key)
+        codes = events.director_codes(started.event.row, gamedata.secret())
+        body = {
+            **event_json(started.event),
+            "director_token": codes.director,
+            "join_code": codes.join,
+            "repeated": started.repeated,
+        }
+        response = jsonify(body)
+        response.status_code = 200 if started.repeated else 201
+        response.headers["Location"] = url_for("api.get_event", event_id=started.event.id)
+        response.headers["ETag"] = f'"{started.event.row.version}"'
+        return response
+
+    return run()
+
+
+@bp.get("/events/<event_id>")
+def get_event(event_id: str) -> Response:
+    """The event with its standings, the current round's tables and its clock: a
+    projector's poll, so written once per state of the event in each process."""
+    now = standings.now(event_id)
+    if now is None:
+        return error_response(404, "not-found", f"there is no event {event_id!r}")
+    body = now.drawn("json", lambda: current_app.json.dumps(event_json(now.event, now.board)) + "\n")
+    response = Response(body, mimetype="application/json")
+    response.headers["ETag"] = f'"{now.event.row.version}"'
+    return response
+
+
+@bp.post("/events/<event_id>/rounds")
+def seat_round(event_id: str) -> Response:
+    """Seat the next round (the previous one closed): the movement seats the present
+    entrants and each table's game is started."""
+    _director(event_id)
+    limits.charge_next_round(_event(event_id))
+    return _event_response(
+        events.seat_next_round(
+            database.session(), event_id, secret=gamedata.secret(), key=_idempotency_key()
+        ),
+        201,
+    )
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/close")
+def close_round(event_id: str, number: int) -> Response:
+    """Close the current round: 409 while a table still plays unless ``{"force": true}``
+    (the running games then end by agreement, settled as they stand)."""
+    _director(event_id)
+    data = _object_body() if request.get_data(cache=True).strip() else {}
+    force = data.get("force", False)
+    if not isinstance(force, bool) or set(data) - {"force"}:
+        return error_response(422, "malformed", 'the body is {"force": true} or empty', "force")
+    event = _event(event_id)
+    if number != event.row.current_round:
+        return error_response(
+            409, "round-refused", f"round {number} is not the current round ({event.row.current_round})"
+        )
+    return _event_response(
+        events.close_round(database.session(), event_id, force=force, key=_idempotency_key())
+    )
+
+
+@bp.get("/events/<event_id>/results.csv")
+def event_csv(event_id: str) -> Response:
+    """The standings with every round's table, seat and points, as CSV."""
+    event = _event(event_id)
+    board = events.board(database.session(), event)
+    text = exports.event_csv(event.entry, board.standings, board.results)
+    return Response(
+        text,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="event-{event.id}.csv"'},
+    )
+
+
+@bp.get("/events/<event_id>/results.json")
+def event_results_json(event_id: str) -> Response:
+    """The event, its standings and every table's result, as JSON."""
+    event = _event(event_id)
+    board = events.board(database.session(), event)
+    response = jsonify(exports.event_json(event.id, event.entry, board.standings, board.results))
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
+    return response
+
+
+def _director_body(fields: dict[str, type]) -> dict[str, Any]:
+    """The body of a director's write: exactly these fields, of these JSON types."""
+    data = _object_body()
+    for name in data:
+        if name not in fields:
+            abort(
+                error_response(
+                    422,
+                    "malformed",
+                    f"this request has no field {name[:40]!r} (it takes {', '.join(fields)})",
+                    name[:40],
+                )
+            )
+    for name, kind in fields.items():
+        value = data.get(name)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            what = {str: "text", int: "a whole number", list: "a list"}.get(kind, "given")
+            abort(error_response(422, "malformed", f"{name} must be {what}", name))
+    return data
+
+
+@bp.post("/events/<event_id>/entrants")
+def enter(event_id: str) -> Response:
+    """A late entry (``{"name": ...}``), playing from the next round. Every director's
+    write takes an ``Idempotency-Key``: sent again it answers the event as it is."""
+    _director(event_id)
+    data = _director_body({"name": str})
+    limits.charge(limits.late_entries_cost(_event(event_id).entry, 1))
+    written = events.enter(database.session(), event_id, data["name"], key=_idempotency_key())
+    return _event_response(written, 201)
+
+
+@bp.post("/events/<event_id>/withdrawals")
+def withdraw(event_id: str) -> Response:
+    """A withdrawal (``{"name": ...}``) from the next round; kept in the standings."""
+    _director(event_id)
+    data = _director_body({"name": str})
+    return _event_response(
+        events.withdraw(database.session(), event_id, data["name"], key=_idempotency_key())
+    )
+
+
+@bp.post("/events/<event_id>/penalties")
+def penalize(event_id: str) -> Response:
+    """Points off a player's score with a note (``{"player", "points", "note"}``), also
+    in the history of the player's game this round (E4)."""
+    _director(event_id)
+    data = _director_body({"player": str, "points": int, "note": str})
+    key = _idempotency_key()
+    return _event_response(
+        events.penalize(database.session(), event_id, data["player"], data["points"], data["note"], key=key),
+        201,
+    )
+
+
+@bp.post("/events/<event_id>/penalties/<int:number>/withdrawal")
+def withdraw_penalty(event_id: str, number: int) -> Response:
+    """Take penalty ``number`` back (``{"why": ...}``, optional): kept, struck out (E4)."""
+    _director(event_id)
+    data = _director_body({"why": str}) if request.get_data(cache=True).strip() else {"why": ""}
+    written = events.withdraw_penalty(
+        database.session(), event_id, number, data["why"], key=_idempotency_key()
+    )
+    return _event_response(written)
+
+
+@bp.post("/events/<event_id>/games/<game_id>/end")
+def end_table(event_id: str, game_id: str) -> Response:
+    """The director ends a table's game by agreement, settled as it stands (E7)."""
+    _director(event_id)
+    written = events.end_table(database.session(), event_id, game_id, key=_idempotency_key())
+    return _event_response(written)
+
+
+@bp.post("/events/<event_id>/games/<game_id>/reopen")
+def reopen_table(event_id: str, game_id: str) -> Response:
+    """The director reopens a table's game ended by mistake (kept in its history)."""
+    _director(event_id)
+    written = events.reopen_table(database.session(), event_id, game_id, key=_idempotency_key())
+    return _event_response(written)
+
+
+@bp.post("/events/<event_id>/swaps")
+def swap(event_id: str) -> Response:
+    """Swap two players' seats before their tables start (``{"players": [a, b]}``)."""
+    _director(event_id)
+    data = _director_body({"players": list})
+    players = data["players"]
+    if len(players) != 2 or not all(isinstance(p, str) for p in players):
+        return error_response(422, "malformed", "players names the two players to swap", "players")
+    written = events.swap(
+        database.session(), event_id, players[0], players[1], secret=gamedata.secret(), key=_idempotency_key()
+    )
+    return _event_response(written)
+
+
+@bp.post("/events/<event_id>/replacements")
+def replace(event_id: str) -> Response:
+    """``by`` takes ``player``'s seat before that table starts, and the rounds after."""
+    _director(event_id)
+    data = _director_body({"player": str, "by": str})
+    written = events.replace(
+        database.session(),
+        event_id,
+        data["player"],
+        data["by"],
+        secret=gamedata.secret(),
+        key=_idempotency_key(),
+    )
+    return _event_response(written)
