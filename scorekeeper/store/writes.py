@@ -9,6 +9,10 @@ idempotency :class:`~scorekeeper.store.models.Key`: the key is stored with a has
 what the write changed, and a second write with the key fails its insert. Boxes are
 never really deleted: every change is a :class:`BoxRevision`, so a corrected score
 can be traced.
+
+Kept whole (a little over 500 lines): every write of a game shares one transaction
+shape (:func:`_write`: version bump, key, rulings, revision) that is read, and was
+reviewed, as one piece; splitting it by write would put that shape in three places.
 """
 
 from __future__ import annotations
