@@ -329,9 +329,12 @@ def join(event_id: str, code: str) -> bool:
     return True
 
 
-def renew(event_id: str) -> None:
-    """New director's codes; a phone that joined by code keeps its right with the new one."""
-    codes = ledger_events.renew_director_codes(database.session(), event_id, gamedata.secret())
+def renew(event_id: str, key: str | None = None) -> None:
+    """New director's codes (once per form: its key); a phone that joined by code keeps
+    its right with the new one."""
+    codes = ledger_events.renew_director_codes(
+        database.session(), event_id, gamedata.secret(), key=usable(key)
+    )
     held = _held(event_id)
     if held is not None and held != creator_pass(event_id):
         _keep(event_id, codes.director)

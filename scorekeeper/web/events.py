@@ -245,7 +245,7 @@ def renew(event_id: str) -> Response:
     """New director's codes: the old link and code stop working, and so do the rights
     of phones that joined with them (the event's creator keeps its right)."""
     _require_director(event_id)
-    eventdata.renew(event_id)
+    eventdata.renew(event_id, _key())
     return htmx.go(url_for("events.director", event_id=event_id) + "#share")
 
 

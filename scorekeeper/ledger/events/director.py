@@ -354,8 +354,9 @@ def reopen_table(db: Session, event_id: str, game_id: str, *, key: str | None = 
 # --- the director's codes ----------------------------------------------------------------
 
 
-def renew_director_codes(db: Session, event_id: str, secret: bytes) -> Codes:
-    """New director codes; the old ones stop working at once."""
+def renew_director_codes(db: Session, event_id: str, secret: bytes, *, key: str | None = None) -> Codes:
+    """New director codes; the old ones stop working at once. A ``key`` sent again
+    renews nothing more (the codes as they are)."""
     made_round = (event_row(db, event_id).codes_round or 1) + 1
 
     def write(event: LoadedEvent) -> Change:
@@ -363,7 +364,7 @@ def renew_director_codes(db: Session, event_id: str, secret: bytes) -> Codes:
         store.events.set_director_codes(db, event.id, made.edit, made.join, made.round)
         return {"round": made.round}, {}
 
-    held(db, event_id, Kind.CODES, made_round, None, write)
+    held(db, event_id, Kind.CODES, None if key else made_round, key, write)
     row = event_row(db, event_id)
     made = make_codes(secret, f"event-{row.id}", row.codes_round or 1)
     return Codes(made.edit, made.join, made.round)
