@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from .engine.event import EventEntry, Standing, TableResult
 from .engine.event import standings as rank
-from .store import Summary
+from .engine.summary import Summary
 
 NO_BOX = "misdeal"
 """A misdeal is no box: not counted, and it neither makes nor breaks a run."""

@@ -78,7 +78,8 @@ def test_the_web_app_does_load_flask() -> None:
 def _blueprints() -> dict[str, Path]:
     """The web modules that define a blueprint (``bp = Blueprint(...)``), by name."""
     found = {}
-    for path in sorted((PACKAGE / "web").glob("*.py")):
+    web = PACKAGE / "web"
+    for path in sorted([*web.glob("*.py"), *web.glob("*/*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
             if (
@@ -87,18 +88,20 @@ def _blueprints() -> dict[str, Path]:
                 and isinstance(node.value.func, ast.Name)
                 and node.value.func.id == "Blueprint"
             ):
-                found[path.stem] = path
+                found[path.stem if path.parent == web else path.parent.name] = path
     return found
 
 
 def _web_imports(path: Path) -> set[str]:
-    """The ``scorekeeper.web`` modules a web module imports, anywhere in it."""
+    """The ``scorekeeper.web`` modules a web module imports, anywhere in it (a module of
+    a package in ``web/``, such as ``web/api/``, reaches them two dots up)."""
     names: set[str] = set()
+    up = 2 if path.parent.name != "web" and path.parent.parent.name == "web" else 1
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module is None:
+            if node.level == up and node.module is None:
                 names.update(alias.name for alias in node.names)
-            elif node.level == 1 and node.module:
+            elif node.level == up and node.module:
                 names.add(node.module.partition(".")[0])
             elif node.level == 0 and (node.module or "").startswith("scorekeeper.web."):
                 names.add((node.module or "").split(".")[2])

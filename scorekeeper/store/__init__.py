@@ -9,6 +9,7 @@ before.
 
 from __future__ import annotations
 
+from ..engine.summary import Summary
 from . import events
 from .backup import (
     BACKUP_FORMAT,
@@ -50,7 +51,6 @@ from .models import (
     RevisionRow,
     Rulings,
     StoredBox,
-    Summary,
     WriteKey,
     summarize,
 )

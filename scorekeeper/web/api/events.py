@@ -11,7 +11,7 @@ from ... import exports, store
 from ...engine.event import EventEntry
 from ...ledger import events
 from .. import database, gamedata, limits, standings
-from . import (
+from .base import (
     _bearer,
     _idempotency_key,
     _object_body,

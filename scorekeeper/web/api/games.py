@@ -12,7 +12,7 @@ from ...engine import vocabulary
 from ...engine.contract import BoxEntry, GameEntry
 from ...ledger import events
 from .. import database, gamedata, printing, standings, watching
-from . import (
+from .base import (
     _authorize,
     _idempotency_key,
     _if_match,
