@@ -24,7 +24,7 @@ from .chart import chart_beside
 from .detail import detail_section, notes_section
 from .document import Layout, build
 from .ending import end_of_game, stopped_by_agreement
-from .fonts import FONT, shortened
+from .fonts import FONT, FONT_BOLD, shortened
 from .hollywood import hollywood_section
 from .meta import SheetMeta, stamp
 from .styles import MARGIN, paper_size, text
@@ -139,10 +139,10 @@ def _title(
     if score.game_over and stopped_by_agreement(score):
         last = labels[-1] if labels else "0"
         status = f"Stopped by agreement after {said.deal} {last}; " + (
-            f"<b>{text(score.winner)}</b> leads" if score.winner else "nobody leads"
+            f"<b>{text(score.winner, FONT_BOLD)}</b> leads" if score.winner else "nobody leads"
         )
     elif score.game_over:
-        status = f"{boxes}; won by <b>{text(score.winner or '')}</b>"
+        status = f"{boxes}; won by <b>{text(score.winner or '', FONT_BOLD)}</b>"
     else:
         status = f"{boxes}; in progress"
         if score.next_dealer is not None:
