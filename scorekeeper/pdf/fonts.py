@@ -223,7 +223,10 @@ def _reshaper() -> arabic_reshaper.ArabicReshaper:
     from arabic_reshaper.ligatures import LIGATURES  # type: ignore[import-untyped]
 
     lam_alef = "ARABIC LIGATURE LAM WITH ALEF"
-    required = {lam_alef, *(f"{lam_alef} WITH {mark}" for mark in ("HAMZA ABOVE", "HAMZA BELOW", "MADDA ABOVE"))}
+    required = {
+        lam_alef,
+        *(f"{lam_alef} WITH {mark}" for mark in ("HAMZA ABOVE", "HAMZA BELOW", "MADDA ABOVE")),
+    }
     config = {name: name in required for name, _ in LIGATURES}
     return arabic_reshaper.ArabicReshaper(configuration=config)
 

@@ -26,7 +26,7 @@ from .blocks import Field, form_fields, title_block
 from .boxes import Columns
 from .document import Layout, build
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, ruled, styles, text
-from .vocabulary import legend
+from .vocabulary import beaten_word, legend
 
 ROW = 8 * mm
 """A body row: room for handwriting."""
@@ -70,7 +70,7 @@ def render_blank_pad(
         footer=f"scorekeeper · blank {preset.title} pad · printed "
         f"{(printed or datetime.date.today()).isoformat()}",
         legend=legend(
-            three_hand=preset.is_three_hand, knocker=False, has_break=vocabulary_for(preset).has_break
+            beaten=beaten_word(preset, seats), knocker=False, has_break=vocabulary_for(preset).has_break
         )
         + " · write initials in the narrow columns",
     )

@@ -23,10 +23,11 @@ its fonts.
 from __future__ import annotations
 
 import functools
+import itertools
 from pathlib import Path
 from typing import Any
 
-import uharfbuzz
+import uharfbuzz  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -83,10 +84,10 @@ def shaped(text: str, font_name: str, path: Path) -> str:
     font = pdfmetrics.getFont(font_name)
     assert isinstance(font, TTFont)
     face = font.face
-    scale = face._pdfScale(1)
+    scale = face._pdfScale(1)  # type: ignore[attr-defined]
     glyphs = _glyph_runs(text, path)
-    starts = sorted({cluster for _, cluster, _ in glyphs}) + [len(text)]
-    ends = dict(zip(starts, starts[1:], strict=False))
+    starts = [*sorted({cluster for _, cluster, _ in glyphs}), len(text)]
+    ends = dict(itertools.pairwise(starts))
     out, told = [], set()
     for glyph, cluster, advance in glyphs:
         said = "" if cluster in told else text[cluster : ends[cluster]]

@@ -7,6 +7,7 @@ score: every number printed is one the engine gave.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ from .fonts import FONT, FONT_BOLD, shortened
 from .hollywood import hollywood_section
 from .meta import SheetMeta, stamp
 from .styles import MARGIN, paper_size, text
-from .vocabulary import NOTE_MARK, legend
+from .vocabulary import NOTE_MARK, beaten_word, legend
 
 
 def render_sheet(
@@ -52,10 +53,7 @@ def render_sheet(
     place and start time in the header, the currency of the money, the PDF's dates
     and the QR code.
     """
-    meta = meta or SheetMeta()
-    if not meta.currency and game.currency:
-        # The currency stored with the game, printed with every amount (CONTRACT.md).
-        meta = dataclasses.replace(meta, currency=game.currency)
+    meta = _with_game_facts(meta or SheetMeta(), game)
     rules = words.rules_of(game)
     players = list(game.players)
     columns = Columns.of(rules, score.boxes)
@@ -73,7 +71,7 @@ def render_sheet(
         header=_running_header(players, date),
         footer=f"scorekeeper · {rules.title} score sheet",
         meta=meta,
-        legend=legend(three_hand=rules.is_three_hand, has_break=vocabulary_for(rules).has_break)
+        legend=legend(beaten=beaten_word(rules, len(players)), has_break=vocabulary_for(rules).has_break)
         + _marks(game, score, meta),
     )
     width = size[0] - layout.left_margin - MARGIN
@@ -89,6 +87,22 @@ def render_sheet(
         )
     story += detail_section(game, score, players, width, detail=detail, rules=rules, notes=rules.hollywood)
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
+
+
+def _with_game_facts(meta: SheetMeta, game: GameEntry) -> SheetMeta:
+    """``meta`` with what the game itself says where ``meta`` does not: its currency,
+    its ``place``, and its ``started`` when that has a time of day (CONTRACT.md's game;
+    a game file printed by ``scorekeeper sheet`` says them there)."""
+    changes: dict[str, object] = {}
+    if not meta.currency and game.currency:
+        changes["currency"] = game.currency
+    if not meta.place and game.place:
+        changes["place"] = game.place
+    if meta.started is None and game.started and len(game.started) > 10:
+        # A start the engine took as text but no ISO time prints as its date, as before.
+        with contextlib.suppress(ValueError):
+            changes["started"] = datetime.datetime.fromisoformat(game.started)
+    return dataclasses.replace(meta, **changes) if changes else meta  # type: ignore[arg-type]
 
 
 def _marks(game: GameEntry, score: Sheet, meta: SheetMeta) -> str:

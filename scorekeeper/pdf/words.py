@@ -134,6 +134,8 @@ _MINUS = re.compile(r"(?<=[\d)\s])-(?=[\s\d(])")
 _TIMES = re.compile(r"(?<=[\d)]) x (?=[\d(])|(?<=\d)x\b")
 _CARD = re.compile(r"\b(10|[2-9AJQKT])([CDHS])\b")
 _SETTING = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+_BRACKETED_SETTING = re.compile(r" ?\((?:[a-z]+(?:_[a-z]+)+)\)")
+_POSSESSIVE = re.compile(r"(?<=\w)'s\b")
 _ZERO_BONUS = re.compile(r"\bbonus of 0\b|\bat 0 a (?:box|hand)\b|: 0 more\b")
 FAMILY_IDS = {"jersey": "J", "parlett": "PJ", "gin": "G", "knock-rummy": "K"}
 """The sections of RULES.md a family's rulings may cite, beside common ground (C, V)."""
@@ -151,6 +153,12 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
     'Ann knocked with 1; Bob 14: 14 − 1 = 13, doubled to 2×'
     >>> typeset("Bob pays Ann (270 - 0) x 2 = 540; A♠-2♠-3♠; 7S; tie_goes_to_defender")
     'Bob pays Ann (270 − 0) × 2 = 540; A♠-2♠-3♠; 7♠; tie goes to defender'
+
+    A setting's name in brackets after a sentence that already says it in words goes, and
+    a possessive takes the sheet's one apostrophe (’), as its legend and layoffs do:
+
+    >>> typeset("Sal tied Bob's count of 5: a tie goes to the defender (tie_goes_to_defender)")
+    'Sal tied Bob’s count of 5: a tie goes to the defender'
     """
     if numbers:
         said = re.sub(
@@ -158,6 +166,8 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
             lambda m: m.group(1) + " " + numbers.get(int(m.group(2)), m.group(2)),
             said,
         )
+    said = _BRACKETED_SETTING.sub("", said)
+    said = _POSSESSIVE.sub("’s", said)
     said = _MINUS.sub("−", said)
     said = re.sub(r"(?<=[\d)])−(?=[\d(])", " − ", said)
     said = re.sub(r"(?<=[\d)])\+(?=[\d(])", " + ", said)

@@ -88,7 +88,7 @@ def test_box_detail(three: list[str]) -> None:
         )
         in text
     )
-    assert squeezed(f"{ARABIC} laid off 4♠ on {CJK}'s A♠-2♠-3♠") in text
+    assert squeezed(f"{ARABIC} laid off 4♠ on {CJK}’s A♠-2♠-3♠") in text
 
 
 def test_running_header_is_not_mirrored(three: list[str]) -> None:
