@@ -151,6 +151,6 @@ def test_settlement_nets_money_in_its_currency_and_marks_the_shutout() -> None:
     game = games.gin_shutout_game("Ann", "Bob")
     score = engine.score(game)
     cells = lines(games.sheet_pdf(game, score, meta=META))
-    assert contains_run(cells, ["Bob", "Ann", "540", "135.00 EUR", "×2 shut out"])
+    assert contains_run(cells, ["Bob", "Ann", "540", "€135.00", "×2 shut out"])
     assert contains_run(cells, ["Points", "+540", "−540"])
-    assert contains_run(cells, ["Money", "+135.00 EUR", "−135.00 EUR"])
+    assert contains_run(cells, ["Money", "+€135.00", "−€135.00"])
