@@ -21,7 +21,7 @@ from scorekeeper import engine
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import name_cell
+from .blocks import name_cell, short_cell, short_names
 from .cards import card
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
@@ -126,6 +126,7 @@ def box_table(
     """One row per box; the headings repeat on every page. A corrected box (``revised``:
     its version by its id) has its version beside its number: "5 v2"."""
     widths = box_widths(columns, len(players), width)
+    short = short_names(players, min(widths[1], widths[3]))
     rows: list[list[Cell]] = _headings(players, columns, widths)
     marks = Marks()
     before: Mapping[str, int] = {p: 0 for p in players}
@@ -135,7 +136,7 @@ def box_table(
         version = (revised or {}).get(str(source.id)) if source is not None else None
         if version and version > 1:
             label = f"{label} v{version}".strip()
-        rows.append(_row(label, source, box, players, columns, widths))
+        rows.append(_row(label, source, box, players, columns, widths, short))
         marks.changed += [(row, seat) for seat, p in enumerate(players) if box.totals.get(p) != before.get(p)]
         before = box.totals
         if box.winner in players:
@@ -180,15 +181,17 @@ def _row(
     players: Sequence[str],
     columns: Columns,
     widths: Sequence[float],
+    short: Mapping[str, str],
 ) -> list[Cell]:
-    """A box as a pad records it: who dealt, how it ended and who won, the numbers."""
+    """A box as a pad records it: who dealt, how it ended and who won (each on one line,
+    by a short form of a long name), the numbers."""
     how = result(box.result)
     winner = box.winner
     row: list[Cell] = [
         label + (NOTE_MARK if note_of(box, source) else ""),
-        name_cell(box.dealer or "", widths[1]),
+        short_cell(box.dealer or "", short, widths[1]),
         how.letter,
-        name_cell(winner, widths[3]) if winner is not None else how.name,
+        short_cell(winner, short, widths[3]) if winner is not None else how.name,
     ]
     if columns.upcard:
         row.append(upcard(box, source))
@@ -243,8 +246,8 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         ("ALIGN", (4, 2), (fixed - 1, -1), "CENTER"),
         ("FONT", (2, 2), (2, -1), FONT_BOLD, 8),
         ("VALIGN", (0, 2), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.9),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 0.9),
         ("LEFTPADDING", (0, 0), (-1, -1), PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Running totals that did not change in a row are grey: the eye finds the ones that did.

@@ -197,6 +197,21 @@ def draw_margin_note(canvas: Canvas, layout: Layout) -> None:
     canvas.line(x, MARGIN, x, height - MARGIN)
 
 
+def _frame(doc: BaseDocTemplate, above: float = 0) -> Frame:
+    """The body's frame inside the margins, ``above`` taller at its top."""
+    return Frame(
+        doc.leftMargin,
+        doc.bottomMargin,
+        doc.width,
+        doc.height + above,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+    )
+
+
 def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
     """Lay the story out on pages in memory and return the PDF's bytes."""
     register_fonts()
@@ -214,23 +229,21 @@ def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
         creator="scorekeeper",
         invariant=1,
     )
-    frame = Frame(
-        doc.leftMargin,
-        doc.bottomMargin,
-        doc.width,
-        doc.height,
-        id="body",
-        leftPadding=0,
-        rightPadding=0,
-        topPadding=0,
-        bottomPadding=0,
+    # Page 1 has the title block and no running header: its frame starts higher, the
+    # room an evening's game needs to stay one sheet of paper.
+    first = PageTemplate(
+        id="first",
+        frames=[_frame(doc, above=5 * mm)],
+        pagesize=layout.page_size,
+        onPage=functools.partial(draw_header, layout=layout),
+        autoNextPageTemplate="later",
     )
-    template = PageTemplate(
-        id="page",
-        frames=[frame],
+    later = PageTemplate(
+        id="later",
+        frames=[_frame(doc)],
         pagesize=layout.page_size,
         onPage=functools.partial(draw_header, layout=layout),
     )
-    doc.addPageTemplates([template])
+    doc.addPageTemplates([first, later])
     doc.build(list(story), canvasmaker=functools.partial(NumberedCanvas, layout=layout))
     return buffer.getvalue()

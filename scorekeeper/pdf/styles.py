@@ -102,7 +102,7 @@ def styles() -> Styles:
         title=derive("title", fontName=FONT_BOLD, fontSize=17, leading=21),
         subtitle=derive("subtitle", fontSize=9.5, leading=12.5, textColor=MUTED),
         heading=derive(
-            "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=4 * mm, spaceAfter=1.5 * mm
+            "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=3.5 * mm, spaceAfter=1.5 * mm
         ),
         body=base,
         small=derive("small", fontSize=7.5, leading=9.5),
