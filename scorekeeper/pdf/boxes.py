@@ -22,8 +22,8 @@ from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
 from .blocks import name_cell, short_cell, short_names
-from .cards import card
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
+from .cards import card, suited
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
 Cell = Paragraph | str
@@ -143,6 +143,16 @@ def box_table(
             marks.winners.append((row, players.index(box.winner)))
         if not result(box.result).scores:
             marks.voids.append(row)
+        if index % 2:
+            marks.banded.append(row)
+        note = note_of(box, source)
+        if note:
+            # The note under its own box, across the row: on the same page as the box,
+            # however long the table.
+            rows.append([note_cell(label, note, sum(widths)), *[""] * (len(widths) - 1)])
+            marks.notes.append(len(rows) - 1)
+            if index % 2:
+                marks.banded.append(len(rows) - 1)
     if len(rows) == 2:
         rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
     table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
@@ -157,9 +167,20 @@ class Marks:
     winners: list[tuple[int, int]]
     changed: list[tuple[int, int]]
     voids: list[int]
+    notes: list[int]
+    """Rows that hold a box's note, under the box."""
+    banded: list[int]
+    """Rows tinted: every other box (and its note row)."""
 
     def __init__(self) -> None:
-        self.winners, self.changed, self.voids = [], [], []
+        self.winners, self.changed, self.voids, self.notes, self.banded = [], [], [], [], []
+
+
+def note_cell(label: str, note: str, width: float) -> Paragraph:
+    """A box's note in a row of its own under the box, marked as the box number is."""
+    style = styles().small.clone("note-row", fontSize=7, leading=8.5, textColor=MUTED)
+    lead = f"{label}{NOTE_MARK}" if label else NOTE_MARK
+    return Paragraph(f"<b>{text(lead)}</b> {suited(note)}", style)
 
 
 def _headings(players: Sequence[str], columns: Columns, widths: Sequence[float]) -> list[list[Cell]]:
@@ -259,7 +280,16 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK) for p in range(players)],
     ]
     # Every other box tinted so a row can be followed across the page.
-    commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in range(3, rows, 2)]
+    commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in marks.banded]
+    # A note row spans the table under its box, in small grey type, no rule between them.
+    for r in marks.notes:
+        commands += [
+            ("SPAN", (0, r), (-1, r)),
+            ("LINEABOVE", (0, r), (-1, r), 0.25, BAND),
+            ("LEFTPADDING", (0, r), (-1, r), 10 * mm + PAD),
+            # Never a page break between a box and its note.
+            ("NOSPLIT", (0, r - 1), (-1, r)),
+        ]
     # A void box (draw, misdeal) scores nothing: its ending in grey.
     commands += [("TEXTCOLOR", (2, r), (3, r), MUTED) for r in marks.voids]
     # A running total that changed: bold and in ink.

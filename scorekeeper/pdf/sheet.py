@@ -22,7 +22,7 @@ from . import words
 from .blocks import Field, rule_lines, title_block
 from .boxes import Columns, box_labels, box_table, entered, note_of
 from .chart import chart_beside
-from .detail import detail_section, notes_section
+from .detail import detail_section
 from .document import Layout, build
 from .ending import end_of_game, stopped_by_agreement
 from .fonts import FONT, FONT_BOLD, shortened
@@ -80,7 +80,6 @@ def render_sheet(
         story += hollywood_section(game, score, rules, players, width, meta)
     else:
         story.append(box_table(game, score, players, columns, width, meta.revised))
-        story += notes_section(game, score, rules)
         # The chart beside the end tables: an evening's game stays one sheet of paper.
         story += end_of_game(
             score, rules, players, game.stake, width, meta=meta, beside=chart_beside(score, rules, players)
@@ -110,7 +109,7 @@ def _marks(game: GameEntry, score: Sheet, meta: SheetMeta) -> str:
     a note, the version only when a box was corrected."""
     keys = ""
     if any(note_of(box, entered(game, n)) for n, box in enumerate(score.boxes)):
-        keys += f" · {NOTE_MARK} note under the table"
+        keys += f" · {NOTE_MARK} note under its box"
     if any(version > 1 for version in meta.revised.values()):
         keys += " · 5 v2 box 5 corrected, its version 2"
     return keys

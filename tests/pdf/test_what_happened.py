@@ -66,18 +66,18 @@ def test_a_corrected_box_is_marked_with_its_version() -> None:
 
 def test_notes_print_under_the_table_and_the_legend_keys_them_only_then() -> None:
     game = games.jersey_game(11)
-    assert "note under the table" not in flat(games.sheet_pdf(game))
+    assert "note under its box" not in flat(games.sheet_pdf(game))
     game["boxes"][2]["note"] = "Cal showed the 7♥"
     text = flat(games.sheet_pdf(game, detail=True))
-    assert "* note under the table" in text
-    # Right under the box table, before the chart and the end of the game.
-    assert text.index("Notes Box 3* Cal showed the 7♥") < text.index("The game box by box")
+    assert "* note under its box" in text
+    # Right under its box, before box 4 (issue 35: a note never prints pages after its row).
+    assert text.index("3* Cal showed the 7♥") < text.index("4 Ann G Ann")
 
 
 def test_settings_and_the_preset_in_words() -> None:
     text = flat(games.sheet_pdf(games.jersey_game(11)))
     assert (
-        "Rules as the book has them, but for: • Total that ends the game: 138 instead "
+        "Rules as the book has them, but for one setting. Total that ends the game: 138 instead "
         "of 100, rule J14" in text
     )
     assert "jersey-scarne" not in text and "(J14)" not in text
