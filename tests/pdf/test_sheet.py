@@ -56,7 +56,8 @@ def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
     assert first.startswith("Jersey Gin (Scarne)")
     target = game["settings"]["game_target"]
     assert (
-        f"Rules as the book has them, but for one setting. Total that ends the game: {target} instead of 100, rule J14"
+        "Rules as the book has them, but for one setting. "
+        f"Total that ends the game: {target} instead of 100, rule J14"
     ) in first
     assert "2025-03-14" in first
     assert "1 Ann 2 Bob 3 Cal first dealer Ann" in first
