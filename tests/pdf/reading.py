@@ -57,6 +57,15 @@ def pdftotext(pdf: bytes, *, layout: bool = False) -> str:
     return subprocess.run(command, input=pdf, capture_output=True, check=True, timeout=60).stdout.decode()
 
 
+def pdftotext_pages(pdf: bytes, *, layout: bool = False) -> list[list[str]]:
+    """pdftotext's lines page by page (non-empty, stripped, bidi marks taken out)."""
+    text = re.sub("[\u202a-\u202e]", "", pdftotext(pdf, layout=layout))
+    pages = text.split("\f")
+    if pages and not pages[-1].strip():
+        pages.pop()
+    return [[line.strip() for line in page.splitlines() if line.strip()] for page in pages]
+
+
 def pdftotext_lines(pdf: bytes, *, layout: bool = False) -> list[str]:
     """pdftotext's non-empty lines, stripped, with poppler's bidi marks (U+202A-U+202E)
     taken out: a right-to-left run reads as typed between them."""

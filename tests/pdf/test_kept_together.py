@@ -13,7 +13,7 @@ from scorekeeper.pdf import render_sheet
 from scorekeeper.pdf.meta import SheetMeta
 
 from . import games
-from .reading import pdftotext_lines
+from .reading import pdftotext_lines, pdftotext_pages
 
 NOTED = (3, 30, 47, 90, 121)
 """Entries of the 130-box game given a note: some fall on a page's last rows."""
@@ -21,8 +21,7 @@ NOTED = (3, 30, 47, 90, 121)
 
 def _pages(pdf: bytes) -> list[list[str]]:
     """pdftotext's lines, page by page."""
-    text = "\f".join("\n".join(pdftotext_lines(pdf, layout=True)).split("\f"))
-    return [[line.strip() for line in page.splitlines() if line.strip()] for page in text.split("\f")]
+    return pdftotext_pages(pdf, layout=True)
 
 
 @pytest.mark.parametrize("paper", ["A4", "letter"])
