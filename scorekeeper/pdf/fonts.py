@@ -197,6 +197,7 @@ def _font_for(char: str, font: str) -> str:
             return arabic
     for script in SCRIPTS:
         if any(low <= code <= high for low, high in script.blocks):
+            _register_scripts()
             return script.face(font)[0]
     if code in _glyphs(font):
         return font
