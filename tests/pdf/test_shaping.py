@@ -46,7 +46,7 @@ def sheets() -> list[bytes]:
 
 
 def _face(name: str) -> Any:
-    font = pdfmetrics.getFont(name)
+    font: Any = pdfmetrics.getFont(name)  # a TTFont: its face maps code points to glyphs
     return font.face
 
 
@@ -80,8 +80,8 @@ def test_devanagari_is_shaped_a_vowel_sign_before_its_consonant_and_conjuncts_jo
     assert len(piece) == 1 and _face(font).charToGlyph[ord(piece)] != _face(font).charToGlyph[0x094D]
     # "अर्जुन": the reph (ra + virama) is a mark drawn over ja, not a ra and a virama.
     [(font, piece)] = runs(visual("अर्जुन"), FONT)
-    drawn = {_face(font).charToGlyph[ord(c)] for c in piece}
-    assert _face(font).charToGlyph[0x0930] not in drawn and _face(font).charToGlyph[0x094D] not in drawn
+    reph = {_face(font).charToGlyph[ord(c)] for c in piece}
+    assert _face(font).charToGlyph[0x0930] not in reph and _face(font).charToGlyph[0x094D] not in reph
 
 
 def test_thai_marks_stay_with_their_letters() -> None:
