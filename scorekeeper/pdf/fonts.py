@@ -1,10 +1,13 @@
 """Every name in its own script: a fallback chain of embedded TrueType fonts, and shaping.
 
-DejaVu Sans sets Latin, Greek, Cyrillic and Hebrew letters and the suit symbols;
-Noto Sans Arabic sets Arabic in every joined form. What DejaVu lacks is looked
+DejaVu Sans sets Latin, Greek and Cyrillic letters and the suit symbols; Noto Sans
+Arabic sets Arabic in every joined form; Noto Sans Hebrew, Devanagari and Thai set
+their scripts (:data:`SCRIPTS`, both weights, the weight of the text around them),
+Devanagari and Thai shaped by HarfBuzz (:mod:`.shaping`). What DejaVu lacks is looked
 up, character by character, in the fallback fonts shipped in ``scorekeeper/fonts``
 (Droid Sans Fallback for Chinese, Japanese and Korean, Symbola for emoji), so a
-name never prints as empty boxes.
+name never prints as empty boxes. (Debian's Noto CJK fonts are CFF outlines in
+collections, which ReportLab cannot embed: Droid Sans Fallback stays for CJK.)
 Only TrueType outlines: ReportLab embeds and subsets those, never CFF.
 
 Arabic is joined into its contextual letter forms (``arabic_reshaper``) and
@@ -390,10 +393,25 @@ def shortened(raw: str, font: str, size: float, room: float) -> str:
 
 
 def _cuts(shown: str) -> Iterator[int]:
-    """Where to cut, longest first: word ends while a word is left, then any character."""
+    """Where to cut, longest first: word ends while a word is left, then any character
+    that starts a syllable (never before a vowel sign or mark, never after a virama: a
+    shortened "अर्जुन" keeps whole syllables).
+
+    >>> list(_cuts("कि क"))
+    [2, 3, 2]
+    """
     spaces = [i for i, c in enumerate(shown) if c in " -" and i > 0]
     yield from reversed(spaces)
-    yield from range(len(shown) - 1, 0, -1)
+    yield from (
+        i
+        for i in range(len(shown) - 1, 0, -1)
+        if not unicodedata.category(shown[i]).startswith("M") and shown[i - 1] not in _VIRAMAS
+    )
+
+
+_VIRAMAS = frozenset("\u094d\u0e3a")
+"""Signs that join the letter after them into one syllable (Devanagari's virama, Thai's
+phinthu)."""
 
 
 def draw(
