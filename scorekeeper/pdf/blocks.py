@@ -120,7 +120,7 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
     weights = [
         max(
             1.0,
-            min(3.0, len(_plain(value)) / 10)
+            min(3.0, len(_plain(value)) / 12)
             if isinstance(value, str)
             else min(4.0, max(len(_plain(v)) for v in _listed(value)) / 11),
         )
