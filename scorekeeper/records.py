@@ -108,6 +108,8 @@ class Played:
     began: datetime | None = None
     """When play began (as entered, else when the game was stored): games of one day
     are in the order played by it."""
+    currency: str = ""
+    """The stake's currency code ("" when the game names none)."""
 
     def person_of(self, name: str | None) -> str | None:
         """The person who sat under ``name`` in this game (a winner, a payer)."""
@@ -167,6 +169,9 @@ class Figures:
     """Settlement points received less paid."""
     money: float | None = None
     """Money received less paid, over the games with a stake (None: no stake kept)."""
+    money_by_currency: Mapping[str, float] = field(default_factory=dict)
+    """The same money, one total per currency code ("" for games that name none): money
+    in two currencies is never one figure."""
 
     @property
     def average_credit(self) -> float | None:
@@ -263,6 +268,7 @@ def _game_figures(person: str, game: Played) -> Figures:
         shutouts_taken=int(name in sheet.shutouts),
         points=received - paid,
         money=money,
+        money_by_currency={} if money is None else {game.currency: money},
     )
 
 
@@ -288,7 +294,20 @@ def _add(a: Figures, b: Figures) -> Figures:
         shutouts_taken=a.shutouts_taken + b.shutouts_taken,
         points=a.points + b.points,
         money=None if money is None else round(money, 2),
+        money_by_currency=_by_currency(a.money_by_currency, b.money_by_currency),
     )
+
+
+def _by_currency(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
+    """Two sets of money per currency added currency by currency.
+
+    >>> _by_currency({"USD": 1.5, "": 2.0}, {"USD": 1.25, "EUR": 3.0})
+    {'USD': 2.75, '': 2.0, 'EUR': 3.0}
+    """
+    total = dict(a)
+    for code, amount in b.items():
+        total[code] = round(total.get(code, 0.0) + amount, 2)
+    return total
 
 
 def oldest_first(games: Iterable[Played]) -> list[Played]:

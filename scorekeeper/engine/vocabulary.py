@@ -74,7 +74,7 @@ class Cites:
 
 CITES = {
     "jersey": Cites("J14", "J14", "J15", "J16", "J2", "J10"),
-    "parlett": Cites("P8", "P8", "P8", "J16", "J2", "P7"),
+    "parlett": Cites("P8", "P8", "P8", "P8", "J2", "P7"),
     "gin": Cites("G8", "G8", "G8", "G8", "G1", "G7"),
     "knock-rummy": Cites("K5", "K5", "K5", "K5", "K1", "K4"),
 }

@@ -196,6 +196,7 @@ def _played(db: Session, row: store.CountedGame, who: Names) -> Played | None:
         row.stake,
         sheet,
         began_at(row),
+        row.currency or "",
     )
 
 

@@ -35,6 +35,37 @@ def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2
     return Paragraph(markup, fit)
 
 
+def short_names(players: Sequence[str], column: float) -> dict[str, str]:
+    """Each player's name as a narrow column (a box's dealer, its winner) prints it on one
+    line, so an evening of full names keeps one line a box: the name itself when it fits,
+    else its first word when no other player's starts so (the seat list above prints
+    every name whole), else its initials and seat ("MJ1"), else the name shortened.
+
+    >>> short_names(["Margarethe Johansson", "Bartholomew Ingalls", "Ann"], 22 * mm)
+    {'Margarethe Johansson': 'Margarethe', 'Bartholomew Ingalls': 'Bartholomew', 'Ann': 'Ann'}
+    >>> short_names(["Ann Marie Smith-Jones", "Ann Lee Wolfeschlegelstein"], 20 * mm)
+    {'Ann Marie Smith-Jones': 'AMSJ1', 'Ann Lee Wolfeschlegelstein': 'ALW2'}
+    """
+    style = styles().cell
+    room = column - 2 * PAD - 0.5
+    firsts = [(p.split() or [p])[0] for p in players]
+    short: dict[str, str] = {}
+    for seat, (player, first) in enumerate(zip(players, firsts, strict=True), start=1):
+        initials = "".join(part[:1] for part in re.split(r"[\s-]+", player) if part) + str(seat)
+        for candidate in (player, first if firsts.count(first) == 1 else "", initials):
+            if candidate and width(candidate, FONT, style.fontSize) <= room:
+                short[player] = candidate
+                break
+        else:
+            short[player] = shortened(player, FONT, style.fontSize, room)
+    return short
+
+
+def short_cell(name: str, short: Mapping[str, str], column: float) -> Paragraph | str:
+    """A player's name in a narrow column: its short form (:func:`short_names`)."""
+    return name_cell(short.get(name, name), column, lines=1)
+
+
 def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -> Paragraph | str:
     """A short label (an ending) as a plain string when it fits its column, else wrapped."""
     style = style or styles().cell
@@ -89,7 +120,7 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
     weights = [
         max(
             1.0,
-            min(3.0, len(_plain(value)) / 16)
+            min(3.0, len(_plain(value)) / 12)
             if isinstance(value, str)
             else min(4.0, max(len(_plain(v)) for v in _listed(value)) / 11),
         )
@@ -138,6 +169,9 @@ def rule_lines(rules: engine.Rules, custom_title: bool) -> list[str]:
     changed = words.changed_settings(rules)
     if not changed:
         return [f"{line}, nothing changed."]
+    if len(changed) == 1 and len(line + changed[0]) < 100:
+        # One change on the line it belongs to: an evening's sheet keeps its one page.
+        return [f"{line}, but for one setting. {text(changed[0])}"]
     return [f"{line}, but for:"] + [f"• {text(c)}" for c in changed]
 
 
@@ -155,7 +189,8 @@ def citations(
     A step that fits one line is drawn as plain text (fast, never markup);
     a longer one wraps in a Paragraph.
     """
-    sheet = styles()
+    # The working of a game, in the pad's smallest readable size.
+    step = styles().small.clone("step", fontSize=7, leading=8.5)
     column = width - 10 * mm
     rows: list[list[Any]] = []
     for item in items:
@@ -168,7 +203,7 @@ def citations(
         said = words.typeset(said, numbers)
         if currency and rule.startswith("V6"):
             said = words.priced(said, currency)
-        rows.append([rule, label_cell(said, column - 2 * mm + PAD, sheet.small)])
+        rows.append([rule, label_cell(said, column - 2 * mm + PAD, step)])
     if not rows:
         return None
     table = Table(rows, colWidths=[10 * mm, column], hAlign="LEFT")
@@ -179,12 +214,12 @@ def citations(
                 ("BACKGROUND", (0, 0), (0, -1), HEAD),
                 ("FONT", (0, 0), (0, -1), FONT_BOLD, 7.5),
                 ("ALIGN", (0, 0), (0, -1), "CENTER"),
-                ("FONT", (1, 0), (1, -1), sheet.small.fontName, sheet.small.fontSize),
+                ("FONT", (1, 0), (1, -1), step.fontName, step.fontSize),
                 ("TEXTCOLOR", (0, 0), (-1, -1), INK),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.0),
                 ("LEFTPADDING", (0, 0), (-1, -1), PAD),
                 ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
                 ("LEFTPADDING", (1, 0), (1, -1), 2 * mm),

@@ -21,9 +21,9 @@ from scorekeeper import engine
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import name_cell
-from .cards import card
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
+from .blocks import name_cell, short_cell, short_names
+from .cards import card, suited
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
 Cell = Paragraph | str
@@ -126,6 +126,7 @@ def box_table(
     """One row per box; the headings repeat on every page. A corrected box (``revised``:
     its version by its id) has its version beside its number: "5 v2"."""
     widths = box_widths(columns, len(players), width)
+    short = short_names(players, min(widths[1], widths[3]))
     rows: list[list[Cell]] = _headings(players, columns, widths)
     marks = Marks()
     before: Mapping[str, int] = {p: 0 for p in players}
@@ -135,13 +136,23 @@ def box_table(
         version = (revised or {}).get(str(source.id)) if source is not None else None
         if version and version > 1:
             label = f"{label} v{version}".strip()
-        rows.append(_row(label, source, box, players, columns, widths))
+        rows.append(_row(label, source, box, players, columns, widths, short))
         marks.changed += [(row, seat) for seat, p in enumerate(players) if box.totals.get(p) != before.get(p)]
         before = box.totals
         if box.winner in players:
             marks.winners.append((row, players.index(box.winner)))
         if not result(box.result).scores:
             marks.voids.append(row)
+        if index % 2:
+            marks.banded.append(row)
+        note = note_of(box, source)
+        if note:
+            # The note under its own box, across the row: on the same page as the box,
+            # however long the table.
+            rows.append([note_cell(label, note, sum(widths)), *[""] * (len(widths) - 1)])
+            marks.notes.append(len(rows) - 1)
+            if index % 2:
+                marks.banded.append(len(rows) - 1)
     if len(rows) == 2:
         rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
     table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
@@ -156,9 +167,20 @@ class Marks:
     winners: list[tuple[int, int]]
     changed: list[tuple[int, int]]
     voids: list[int]
+    notes: list[int]
+    """Rows that hold a box's note, under the box."""
+    banded: list[int]
+    """Rows tinted: every other box (and its note row)."""
 
     def __init__(self) -> None:
-        self.winners, self.changed, self.voids = [], [], []
+        self.winners, self.changed, self.voids, self.notes, self.banded = [], [], [], [], []
+
+
+def note_cell(label: str, note: str, width: float) -> Paragraph:
+    """A box's note in a row of its own under the box, marked as the box number is."""
+    style = styles().small.clone("note-row", fontSize=7, leading=8.5, textColor=MUTED)
+    lead = f"{label}{NOTE_MARK}" if label else NOTE_MARK
+    return Paragraph(f"<b>{text(lead)}</b> {suited(note)}", style)
 
 
 def _headings(players: Sequence[str], columns: Columns, widths: Sequence[float]) -> list[list[Cell]]:
@@ -180,15 +202,17 @@ def _row(
     players: Sequence[str],
     columns: Columns,
     widths: Sequence[float],
+    short: Mapping[str, str],
 ) -> list[Cell]:
-    """A box as a pad records it: who dealt, how it ended and who won, the numbers."""
+    """A box as a pad records it: who dealt, how it ended and who won (each on one line,
+    by a short form of a long name), the numbers."""
     how = result(box.result)
     winner = box.winner
     row: list[Cell] = [
         label + (NOTE_MARK if note_of(box, source) else ""),
-        name_cell(box.dealer or "", widths[1]),
+        short_cell(box.dealer or "", short, widths[1]),
         how.letter,
-        name_cell(winner, widths[3]) if winner is not None else how.name,
+        short_cell(winner, short, widths[3]) if winner is not None else how.name,
     ]
     if columns.upcard:
         row.append(upcard(box, source))
@@ -243,8 +267,8 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         ("ALIGN", (4, 2), (fixed - 1, -1), "CENTER"),
         ("FONT", (2, 2), (2, -1), FONT_BOLD, 8),
         ("VALIGN", (0, 2), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.9),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 0.9),
         ("LEFTPADDING", (0, 0), (-1, -1), PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Running totals that did not change in a row are grey: the eye finds the ones that did.
@@ -256,7 +280,16 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK) for p in range(players)],
     ]
     # Every other box tinted so a row can be followed across the page.
-    commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in range(3, rows, 2)]
+    commands += [("BACKGROUND", (0, r), (last, r), BAND) for r in marks.banded]
+    # A note row spans the table under its box, in small grey type, no rule between them.
+    for r in marks.notes:
+        commands += [
+            ("SPAN", (0, r), (-1, r)),
+            ("LINEABOVE", (0, r), (-1, r), 0.25, BAND),
+            ("LEFTPADDING", (0, r), (-1, r), 10 * mm + PAD),
+            # Never a page break between a box and its note.
+            ("NOSPLIT", (0, r - 1), (-1, r)),
+        ]
     # A void box (draw, misdeal) scores nothing: its ending in grey.
     commands += [("TEXTCOLOR", (2, r), (3, r), MUTED) for r in marks.voids]
     # A running total that changed: bold and in ink.

@@ -78,18 +78,21 @@ def detail_section(
     nothing when there is neither."""
     look = styles()
     deal = vocabulary_for(rules).deal if rules is not None else "box"
-    blocks: list[Flowable] = []
+    blocks: list[list[Flowable]] = []
     for index, (label, box) in enumerate(zip(box_labels(sheet.boxes), sheet.boxes, strict=True)):
         source = entered(game, index)
         name = f"{deal.capitalize()} {label}" if label else "Misdeal"
         if wants_detail(box, detail):
             blocks.append(box_detail(name, source, box, players, width, rules))
         elif detail:
-            blocks.append(RunOnLine(_summary(name, source, box) + _steps(box, rules)))
+            blocks.append([RunOnLine(_summary(name, source, box) + _steps(box, rules))])
     story: list[Flowable] = notes_section(game, sheet, rules) if notes else []
     if blocks:
-        # The heading goes with the first line of the first block, never alone at a page's foot.
-        story += [CondPageBreak(30 * mm), Paragraph(f"{deal.capitalize()} detail", look.heading), *blocks]
+        # The heading goes with the whole first block, never alone at a page's foot (one
+        # KeepTogether of both: a KeepTogether inside another always asks for a new page).
+        heading = Paragraph(f"{deal.capitalize()} detail", look.heading)
+        story += [CondPageBreak(30 * mm), KeepTogether([heading, *blocks[0]])]
+        story += [KeepTogether(block) if len(block) > 1 else block[0] for block in blocks[1:]]
     return story
 
 
@@ -108,8 +111,9 @@ def box_detail(
     players: Sequence[str],
     width: float,
     rules: engine.Rules | None = None,
-) -> Flowable:
-    """One box: a heading line, the hands on the table, the explanation, advice and note."""
+) -> list[Flowable]:
+    """One box: a heading line, the hands on the table, the explanation, advice and note
+    (kept together by the caller)."""
     sheet = styles()
     parts: list[Flowable] = [Paragraph(markup(_summary(name, source, box)), sheet.body)]
     hands = hands_table(box, players, width)
@@ -127,7 +131,7 @@ def box_detail(
     if note:
         parts.append(Paragraph(f"<b>Note:</b> {suited(note)}", sheet.small))
     parts.append(Spacer(1, 4 * mm))
-    return KeepTogether(parts)
+    return parts
 
 
 def _summary(name: str, source: BoxEntry | None, box: SheetBox) -> list[Piece]:

@@ -26,6 +26,7 @@ from .styles import FONT, FONT_BOLD, INK, MARGIN, MUTED, RULE, register_fonts
 EDGE = 10 * mm
 """The footer's lowest ink stays this far from the paper's edge (inkjet margins)."""
 QR_SIZE = 15 * mm
+LEGEND_LEADING = 3.4 * mm
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,33 @@ class Layout:
         return self.meta.read_only_url if self.meta else None
 
     @property
+    def footer_right(self) -> float:
+        """Where the footer's text ends: the right margin, or the QR code's left edge."""
+        right = self.page_size[0] - MARGIN
+        return right - (QR_SIZE + 3 * mm if self.qr_url else 0)
+
+    @functools.cached_property
+    def legend_lines(self) -> tuple[str, ...]:
+        """The legend cut at its " · " into lines that fit beside the QR code, last key
+        first filled: never cut short by the code ("5 v2 box 5…")."""
+        if not self.legend:
+            return ()
+        room = self.footer_right - self.left_margin
+        lines: list[str] = []
+        for key in self.legend.split(" · "):
+            joined = f"{lines[-1]} · {key}" if lines else key
+            if lines and fonts.width(joined, FONT, 7) <= room:
+                lines[-1] = joined
+            else:
+                lines.append(key)
+        return tuple(lines)
+
+    @property
     def bottom_margin(self) -> float:
-        """Room for the footer: its lines, or the QR code when there is one."""
-        return EDGE + (QR_SIZE + 3 * mm if self.qr_url else 11 * mm)
+        """Room for the footer: its lines, or the QR code when there is one, and a line
+        more for each line the legend needs past its first."""
+        extra = max(0, len(self.legend_lines) - 1) * LEGEND_LEADING
+        return EDGE + max(QR_SIZE + 3 * mm if self.qr_url else 0, 11 * mm + extra)
 
 
 class GameInfo(PDFInfo):
@@ -121,11 +146,10 @@ def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:
     """The footer: the legend, then where the sheet came from and "page N of M", and the
     QR code to the game's read-only page at the right when the server's address is known."""
     width, _ = layout.page_size
-    right = width - MARGIN
     canvas.saveState()
     if layout.qr_url:
-        draw_qr(canvas, layout.qr_url, right - QR_SIZE, EDGE, QR_SIZE)
-        right -= QR_SIZE + 3 * mm
+        draw_qr(canvas, layout.qr_url, width - MARGIN - QR_SIZE, EDGE, QR_SIZE)
+    right = layout.footer_right
     y = EDGE + 0.5 * mm
     top = layout.bottom_margin - 2 * mm
     canvas.setStrokeColor(RULE)
@@ -140,10 +164,10 @@ def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:
     # have its letters, in its own order, and shortened before it meets the page number.
     room = right - layout.left_margin - fonts.width(page, FONT, 7) - 4 * mm
     fonts.draw(canvas, layout.left_margin, y, trace, FONT, 7, room=room)
-    if layout.legend:
-        canvas.setFillColor(INK)
+    canvas.setFillColor(INK)
+    for n, line in enumerate(reversed(layout.legend_lines), start=1):
         fonts.draw(
-            canvas, layout.left_margin, y + 3.4 * mm, layout.legend, FONT, 7, room=right - layout.left_margin
+            canvas, layout.left_margin, y + n * LEGEND_LEADING, line, FONT, 7, room=right - layout.left_margin
         )
     canvas.restoreState()
 
@@ -197,6 +221,21 @@ def draw_margin_note(canvas: Canvas, layout: Layout) -> None:
     canvas.line(x, MARGIN, x, height - MARGIN)
 
 
+def _frame(doc: BaseDocTemplate, above: float = 0) -> Frame:
+    """The body's frame inside the margins, ``above`` taller at its top."""
+    return Frame(
+        doc.leftMargin,
+        doc.bottomMargin,
+        doc.width,
+        doc.height + above,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+    )
+
+
 def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
     """Lay the story out on pages in memory and return the PDF's bytes."""
     register_fonts()
@@ -214,23 +253,21 @@ def build(story: Sequence[Flowable], layout: Layout, *, subject: str) -> bytes:
         creator="scorekeeper",
         invariant=1,
     )
-    frame = Frame(
-        doc.leftMargin,
-        doc.bottomMargin,
-        doc.width,
-        doc.height,
-        id="body",
-        leftPadding=0,
-        rightPadding=0,
-        topPadding=0,
-        bottomPadding=0,
+    # Page 1 has the title block and no running header: its frame starts higher, the
+    # room an evening's game needs to stay one sheet of paper.
+    first = PageTemplate(
+        id="first",
+        frames=[_frame(doc, above=5 * mm)],
+        pagesize=layout.page_size,
+        onPage=functools.partial(draw_header, layout=layout),
+        autoNextPageTemplate="later",
     )
-    template = PageTemplate(
-        id="page",
-        frames=[frame],
+    later = PageTemplate(
+        id="later",
+        frames=[_frame(doc)],
         pagesize=layout.page_size,
         onPage=functools.partial(draw_header, layout=layout),
     )
-    doc.addPageTemplates([template])
+    doc.addPageTemplates([first, later])
     doc.build(list(story), canvasmaker=functools.partial(NumberedCanvas, layout=layout))
     return buffer.getvalue()

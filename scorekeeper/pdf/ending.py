@@ -290,10 +290,10 @@ def net_table(
 
 
 def _signed_money(value: float, currency: str) -> str:
-    """A net amount with its sign: +8.20 EUR, −8.20 EUR.
+    """A net amount with its sign: +€8.20, −€8.20, +8.20 CHF.
 
     >>> _signed_money(8.2, "EUR"), _signed_money(-3, ""), _signed_money(0, "$")
-    ('+8.20 EUR', '−3.00', '$0.00')
+    ('+€8.20', '−3.00', '$0.00')
     """
     shown = words.money(round(value, 2), currency)
     return "+" + shown if round(value, 2) > 0 else shown

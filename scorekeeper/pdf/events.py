@@ -220,7 +220,7 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
         story.append(Paragraph(text(subtitle), sheet.subtitle))
     story.append(Spacer(1, 3 * mm))
     counted = (
-        "the sum of each player's settlements"
+        "the sum of each player’s settlements"
         if results.count == "net"
         else "points by place at the table, ties shared"
     )
@@ -290,7 +290,7 @@ def _highlights(results: Results) -> list[Flowable]:
         said.append(f"<b>Most gins:</b> {names}, {count} gin{'' if count == 1 else 's'}")
     if not said:
         return []
-    story: list[Flowable] = [_heading("The evening's best")]
+    story: list[Flowable] = [_heading("The evening’s best")]
     return story + [Paragraph(s, styles().body) for s in said]
 
 

@@ -1,10 +1,13 @@
 """Every name in its own script: a fallback chain of embedded TrueType fonts, and shaping.
 
-DejaVu Sans sets Latin, Greek, Cyrillic and Hebrew letters and the suit symbols;
-Noto Sans Arabic sets Arabic in every joined form. What DejaVu lacks is looked
+DejaVu Sans sets Latin, Greek and Cyrillic letters and the suit symbols; Noto Sans
+Arabic sets Arabic in every joined form; Noto Sans Hebrew, Devanagari and Thai set
+their scripts (:data:`SCRIPTS`, both weights, the weight of the text around them),
+Devanagari and Thai shaped by HarfBuzz (:mod:`.shaping`). What DejaVu lacks is looked
 up, character by character, in the fallback fonts shipped in ``scorekeeper/fonts``
 (Droid Sans Fallback for Chinese, Japanese and Korean, Symbola for emoji), so a
-name never prints as empty boxes.
+name never prints as empty boxes. (Debian's Noto CJK fonts are CFF outlines in
+collections, which ReportLab cannot embed: Droid Sans Fallback stays for CJK.)
 Only TrueType outlines: ReportLab embeds and subsets those, never CFF.
 
 Arabic is joined into its contextual letter forms (``arabic_reshaper``) and
@@ -18,6 +21,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -26,6 +30,8 @@ from bidi import get_display  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+from . import shaping
 
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
@@ -37,21 +43,69 @@ ARABIC = {
     FONT_BOLD: ("NotoSansArabic-Bold", "NotoSansArabic-Bold.ttf"),
 }
 """The font of Arabic letters, by the weight of the text around them: Noto Sans Arabic
-has every joined form and ligature ``arabic_reshaper`` makes (DejaVu Sans lacks the
-"الله" ligature and the Persian and Urdu forms)."""
+has every joined form ``arabic_reshaper`` makes (DejaVu Sans lacks the Persian and Urdu
+forms)."""
 _ARABIC_BLOCKS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
+
+
+@dataclass(frozen=True)
+class Script:
+    """A script set in a Noto font of its own, in the weight of the text around it."""
+
+    blocks: tuple[tuple[int, int], ...]
+    regular: tuple[str, str]
+    """(font name, file in FONTS_DIR)."""
+    bold: tuple[str, str]
+    shaped: bool
+    """Whether HarfBuzz shapes it (:mod:`.shaping`): conjuncts, reordered vowel signs."""
+
+    def face(self, font: str) -> tuple[str, str]:
+        return self.bold if font == FONT_BOLD or font.endswith("-Bold") else self.regular
+
+
+SCRIPTS = (
+    Script(
+        ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x1CD0, 0x1CFF)),
+        ("NotoSansDevanagari", "NotoSansDevanagari-Regular.ttf"),
+        ("NotoSansDevanagari-Bold", "NotoSansDevanagari-Bold.ttf"),
+        shaped=True,
+    ),
+    Script(
+        ((0x0E00, 0x0E7F),),
+        ("NotoSansThai", "NotoSansThai-Regular.ttf"),
+        ("NotoSansThai-Bold", "NotoSansThai-Bold.ttf"),
+        shaped=True,
+    ),
+    # Hebrew is put in drawing order by the bidi algorithm (:func:`visual`), as Arabic is;
+    # it has no joined forms, so Noto Sans Hebrew draws it unshaped.
+    Script(
+        ((0x0590, 0x05FF), (0xFB1D, 0xFB4F)),
+        ("NotoSansHebrew", "NotoSansHebrew-Regular.ttf"),
+        ("NotoSansHebrew-Bold", "NotoSansHebrew-Bold.ttf"),
+        shaped=False,
+    ),
+)
+"""Scripts DejaVu Sans does not draw well: each in its own Noto font, both weights."""
+_SHAPED_FILES = {face: FONTS_DIR / file for s in SCRIPTS if s.shaped for face, file in (s.regular, s.bold)}
 ELLIPSIS = "…"
 
 
 def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
-    """ReportLab's ToUnicode CMap with code points past U+FFFF written as UTF-16 surrogate
-    pairs, as the PDF reference asks: ReportLab writes ``<1F600>``, which readers reject,
-    so an emoji drew but could not be copied or searched.
+    """ReportLab's ToUnicode CMap, mended so that the text layer holds what was typed:
+
+    - code points past U+FFFF written as UTF-16 surrogate pairs, as the PDF reference
+      asks (ReportLab writes ``<1F600>``, which readers reject: an emoji drew but could
+      not be copied or searched);
+    - an Arabic joined form (U+FB50-U+FEFF) read back as its plain letter(s), so a search
+      for "محمد" finds the name drawn in its joined forms;
+    - a glyph HarfBuzz made (:mod:`.shaping`) read back as the letters of its cluster.
 
     >>> "<00> <D83DDE00>" in _to_unicode_cmap("F", [0x1F600])
     True
+    >>> "<00> <0644>" in _to_unicode_cmap("F", [0xFEDF])
+    True
     """
-    entries = [f"<{i:02X}> <{chr(v).encode('utf-16-be').hex().upper()}>" for i, v in enumerate(subset)]
+    entries = [f"<{i:02X}> <{_read_back(v).encode('utf-16-be').hex().upper()}>" for i, v in enumerate(subset)]
     return "\n".join(
         [
             "/CIDInit /ProcSet findresource begin",
@@ -78,6 +132,16 @@ def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
     )
 
 
+def _read_back(code: int) -> str:
+    """What the text layer holds for a drawn code point (:func:`_to_unicode_cmap`)."""
+    if 0xFB50 <= code <= 0xFDFF or 0xFE70 <= code <= 0xFEFF:
+        # A joined form reads back as its letter; lam-alef, drawn as one glyph of a
+        # right-to-left run, as its two letters in drawing order (readers put the run,
+        # letters and all, back in reading order).
+        return unicodedata.normalize("NFKC", chr(code))[::-1]
+    return shaping.read_back(code)
+
+
 @functools.cache
 def register_fonts() -> None:
     """Register the DejaVu body fonts once per process (parsing them is slow), and mend
@@ -97,6 +161,8 @@ def _glyphs(name: str) -> frozenset[int]:
         pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / files[name])))
     elif name in dict(ARABIC.values()):
         _register_arabic()
+    else:
+        _register_scripts()
     face = pdfmetrics.getFont(name)
     assert isinstance(face, TTFont)
     return frozenset(face.face.charToGlyph)
@@ -112,6 +178,17 @@ def _register_arabic() -> None:
     pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
 
 
+@functools.cache
+def _register_scripts() -> None:
+    """Both weights of each script's font, each its own family: a glyph string shaped for
+    one weight (:mod:`.shaping`) is never drawn in the other, so ``<b>`` around it keeps
+    its face; the weight is chosen by the text's own font (:func:`markup`)."""
+    for script in SCRIPTS:
+        for name, file in (script.regular, script.bold):
+            pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / file)))
+            pdfmetrics.registerFontFamily(name, normal=name, bold=name, italic=name, boldItalic=name)
+
+
 def _font_for(char: str, font: str) -> str:
     """The first font of the chain that has ``char`` (the body font when none has)."""
     code = ord(char)
@@ -121,6 +198,10 @@ def _font_for(char: str, font: str) -> str:
         arabic = ARABIC.get(font, ARABIC[FONT])[0]
         if code in _glyphs(arabic):
             return arabic
+    for script in SCRIPTS:
+        if any(low <= code <= high for low, high in script.blocks):
+            _register_scripts()
+            return script.face(font)[0]
     if code in _glyphs(font):
         return font
     for name, _ in FALLBACKS:
@@ -136,16 +217,21 @@ _INSIDE_NAME = frozenset(" \u00a0-'.\u200c\u200d")
 
 @functools.cache
 def _reshaper() -> arabic_reshaper.ArabicReshaper:
-    """Arabic joining with only the ligatures the body fonts draw.
+    """Arabic joining with the one ligature the script requires, lam with alef.
 
-    ``arabic_reshaper`` turns "الله" into the single ligature U+FDF2 by default,
-    which DejaVu Sans lacks, so "عبد الله" printed with an empty box. A ligature
-    is used here only when both weights of the Arabic font have every form of it.
+    ``arabic_reshaper``'s other ligatures are word ligatures that draw what nobody
+    typed: "محمد" became U+FDF4, which Noto Sans Arabic draws with a shadda and
+    vowel marks, and "الله" U+FDF2 with its marks. A name prints as typed, its letters
+    joined (issue 35).
     """
     from arabic_reshaper.ligatures import LIGATURES  # type: ignore[import-untyped]
 
-    both = _glyphs(ARABIC[FONT][0]) & _glyphs(ARABIC[FONT_BOLD][0])
-    config = {name: all(ord(c) in both for form in forms for c in form) for name, (_, forms) in LIGATURES}
+    lam_alef = "ARABIC LIGATURE LAM WITH ALEF"
+    required = {
+        lam_alef,
+        *(f"{lam_alef} WITH {mark}" for mark in ("HAMZA ABOVE", "HAMZA BELOW", "MADDA ABOVE")),
+    }
+    config = {name: name in required for name, _ in LIGATURES}
     return arabic_reshaper.ArabicReshaper(configuration=config)
 
 
@@ -243,7 +329,13 @@ def runs(shown: str, font: str = FONT) -> tuple[tuple[str, str], ...]:
             pieces[-1] = (name, pieces[-1][1] + char)
         else:
             pieces.append((name, char))
-    return tuple(pieces)
+    return tuple((name, _shaped(piece, name)) for name, piece in pieces)
+
+
+def _shaped(piece: str, name: str) -> str:
+    """A run of a shaped script as its font's glyphs (:mod:`.shaping`), else as it is."""
+    path = _SHAPED_FILES.get(name)
+    return shaping.shaped(piece, name, path) if path is not None else piece
 
 
 def plain(raw: str) -> bool:
@@ -301,10 +393,25 @@ def shortened(raw: str, font: str, size: float, room: float) -> str:
 
 
 def _cuts(shown: str) -> Iterator[int]:
-    """Where to cut, longest first: word ends while a word is left, then any character."""
+    """Where to cut, longest first: word ends while a word is left, then any character
+    that starts a syllable (never before a vowel sign or mark, never after a virama: a
+    shortened "अर्जुन" keeps whole syllables).
+
+    >>> list(_cuts("कि क"))
+    [2, 3, 2]
+    """
     spaces = [i for i, c in enumerate(shown) if c in " -" and i > 0]
     yield from reversed(spaces)
-    yield from range(len(shown) - 1, 0, -1)
+    yield from (
+        i
+        for i in range(len(shown) - 1, 0, -1)
+        if not unicodedata.category(shown[i]).startswith("M") and shown[i - 1] not in _VIRAMAS
+    )
+
+
+_VIRAMAS = frozenset("\u094d\u0e3a")
+"""Signs that join the letter after them into one syllable (Devanagari's virama, Thai's
+phinthu)."""
 
 
 def draw(

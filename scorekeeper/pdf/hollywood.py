@@ -257,10 +257,9 @@ def hollywood_foot(
     for n, summary in enumerate(games, start=1):
         steps = citations(summary.explanation, width, rules, numbers, currency=currency)
         if steps is not None and summary.game_over:
-            story += [
-                Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD, spaceBefore=2 * mm)),
-                steps,
-            ]
+            # The game's heading goes with its working, never alone at a page's foot.
+            heading = Paragraph(f"Game {n}", sheet.small.clone("g", fontName=FONT_BOLD, spaceBefore=2 * mm))
+            story.append(KeepTogether([heading, steps]))
     return story
 
 

@@ -1,9 +1,12 @@
 """Blank score pads to print for a game played on paper.
 
 One page (a Hollywood pad with many game columns: one band of columns a page),
-ruled for handwriting: boxes to write the players' names in, rows at least
-8 mm high, score cells at least 14 mm wide for three handwritten digits, the
-dealer, "how" and winner columns narrow for initials. Each game gets the
+ruled for handwriting: boxes to write the players' names in, at least 15 rows a
+sheet at least 8 mm high, a Carried forward row to bring totals from the sheet
+before, score cells at least 15 mm wide for three handwritten digits, the
+dealer, "how" and winner columns narrow for initials. When the foot's sums do not
+fit under 15 rows (a landscape pad for five, a Hollywood band), they go on a
+summary sheet of their own, ruled in the same columns. Each game gets the
 columns it needs: Oklahoma the upcard, Doubling the ×, Hollywood each game's
 boxes won and net, Jersey Gin the three pairwise payments. The rule set's key
 numbers run up the margin, and the letters' legend sits above the footer.
@@ -26,12 +29,16 @@ from .blocks import Field, form_fields, title_block
 from .boxes import Columns
 from .document import Layout, build
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, ruled, styles, text
-from .vocabulary import legend
+from .vocabulary import beaten_word, legend
 
 ROW = 8 * mm
 """A body row: room for handwriting."""
-CELL = 14 * mm
+CELL = 15 * mm
 """The narrowest score cell: three handwritten digits."""
+FEWEST_ROWS = 15
+"""Hand rows a sheet holds at least (a long game's evening needs pages of them)."""
+HOLLYWOOD_BAND = 4
+"""Hollywood games a band (a page) holds at most: a portrait page's width in 15 mm cells."""
 NARROW = 7 * mm
 """A column for initials or a letter."""
 NAME_ROW = 10 * mm
@@ -59,7 +66,9 @@ def render_blank_pad(
     preset = engine.find_rules(rules)
     seats = _seats(preset, players)
     games = _games(preset, columns)
-    size = paper_size(page_size, landscape=(seats >= 4 and not preset.hollywood) or games > 3)
+    # Four or five seats need a landscape page for their cells; Hollywood stays portrait,
+    # its games in bands of four, for the height of its rows.
+    size = paper_size(page_size, landscape=seats >= 4 and not preset.hollywood)
     note = f"{preset.title}:  " + "   ·   ".join(
         f"{label} {value}" for label, value in words.key_numbers(preset)
     )
@@ -70,7 +79,7 @@ def render_blank_pad(
         footer=f"scorekeeper · blank {preset.title} pad · printed "
         f"{(printed or datetime.date.today()).isoformat()}",
         legend=legend(
-            three_hand=preset.is_three_hand, knocker=False, has_break=vocabulary_for(preset).has_break
+            beaten=beaten_word(preset, seats), knocker=False, has_break=vocabulary_for(preset).has_break
         )
         + " · write initials in the narrow columns",
     )
@@ -82,15 +91,30 @@ def render_blank_pad(
     def tall(flowables: list[Flowable]) -> float:
         return sum(f.wrap(width, height)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in flowables)
 
-    room = height - tall([*story, *after]) - 2 * mm
+    # Page 1's frame starts 5 mm higher (no running header there: document.build).
+    first = height + 5 * mm - tall(story) - 2 * mm
     if preset.hollywood:
-        # A band on a later page leaves room for the net and the agreed line only on the
-        # last page; every band is kept that short so the pages match.
-        story += hollywood_pad(preset, games, width, room, height - tall(after) - 2 * mm)
+        story += hollywood_pad(preset, games, width, first, tall(after), height - 2 * mm)
     else:
-        story.append(box_pad(preset, seats, width, room))
+        story += box_pad_pages(preset, seats, width, first, tall(after))
     story += after
     return build(story, layout, subject=f"Blank score pad: {preset.title}")
+
+
+def box_pad_pages(
+    preset: engine.Rules, seats: int, width: float, room: float, after: float
+) -> list[Flowable]:
+    """The ruled pad in ``room`` (under the title), its foot under it when at least
+    :data:`FEWEST_ROWS` rows fit above foot and ``after`` (the pairs, the agreed line),
+    else the rows on this sheet and the foot on a summary sheet of its own."""
+    feet = [FOOT_ROW] * len(_foot_labels(preset, seats))
+    if _body_rows(room - after, [NAME_ROW, HEAD_ROW, *feet]) > FEWEST_ROWS:  # Carried forward and 15
+        return [box_pad(preset, seats, width, room - after)]
+    return [
+        box_pad(preset, seats, width, room, foot=False),
+        PageBreak(),
+        box_pad(preset, seats, width, 0, rows=False),
+    ]
 
 
 def _seats(preset: engine.Rules, players: int | None) -> int:
@@ -158,6 +182,9 @@ def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]
     ]
     if preset.hollywood:
         second = [(f"Player {seat_letter(n)}", "") for n in range(1, seats + 1)] + second
+    if width > 230 * mm:
+        # A landscape page takes every field in one row: its height goes to the rows.
+        return [*title_block(f"{preset.title} score pad", [line], fields + second, width), Spacer(1, 3 * mm)]
     return [
         *title_block(f"{preset.title} score pad", [line], fields, width),
         Spacer(1, 2 * mm),
@@ -224,8 +251,9 @@ def _pairs_table(
 
 
 def _body_rows(room: float, fixed: list[float]) -> int:
-    """How many handwriting rows fit the page beside the headings and the foot."""
-    return max(5, int((room - sum(fixed)) // ROW))
+    """How many handwriting rows fit the page beside the headings and the foot (the
+    caller moves the foot to a sheet of its own when these are fewer than 15)."""
+    return max(1, int((room - sum(fixed)) // ROW))
 
 
 def _seat_head(seat: int) -> Paragraph:
@@ -248,8 +276,12 @@ def _foot_cells(labels: list[str]) -> list[Paragraph]:
     return [Paragraph(text(label), small) for label in labels]
 
 
-def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Table:
-    """The ruled box table of Jersey Gin, two-hand Gin and Knock Rummy, with its foot."""
+def box_pad(
+    preset: engine.Rules, seats: int, width: float, room: float, *, foot: bool = True, rows: bool = True
+) -> Table:
+    """The ruled box table of Jersey Gin, two-hand Gin and Knock Rummy: the name boxes,
+    the Carried forward row, the hand rows that fit ``room`` (none when not ``rows``: the
+    summary sheet), the foot's sums (when ``foot``)."""
     sheet = styles()
     columns = Columns.of(preset)
     fixed = [9 * mm] + [NARROW] * 3 + [11 * mm] * columns.upcard + [NARROW] * columns.multiplier
@@ -268,19 +300,19 @@ def box_pad(preset: engine.Rules, seats: int, width: float, room: float) -> Tabl
     for seat in range(1, seats + 1):
         top += [_seat_head(seat), "", ""]
         sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
-    foot = _foot_labels(preset, seats)
-    heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(foot)
-    body = _body_rows(room, heads + feet)
+    labels = _foot_labels(preset, seats) if foot else []
+    heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(labels)
+    body = _body_rows(room, heads + feet) if rows else 1
     # The first row carries the totals forward from the sheet before (a game past one page).
-    rows = [
+    cells = [
         top,
         sub,
         [_foot_cells(["Carried forward"])[0]] + [""] * (len(widths) - 1),
         *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body)],
     ]
-    rows += [[label] + [""] * (len(widths) - 1) for label in _foot_cells(foot)]
-    table = Table(rows, colWidths=widths, rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
-    table.setStyle(_box_pad_style(len(fixed), seats, body, len(foot)))
+    cells += [[label] + [""] * (len(widths) - 1) for label in _foot_cells(labels)]
+    table = Table(cells, colWidths=widths, rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
+    table.setStyle(_box_pad_style(len(fixed), seats, body, len(labels)))
     return table
 
 
@@ -326,24 +358,45 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
         ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
         *[("LINEBEFORE", (fixed + 3 * p, 0), (fixed + 3 * p, -1), 0.9, INK) for p in range(seats)],
-        # The foot: a double rule above, labels across the narrow columns and the first
-        # player's count, one sum per player across his three columns.
-        ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
-        ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
-        ("FONT", (0, first_foot), (-1, -1), FONT_BOLD, 7),
-        *[("SPAN", (0, r), (fixed - 1, r)) for r in payments],
-        *[("SPAN", (fixed + 3 * p, r), (fixed + 2 + 3 * p, r)) for r in payments for p in range(seats)],
     ]
+    if feet:
+        commands += [
+            # The foot: a double rule above, labels across the narrow columns and the first
+            # player's count, one sum per player across his three columns.
+            ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
+            ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
+            ("FONT", (0, first_foot), (-1, -1), FONT_BOLD, 7),
+            *[("SPAN", (0, r), (fixed - 1, r)) for r in payments],
+            *[("SPAN", (fixed + 3 * p, r), (fixed + 2 + 3 * p, r)) for r in payments for p in range(seats)],
+        ]
     # Every other row tinted, like the ruled body of a paper pad.
     commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(4, first_foot, 2)]
     return ruled(commands)
 
 
-def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float, page: float) -> list[Flowable]:
-    """The deal's narrow columns, then each game's two score columns; as many games a band
-    as the page holds readably, one band a page; each game's boxes won and net at its foot."""
+HOLLYWOOD_HEADS = (HEAD_ROW * 1.4, HEAD_ROW)
+HOLLYWOOD_SUMS = (
+    "Credits",
+    "{deals} won",
+    "{deal} bonuses × {preset.box_bonus}",
+    "Game bonus {preset.game_bonus}",
+    "Shut out (tick the loser)",
+    "Final total",
+    "Net: who is up, by how much",
+)
+"""The foot of each Hollywood game: its sums, in the game's words."""
+
+
+def hollywood_pad(
+    preset: engine.Rules, games: int, width: float, room: float, after: float, page: float
+) -> list[Flowable]:
+    """The deal's narrow columns, then each game's two score columns; up to four games a
+    band (cells 15 mm wide), one band a page (``room`` on the first, under the title;
+    ``page`` on the others), each game's sums at its foot, the last band followed by
+    ``after`` high of net and agreed line. A band whose foot leaves fewer than 15 rows
+    has its foot on a summary sheet of its own."""
     deal = [9 * mm] + [NARROW] * 3 + [10 * mm]
-    per_band = max(1, int((width - sum(deal)) // (2 * CELL)))
+    per_band = max(1, min(HOLLYWOOD_BAND, int((width - sum(deal)) // (2 * CELL))))
     bands = [
         list(range(start, min(games, start + per_band - 1) + 1)) for start in range(1, games + 1, per_band)
     ]
@@ -351,14 +404,31 @@ def hollywood_pad(preset: engine.Rules, games: int, width: float, room: float, p
     for n, band in enumerate(bands):
         if n:
             story.append(PageBreak())
-        story.append(_hollywood_band(preset, band, deal, width, room if n == 0 else page))
+        space = room if n == 0 else page
+        below = after if n == len(bands) - 1 else 0
+        if _body_rows(space - below, [*HOLLYWOOD_HEADS, *[FOOT_ROW] * len(HOLLYWOOD_SUMS)]) > FEWEST_ROWS:
+            story.append(_hollywood_band(preset, band, deal, width, space - below))
+        else:
+            story += [
+                _hollywood_band(preset, band, deal, width, space, foot=False),
+                PageBreak(),
+                _hollywood_band(preset, band, deal, width, 0, rows=False),
+            ]
     return story
 
 
 def _hollywood_band(
-    preset: engine.Rules, band: list[int], deal: list[float], width: float, room: float
+    preset: engine.Rules,
+    band: list[int],
+    deal: list[float],
+    width: float,
+    room: float,
+    *,
+    foot: bool = True,
+    rows: bool = True,
 ) -> Table:
-    """One band of Hollywood game columns beside the deal's columns."""
+    """One band of Hollywood game columns beside the deal's columns: the Carried forward
+    row, the hand rows that fit ``room`` (none on a summary sheet), the games' sums."""
     sheet = styles()
     column = (width - sum(deal)) / (2 * len(band))
     words_ = vocabulary_for(preset)
@@ -368,28 +438,27 @@ def _hollywood_band(
         top += [Paragraph(f"Game {game} · to {preset.game_target}", sheet.head), ""]
         # The names are written once, at the top as players A and B: here their letters.
         sub += [Paragraph(seat_letter(1), sheet.head), Paragraph(seat_letter(2), sheet.head)]
-    foot = [
-        "Credits",
-        f"{words_.deals.capitalize()} won",
-        f"{words_.deal.capitalize()} bonuses × {preset.box_bonus}",
-        f"Game bonus {preset.game_bonus}",
-        "Shut out (tick the loser)",
-        "Final total",
-        "Net: who is up, by how much",
+    sums = [
+        label.format(deals=words_.deals.capitalize(), deal=words_.deal.capitalize(), preset=preset)
+        for label in HOLLYWOOD_SUMS
     ]
-    heads, feet = [HEAD_ROW * 1.4, HEAD_ROW], [FOOT_ROW] * len(foot)
-    body = _body_rows(room, heads + feet)
+    foot_labels = sums if foot else []
+    heads, feet = list(HOLLYWOOD_HEADS), [FOOT_ROW] * len(foot_labels)
+    body = _body_rows(room, heads + feet) if rows else 1
     cells = len(deal) + 2 * len(band)
-    rows = [top, sub, *[[str(n)] + [""] * (cells - 1) for n in range(1, body + 1)]]
-    rows += [[label] + [""] * (cells - 1) for label in _foot_cells(foot)]
+    # The first row carries each game's totals forward from the sheet before.
+    carried = [_foot_cells(["Carried forward"])[0]] + [""] * (cells - 1)
+    grid = [top, sub, carried, *[[str(n)] + [""] * (cells - 1) for n in range(1, body)]]
+    grid += [[label] + [""] * (cells - 1) for label in _foot_cells(foot_labels)]
     table = Table(
-        rows,
+        grid,
         colWidths=deal + [column] * (2 * len(band)),
         rowHeights=heads + [ROW] * body + feet,
         hAlign="LEFT",
     )
     first_foot = 2 + body
     fixed = len(deal)
+    last = len(grid) - 1
     commands: list[tuple[Any, ...]] = [
         # Game headings span their two columns; the players' names are written under them.
         ("BACKGROUND", (0, 0), (-1, 1), HEAD),
@@ -402,21 +471,25 @@ def _hollywood_band(
         ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
         ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
         ("ALIGN", (0, 2), (0, first_foot - 1), "CENTER"),
+        # The carried-forward row spans the narrow columns, on a band, under a rule.
+        ("SPAN", (0, 2), (fixed - 1, 2)),
+        ("BACKGROUND", (0, 2), (-1, 2), BAND),
+        ("LINEBELOW", (0, 2), (-1, 2), 0.9, INK),
         # Light ruling, a heavy rule between games, a frame round the pad.
         ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
         ("BOX", (0, 0), (-1, -1), 1.0, INK),
         *[("LINEBEFORE", (fixed + 2 * g, 0), (fixed + 2 * g, -1), 1.2, INK) for g in range(len(band))],
-        # The foot under a double rule: each sum written in each game's columns; the net
-        # of a game spans its pair.
-        ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
-        ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
-        ("FONT", (0, first_foot), (0, -1), FONT_BOLD, 7),
-        *[("SPAN", (0, r), (fixed - 1, r)) for r in range(first_foot, len(rows))],
-        *[
-            ("SPAN", (fixed + 2 * g, len(rows) - 1), (fixed + 1 + 2 * g, len(rows) - 1))
-            for g in range(len(band))
-        ],
     ]
-    commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(3, first_foot, 2)]
+    if foot_labels:
+        commands += [
+            # The foot under a double rule: each sum written in each game's columns; the
+            # net of a game spans its pair.
+            ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
+            ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
+            ("FONT", (0, first_foot), (0, -1), FONT_BOLD, 7),
+            *[("SPAN", (0, r), (fixed - 1, r)) for r in range(first_foot, last + 1)],
+            *[("SPAN", (fixed + 2 * g, last), (fixed + 1 + 2 * g, last)) for g in range(len(band))],
+        ]
+    commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(4, first_foot, 2)]
     table.setStyle(ruled(commands))
     return table

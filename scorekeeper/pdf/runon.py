@@ -38,7 +38,7 @@ def markup(pieces: Sequence[Piece]) -> str:
         if heavy != bold:
             out += "<b>" if heavy else "</b>"
             bold = heavy
-        out += text(said)
+        out += text(said, FONT_BOLD if heavy else FONT)
     return out + ("</b>" if bold else "")
 
 

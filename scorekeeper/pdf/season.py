@@ -155,9 +155,22 @@ def _figures(record: Record, figures: Figures, width: float, currency: str, said
         ["Shutouts taken", figures.shutouts_taken],
         ["Points settled (won less lost)", words.number(figures.points, signed=True)],
     ]
-    if figures.money is not None:
-        rows.append(["Money won or lost", words.money(figures.money, currency)])
+    if figures.money_by_currency:
+        rows.append(["Money won or lost", per_currency(figures, currency)])
     return _table(rows, [width * 0.6, width * 0.4])
+
+
+def per_currency(figures: Figures, currency: str = "") -> str:
+    """The money won or lost, one signed total per currency (a season of dollar, euro and
+    unitless games has three), largest first; ``currency`` names the games that named none.
+
+    >>> per_currency(Figures(money_by_currency={"USD": 12.5, "EUR": -3.0, "": 2.45}))
+    '+$12.50 · +2.45 · −€3.00'
+    """
+    totals = sorted(figures.money_by_currency.items(), key=lambda item: (-item[1], not item[0], item[0]))
+    return " · ".join(
+        ("+" if amount > 0 else "") + words.money(amount, code or currency) for code, amount in totals
+    )
 
 
 def _kinds(figures: Figures, width: float, said: Words) -> Table:
@@ -181,7 +194,7 @@ def _presets(record: Record, width: float, currency: str, said: Words) -> Table:
                 figures.won,
                 figures.boxes_won,
                 average,
-                words.money(figures.money, currency) or "–",
+                per_currency(figures, currency) or "–",
             ]
         )
     return _table(rows, [width * 0.3] + [width * 0.14] * 5)

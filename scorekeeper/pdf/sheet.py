@@ -7,6 +7,7 @@ score: every number printed is one the engine gave.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 from collections.abc import Sequence
@@ -21,14 +22,14 @@ from . import words
 from .blocks import Field, rule_lines, title_block
 from .boxes import Columns, box_labels, box_table, entered, note_of
 from .chart import chart_beside
-from .detail import detail_section, notes_section
+from .detail import detail_section
 from .document import Layout, build
 from .ending import end_of_game, stopped_by_agreement
-from .fonts import FONT, shortened
+from .fonts import FONT, FONT_BOLD, shortened
 from .hollywood import hollywood_section
 from .meta import SheetMeta, stamp
 from .styles import MARGIN, paper_size, text
-from .vocabulary import NOTE_MARK, legend
+from .vocabulary import NOTE_MARK, beaten_word, legend
 
 
 def render_sheet(
@@ -52,10 +53,7 @@ def render_sheet(
     place and start time in the header, the currency of the money, the PDF's dates
     and the QR code.
     """
-    meta = meta or SheetMeta()
-    if not meta.currency and game.currency:
-        # The currency stored with the game, printed with every amount (CONTRACT.md).
-        meta = dataclasses.replace(meta, currency=game.currency)
+    meta = _with_game_facts(meta or SheetMeta(), game)
     rules = words.rules_of(game)
     players = list(game.players)
     columns = Columns.of(rules, score.boxes)
@@ -73,7 +71,7 @@ def render_sheet(
         header=_running_header(players, date),
         footer=f"scorekeeper · {rules.title} score sheet",
         meta=meta,
-        legend=legend(three_hand=rules.is_three_hand, has_break=vocabulary_for(rules).has_break)
+        legend=legend(beaten=beaten_word(rules, len(players)), has_break=vocabulary_for(rules).has_break)
         + _marks(game, score, meta),
     )
     width = size[0] - layout.left_margin - MARGIN
@@ -82,7 +80,6 @@ def render_sheet(
         story += hollywood_section(game, score, rules, players, width, meta)
     else:
         story.append(box_table(game, score, players, columns, width, meta.revised))
-        story += notes_section(game, score, rules)
         # The chart beside the end tables: an evening's game stays one sheet of paper.
         story += end_of_game(
             score, rules, players, game.stake, width, meta=meta, beside=chart_beside(score, rules, players)
@@ -91,12 +88,28 @@ def render_sheet(
     return build(story, layout, subject=f"Score sheet: {', '.join(players)}")
 
 
+def _with_game_facts(meta: SheetMeta, game: GameEntry) -> SheetMeta:
+    """``meta`` with what the game itself says where ``meta`` does not: its currency,
+    its ``place``, and its ``started`` when that has a time of day (CONTRACT.md's game;
+    a game file printed by ``scorekeeper sheet`` says them there)."""
+    changes: dict[str, object] = {}
+    if not meta.currency and game.currency:
+        changes["currency"] = game.currency
+    if not meta.place and game.place:
+        changes["place"] = game.place
+    if meta.started is None and game.started and len(game.started) > 10:
+        # A start the engine took as text but no ISO time prints as its date, as before.
+        with contextlib.suppress(ValueError):
+            changes["started"] = datetime.datetime.fromisoformat(game.started)
+    return dataclasses.replace(meta, **changes) if changes else meta  # type: ignore[arg-type]
+
+
 def _marks(game: GameEntry, score: Sheet, meta: SheetMeta) -> str:
     """The legend's keys to the marks this sheet uses: the note mark only when a box has
     a note, the version only when a box was corrected."""
     keys = ""
     if any(note_of(box, entered(game, n)) for n, box in enumerate(score.boxes)):
-        keys += f" · {NOTE_MARK} note under the table"
+        keys += f" · {NOTE_MARK} note under its box"
     if any(version > 1 for version in meta.revised.values()):
         keys += " · 5 v2 box 5 corrected, its version 2"
     return keys
@@ -139,10 +152,10 @@ def _title(
     if score.game_over and stopped_by_agreement(score):
         last = labels[-1] if labels else "0"
         status = f"Stopped by agreement after {said.deal} {last}; " + (
-            f"<b>{text(score.winner)}</b> leads" if score.winner else "nobody leads"
+            f"<b>{text(score.winner, FONT_BOLD)}</b> leads" if score.winner else "nobody leads"
         )
     elif score.game_over:
-        status = f"{boxes}; won by <b>{text(score.winner or '')}</b>"
+        status = f"{boxes}; won by <b>{text(score.winner or '', FONT_BOLD)}</b>"
     else:
         status = f"{boxes}; in progress"
         if score.next_dealer is not None:

@@ -102,7 +102,7 @@ def styles() -> Styles:
         title=derive("title", fontName=FONT_BOLD, fontSize=17, leading=21),
         subtitle=derive("subtitle", fontSize=9.5, leading=12.5, textColor=MUTED),
         heading=derive(
-            "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=4 * mm, spaceAfter=1.5 * mm
+            "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=3.5 * mm, spaceAfter=1.5 * mm
         ),
         body=base,
         small=derive("small", fontSize=7.5, leading=9.5),
@@ -112,14 +112,16 @@ def styles() -> Styles:
     )
 
 
-def text(value: object) -> str:
+def text(value: object, font: str = FONT) -> str:
     """User text made safe for Paragraph markup (names may hold ``<``, ``&``, quotes),
-    shaped, and set in a fallback font where the body font lacks a glyph.
+    shaped, and set in a fallback font where the body font lacks a glyph. ``font`` is the
+    weight the text prints in (``FONT_BOLD`` inside ``<b>``): a script with a font of its
+    own (Arabic, Devanagari, ...) takes that font's same weight.
 
     >>> text("<b>Ann & Co</b>")
     '&lt;b&gt;Ann &amp; Co&lt;/b&gt;'
     """
-    return markup(value)
+    return markup(value, font)
 
 
 def fitted(
@@ -138,7 +140,7 @@ def fitted(
     rows, size = _fit(raw, style.fontName, style.fontSize, room, lines, smallest)
     # Cut into lines as typed, then each line put in drawing order: a wrapped
     # right-to-left name keeps its first words on its first line.
-    return "<br/>".join(markup(row) for row in rows), _resized(style, size)
+    return "<br/>".join(markup(row, style.fontName) for row in rows), _resized(style, size)
 
 
 def fits(raw: str, style: ParagraphStyle, room: float) -> bool:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..engine.vocabulary import ENDING_VERBS, RESULT_LETTERS, RESULT_NAMES, VOID_RESULTS
+from ..engine.rules import Rules
+from ..engine.vocabulary import ENDING_VERBS, RESULT_LETTERS, RESULT_NAMES, VOID_RESULTS, vocabulary_for
 
 
 @dataclass(frozen=True)
@@ -43,21 +44,36 @@ def result(key: str) -> Result:
     return RESULTS.get(key) or Result("?", key.replace("-", " "))
 
 
-def legend(*, three_hand: bool, knocker: bool = True, has_break: bool = True) -> str:
-    """The key to the letters, printed on every page that uses them (the break's letters
-    only in a game that has the break, J10).
+def legend(*, beaten: str, knocker: bool = True, has_break: bool = True) -> str:
+    """The key to the letters, printed on every page that uses them: ``beaten`` is the
+    game's own word for a knock beaten ("underknock", "undercut": the word its box detail
+    uses, :func:`beaten_word`); the break's letters only in a game that has the break (J10).
 
-    >>> legend(three_hand=True)
+    >>> legend(beaten="underknock")
     'K knock · U underknock · G gin · B break · BG gin after the break · 4ᵏ knocker’s count'
-    >>> legend(three_hand=False, has_break=False)
+    >>> legend(beaten="undercut", has_break=False)
     'K knock · U undercut · G gin · 4ᵏ knocker’s count'
     """
-    under = "underknock" if three_hand else "undercut"
-    keys = ("knock", under, "gin", *(("break", "break-gin") if has_break else ()))
-    parts = [f"{RESULT_LETTERS[key]} {RESULT_NAMES[key]}" for key in keys]
+    parts = [f"{RESULT_LETTERS[key]} {RESULT_NAMES[key]}" for key in ("knock", "gin")]
+    parts.insert(1, f"{RESULT_LETTERS['underknock']} {beaten}")
+    if has_break:
+        parts += [f"{RESULT_LETTERS[key]} {RESULT_NAMES[key]}" for key in ("break", "break-gin")]
     if knocker:
         parts.append(f"4{KNOCKER_MARK} knocker’s count")
     return " · ".join(parts)
+
+
+def beaten_word(rules: Rules, players: int) -> str:
+    """A knock beaten, as this game's box detail words it: the game's word (Gin's
+    "undercut", Jersey's "underknock"); Knock Rummy's follows the number of players, as
+    its ruling does ("undercut" for two, "underknock" for more).
+
+    >>> from scorekeeper.engine import find_rules
+    >>> knock = find_rules("knock-rummy")
+    >>> beaten_word(knock, 2), beaten_word(knock, 3), beaten_word(find_rules("gin"), 2)
+    ('undercut', 'underknock', 'undercut')
+    """
+    return vocabulary_for(rules).result_name("undercut" if players == 2 else "underknock")
 
 
 def headline(key: str, winner: str | None, by: str | None = None) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from scorekeeper import engine
 
 from ..engine.contract import GameEntry
+from ..engine.money import symbol_of
 from ..engine.vocabulary import vocabulary_for
 
 
@@ -29,8 +30,8 @@ def number(value: object, *, signed: bool = False) -> str:
 def money(value: object, currency: str = "") -> str:
     """An amount of money with two decimals and its currency, or nothing when there is none.
 
-    >>> money(8.2), money(None), money(-1.5, "EUR"), money(3, "$")
-    ('8.20', '', '−1.50 EUR', '$3.00')
+    >>> money(8.2), money(None), money(-1.5, "EUR"), money(3, "$"), money(2, "CHF")
+    ('8.20', '', '−€1.50', '$3.00', '2.00 CHF')
     """
     if not isinstance(value, int | float) or isinstance(value, bool):
         return ""
@@ -39,11 +40,13 @@ def money(value: object, currency: str = "") -> str:
 
 
 def with_currency(amount: str, currency: str) -> str:
-    """An amount with its currency: a symbol before it, a code after it."""
+    """An amount with its currency: the code's symbol before it (the game keeps "EUR",
+    the sheet prints "€", :mod:`scorekeeper.engine.money`), a code with none after it."""
     if not currency:
         return amount
-    if len(currency) == 1:
-        return f"−{currency}{amount[1:]}" if amount.startswith("−") else currency + amount
+    symbol = symbol_of(currency) if currency.isascii() and currency.isalpha() else currency
+    if symbol:
+        return f"−{symbol}{amount[1:]}" if amount.startswith("−") else symbol + amount
     return f"{amount} {currency}"
 
 
@@ -51,7 +54,7 @@ def stake(value: object, currency: str = "") -> str:
     """The stake line of the title block.
 
     >>> stake(0.05), stake(None), stake(0), stake(0.1, "EUR")
-    ('0.05 a point', 'none', 'none', '0.10 EUR a point')
+    ('0.05 a point', 'none', 'none', '€0.10 a point')
     """
     if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
         return "none"
@@ -134,6 +137,8 @@ _MINUS = re.compile(r"(?<=[\d)\s])-(?=[\s\d(])")
 _TIMES = re.compile(r"(?<=[\d)]) x (?=[\d(])|(?<=\d)x\b")
 _CARD = re.compile(r"\b(10|[2-9AJQKT])([CDHS])\b")
 _SETTING = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+_BRACKETED_SETTING = re.compile(r" ?\((?:[a-z]+(?:_[a-z]+)+)\)")
+_POSSESSIVE = re.compile(r"(?<=\w)'s\b")
 _ZERO_BONUS = re.compile(r"\bbonus of 0\b|\bat 0 a (?:box|hand)\b|: 0 more\b")
 FAMILY_IDS = {"jersey": "J", "parlett": "PJ", "gin": "G", "knock-rummy": "K"}
 """The sections of RULES.md a family's rulings may cite, beside common ground (C, V)."""
@@ -151,6 +156,12 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
     'Ann knocked with 1; Bob 14: 14 − 1 = 13, doubled to 2×'
     >>> typeset("Bob pays Ann (270 - 0) x 2 = 540; A♠-2♠-3♠; 7S; tie_goes_to_defender")
     'Bob pays Ann (270 − 0) × 2 = 540; A♠-2♠-3♠; 7♠; tie goes to defender'
+
+    A setting's name in brackets after a sentence that already says it in words goes, and
+    a possessive takes the sheet's one apostrophe (’), as its legend and layoffs do:
+
+    >>> typeset("Sal tied Bob's count of 5: a tie goes to the defender (tie_goes_to_defender)")
+    'Sal tied Bob’s count of 5: a tie goes to the defender'
     """
     if numbers:
         said = re.sub(
@@ -158,6 +169,8 @@ def typeset(said: str, numbers: Mapping[int, str] | None = None) -> str:
             lambda m: m.group(1) + " " + numbers.get(int(m.group(2)), m.group(2)),
             said,
         )
+    said = _BRACKETED_SETTING.sub("", said)
+    said = _POSSESSIVE.sub("’s", said)
     said = _MINUS.sub("−", said)
     said = re.sub(r"(?<=[\d)])−(?=[\d(])", " − ", said)
     said = re.sub(r"(?<=[\d)])\+(?=[\d(])", " + ", said)
@@ -177,7 +190,7 @@ def priced(said: str, currency: str) -> str:
 
     >>> priced("at 0.05 a point: Bob pays Ann 142 × 0.05 = 7.10; Cal pays Ann 60 × 0.05 = 3.00",
     ...        "EUR")
-    'at 0.05 EUR a point: Bob pays Ann 142 × 0.05 = 7.10 EUR; Cal pays Ann 60 × 0.05 = 3.00 EUR'
+    'at €0.05 a point: Bob pays Ann 142 × 0.05 = €7.10; Cal pays Ann 60 × 0.05 = €3.00'
     """
     said = re.sub(
         r"^at (\d+(?:\.\d+)?) a point", lambda m: f"at {with_currency(m.group(1), currency)} a point", said

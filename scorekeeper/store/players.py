@@ -40,6 +40,7 @@ class CountedGame:
     started: str | None
     created_at: datetime
     summary: dict[str, Any]
+    currency: str | None = None
 
 
 _COUNTED = select(
@@ -51,6 +52,7 @@ _COUNTED = select(
     GAMES.c.started,
     GAMES.c.created_at,
     GAMES.c.summary,
+    GAMES.c.currency,
 )
 """Only the columns records read: a whole row costs half as much again (a thousand
 games, docs/performance.md)."""

@@ -84,7 +84,7 @@ def test_sheet_header_and_footer_options(tmp_path: Path, capsys: pytest.CaptureF
     )
     text = " ".join(text_of(target).split())
     assert "Club Nord" in text and "2026-05-01 19:30" in text
-    assert "0.05 EUR a point" in text and "game g7Qx2" in text
+    assert "€0.05 a point" in text and "game g7Qx2" in text
     info = PdfReader(target).metadata
     assert info is not None and str(info["/CreationDate"]).startswith("D:20260501193000")
 
@@ -95,5 +95,5 @@ def test_a_hollywood_pad_with_many_columns_and_a_bad_count(
     target = tmp_path / "pad.pdf"
     assert run(capsys, "pad", "hollywood", "--columns", "12", "-o", str(target))[0] == 0
     text = text_of(target)
-    assert "Game 12 · to 100" in text and len(PdfReader(target).pages) == 2
+    assert "Game 12 · to 100" in text and len(PdfReader(target).pages) == 3  # bands of four
     assert_bad(*run(capsys, "pad", "hollywood", "--columns", "51", "-o", str(tmp_path / "x.pdf")), "usage")

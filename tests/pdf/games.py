@@ -193,3 +193,31 @@ def preset_game(preset: str) -> dict[str, Any]:
     if rules.doubling:
         boxes[3]["multiplier"] = 2
     return {"rules": preset, "players": seats, "dealer": first, "stake": 0.05, "boxes": boxes}
+
+
+EVENING = ["Margarethe Johansson", "Bartholomew Ingalls", "Constance Whitfield"]
+"""Three ordinary full names of 20, 19 and 19 characters (issue 35's evening)."""
+
+
+def evening_game(number: int = 15, players: list[str] | None = None, currency: str = "USD") -> dict[str, Any]:
+    """An evening's Jersey game of ``number`` boxes that its last box ends (a gin by the
+    leader), with a stake in ``currency``: the whole sheet, end tables and settlement."""
+    seats = players or EVENING
+    boxes = jersey_boxes(number - 1, seats)
+    endless = {"game_target": 100000}
+    before = engine.score(
+        {"rules": "jersey-scarne", "settings": endless, "players": seats, "dealer": seats[0], "boxes": boxes}
+    )
+    leader = max(seats, key=lambda p: before["totals"][p])
+    boxes.append(gin(leader, {p: 25 for p in seats if p != leader}))
+    game: dict[str, Any] = {
+        "rules": "jersey-scarne",
+        "players": seats,
+        "dealer": seats[0],
+        "stake": 0.05,
+        "currency": currency,
+        "boxes": boxes,
+        "settings": endless,
+    }
+    game["settings"] = {"game_target": engine.score(game)["totals"][leader]}
+    return game

@@ -66,7 +66,8 @@ def test_a_misdeal_takes_no_box_number_and_a_note_is_marked() -> None:
     assert contains_run(cells, ["2", "Sal", "K", "Sal", "20"])
     text = flat(pdf)
     assert "2 boxes (and 1 misdeal); in progress" in text
-    assert "Notes Misdeal* Tom showed a card" in text
+    # The note in a row of its own right under its misdeal, before the next box (issue 35).
+    assert "* Sal – misdeal 0 38 0 * Tom showed a card 2 Sal K Sal" in text
 
 
 def test_the_legend_and_the_trace_are_on_every_page() -> None:
@@ -106,12 +107,13 @@ def test_only_the_running_totals_that_changed_are_bold() -> None:
     totals = {seat: 4 + 3 * seat + 2 for seat in range(3)}
     bold = {
         (row, seat)
-        for row in range(2, 5)
+        for row in range(2, 6)
         for seat, column in totals.items()
         if table._cellStyles[row][column].fontname == FONT_BOLD
     }
-    # Box 1: Sal's underknock; the misdeal changes nothing; box 2: Sal's knock.
-    assert bold == {(2, 1), (4, 1)}
+    # Box 1: Sal's underknock; the misdeal changes nothing (its note is row 4); box 2 (row
+    # 5): Sal's knock.
+    assert bold == {(2, 1), (5, 1)}
     credit = 4 + 3 * 1 + 1
     assert table._cellStyles[2][credit].fontname == FONT_BOLD
 
@@ -151,6 +153,6 @@ def test_settlement_nets_money_in_its_currency_and_marks_the_shutout() -> None:
     game = games.gin_shutout_game("Ann", "Bob")
     score = engine.score(game)
     cells = lines(games.sheet_pdf(game, score, meta=META))
-    assert contains_run(cells, ["Bob", "Ann", "540", "135.00 EUR", "×2 shut out"])
+    assert contains_run(cells, ["Bob", "Ann", "540", "€135.00", "×2 shut out"])
     assert contains_run(cells, ["Points", "+540", "−540"])
-    assert contains_run(cells, ["Money", "+135.00 EUR", "−135.00 EUR"])
+    assert contains_run(cells, ["Money", "+€135.00", "−€135.00"])

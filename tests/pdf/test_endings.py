@@ -90,6 +90,6 @@ def test_notes_print_with_their_box_even_without_detail() -> None:
     }
     score = engine.score(game)
     text = flat(games.sheet_pdf(game, score, detail=False))
-    assert "Notes Hand 1* Bob <misdealt> & redealt ♥" in text
+    assert "1* Ann K Ann 3ᵏ 17 17 20 0 1* Bob <misdealt> & redealt ♥ Standing" in text
     assert contains_run(lines(games.sheet_pdf(game, score)), ["1*", "Ann", "K", "Ann"])
-    assert "Hand 1* Bob <misdealt> & redealt ♥" in flat(games.sheet_pdf(game, score, detail=True))
+    assert "1* Bob <misdealt> & redealt ♥" in flat(games.sheet_pdf(game, score, detail=True))

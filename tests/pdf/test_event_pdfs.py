@@ -157,7 +157,7 @@ def test_results_list_standings_rounds_and_the_evenings_best() -> None:
     assert "Highest box: Ann, 75 points (round 1, table 1)" in text
     assert "Most gins: Ann, Eve, 2 gins" in text
     assert contains_run(found, ["bye", "Gus"])
-    assert "Score: the sum of each player's settlements." in text
+    assert "Score: the sum of each player’s settlements." in text
 
 
 def test_results_with_nothing_scored_say_so() -> None:

@@ -95,7 +95,7 @@ def test_pads_are_ruled_for_handwriting(rules: str, seats: int) -> None:
     table: Any = box_pad(preset, seats, width, 200 * mm)  # its measures are internal
     widths, heights = list(table._colWidths), list(table._rowHeights)
     fixed = len(widths) - 3 * seats
-    assert all(w >= 14 * mm - 0.01 for w in widths[fixed:])
+    assert all(w >= 15 * mm - 0.01 for w in widths[fixed:])
     assert all(w <= 11 * mm for w in widths[:fixed])
     assert all(h >= 8 * mm - 0.01 for h in heights[2:])
     assert heights[0] >= 10 * mm - 0.01  # the name boxes
@@ -106,18 +106,19 @@ def test_each_game_gets_its_columns_on_the_pad() -> None:
         lines(render_blank_pad("oklahoma")), ["Hand", "Dlr", "How", "Won", "Upcard", "seat A"]
     )
     assert contains_run(lines(render_blank_pad("doubling")), ["Hand", "Dlr", "How", "Won", "×", "seat A"])
-    jersey = " ".join(page_texts(render_blank_pad("jersey-scarne"))[0].split())
+    # The summary (the foot and the pairs) is on the last sheet: the pad's own, or its own.
+    jersey = " ".join(page_texts(render_blank_pad("jersey-scarne"))[-1].split())
     assert "Pair Who pays Points ×2 shutout Money A–B ☐ A–C ☐ B–C ☐" in jersey
-    hollywood = " ".join(page_texts(render_blank_pad("hollywood"))[0].split())
+    hollywood = " ".join(page_texts(render_blank_pad("hollywood"))[-1].split())
     assert "Hands won" in hollywood and "Net: who is up, by how much" in hollywood
 
 
 def test_a_hollywood_pad_of_many_columns_goes_in_bands() -> None:
     preset = engine.find_rules("hollywood")
-    bands = hollywood_pad(preset, 12, 260 * mm, 150 * mm, 170 * mm)
+    bands = hollywood_pad(preset, 12, 173 * mm, 200 * mm, 30 * mm, 250 * mm)
     tables = [f for f in bands if hasattr(f, "_colWidths")]
-    assert len(tables) == 2
-    assert all(w >= 14 * mm - 0.01 for t in tables for w in list(t._colWidths)[5:])
+    assert len(tables) == 3  # four games a band
+    assert all(w >= 15 * mm - 0.01 for t in tables for w in list(t._colWidths)[5:])
     pdf = render_blank_pad("hollywood", columns=12)
     texts = page_texts(pdf)
-    assert len(texts) == 2 and "Game 12 · to 100" in texts[1]
+    assert len(texts) == 3 and "Game 12 · to 100" in texts[2]

@@ -66,5 +66,6 @@ def test_pages_have_ink_and_red_suits(jersey_pdf: bytes, tmp_path: Path) -> None
 
 @needs_poppler
 def test_a_letter_pad_renders(tmp_path: Path) -> None:
-    (page,) = to_images(render_blank_pad("jersey-scarne", page_size="letter"), tmp_path, "-png", "-r", "30")
-    assert png_size(page) == (255, 330)
+    # The rows on one sheet, the summary on its own (issue 35): both letter-sized.
+    pages = to_images(render_blank_pad("jersey-scarne", page_size="letter"), tmp_path, "-png", "-r", "30")
+    assert len(pages) == 2 and all(png_size(page) == (255, 330) for page in pages)

@@ -56,7 +56,8 @@ def test_title_block(jersey: Game, jersey_pdf: bytes) -> None:
     assert first.startswith("Jersey Gin (Scarne)")
     target = game["settings"]["game_target"]
     assert (
-        f"Rules as the book has them, but for: • Total that ends the game: {target} instead of 100, rule J14"
+        "Rules as the book has them, but for one setting. "
+        f"Total that ends the game: {target} instead of 100, rule J14"
     ) in first
     assert "2025-03-14" in first
     assert "1 Ann 2 Bob 3 Cal first dealer Ann" in first
@@ -140,9 +141,9 @@ def test_headings_repeat_on_every_page_of_a_long_table() -> None:
     game = games.jersey_game(100, ended=False, stake=None)
     score = engine.score(game)
     texts = page_texts(games.sheet_pdf(game, score, detail=False, page_size="letter"))
-    assert len(texts) >= 3
-    with_boxes = [text for text in texts if "count" in text]
-    assert len(with_boxes) >= 3
+    assert len(texts) >= 2
+    with_boxes = [text for text in texts if "Dealer" in text]
+    assert len(with_boxes) >= 2
     for text in with_boxes:
         cells = [line.strip() for line in text.splitlines()]
         assert contains_run(cells, ["Box", "Dealer", "How", "Won by", "Ann", "Bob", "Cal"])

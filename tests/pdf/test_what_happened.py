@@ -33,14 +33,16 @@ def test_the_currency_stored_with_the_game_prints_with_every_amount() -> None:
     entry = GameEntry.from_json(game)
     assert entry.currency == "EUR" and entry.to_json()["currency"] == "EUR"
     text = flat(games.sheet_pdf(game))
-    assert "0.05 EUR a point" in text
-    assert "7.10 EUR" in text and "−4.10 EUR" in text
+    assert "€0.05 a point" in text
+    assert "€7.10" in text and "−€4.10" in text
     # A currency given when printing (the command line's --currency) wins.
     typed = games.typed(game)
-    assert "USD" in flat(render_sheet(*typed, meta=SheetMeta(currency="USD")))
+    assert "$7.10" in flat(render_sheet(*typed, meta=SheetMeta(currency="USD")))
+    # A code with no symbol in English use prints after the amount.
+    assert "7.10 CHF" in flat(render_sheet(*typed, meta=SheetMeta(currency="CHF")))
 
 
-@pytest.mark.parametrize("bad", ["EURO", "€", "E1R", 3])
+@pytest.mark.parametrize("bad", ["EURO", "euro", "E1R", "¤", 3])
 def test_a_currency_that_is_no_iso_code_is_refused_by_name(bad: object) -> None:
     with pytest.raises(MalformedError, match="currency is a three-letter ISO 4217 code") as err:
         GameEntry.from_json({**games.jersey_game(3, ended=False), "currency": bad})
@@ -64,18 +66,18 @@ def test_a_corrected_box_is_marked_with_its_version() -> None:
 
 def test_notes_print_under_the_table_and_the_legend_keys_them_only_then() -> None:
     game = games.jersey_game(11)
-    assert "note under the table" not in flat(games.sheet_pdf(game))
+    assert "note under its box" not in flat(games.sheet_pdf(game))
     game["boxes"][2]["note"] = "Cal showed the 7♥"
     text = flat(games.sheet_pdf(game, detail=True))
-    assert "* note under the table" in text
-    # Right under the box table, before the chart and the end of the game.
-    assert text.index("Notes Box 3* Cal showed the 7♥") < text.index("The game box by box")
+    assert "* note under its box" in text
+    # Right under its box, before box 4 (issue 35: a note never prints pages after its row).
+    assert text.index("3* Cal showed the 7♥") < text.index("4 Ann G Ann")
 
 
 def test_settings_and_the_preset_in_words() -> None:
     text = flat(games.sheet_pdf(games.jersey_game(11)))
     assert (
-        "Rules as the book has them, but for: • Total that ends the game: 138 instead "
+        "Rules as the book has them, but for one setting. Total that ends the game: 138 instead "
         "of 100, rule J14" in text
     )
     assert "jersey-scarne" not in text and "(J14)" not in text
@@ -90,6 +92,6 @@ def test_no_bonus_row_of_nothing() -> None:
 
 def test_the_money_step_of_the_explanation_carries_the_currency() -> None:
     text = flat(games.sheet_pdf({**games.jersey_game(11), "currency": "EUR"}))
-    assert "at 0.05 EUR a point: Ann pays Bob 142 × 0.05 = 7.10 EUR" in text
+    assert "at €0.05 a point: Ann pays Bob 142 × 0.05 = €7.10" in text
     hollywood = flat(games.sheet_pdf({**games.hollywood_game(), "currency": "GBP"}))
-    assert "at 0.1 GBP a point: Ann pays Bob 777 × 0.1 = 77.70 GBP" in hollywood
+    assert "at £0.1 a point: Ann pays Bob 777 × 0.1 = £77.70" in hollywood

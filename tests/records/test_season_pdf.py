@@ -39,9 +39,9 @@ def test_the_season_prints_the_figures_and_every_game(db: Session, ids: list[str
     assert "Biggest deal 90 (gin, box 2 of 2026-10-01)" in text
     assert "Longest run of deals won 3" in text
     assert "Shutouts given 2" in text and "Shutouts taken 0" in text
-    assert "Money won or lost 103.20" in text
+    assert "Money won or lost +103.20" in text
     assert "knock undercut or underknock gin break gin after the break 2 1 1 1 0" in text
-    assert "Jersey Gin (Scarne) 2 1 5 31.6 103.20" in text
+    assert "Jersey Gin (Scarne) 2 1 5 31.6 +103.20" in text
     assert "Points settled, game by game 0 1032 game 1 Ann 1032" in text
     assert "2026-11-05 Jersey Gin (Scarne) ANN 50 · Dan 37 · bob 0 in progress" in text
     assert "2026-10-01 Jersey Gin (Scarne) Ann 258 · Bob 0 · Cal 0 Ann" in text
@@ -114,7 +114,7 @@ def test_names_in_every_script_money_with_currency_print_time_and_version() -> N
     assert f"scorekeeper9.9·seasonsummaryof{squeezed}·printed2026-11-2612:05UTC" in text
     # The gin is the second deal but the first box: numbered as its sheet numbers it.
     assert "Biggestbox90(gin,box1of2026-03-01)" in text
-    assert "Moneywonorlost" in text and "EUR" in text
+    assert "Moneywonorlost" in text and "€" in text
 
 
 def test_every_drawn_character_of_the_season_is_in_its_font(monkeypatch: Any) -> None:

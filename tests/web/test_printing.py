@@ -51,10 +51,12 @@ def test_the_currency_taken_on_the_form_is_stored_and_printed(client: FlaskClien
     game = client.get(f"/api/v1/games/{game_id}").get_json()
     assert game["game"]["currency"] == "EUR"  # stored with the game, read back by the API
     text = flat(client.get(f"/games/{game_id}/sheet.pdf").get_data())
-    assert "0.05 EUR a point" in text
+    assert "€0.05 a point" in text
     answer = client.post("/games/new?rules=jersey-scarne", data={**_form(), "currency": "euro"})
     assert answer.status_code == 422
-    assert "Enter a three-letter currency code such as EUR or USD." in answer.get_data(as_text=True)
+    assert "Enter a three-letter currency code such as EUR or USD, or a symbol such as €." in answer.get_data(
+        as_text=True
+    )
 
 
 def _form() -> dict[str, str]:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_pdf_words_are_the_engines() -> None:
     assert {key: r.name for key, r in RESULTS.items()} == RESULT_NAMES
     assert {key: r.letter for key, r in RESULTS.items()} == RESULT_LETTERS
-    assert f"BG {RESULT_NAMES['break-gin']}" in legend(three_hand=True)
+    assert f"BG {RESULT_NAMES['break-gin']}" in legend(beaten="underknock")
 
 
 def test_no_page_keeps_its_own_word_table() -> None:

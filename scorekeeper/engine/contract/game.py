@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..errors import MalformedError
+from ..money import read_currency
 from ..rules import default_rules_for
 from .box import BoxEntry
 from .fields import (
@@ -120,16 +121,19 @@ def _ended(value: Json, where: str) -> Literal["agreed"]:
 
 
 def _currency(value: Json, where: str) -> str:
-    """An ISO 4217 code: three letters, written in capitals.
+    """An ISO 4217 code in capitals, from a code or the symbol players write (money.py).
 
-    >>> _currency("eur", "currency")
-    'EUR'
+    >>> _currency("eur", "currency"), _currency("€", "currency")
+    ('EUR', 'EUR')
     """
-    if not isinstance(value, str) or len(value) != 3 or not (value.isascii() and value.isalpha()):
+    code = read_currency(value) if isinstance(value, str) else None
+    if code is None:
         raise MalformedError(
-            f"currency is a three-letter ISO 4217 code such as 'EUR', not {_shown(value)}", where
+            f"currency is a three-letter ISO 4217 code such as 'EUR' or a symbol such as '€', "
+            f"not {_shown(value)}",
+            where,
         )
-    return value.upper()
+    return code
 
 
 def read_adjudication(data: Json) -> tuple[GameEntry, BoxEntry]:

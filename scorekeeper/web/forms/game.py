@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
@@ -30,6 +31,7 @@ from wtforms.validators import (
 )
 
 from ... import engine
+from ...engine.money import SYMBOLS
 from ..cardfaces import RANKS
 from .fields import MAX_NAME, NUMERIC, FlaskForm, add_error, choices, not_huge
 
@@ -62,10 +64,13 @@ class NewGameForm(FlaskForm):
         render_kw={"inputmode": "decimal", "autocomplete": "off"},
     )
     currency = StringField(
-        "Currency (ISO code, optional)",
+        "Currency (code or symbol, optional)",
         validators=[
             Optional(),
-            Regexp(r"^[A-Za-z]{3}$", message=("Enter a three-letter currency code such as EUR or USD.")),
+            Regexp(
+                rf"^\s*([A-Za-z]{{3}}|{'|'.join(map(re.escape, SYMBOLS))})\s*$",
+                message="Enter a three-letter currency code such as EUR or USD, or a symbol such as €.",
+            ),
         ],
         render_kw={
             "maxlength": 3,
@@ -256,7 +261,7 @@ def game_from_form(form: NewGameForm) -> dict[str, Any] | None:
     if form.stake.data is not None and form.stake.data > 0:
         game["stake"] = float(form.stake.data)
     if form.currency.data and form.currency.data.strip():
-        game["currency"] = form.currency.data.strip().upper()
+        game["currency"] = form.currency.data.strip()  # the engine reads a code or a symbol
     if form.place.data and form.place.data.strip():
         game["place"] = " ".join(form.place.data.split())
     if form.started.data is not None:
