@@ -176,6 +176,7 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
         "event_rounds": 1,
         "event_games": 1,
         "event_penalties": 1,
+        "event_history": 2,  # the start (round 1 seated) and the penalty
     }
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
