@@ -38,26 +38,13 @@ from scorekeeper import engine
 from scorekeeper.web import create_app
 from tests.conftest import copy_database
 from tests.walk.phones import Phone, acknowledged
+from tests.web.conftest import preset_defaults
 
 EXAMPLES = int(os.environ.get("SCOREKEEPER_WALK_EXAMPLES", "12"))
 STEPS = int(os.environ.get("SCOREKEEPER_WALK_STEPS", "14"))
 
 NAMES = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Zoe\u0308", "Ivy"]
 """Entrants and players; one with a separate accent (NFD), as a phone may type it."""
-
-JERSEY = engine.PRESETS["jersey-scarne"]
-
-
-def _settings_fields(preset: str) -> dict[str, str]:
-    rules = engine.PRESETS[preset]
-    out: dict[str, str] = {}
-    for s in engine.SETTINGS:
-        value = getattr(rules, s.name)
-        if s.kind is bool:
-            out[f"setting_{s.name}"] = "true" if value else "false"
-        else:
-            out[f"setting_{s.name}"] = "" if value is None else str(value)
-    return out
 
 
 @dataclass
@@ -138,7 +125,7 @@ class Walk(RuleBasedStateMachine):
         preset = "jersey-scarne" if size == 3 else "gin"
         form = {"rules": preset, "dealer": "0", "stake": data.draw(st.sampled_from(["", "0.05"]))}
         form.update({f"players-{i}": name for i, name in enumerate(players)})
-        form.update(_settings_fields(preset))
+        form.update(preset_defaults(preset))
         answer = self.phone["ann"].post(f"/games/new?rules={preset}", data=form)
         assert acknowledged(answer), answer.get_data(as_text=True)[:2000]
         game = Game(answer.headers["Location"].rsplit("/", 1)[1], players)
@@ -421,7 +408,7 @@ class Walk(RuleBasedStateMachine):
             "tie_break_3": "head_to_head",
             "entrants": "\n".join(entrants),
         }
-        form.update(_settings_fields("jersey-scarne"))
+        form.update(preset_defaults("jersey-scarne"))
         answer = self.phone["director"].post("/events/new?rules=jersey-scarne", data=form)
         assert acknowledged(answer), answer.get_data(as_text=True)[:3000]
         event = Event(answer.headers["Location"].rsplit("/", 1)[1], "director")
