@@ -135,13 +135,9 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
             return "Reopened by the director", _note(d)
         case Kind.RULES:
             return "House rules changed", _rules_changed(d)
-        case Kind.PENALTY:
-            return "Director", f"penalty of {d.get('points', '?')} to {d.get('player', '?')}{_why(d)}"
-        case Kind.PENALTY_WITHDRAWN:
-            return (
-                "Director",
-                f"penalty of {d.get('points', '?')} to {d.get('player', '?')} withdrawn{_why(d)}",
-            )
+        case Kind.PENALTY | Kind.PENALTY_WITHDRAWN:
+            back = " withdrawn" if entry.kind is Kind.PENALTY_WITHDRAWN else ""
+            return "Director", f"penalty of {d.get('points', '?')} to {d.get('player', '?')}{back}{_why(d)}"
         case Kind.RESEATED:
             why = d.get("reseated")
             return "Director", f"{why or 'seats changed'}: the table plays a new game"

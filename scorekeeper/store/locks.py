@@ -33,6 +33,12 @@ def _begin(db: Session) -> None:
         db.connection(execution_options={IMMEDIATE: True})
 
 
+def _lock_game(db: Session, game_id: str) -> None:
+    """PostgreSQL: the game's row ``FOR UPDATE`` (SQLite's write lock holds the database)."""
+    if db.get_bind().dialect.name != "sqlite":
+        db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
+
+
 @contextmanager
 def holding(db: Session, event_id: str | None) -> Iterator[None]:
     """Hold an event for one write of the director's, that may also write its games (a
@@ -80,8 +86,7 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
         yield
         return
     if db.info.get(HELD):  # inside an event's write: lock the game too, commit with it
-        if db.get_bind().dialect.name != "sqlite":
-            db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
+        _lock_game(db, game_id)
         before = db.info.get("writing")
         db.info["writing"] = game_id
         try:
@@ -90,8 +95,7 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
             db.info["writing"] = before
         return
     _begin(db)
-    if db.get_bind().dialect.name != "sqlite":
-        db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
+    _lock_game(db, game_id)
     db.info["writing"] = game_id
     try:
         yield

@@ -357,14 +357,13 @@ def reopen_table(db: Session, event_id: str, game_id: str, *, key: str | None = 
 def renew_director_codes(db: Session, event_id: str, secret: bytes, *, key: str | None = None) -> Codes:
     """New director codes; the old ones stop working at once. A ``key`` sent again
     renews nothing more (the codes as they are)."""
-    made_round = (event_row(db, event_id).codes_round or 1) + 1
 
     def write(event: LoadedEvent) -> Change:
         made = make_codes(secret, f"event-{event.id}", (event.row.codes_round or 1) + 1)
         store.events.set_director_codes(db, event.id, made.edit, made.join, made.round)
         return {"round": made.round}, {}
 
-    held(db, event_id, Kind.CODES, None if key else made_round, key, write)
+    held(db, event_id, Kind.CODES, None, key, write)
     row = event_row(db, event_id)
     made = make_codes(secret, f"event-{row.id}", row.codes_round or 1)
     return Codes(made.edit, made.join, made.round)
