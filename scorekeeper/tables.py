@@ -5,16 +5,13 @@ correction or a deletion rewrites the summary, so the standings stay right."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from .engine.event import EventEntry, Standing, TableResult
 from .engine.event import standings as rank
-from .engine.summary import Summary
-
-NO_BOX = "misdeal"
-"""A misdeal is no box: not counted, and it neither makes nor breaks a run."""
+from .engine.event.kept import NO_BOX as NO_BOX
+from .engine.event.kept import result_of
 
 
 class TableSummary(Protocol):
@@ -37,28 +34,7 @@ def table_result(game: TableSummary) -> TableResult:
     """What the standings read of one table's stored summary: the totals (final once
     over), boxes won, and each player's net from the settlement (while a game paid box
     by box plays, from its payments so far: K5)."""
-    summary = Summary.read(game.summary)
-    record_ = summary.record
-    boxes = record_.boxes if record_ else ()
-    won = Counter(box[1] for box in boxes if box[1] is not None and box[0] != NO_BOX)
-    net: dict[str, int] = dict.fromkeys(game.players, 0)
-    for payment in record_.settlement if record_ else ():
-        net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
-        net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
-    over = summary.game_over
-    return TableResult(
-        game.round,
-        game.table,
-        tuple(game.players),
-        dict(summary.standing_totals),
-        dict(won),
-        over,
-        summary.winner,
-        net if over else {},
-        summary.boxes or 0,
-        game.game_id,
-        {} if over else dict(summary.paid),
-    )
+    return result_of(game.round, game.table, game.game_id, game.players, game.summary)
 
 
 def standings(

@@ -41,7 +41,8 @@ from .entry import (
     check_room,
     read_entrants,
 )
-from .standings import Standing, TableResult, paid_nets, standings, table_points
+from .kept import standings
+from .standings import Standing, TableResult, paid_nets, table_points
 
 __all__ = [
     "COUNTS",

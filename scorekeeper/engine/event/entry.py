@@ -8,7 +8,7 @@ import dataclasses
 import datetime
 import functools
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -374,13 +374,23 @@ class EventEntry:
 
     def points_for_places(self, players: int) -> tuple[int, ...]:
         """Points by place (first, second, ...) at a table of ``players`` (placings)."""
-        if self.placing_points:
-            points = self.placing_points[:players]
-            return points + (0,) * (players - len(points))
-        return tuple(range(players - 1, -1, -1))
+        return places_points(self.placing_points, players)
 
     def with_changes(self, **changes: Any) -> EventEntry:
         return dataclasses.replace(self, **changes)
+
+
+def places_points(placing_points: Sequence[int], players: int) -> tuple[int, ...]:
+    """Points by place (first, second, ...) at a table of ``players`` (placings): the
+    director's, else one a place below the first's ``players - 1``.
+
+    >>> places_points((), 3), places_points((5, 2), 3)
+    ((2, 1, 0), (5, 2, 0))
+    """
+    if placing_points:
+        points = tuple(placing_points[:players])
+        return points + (0,) * (players - len(points))
+    return tuple(range(players - 1, -1, -1))
 
 
 def read_entrants(data: Json, where: str = "entrants") -> tuple[str, ...]:

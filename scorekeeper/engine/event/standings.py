@@ -5,7 +5,7 @@ the event and its tables' results."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .entry import EventEntry, Json
@@ -123,102 +123,6 @@ class Standing:
 
 def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(value, 2)
-
-
-def standings(
-    event: EventEntry,
-    results: Sequence[TableResult],
-    *,
-    players: Sequence[str] | None = None,
-    withdrawn: Sequence[str] = (),
-) -> tuple[Standing, ...]:
-    """The event's standings from its tables' results: each player's score by the
-    event's count (``net``: the sum of settlements; ``placings``: points by place at the
-    table, ties sharing the places' points), a bye scored as the event says (the
-    round's average score of those who played, by default), less penalties; ranked by
-    score, then the tie-breaks in the event's order. Equal on everything shares a rank.
-
-    >>> event = EventEntry("x", ("Ann", "Bob", "Cal", "Dee"), table_size=2, rules="gin")
-    >>> results = [TableResult(1, 1, ("Ann", "Bob"), {"Ann": 120, "Bob": 40}, {"Ann": 3},
-    ...                        True, "Ann", {"Ann": 80, "Bob": -80}),
-    ...            TableResult(1, 2, ("Cal", "Dee"), {"Cal": 10, "Dee": 30}, {"Dee": 1})]
-    >>> [(s.rank, s.player, s.to_json()["score"]) for s in standings(event, results)]
-    [(1, 'Ann', 80), (2, 'Dee', 20), (3, 'Cal', -20), (4, 'Bob', -80)]
-    """
-    names = list(players if players is not None else event.entrants)
-    known = set(names)
-    for result in results:
-        for p in result.players:
-            if p not in known:
-                names.append(p)
-                known.add(p)
-    score = {p: 0.0 for p in names}
-    games = dict.fromkeys(names, 0)
-    won = dict.fromkeys(names, 0.0)
-    boxes = dict.fromkeys(names, 0)
-    byes = dict.fromkeys(names, 0)
-    versus: dict[tuple[str, str], float] = {}
-    per_round: dict[int, list[float]] = {}
-    for result in results:
-        if not result.started:
-            continue
-        nets = result.nets()
-        places = result.places(nets)
-        points = table_points(event, result, nets, places)
-        top = max(nets.values(), default=0)
-        leaders = [q for q in result.players if nets[q] == top]
-        for p in result.players:
-            score[p] += points[p]
-            games[p] += 1
-            boxes[p] += result.boxes_won.get(p, 0)
-            if result.over and p in leaders:  # E6: a table won, shared by those level at the top
-                won[p] += 1 / len(leaders)
-            per_round.setdefault(result.round, []).append(points[p])
-            for q in result.players:
-                if q != p:
-                    versus[p, q] = versus.get((p, q), 0) + (nets[p] - nets[q]) / 2
-    for seating in event.seating:
-        for p in seating.byes:
-            if p not in score:
-                continue
-            byes[p] += 1
-            if event.bye == "average":
-                played = per_round.get(seating.round, [])
-                score[p] += sum(played) / len(played) if played else 0
-            else:
-                score[p] += event.bye
-    penalty = dict.fromkeys(names, 0)
-    for pen in event.penalties:
-        if pen.player in penalty and not pen.withdrawn:
-            penalty[pen.player] += pen.points
-            score[pen.player] -= pen.points
-
-    def key_of(p: str, h2h: float = 0) -> tuple[float, ...]:
-        keys: list[float] = [round(score[p], 6)]
-        for tie in event.tie_breaks:
-            if tie == "won":
-                keys.append(won[p])
-            elif tie == "boxes":
-                keys.append(boxes[p])
-            else:
-                keys.append(round(h2h, 6))
-        return tuple(keys)
-
-    plain = {p: key_of(p) for p in names}
-    h2h = dict.fromkeys(names, 0.0)
-    for (p, q), owed in versus.items():  # only pairs that met: level ones count
-        if plain[p] == plain[q]:
-            h2h[p] += owed
-    final = {p: key_of(p, h2h[p]) for p in names}
-    order = sorted(names, key=lambda p: tuple(-k for k in final[p]))
-    rows: list[Standing] = []
-    gone = set(withdrawn)
-    for i, p in enumerate(order):
-        rank = rows[-1].rank if rows and final[p] == final[order[i - 1]] else i + 1
-        rows.append(
-            Standing(rank, p, score[p], games[p], won[p], boxes[p], byes[p], penalty[p], h2h[p], p in gone)
-        )
-    return tuple(rows)
 
 
 def table_points(

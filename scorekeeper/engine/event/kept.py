@@ -1,0 +1,330 @@
+"""Standings kept, not recomputed (issue 34): the difference one game makes.
+
+An event's standings are each player's sums over the tables he played (score, games,
+tables won, boxes won, and against whom he settled what), then byes, penalties and the
+ranking. The sums are kept with the event (``store.kept``), and a write changes one
+table: its result before and after give the difference (:func:`difference`), added to
+the kept sums in the write's own transaction. :func:`ranked` makes the standings from
+the sums, and :func:`scorekeeper.engine.event.standings` is :func:`ranked` of the sums
+of every table (:func:`total`), so kept and fresh standings are one computation.
+
+Every sum is a whole number: a score and a table won are counted in
+:data:`SCALE`-ths (a place or a win shared by up to sixteen players is a whole number
+of them), so adding a difference and taking it away again leaves the sums as they
+were, to the point.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..summary import Summary
+from .entry import Count, EventEntry, Json, places_points
+from .standings import Standing, TableResult
+
+SCALE = 720720
+"""The sums' unit is 1/SCALE of a point (the least common multiple of 1 to 16)."""
+
+NO_BOX = "misdeal"
+"""A misdeal is no box: not counted, and it neither makes nor breaks a run."""
+
+
+class Counting(Protocol):
+    """How a table's result counts (the event's ``standings`` and points by place)."""
+
+    @property
+    def standings(self) -> Count: ...
+
+    def points_for_places(self, players: int) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The counting of an event as the kept row stores it: net, or placing points
+    (``placing_points``: the director's, empty for the default)."""
+
+    standings: Count = "net"
+    placing_points: tuple[int, ...] = ()
+
+    def points_for_places(self, players: int) -> tuple[int, ...]:
+        return places_points(self.placing_points, players)
+
+    def to_json(self) -> dict[str, Json]:
+        return {"standings": self.standings, "placing_points": list(self.placing_points)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Counted:
+        return cls(data.get("standings", "net"), tuple(data.get("placing_points") or ()))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's sums: ``score`` and ``won`` in :data:`SCALE`-ths, games played,
+    boxes won, and against each player met the sum of their nets' differences (twice
+    the head-to-head score)."""
+
+    score: int = 0
+    games: int = 0
+    won: int = 0
+    boxes: int = 0
+    versus: Mapping[str, int] = field(default_factory=dict)
+
+    def plus(self, other: Line, sign: int = 1) -> Line:
+        versus = dict(self.versus)
+        for q, owed in other.versus.items():
+            versus[q] = versus.get(q, 0) + sign * owed
+        return Line(
+            self.score + sign * other.score,
+            self.games + sign * other.games,
+            self.won + sign * other.won,
+            self.boxes + sign * other.boxes,
+            versus,
+        )
+
+    @property
+    def empty(self) -> bool:
+        return not (self.score or self.games or self.won or self.boxes or any(self.versus.values()))
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "score": self.score,
+            "games": self.games,
+            "won": self.won,
+            "boxes": self.boxes,
+            "versus": dict(self.versus),
+        }
+
+
+@dataclass(frozen=True)
+class Tally:
+    """An event's sums (or one table's part of them, or a difference): each player's
+    :class:`Line`, and each round's scores summed (in SCALE-ths) and counted (a bye
+    scores the round's average)."""
+
+    lines: Mapping[str, Line] = field(default_factory=dict)
+    rounds: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+
+    def plus(self, other: Tally, sign: int = 1) -> Tally:
+        lines = dict(self.lines)
+        for p, line in other.lines.items():
+            lines[p] = lines.get(p, Line()).plus(line, sign)
+        rounds = dict(self.rounds)
+        for number, (points, count) in other.rounds.items():
+            was = rounds.get(number, (0, 0))
+            rounds[number] = (was[0] + sign * points, was[1] + sign * count)
+        return Tally(lines, rounds)
+
+    def tidy(self) -> Tally:
+        """The same sums without what is zero (a difference that cancels out)."""
+        lines = {
+            p: Line(line.score, line.games, line.won, line.boxes, {q: v for q, v in line.versus.items() if v})
+            for p, line in self.lines.items()
+            if not line.empty
+        }
+        return Tally(lines, {n: r for n, r in self.rounds.items() if r != (0, 0)})
+
+
+def scaled_points(
+    counting: Counting, result: TableResult, nets: Mapping[str, int], places: Mapping[str, float]
+) -> dict[str, int]:
+    """Each player's score from one table, in SCALE-ths (a shared place shares its
+    places' points)."""
+    if counting.standings == "net":
+        return {p: v * SCALE for p, v in nets.items()}
+    table = counting.points_for_places(len(result.players))
+    points: dict[str, int] = {}
+    for p, place in places.items():
+        tied = [q for q, other in places.items() if other == place]
+        first = int(place - (len(tied) - 1) / 2)  # the best of the shared places, from 1
+        points[p] = sum(table[first - 1 : first - 1 + len(tied)]) * SCALE // len(tied)
+    return points
+
+
+def tally_of(counting: Counting, result: TableResult | None) -> Tally:
+    """One table's part of the event's sums: nothing until it is started (a box
+    played, or ended); then each player's score, a game, a share of the table won once
+    it is over (E6: shared by those level at the top), boxes won and nets against the
+    others."""
+    if result is None or not result.started:
+        return Tally()
+    nets = result.nets()
+    points = scaled_points(counting, result, nets, result.places(nets))
+    top = max(nets.values(), default=0)
+    leaders = [q for q in result.players if nets[q] == top]
+    lines = {
+        p: Line(
+            points[p],
+            1,
+            SCALE // len(leaders) if result.over and p in leaders else 0,
+            result.boxes_won.get(p, 0),
+            {q: nets[p] - nets[q] for q in result.players if q != p},
+        )
+        for p in result.players
+    }
+    return Tally(lines, {result.round: (sum(points[p] for p in result.players), len(result.players))})
+
+
+def difference(counting: Counting, before: TableResult | None, after: TableResult | None) -> Tally:
+    """What one write to a table changes in the event's sums: its part after, less its
+    part before (None: no such table, before its game or after it is gone)."""
+    return tally_of(counting, after).plus(tally_of(counting, before), -1).tidy()
+
+
+def total(counting: Counting, results: Iterable[TableResult]) -> Tally:
+    """The event's sums over every table."""
+    tally = Tally()
+    for result in results:
+        tally = tally.plus(tally_of(counting, result))
+    return tally.tidy()
+
+
+def result_of(round: int, table: int, game_id: str, players: Sequence[str], summary: object) -> TableResult:
+    """What the standings read of one table's stored summary: the totals (final once
+    over), boxes won, and each player's net from the settlement (while a game paid box
+    by box plays, from its payments so far: K5)."""
+    read = Summary.read(summary)
+    record_ = read.record
+    boxes = record_.boxes if record_ else ()
+    won = Counter(box[1] for box in boxes if box[1] is not None and box[0] != NO_BOX)
+    net: dict[str, int] = dict.fromkeys(players, 0)
+    for payment in record_.settlement if record_ else ():
+        net[payment["from"]] = net.get(payment["from"], 0) - payment["points"]
+        net[payment["to"]] = net.get(payment["to"], 0) + payment["points"]
+    over = read.game_over
+    return TableResult(
+        round,
+        table,
+        tuple(players),
+        dict(read.standing_totals),
+        dict(won),
+        over,
+        read.winner,
+        net if over else {},
+        read.boxes or 0,
+        game_id,
+        {} if over else dict(read.paid),
+    )
+
+
+def names_of(entrants: Sequence[str], results: Iterable[TableResult]) -> list[str]:
+    """Everyone the standings list, in order: the entrants, then anyone else seated at
+    a table (in the tables' order)."""
+    names = list(entrants)
+    known = set(names)
+    for result in results:
+        for p in result.players:
+            if p not in known:
+                names.append(p)
+                known.add(p)
+    return names
+
+
+def standings(
+    event: EventEntry,
+    results: Sequence[TableResult],
+    *,
+    players: Sequence[str] | None = None,
+    withdrawn: Sequence[str] = (),
+) -> tuple[Standing, ...]:
+    """The event's standings from its tables' results: each player's score by the
+    event's count (``net``: the sum of settlements; ``placings``: points by place at the
+    table, ties sharing the places' points), a bye scored as the event says (the
+    round's average score of those who played, by default), less penalties; ranked by
+    score, then the tie-breaks in the event's order. Equal on everything shares a rank.
+
+    >>> event = EventEntry("x", ("Ann", "Bob", "Cal", "Dee"), table_size=2, rules="gin")
+    >>> results = [TableResult(1, 1, ("Ann", "Bob"), {"Ann": 120, "Bob": 40}, {"Ann": 3},
+    ...                        True, "Ann", {"Ann": 80, "Bob": -80}),
+    ...            TableResult(1, 2, ("Cal", "Dee"), {"Cal": 10, "Dee": 30}, {"Dee": 1})]
+    >>> [(s.rank, s.player, s.to_json()["score"]) for s in standings(event, results)]
+    [(1, 'Ann', 80), (2, 'Dee', 20), (3, 'Cal', -20), (4, 'Bob', -80)]
+    """
+    names = names_of(event.entrants if players is None else players, results)
+    return ranked(event, total(event, results), names, withdrawn=withdrawn)
+
+
+def ranked(
+    event: EventEntry, tally: Tally, names: Sequence[str], *, withdrawn: Sequence[str] = ()
+) -> tuple[Standing, ...]:
+    """The standings from the event's sums (kept, or :func:`total` of its tables):
+    byes and penalties as the event says, ranked by score, then the tie-breaks in the
+    event's order (head to head counts only against players level so far)."""
+    lines = {p: tally.lines.get(p, Line()) for p in names}
+    score = {p: line.score / SCALE for p, line in lines.items()}
+    byes = dict.fromkeys(names, 0)
+    for seating in event.seating:
+        for p in seating.byes:
+            if p not in score:
+                continue
+            byes[p] += 1
+            if event.bye == "average":
+                points, count = tally.rounds.get(seating.round, (0, 0))
+                score[p] += points / count / SCALE if count else 0
+            else:
+                score[p] += event.bye
+    penalty = dict.fromkeys(names, 0)
+    for pen in event.penalties:
+        if pen.player in penalty and not pen.withdrawn:
+            penalty[pen.player] += pen.points
+            score[pen.player] -= pen.points
+
+    def key_of(p: str, h2h: float = 0) -> tuple[float, ...]:
+        keys: list[float] = [round(score[p], 6)]
+        for tie in event.tie_breaks:
+            if tie == "won":
+                keys.append(lines[p].won / SCALE)
+            elif tie == "boxes":
+                keys.append(lines[p].boxes)
+            else:
+                keys.append(round(h2h, 6))
+        return tuple(keys)
+
+    plain = {p: key_of(p) for p in names}
+    h2h = dict.fromkeys(names, 0.0)
+    for p in names:  # only pairs that met: level ones count
+        for q, owed in lines[p].versus.items():
+            if q in plain and plain[p] == plain[q]:
+                h2h[p] += owed / 2
+    final = {p: key_of(p, h2h[p]) for p in names}
+    order = sorted(names, key=lambda p: tuple(-k for k in final[p]))
+    rows: list[Standing] = []
+    gone = set(withdrawn)
+    for i, p in enumerate(order):
+        line = lines[p]
+        rank = rows[-1].rank if rows and final[p] == final[order[i - 1]] else i + 1
+        rows.append(
+            Standing(
+                rank,
+                p,
+                score[p],
+                line.games,
+                line.won / SCALE,
+                line.boxes,
+                byes[p],
+                penalty[p],
+                h2h[p],
+                p in gone,
+            )
+        )
+    return tuple(rows)
+
+
+__all__ = [
+    "NO_BOX",
+    "SCALE",
+    "Counted",
+    "Counting",
+    "Line",
+    "Tally",
+    "difference",
+    "names_of",
+    "ranked",
+    "result_of",
+    "scaled_points",
+    "standings",
+    "tally_of",
+    "total",
+]
