@@ -10,7 +10,7 @@ before.
 from __future__ import annotations
 
 from ..engine.summary import Summary
-from . import events
+from . import events, kept
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -177,6 +177,7 @@ __all__ = [
     "history",
     "holding",
     "join_code_hash",
+    "kept",
     "let_go",
     "live_boxes",
     "live_place",

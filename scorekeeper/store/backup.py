@@ -13,7 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine.contract import sound, unsound
-from .db import connect, migrate
+from .db import connect, migrate, opened
+from .kept import rebuild_missing
 from .models import (
     EVENT_TABLES,
     Base,
@@ -262,6 +263,8 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
                     )
     finally:
         target.dispose()
+    with opened(database_url) as db:  # the kept standings are made, not backed up
+        rebuild_missing(db)
     return {name: len(document["tables"].get(name, [])) for name in BACKUP_TABLES}
 
 

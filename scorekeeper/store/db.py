@@ -93,6 +93,10 @@ def migrate(database_url: str) -> None:
     config.attributes["database_url"] = database_url
     with _migrating(database_url):
         command.upgrade(config, "head")
+        from .kept import rebuild_missing  # the kept standings of events stored before them
+
+        with opened(database_url) as db:
+            rebuild_missing(db)
 
 
 @contextmanager

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .models import Event, Game
+from .models import Event, EventTable, Game
 
 IMMEDIATE = "scorekeeper_immediate"
 """The execution option that makes the connection's next transaction ``BEGIN IMMEDIATE``."""
@@ -37,6 +37,17 @@ def _lock_game(db: Session, game_id: str) -> None:
     """PostgreSQL: the game's row ``FOR UPDATE`` (SQLite's write lock holds the database)."""
     if db.get_bind().dialect.name != "sqlite":
         db.execute(select(Game.version).where(Game.id == game_id).with_for_update())
+
+
+def _lock_event_of(db: Session, game_id: str) -> None:
+    """PostgreSQL: the row of the event whose table plays the game, ``FOR UPDATE``,
+    before the game's: the order a director's write takes (:func:`holding`), so a box
+    and a director's write never wait for each other crosswise, and the event's kept
+    standings are written by one writer at a time (``store.kept``)."""
+    if db.get_bind().dialect.name != "sqlite":
+        event_id = db.scalar(select(EventTable.event_id).where(EventTable.game_id == game_id))
+        if event_id is not None:
+            db.execute(select(Event.version).where(Event.id == event_id).with_for_update())
 
 
 @contextmanager
@@ -95,6 +106,7 @@ def writing(db: Session, game_id: str) -> Iterator[None]:
             db.info["writing"] = before
         return
     _begin(db)
+    _lock_event_of(db, game_id)
     _lock_game(db, game_id)
     db.info["writing"] = game_id
     try:

@@ -265,6 +265,60 @@ class EventHistory(Base):
     at: Mapped[datetime] = mapped_column(default=now)
 
 
+class KeptEvent(Base):
+    """An event's kept standings (issue 34): how its tables count, each round's scores
+    summed and counted, and its version (up by one with every write that changes the
+    standings, in that write's transaction); ``built``: the version it was last built
+    at from every game (a director's write), so a reader knows the rows it read before
+    still hold."""
+
+    __tablename__ = "kept_events"
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int]
+    built: Mapped[int]
+    counting: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rounds: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class KeptPlayer(Base):
+    """One player's kept sums in an event (``engine.event.kept.Line``) and the event's
+    kept version that last changed them."""
+
+    __tablename__ = "kept_players"
+    __table_args__ = (sa.Index("ix_kept_players_version", "event_id", "version"),)
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    player: Mapped[str] = mapped_column(String(80), primary_key=True)
+    score: Mapped[int] = mapped_column(sa.BigInteger)
+    games: Mapped[int]
+    won: Mapped[int] = mapped_column(sa.BigInteger)
+    boxes: Mapped[int]
+    versus: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int]
+
+
+class KeptTable(Base):
+    """One table's game as the kept standings last counted it (its ``TableResult``),
+    whether it was ended by agreement, and the kept version that last changed it."""
+
+    __tablename__ = "kept_tables"
+    __table_args__ = (sa.Index("ix_kept_tables_version", "event_id", "version"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    round: Mapped[int]
+    table_number: Mapped[int]
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    ended: Mapped[str | None] = mapped_column(String(16))
+    version: Mapped[int]
+
+
+KEPT_TABLES = ("kept_events", "kept_players", "kept_tables")
+"""Made from the games and the event (``store.kept.rebuild``): not backed up, rebuilt."""
+
+
 GAMES = typing.cast(sa.Table, Game.__table__)
 GAME_FIELDS = tuple(column.name for column in GAMES.c)
 BOXES = typing.cast(sa.Table, Box.__table__)

@@ -29,6 +29,7 @@ from sqlalchemy import JSON, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from . import kept
 from .locks import commit, writing
 from .models import (
     BOXES,
@@ -437,6 +438,7 @@ def _write(
                     "phone": phone,
                 },
             )
+            kept.game_written(db, game_id, summary)
             commit(db)
             return WriteResult(version, changed.box_id, updated_at=stamp)
         except IntegrityError:
@@ -538,6 +540,13 @@ def amend_game(
                     game_version=version,
                     at=stamp,
                 )
+            )
+            kept.game_written(
+                db,
+                game_id,
+                summary,
+                amendment.ended,
+                end_changed=amendment.ended is not None or amendment.reopen,
             )
             commit(db)
             return WriteResult(version, None, updated_at=stamp)

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, request, url_for
 from .. import engine, ledger, store
 from ..engine.contract import BoxEntry, SheetBox
 from ..engine.vocabulary import deal_word
-from . import forms, gamedata, htmx, standings
+from . import forms, gamedata, htmx
 from .database import session as db_session
 from .eventdata import directs_game  # the event's director corrects an ended table too
 
@@ -164,7 +164,6 @@ def _saved(written: ledger.Written, done: str, number: int | None = None) -> Res
             table.version,
             f"{deal_word(table.rules()).capitalize()} {number or ''} {done}.",
         )
-    standings.after_write(table.id)
     return htmx.go(url_for("games.sheet", game_id=table.id))
 
 

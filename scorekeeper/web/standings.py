@@ -1,26 +1,20 @@
-"""An event as it stands, read and ranked once per change in each process (issue 25).
+"""An event as it stands, read from its kept standings once per change in each process
+(issues 25 and 34).
 
-A club evening's projectors and phones ask for the standings every few seconds: each
-answer used to read every table's summary, rank 300 players and draw them (about 35 ms
-of the interpreter for 100 tables, docs/performance.md), for five projectors alike.
-The event is now kept per process under its stamp (``store.events.event_stamp``: the
-event's version and time, and the sum, count and latest time of its games' versions),
-which one small query reads and every write changes in its own transaction: a box
-recorded at any table, by any process, makes a new stamp, so nothing kept is ever
-served in its place. What is drawn from one state (the pages' view, the API's JSON, the
-projector's fragment at a given clock minute) is kept beside it in :attr:`Now.made`.
+A club evening's projectors and phones ask for the standings every few seconds. Every
+write that changes them keeps the event's standings as sums in its own transaction
+(``store.kept``), so a reader reads those rows and ranks them: no game is read, no
+summary summed. Whether anything changed is one indexed read (``store.kept.stamp``: the
+event's version and time, and its kept version, build and time), the same in every
+process and worker; a new state reads only the kept rows changed since the state kept
+before (:func:`scorekeeper.ledger.events.board`). What is drawn from one state (the
+pages' view, the API's JSON, the projector's fragment at a given clock minute) is kept
+beside it in :attr:`Now.made`.
 
 A new state is read by one thread of a process while the others that want the same
-event wait for it (:meth:`Kept.reading`), and each drawing is made by one thread: in the
-club evening a box recorded at 59.1 s was followed within 10 ms by two projectors' JSON
-and one page, which read and ranked the event three times at once, each slowed by the
-others, and took 226, 294 and 64 ms (benchmarks/FINDINGS.md).
-
-A box written at an event's table reads the event's new state in the writer's own
-request (:func:`after_write`), where recording has time to spare (its target is 100 ms,
-the standings' 50): the projectors' next polls then find it kept in that process, and
-do not each wait for the reading behind the tables' polls (the page's p95 was 46-52 ms
-in two ``make bench`` runs without it, benchmarks/FINDINGS.md).
+event wait for it (:meth:`Kept.reading`), and each drawing is made by one thread.
+Nothing is read in a writer's request any more (issue 34: it used to read and rank the
+whole event after every box, so an evening's cost grew with the square of its tables).
 
 At most :data:`EVENTS` events are kept, the least recently read going first.
 """
@@ -120,9 +114,13 @@ def stamp_of(parts: tuple[object, ...]) -> str:
 def now(event_id: str) -> Now | None:
     """The event as it stands (None: no such event): kept, or read and ranked now."""
     db = database.session()
-    parts = store.events.event_stamp(db, event_id)
+    parts: tuple[object, ...] | None = store.kept.stamp(db, event_id)
     if parts is None:
         return None
+    if parts[2] == -1:  # no kept standings yet (a database not migrated since): its games'
+        parts = store.events.event_stamp(db, event_id)
+        if parts is None:
+            return None
     stamp = stamp_of(parts)
     key = (str(db.get_bind().engine.url), event_id)
     found = KEPT.get(key, stamp)
@@ -152,11 +150,3 @@ def _read(
     found = Now(stamp, event, ledger_events.board(db, event, before.board if before else None))
     KEPT.put(key, found)
     return found
-
-
-def after_write(game_id: str) -> None:
-    """After a write to ``game_id``'s boxes: if it is played at an event's table, read
-    the event's new state now (one small query otherwise)."""
-    found = store.events.event_of_game(database.session(), game_id)
-    if found is not None:
-        now(found[0])

@@ -121,9 +121,10 @@ def test_standings_follow_every_box_correction_and_deletion(db: Session) -> None
 
 
 def test_a_board_read_beside_the_last_equals_a_fresh_one(db: Session) -> None:
-    """The projector's board reads again only the games that changed since the board
-    before it (issue 25): after a box, a correction, a deletion and a forced close it is
-    the board read from scratch, and an unchanged game is the very summary read before."""
+    """The projector's board reads again only the kept rows that changed since the board
+    before it (issues 25 and 34): after a box, a correction, a deletion and a forced
+    close it is the board read from scratch, and an unchanged table is the very row read
+    before until a director's write builds them all again."""
     event = _start(db).event
     game_id = event.entry.game_of(1, 1)
     assert game_id is not None
@@ -150,10 +151,13 @@ def test_a_board_read_beside_the_last_equals_a_fresh_one(db: Session) -> None:
             fresh.results,
             fresh.ended,
         )
-        unchanged = [g for g in fresh.games if g != game_id]
-        kept = [beside.games[g].summary is before.games[g].summary for g in unchanged]
-        # the forced close ends every table's game: each is read again
+        assert beside.kept is not None and before.kept is not None
+        unchanged = [g for g in beside.kept.tables if g != game_id]
+        kept = [beside.kept.tables[g] is before.kept.tables[g] for g in unchanged]
+        # a box, its correction or deletion changes that table's kept row alone; the
+        # forced close (a director's write) builds them all again
         assert kept == [n < len(steps) - 1] * 2
+        assert (n < len(steps) - 1) == (beside.kept.built == before.kept.built)
         before = beside
     assert before.ended and game_id in before.ended
 

@@ -13,6 +13,8 @@ step touched, as a scorer, a watcher and the director, and holds what a user hol
 - every acknowledged write is stored exactly once (the model counts the boxes);
 - the sheet's totals are the engine's score of the stored boxes;
 - an event's standings are the sum of each player's settlements less penalties (E1);
+- every event's kept standings equal a fresh computation from its stored games, and the
+  standings every page and the API show are those (issue 34);
 - a watcher's write is refused and changes nothing.
 
 ``make test`` runs a bounded number of examples; ``SCOREKEEPER_WALK_EXAMPLES=500`` (and
@@ -34,9 +36,10 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from scorekeeper import engine
+from scorekeeper import engine, records, store
 from scorekeeper.web import create_app
 from tests.conftest import copy_database
+from tests.walk.kept import assert_kept_is_fresh
 from tests.walk.phones import Phone, acknowledged
 from tests.web.conftest import preset_defaults
 
@@ -668,6 +671,16 @@ class Walk(RuleBasedStateMachine):
         self.touched_games.clear()
         self.touched_events.clear()
 
+    @invariant()
+    def kept_standings_are_fresh(self) -> None:
+        """After every step, every event's kept standings (changed by the step's own
+        transaction) are the ones computed from scratch from its stored games."""
+        if not self.events:
+            return
+        with store.opened(self.app.config["DATABASE_URL"]) as db:
+            for event in self.events:
+                assert_kept_is_fresh(db, event.id)
+
     def _game_pages(self, game: Game) -> None:
         stored = self._stored(game)
         boxes = stored["game"]["boxes"]
@@ -710,6 +723,12 @@ class Walk(RuleBasedStateMachine):
     def _event_pages(self, event: Event) -> None:
         body = self._event(event)
         self._standings_are_the_settlements(event, body)
+        with store.opened(self.app.config["DATABASE_URL"]) as db:
+            loaded = store.events.load_event(db, event.id)
+            assert loaded is not None
+            games = store.events.table_games(db, event.id)
+            fresh = records.standings(loaded.entry, games, withdrawn=loaded.withdrawn)
+        assert body["standings"] == [s.to_json() for s in fresh]
         for phone in (self.phone[event.director], self.phone["watcher"]):
             assert phone.get(f"/events/{event.id}").status_code == 200
             page = phone.get(f"/events/{event.id}/standings")

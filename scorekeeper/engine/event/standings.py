@@ -31,6 +31,43 @@ class TableResult:
     """Where each box is paid as it falls (Knock Rummy, K3, K5): each player's net of
     the box-by-box payments so far (:func:`paid_nets`); empty elsewhere."""
 
+    def to_json(self) -> dict[str, Json]:
+        """The result as the kept standings store it (:meth:`from_json` reads it back)."""
+        return {
+            "round": self.round,
+            "table": self.table,
+            "players": list(self.players),
+            "totals": dict(self.totals),
+            "boxes_won": dict(self.boxes_won),
+            "over": self.over,
+            "winner": self.winner,
+            "net": dict(self.net),
+            "boxes": self.boxes,
+            "game": self.game,
+            "paid": dict(self.paid),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json]) -> TableResult:
+        """
+        >>> r = TableResult(1, 2, ("Ann", "Bob"), {"Ann": 3}, {"Ann": 1}, True, "Ann", {"Ann": 3, "Bob": -3})
+        >>> TableResult.from_json(r.to_json()) == r
+        True
+        """
+        return cls(
+            data["round"],
+            data["table"],
+            tuple(data["players"]),
+            dict(data["totals"]),
+            dict(data["boxes_won"]),
+            data["over"],
+            data["winner"],
+            dict(data["net"]),
+            data["boxes"],
+            data["game"],
+            dict(data["paid"]),
+        )
+
     @property
     def started(self) -> bool:
         """A box was played, or the game was ended: a table still waiting for its first

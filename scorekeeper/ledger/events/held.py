@@ -9,7 +9,8 @@ writes inside, a penalty's line in a game's history or the games a seating start
 written in the same transaction), answer a repeated idempotency key with the event as
 it is (the same key with other content is :class:`~scorekeeper.ledger.KeyReused`),
 write, and end with the event's new version and the write's typed history line with
-its key. Nothing is retried: a lock is waited for, never slept around.
+its key, and the event's kept standings built again from its games (issue 34).
+Nothing is retried: a lock is waited for, never slept around.
 """
 
 from __future__ import annotations
@@ -107,5 +108,6 @@ def held(
             return Done(event, repeated=True)
         detail, values = change
         store.events.log_write(db, event_id, action.value, detail, key=key, digest=signed, **values)
+        store.kept.rebuild(db, event_id)  # the standings kept, in the write's transaction
         db.commit()
     return Done(loaded(db, event_id))

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ... import records, store
 from ...engine.event import EventEntry, Standing, TableResult
-from ...engine.event import standings as rank
+from ...engine.event.kept import Tally, names_of, ranked
 from ...engine.vocabulary import TableStatus
 from ...store.events import LoadedEvent
 from ..codes import as_join_code, make_codes
@@ -172,38 +172,51 @@ def table_states(
 
 @dataclass(frozen=True)
 class Board:
-    """What a standings page or a projector shows, from one read of the games."""
+    """What a standings page or a projector shows, from the event's kept standings."""
 
     standings: tuple[Standing, ...]
     tables: tuple[TableState, ...]
     """The current round's tables."""
     results: list[TableResult]
-    games: Mapping[str, store.events.TableGame] = dataclasses.field(default_factory=dict, compare=False)
-    """The games as read, by id: the next board reads only those that changed."""
+    ended: tuple[str, ...] = ()
+    """The games ended by agreement (a forced close, a director's end)."""
+    kept: store.kept.Kept | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The kept standings as read: the next board reads only the rows changed since."""
 
-    @property
-    def ended(self) -> tuple[str, ...]:
-        """The games ended by agreement (a forced close, a director's end)."""
-        return tuple(game_id for game_id, game in self.games.items() if game.ended)
+
+def kept_now(db: Session, event_id: str, before: store.kept.Kept | None = None) -> store.kept.Kept | None:
+    """The event's kept standings (``before``: as read last, so that only the rows
+    changed since are read); computed from its games when it has none kept yet."""
+    if before is not None and before.version >= 0:
+        changed = store.kept.read(db, event_id, since=before.version)
+        if changed is not None and changed.built == before.built:
+            return store.kept.Kept(
+                changed.version,
+                changed.built,
+                changed.rounds,
+                {**before.lines, **changed.lines},
+                {**before.tables, **changed.tables},
+            )
+    return store.kept.read(db, event_id) or store.kept.fresh(db, event_id)
 
 
 def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board:
-    """The standings, the current round's tables and every table's result (``before``:
-    the board read last, whose unchanged games are not read again)."""
-    games = store.events.table_games(db, event.id, before.games if before else None)
-    kept = {r.game: r for r in before.results} if before else {}
-    results = [
-        kept[game.game_id]
-        if before and before.games.get(game.game_id) is game and game.game_id in kept
-        else records.table_result(game)
-        for game in games
-    ]
-    ended = [g.game_id for g in games if g.ended]
+    """The standings, the current round's tables and every table's result, from the
+    event's kept standings (``before``: the board read last, whose kept rows that did
+    not change are not read again). Nothing is scored or summed here: the sums are
+    kept by every write (issue 34), and ranked."""
+    kept = kept_now(db, event.id, before.kept if before else None)
+    if kept is None:
+        raise NotFound(f"there is no event {event.id!r}")
+    results = store.kept.games_of(kept.tables.values())
+    ended = tuple(game_id for game_id, table in kept.tables.items() if table.ended)
+    names = names_of(event.entry.entrants, results)
     return Board(
-        rank(event.entry, results, withdrawn=event.withdrawn),
+        ranked(event.entry, Tally(kept.lines, kept.rounds), names, withdrawn=event.withdrawn),
         table_states(event.entry, results, ended, event.row.current_round),
         results,
-        {g.game_id: g for g in games},
+        ended,
+        kept,
     )
 
 

@@ -74,6 +74,7 @@ def start_event(
             store.events.log_write(
                 db, event_id, Kind.STARTED.value, {"entrants": len(event.entrants), **detail}, **values
             )
+            store.kept.rebuild(db, event_id)
             db.commit()
     except store.events.EventKeyTaken as taken:
         found = loaded(db, taken.event_id)

@@ -11,7 +11,7 @@ from ... import ledger, store
 from ...engine import vocabulary
 from ...engine.contract import BoxEntry, GameEntry
 from ...ledger import events
-from .. import database, gamedata, printing, standings, watching
+from .. import database, gamedata, printing, watching
 from .base import (
     _authorize,
     _idempotency_key,
@@ -96,7 +96,6 @@ def get_game(game_id: str) -> Response:
 def _written(written: ledger.Written, status: int) -> Response:
     """The answer to a write: the new version, the box and the game's score."""
     table = written.table
-    standings.after_write(table.id)
     body: dict[str, Any] = {
         "id": table.id,
         "version": written.version,

@@ -1,0 +1,289 @@
+"""Each event's standings kept as sums, changed in every write's own transaction
+(issue 34): a box written at an event's table adds the difference its game makes
+(:func:`game_written`, a few indexed rows whatever the event's size), a director's write
+builds them again from every game (:func:`rebuild`, at the end of
+:func:`~scorekeeper.store.events.log_write`, which every director's write ends with).
+
+Readers read the rows (:func:`read`), only those changed since the kept version they
+read before (``since``), and rank them (``engine.event.kept.ranked``): one small query
+(:func:`stamp`) tells a poll whether anything changed, in any process or worker.
+
+PostgreSQL: a game write at an event's table locks the event's row before the game's
+(:func:`~scorekeeper.store.locks.writing`), the order a director's write takes, so the
+kept row is written by one writer at a time; SQLite holds the database for each write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.orm import Session
+
+from ..engine.event import TableResult
+from ..engine.event.kept import Counted, Line, Tally, difference, result_of, total
+from .events import load_event, table_games
+from .locks import HELD
+from .models import Event, KeptEvent, KeptPlayer, KeptTable, now
+
+
+@dataclass(frozen=True)
+class KeptResult:
+    """One table as the kept standings counted it: its result and its end by agreement."""
+
+    result: TableResult
+    ended: str | None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An event's kept standings as read: its version, the version it was built at,
+    each round's scores, and the players' sums and tables' results read (all, or those
+    changed since the version asked for)."""
+
+    version: int
+    built: int
+    rounds: Mapping[int, tuple[int, int]]
+    lines: Mapping[str, Line]
+    tables: Mapping[str, KeptResult]
+
+
+def _rounds(stored: Mapping[str, Any]) -> dict[int, tuple[int, int]]:
+    return {int(number): (int(pair[0]), int(pair[1])) for number, pair in stored.items()}
+
+
+def _stored_rounds(rounds: Mapping[int, tuple[int, int]]) -> dict[str, list[int]]:
+    return {str(number): [points, count] for number, (points, count) in sorted(rounds.items()) if count}
+
+
+def _line(row: Any) -> Line:
+    return Line(row.score, row.games, row.won, row.boxes, {q: int(v) for q, v in row.versus.items()})
+
+
+def _player_row(event_id: str, player: str, line: Line, version: int) -> dict[str, Any]:
+    return {
+        "event_id": event_id,
+        "player": player,
+        "score": line.score,
+        "games": line.games,
+        "won": line.won,
+        "boxes": line.boxes,
+        "versus": dict(line.versus),
+        "version": version,
+    }
+
+
+def rebuild(db: Session, event_id: str) -> None:
+    """Build the event's kept standings from every game's stored summary (no box is
+    scored again), in the caller's transaction; the kept version goes up by one."""
+    event = load_event(db, event_id)
+    if event is None:
+        return
+    games = table_games(db, event_id)
+    results = [(result_of(g.round, g.table, g.game_id, g.players, g.summary), g.ended) for g in games]
+    counting = Counted(event.entry.standings, tuple(event.entry.placing_points or ()))
+    tally = total(counting, (r for r, _ in results))
+    was = db.execute(select(KeptEvent.version).where(KeptEvent.event_id == event_id)).scalar()
+    version = (was or 0) + 1
+    sql = db.connection()
+    sql.execute(delete(KeptPlayer).where(KeptPlayer.event_id == event_id))
+    sql.execute(delete(KeptTable).where(KeptTable.event_id == event_id))
+    sql.execute(delete(KeptEvent).where(KeptEvent.event_id == event_id))
+    sql.execute(
+        insert(KeptEvent).values(
+            event_id=event_id,
+            version=version,
+            built=version,
+            counting=counting.to_json(),
+            rounds=_stored_rounds(tally.rounds),
+            updated_at=now(),
+        )
+    )
+    if tally.lines:
+        sql.execute(
+            insert(KeptPlayer), [_player_row(event_id, p, line, version) for p, line in tally.lines.items()]
+        )
+    if results:
+        sql.execute(
+            insert(KeptTable),
+            [
+                {
+                    "game_id": result.game,
+                    "event_id": event_id,
+                    "round": result.round,
+                    "table_number": result.table,
+                    "result": result.to_json(),
+                    "ended": ended,
+                    "version": version,
+                }
+                for result, ended in results
+            ],
+        )
+
+
+def rebuild_missing(db: Session) -> int:
+    """Build the kept standings of every event that has none (stored before revision
+    0014, or restored from a backup), each committed; how many were built."""
+    missing = list(
+        db.scalars(
+            select(Event.id).where(~select(KeptEvent.event_id).where(KeptEvent.event_id == Event.id).exists())
+        )
+    )
+    for event_id in missing:
+        rebuild(db, event_id)
+        db.commit()
+    return len(missing)
+
+
+def game_written(
+    db: Session,
+    game_id: str,
+    summary: Mapping[str, Any],
+    ended: str | None = None,
+    *,
+    end_changed: bool = False,
+) -> None:
+    """A game's write, in its transaction: if it is played at an event's table, add the
+    difference its new summary makes to the event's kept sums (one indexed read
+    otherwise), and its end by agreement when the write changed it (``end_changed``).
+    Inside a director's write nothing is done: it rebuilds at its end."""
+    if db.info.get(HELD):
+        return
+    sql = db.connection()
+    table = sql.execute(
+        select(KeptTable.event_id, KeptTable.result).where(KeptTable.game_id == game_id)
+    ).first()
+    if table is None:
+        return
+    event_id = table.event_id
+    kept = sql.execute(
+        select(KeptEvent.version, KeptEvent.counting, KeptEvent.rounds).where(KeptEvent.event_id == event_id)
+    ).first()
+    if kept is None:
+        return
+    before = TableResult.from_json(table.result)
+    after = result_of(before.round, before.table, game_id, before.players, summary)
+    change = difference(Counted.from_json(kept.counting), before, after)
+    version = kept.version + 1
+    _add_lines(db, event_id, change, version)
+    rounds = Tally({}, _rounds(kept.rounds)).plus(Tally({}, change.rounds)).rounds
+    sql.execute(
+        update(KeptTable)
+        .where(KeptTable.game_id == game_id)
+        .values(result=after.to_json(), version=version, **({"ended": ended} if end_changed else {}))
+    )
+    sql.execute(
+        update(KeptEvent)
+        .where(KeptEvent.event_id == event_id)
+        .values(version=version, rounds=_stored_rounds(rounds), updated_at=now())
+    )
+
+
+def _add_lines(db: Session, event_id: str, change: Tally, version: int) -> None:
+    """Add ``change``'s lines to the players' kept sums (a player's first line is new)."""
+    if not change.lines:
+        return
+    sql = db.connection()
+    rows = sql.execute(
+        select(KeptPlayer).where(KeptPlayer.event_id == event_id, KeptPlayer.player.in_(list(change.lines)))
+    ).all()
+    found = {row.player: _line(row) for row in rows}
+    for player, added in change.lines.items():
+        line = found.get(player, Line()).plus(added)
+        versus = {q: v for q, v in line.versus.items() if v}
+        values = _player_row(
+            event_id, player, Line(line.score, line.games, line.won, line.boxes, versus), version
+        )
+        if player in found:
+            sql.execute(
+                update(KeptPlayer)
+                .where(KeptPlayer.event_id == event_id, KeptPlayer.player == player)
+                .values(**{k: v for k, v in values.items() if k not in ("event_id", "player")})
+            )
+        else:
+            sql.execute(insert(KeptPlayer).values(**values))
+
+
+def stamp(db: Session, event_id: str) -> tuple[int, datetime, int, int, datetime] | None:
+    """What changes whenever the standings may, in one indexed read: the event's
+    version and time, and its kept version, build and time (``-1`` where the event has
+    no kept standings yet). None: no such event."""
+    row = db.execute(
+        select(Event.version, Event.updated_at, KeptEvent.version, KeptEvent.built, KeptEvent.updated_at)
+        .outerjoin(KeptEvent, KeptEvent.event_id == Event.id)
+        .where(Event.id == event_id)
+    ).first()
+    if row is None:
+        return None
+    return (
+        row[0],
+        row[1],
+        -1 if row[2] is None else row[2],
+        -1 if row[3] is None else row[3],
+        row[4] or row[1],
+    )
+
+
+def read(db: Session, event_id: str, since: int | None = None) -> Kept | None:
+    """The event's kept standings: every player's sums and table's result, or only
+    those changed after kept version ``since``. None: the event has none yet."""
+    kept = db.execute(
+        select(KeptEvent.version, KeptEvent.built, KeptEvent.rounds).where(KeptEvent.event_id == event_id)
+    ).first()
+    if kept is None:
+        return None
+    players = select(KeptPlayer).where(KeptPlayer.event_id == event_id)
+    tables = select(KeptTable.game_id, KeptTable.result, KeptTable.ended).where(
+        KeptTable.event_id == event_id
+    )
+    if since is not None:
+        players = players.where(KeptPlayer.version > since)
+        tables = tables.where(KeptTable.version > since)
+    sql = db.connection()
+    return Kept(
+        kept.version,
+        kept.built,
+        _rounds(kept.rounds),
+        {row.player: _line(row) for row in sql.execute(players)},
+        {
+            row.game_id: KeptResult(TableResult.from_json(row.result), row.ended)
+            for row in sql.execute(tables)
+        },
+    )
+
+
+def fresh(db: Session, event_id: str) -> Kept | None:
+    """The same sums computed now from every game (what :func:`read` must equal, and
+    the answer for an event with no kept rows yet)."""
+    event = load_event(db, event_id)
+    if event is None:
+        return None
+    games = table_games(db, event_id)
+    results = {
+        g.game_id: KeptResult(result_of(g.round, g.table, g.game_id, g.players, g.summary), g.ended)
+        for g in games
+    }
+    counting = Counted(event.entry.standings, tuple(event.entry.placing_points or ()))
+    tally = total(counting, (r.result for r in results.values()))
+    return Kept(-1, -1, tally.rounds, tally.lines, results)
+
+
+def games_of(kept: Iterable[KeptResult]) -> list[TableResult]:
+    """The tables' results in the tables' order (round, then table)."""
+    return sorted((k.result for k in kept), key=lambda r: (r.round, r.table))
+
+
+__all__ = [
+    "Kept",
+    "KeptResult",
+    "fresh",
+    "game_written",
+    "games_of",
+    "read",
+    "rebuild",
+    "rebuild_missing",
+    "stamp",
+]

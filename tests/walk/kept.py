@@ -1,0 +1,37 @@
+"""The kept standings equal a fresh computation from the stored games (issue 34): what
+the walk holds after every step and the property test after every write."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from scorekeeper import records, store
+from scorekeeper.engine.event.kept import Line, Tally
+from scorekeeper.ledger import events
+
+
+def _tidy(kept: store.kept.Kept) -> tuple[object, ...]:
+    tally = Tally(kept.lines, kept.rounds).tidy()
+    tables = {game: (table.result, table.ended) for game, table in kept.tables.items()}
+    return dict(tally.lines), dict(tally.rounds), tables
+
+
+def assert_kept_is_fresh(db: Session, event_id: str) -> None:
+    """The event's kept rows are the sums of its stored games, and the standings read
+    from them (as every reader reads them) are the standings computed from scratch."""
+    db.rollback()  # a new read: what the writes committed
+    kept = store.kept.read(db, event_id)
+    fresh = store.kept.fresh(db, event_id)
+    assert kept is not None and fresh is not None, event_id
+    assert _tidy(kept) == _tidy(fresh)
+    assert all(isinstance(line, Line) for line in kept.lines.values())
+    loaded = store.events.load_event(db, event_id)
+    assert loaded is not None
+    games = store.events.table_games(db, event_id)
+    expected = records.standings(loaded.entry, games, withdrawn=loaded.withdrawn)
+    board = events.board(db, loaded)
+    assert board.standings == expected, (board.standings, expected)
+    ended = tuple(sorted(g.game_id for g in games if g.ended))
+    assert tuple(sorted(board.ended)) == ended
+    assert board.tables == events.tables(db, loaded)
+    db.rollback()
