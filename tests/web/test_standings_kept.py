@@ -14,8 +14,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import records, store
 from scorekeeper.ledger import events as ledger_events
-from scorekeeper.web import invite, standings
+from scorekeeper.web import database, invite, standings
 from tests.web.test_event_pages import start_event
 
 RACERS = 6
@@ -101,22 +102,18 @@ def test_a_server_freezes_what_it_built_before_it_serves() -> None:
         gc.unfreeze()
 
 
-def test_a_box_at_an_event_table_reads_the_new_state_in_the_writers_request(
+def test_a_box_at_an_event_table_keeps_the_standings_without_reading_the_event(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Recording has time to spare: the writer reads the event's new state, and the
-    projectors' next poll finds it kept rather than reading it again."""
+    """Issue 34: the writer's request reads no board (its transaction adds the game's
+    difference to the kept rows); the projector's next poll reads the kept rows once,
+    and a second process (another worker) reads the same standings from them."""
     from tests.web.conftest import box_form, version_of
     from tests.web.test_event_pages import tables_of
 
     event_id = start_event(client)
     monkeypatch.setattr(standings, "KEPT", standings.Kept())
     game_id, players = tables_of(client, event_id)[0]
-    recorded = client.post(
-        f"/games/{game_id}/boxes/new",
-        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
-    )
-    assert recorded.status_code in (200, 303)
     reads: list[int] = []
     board = ledger_events.board
 
@@ -125,7 +122,24 @@ def test_a_box_at_an_event_table_reads_the_new_state_in_the_writers_request(
         return board(*args, **kwargs)
 
     monkeypatch.setattr(ledger_events, "board", counted)
+    recorded = client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    assert recorded.status_code in (200, 303)
+    assert reads == []  # nothing of the event read in the writer's request
     with app.app_context():
         now = standings.now(event_id)
-    assert reads == []  # kept by the write
+        again = standings.now(event_id)
+    assert reads == [1] and again is now
     assert now is not None and sum(t.boxes for t in now.board.tables) == 1
+    with app.app_context():
+        db = database.session()
+        loaded = store.events.load_event(db, event_id)
+        assert loaded is not None
+        fresh = records.standings(loaded.entry, store.events.table_games(db, event_id), withdrawn=())
+    assert now.board.standings == fresh and any(s.score for s in fresh)
+    monkeypatch.setattr(standings, "KEPT", standings.Kept())  # another worker
+    with app.app_context():
+        other = standings.now(event_id)
+    assert other is not None and other.board.standings == now.board.standings
