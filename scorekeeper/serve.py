@@ -419,7 +419,28 @@ class Guarded(HTTPChannel):
                 self.address = None
 
 
-class Answered(WSGITask):
+class KeptAlive(WSGITask):
+    """Waitress's task, keeping the connection open after a 204 or a 304 (issue 34).
+    Waitress 3.0.2 closes an HTTP/1.1 connection after any answer without a
+    ``Content-Length``, and a 204 may not carry one: every phone's unchanged poll (204,
+    every 3 s) cost a new connection (and, behind the proxy, a new upstream one). An
+    answer without a body ends where its head ends, so the connection is kept."""
+
+    def build_response_header(self) -> bytes:
+        keep = (
+            not self.close_on_finish
+            and self.version == "1.1"
+            and not self.has_body
+            and getattr(self.request, "headers", {}).get("CONNECTION", "").lower() != "close"
+        )
+        head: bytes = super().build_response_header()
+        if keep and self.close_on_finish:
+            self.close_on_finish = False
+            head = head.replace(b"\r\nConnection: close\r\n", b"\r\n", 1)
+        return head
+
+
+class Answered(KeptAlive):
     """Waitress's task, which counts a refusal (503 or 429 with Retry-After) against
     its address's :class:`Holds`."""
 
@@ -460,7 +481,7 @@ def guarded(
             "open": Counter(),
             "lock": threading.Lock(),
             "holds": holds,
-            "task_class": Answered if holds is not None else WSGITask,
+            "task_class": Answered if holds is not None else KeptAlive,
         },
     )
     listening = (server.map or {}).values() if isinstance(server, MultiSocketServer) else [server]

@@ -89,6 +89,7 @@ from .reads import (
     load_game,
     recent_games,
     token_hash,
+    version_on,
 )
 from .writes import (
     Amendment,
@@ -201,6 +202,7 @@ __all__ = [
     "undo_decision",
     "verify",
     "verify_game",
+    "version_on",
     "versions",
     "writing",
 ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..engine.event import TableResult
@@ -207,15 +207,21 @@ def _add_lines(db: Session, event_id: str, change: Tally, version: int) -> None:
             sql.execute(insert(KeptPlayer).values(**values))
 
 
-def stamp(db: Session, event_id: str) -> tuple[int, datetime, int, int, datetime] | None:
+_STAMP = (
+    select(Event.version, Event.updated_at, KeptEvent.version, KeptEvent.built, KeptEvent.updated_at)
+    .outerjoin(KeptEvent, KeptEvent.event_id == Event.id)
+    .where(Event.id == bindparam("event_id"))
+)
+"""Built once: a poll asks it every few seconds from every projector."""
+
+
+def stamp(db: Session | Connection, event_id: str) -> tuple[int, datetime, int, int, datetime] | None:
     """What changes whenever the standings may, in one indexed read: the event's
     version and time, and its kept version, build and time (``-1`` where the event has
     no kept standings yet). None: no such event."""
-    row = db.execute(
-        select(Event.version, Event.updated_at, KeptEvent.version, KeptEvent.built, KeptEvent.updated_at)
-        .outerjoin(KeptEvent, KeptEvent.event_id == Event.id)
-        .where(Event.id == event_id)
-    ).first()
+    if not isinstance(event_id, str) or len(event_id) > 32 or "\x00" in event_id:
+        return None  # PostgreSQL would refuse a NUL
+    row = db.execute(_STAMP, {"event_id": event_id}).first()
     if row is None:
         return None
     return (

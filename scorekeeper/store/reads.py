@@ -69,6 +69,15 @@ def game_version(db: Session, game_id: str) -> int | None:
     return db.connection().execute(_Sql.version, {"p_game": game_id}).scalar()
 
 
+def version_on(sql: sa.Connection, game_id: str) -> int | None:
+    """:func:`game_version` on a plain connection (a poll answered before the web app
+    opens a session: ``web/polls.py``)."""
+    if not _plausible(game_id):
+        return None
+    version: int | None = sql.execute(_Sql.version, {"p_game": game_id}).scalar()
+    return version
+
+
 Stamp = tuple[int, datetime]
 """A game's version and ``updated_at``: every write changes both, and nothing else of
 the game's row changes after it is created."""

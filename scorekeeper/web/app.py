@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from .. import engine, ledger
 from ..engine import history, vocabulary
-from . import cardfaces, compress, database, htmx, limits, printing
+from . import cardfaces, compress, database, htmx, limits, polls, printing, standings
 from .session import SessionInterface, instance_secret
 
 _WEB = Path(__file__).resolve().parent
@@ -66,6 +66,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     database.init_app(app)
     init_app(app)
+    app.wsgi_app = polls.Unchanged(  # type: ignore[method-assign]
+        app.wsgi_app, app.extensions["scorekeeper.engine"], UNCHANGED_HEADERS, standings.stamp_of
+    )
     return app
 
 
@@ -238,6 +241,17 @@ def init_app(app: Flask) -> None:
     # the API answers CONTRACT.md's error object, never an HTML page.
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(InternalServerError, _error_page)
+
+
+UNCHANGED_HEADERS = [
+    ("Vary", "HX-Request, Accept-Encoding"),
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+]
+"""The headers of an unchanged poll's 204 answered before the app (:mod:`.polls`): those
+:func:`_headers` and Flask-Compress give the app's own."""
 
 
 def _headers(response: Response) -> Response:

@@ -45,6 +45,17 @@ def init_app(app: Flask) -> None:
     app.url_defaults(_version_static_urls)
     Compress(app)
     app.after_request(_cache_static_files)  # registered after Compress: runs before it
+    app.after_request(_no_body)  # likewise
+
+
+def _no_body(response: Response) -> Response:
+    """A 204 or 304 goes out with no body and no ``Content-Encoding``: Flask-Compress
+    gzipped the empty body of a poll's 204 (its length unknown, so not below the
+    minimum), and waitress, finding a body on a 204, closed the phone's keep-alive
+    connection after every unchanged poll (issue 34: a new connection every 3 s)."""
+    if response.status_code in (204, 304) and not response.is_streamed:
+        response.content_length = 0
+    return response
 
 
 @functools.lru_cache(maxsize=256)

@@ -11,6 +11,7 @@ from .. import store
 def init_app(app: Flask) -> None:
     """Give the app an engine and a request-scoped session, closed after each request."""
     engine = store.connect(str(app.config["DATABASE_URL"]))
+    app.extensions["scorekeeper.engine"] = engine
     app.extensions["scorekeeper.store"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(_close_session)
 

@@ -140,6 +140,28 @@ def test_one_process_holds_300_phones_each_on_its_own_connection(tmp_path: Path)
         live.stop()
 
 
+def test_an_unchanged_poll_keeps_the_phones_connection(tmp_path: Path) -> None:
+    """Issue 34: waitress 3.0.2 closed the connection after every 204 (no
+    Content-Length may go with it), so each unchanged poll of every phone opened a new
+    one; ``scorekeeper serve`` keeps it, and a poll after the 204s is answered on it."""
+    live = Served(_sqlite(tmp_path), tmp_path / "serve.log").start()
+    try:
+        game_id, _ = create(live)
+        phone = http.client.HTTPConnection("127.0.0.1", live.port, timeout=10)
+        for _ in range(3):
+            phone.request("GET", f"/games/{game_id}/sheet?since=1", headers={"HX-Request": "true"})
+            answer = phone.getresponse()
+            assert answer.status == 204 and answer.read() == b"" and not answer.will_close
+        socket_ = phone.sock
+        phone.request("GET", f"/games/{game_id}/sheet?since=0", headers={"HX-Request": "true"})
+        changed = phone.getresponse()
+        assert changed.status == 200 and b"data-version" in changed.read()
+        assert phone.sock is socket_  # the same connection all along
+        phone.close()
+    finally:
+        live.stop()
+
+
 def test_serve_prints_the_addresses_and_a_qr_code_and_logs_each_request(served: Served) -> None:
     """The terminal shows where to connect, as text and as a QR code; each request gets
     one access-log line in Apache's combined format, user agent included."""

@@ -1,0 +1,145 @@
+"""Benchmark: the server's CPU for one unchanged poll (issue 34: target ≤ 1 ms).
+
+Every phone at a club evening keeps its table's sheet open, which polls
+``/games/<id>/sheet?since=<version>`` every 3 s; almost every poll finds nothing new
+and is answered 204. At 300 tables (900 phones) that is 300 polls a second: at the
+2.5 ms of server CPU each took before issue 34, three quarters of a core.
+
+Two measures, on a temporary SQLite database holding one game:
+
+- in the process (Flask's test client, as a phone with its session cookie): the CPU
+  (``time.process_time``) per poll, and a ``cProfile`` of the polls (``--profile``
+  prints the top of it);
+- through the real server (``scorekeeper serve``: waitress), one keep-alive
+  connection sending polls one after another as a phone does: the server process's
+  CPU (/proc) per poll, and the standings page's 204 (a projector's poll) likewise.
+
+``python -m benchmarks.poll`` (``--polls N``; ``--profile``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import re
+import socket
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.web import create_app
+
+from . import webgames
+from .club import HOST, instances, server_cpu, start_event
+
+HX = {"HX-Request": "true"}
+
+
+def _in_process(url: str, game_id: str, polls: int, profile: bool) -> dict[str, Any]:
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "poll-benchmark-secret-key-0123456789abcdef"})
+    phone = app.test_client()
+    sheet = phone.get(f"/games/{game_id}")
+    version = int(re.search(rb"since=(\d+)", sheet.data).group(1))  # type: ignore[union-attr]
+    path = f"/games/{game_id}/sheet?since={version}"
+    for _ in range(200):  # warm
+        assert phone.get(path, headers=HX).status_code == 204
+    started = time.process_time()
+    for _ in range(polls):
+        phone.get(path, headers=HX)
+    cpu = (time.process_time() - started) / polls
+    top = ""
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(polls):
+            phone.get(path, headers=HX)
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
+        top = out.getvalue()
+    return {"cpu_ms": cpu * 1000, "profile": top, "path": path}
+
+
+def _exchange(sock: socket.socket, request: bytes) -> tuple[int, bytes]:
+    sock.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, rest = data.split(b"\r\n\r\n", 1)
+    status = int(head.split(b" ", 2)[1])
+    length = re.search(rb"(?i)content-length: *(\d+)", head)
+    want = int(length.group(1)) if length else 0
+    while len(rest) < want:
+        rest += sock.recv(65536)
+    return status, head
+
+
+def _through_server(url: str, paths: list[str], polls: int) -> list[float]:
+    """Server CPU ms per poll of each of ``paths``, polled on one keep-alive connection
+    (a path without ``since``: the standings page, polled with the stamp it shows)."""
+    found = []
+    with tempfile.TemporaryDirectory() as folder, instances(url, 1, Path(folder)) as (ports, servers):
+        for path in paths:
+            if "since=" not in path:
+                with urllib.request.urlopen(f"http://{HOST}:{ports[0]}{path}") as page:
+                    stamp = re.search(rb'data-stamp="([^"]+)"', page.read())
+                assert stamp is not None
+                path = f"{path}?since={stamp.group(1).decode()}"
+            request = f"GET {path} HTTP/1.1\r\nHost: x\r\nHX-Request: true\r\nAccept-Encoding: gzip\r\n\r\n"
+            with socket.create_connection((HOST, ports[0])) as sock:
+                for _ in range(200):
+                    try:
+                        status, head = _exchange(sock, request.encode())
+                    except OSError:
+                        sys.stderr.write((Path(folder) / "server-0.log").read_text()[-3000:])
+                        raise
+                    assert status == 204 and b"Connection: close" not in head, head
+                before = server_cpu(servers)
+                for _ in range(polls):
+                    _exchange(sock, request.encode())
+                found.append((server_cpu(servers) - before) * 1000 / polls)
+    return found
+
+
+def run(polls: int = 3000, profile: bool = False) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'poll.sqlite3'}"
+        with webgames.database(url) as db:
+            table = webgames.seed(db, webgames.game_in_progress(10), 1)[0]
+            event = start_event(db, 100, "poll-benchmark-secret")
+        inside = _in_process(url, table.game_id, polls, profile)
+        served, standings = _through_server(url, [inside["path"], f"/events/{event.id}/standings"], polls)
+    return {
+        "polls": polls,
+        "in_process_ms": round(inside["cpu_ms"], 3),
+        "server_ms": round(served, 3),
+        "standings_server_ms": round(standings, 3),
+        "load": Path("/proc/loadavg").read_text().split()[:3],
+        "profile": inside["profile"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--polls", type=int, default=3000)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    result = run(args.polls, args.profile)
+    if args.profile:
+        sys.stdout.write(result["profile"])
+    sys.stdout.write(
+        f"unchanged poll, {result['polls']} polls: in the process {result['in_process_ms']} ms CPU, "
+        f"through waitress {result['server_ms']} ms of server CPU; the standings' 204 "
+        f"{result['standings_server_ms']} ms; load average {' '.join(result['load'])} "
+        f"({os.cpu_count()} cores)\n"
+    )
+
+
+if __name__ == "__main__":
+    main()
