@@ -252,7 +252,8 @@ def ranked(
     """The standings from the event's sums (kept, or :func:`total` of its tables):
     byes and penalties as the event says, ranked by score, then the tie-breaks in the
     event's order (head to head counts only against players level so far)."""
-    lines = {p: tally.lines.get(p, Line()) for p in names}
+    empty = Line()
+    lines = {p: tally.lines.get(p, empty) for p in names}
     score = {p: line.score / SCALE for p, line in lines.items()}
     byes = dict.fromkeys(names, 0)
     for seating in event.seating:
@@ -288,8 +289,9 @@ def ranked(
         for q, owed in lines[p].versus.items():
             if q in plain and plain[p] == plain[q]:
                 h2h[p] += owed / 2
-    final = {p: key_of(p, h2h[p]) for p in names}
-    order = sorted(names, key=lambda p: tuple(-k for k in final[p]))
+    final = {p: key_of(p, h2h[p]) if h2h[p] else plain[p] for p in names}  # h2h 0: the same key
+    negated = {p: tuple(-k for k in key) for p, key in final.items()}
+    order = sorted(names, key=negated.__getitem__)
     rows: list[Standing] = []
     gone = set(withdrawn)
     for i, p in enumerate(order):
