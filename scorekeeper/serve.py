@@ -423,7 +423,8 @@ class KeptAlive(WSGITask):
     """Waitress's task, keeping the connection open after a 204 or a 304 (issue 34).
     Waitress 3.0.2 closes an HTTP/1.1 connection after any answer without a
     ``Content-Length``, and a 204 may not carry one: every phone's unchanged poll (204,
-    every 3 s) cost a new connection (and, behind the proxy, a new upstream one). An
+    every 3 s) cost a new connection (and, behind the proxy, a new upstream one): 1.73 ms
+    of server CPU a poll against 0.87 ms kept alive (docs/performance.md, issue 34). An
     answer without a body ends where its head ends, so the connection is kept."""
 
     def build_response_header(self) -> bytes:
