@@ -270,6 +270,11 @@ def close_round(event_id: str, *, force: bool, key: str | None = None) -> bool:
     return not closed.row.finished and closed.row.current_round < closed.entry.rounds
 
 
+def start_round(event_id: str, number: int, key: str | None = None) -> None:
+    """Start round ``number``'s clock (E7: its first box starts it otherwise)."""
+    ledger_events.start_round(database.session(), event_id, number, key=usable(key))
+
+
 def seat_next(event_id: str, key: str | None = None) -> None:
     """Seat the next round (after a close whose seating was refused, say)."""
     limits.charge_next_round(_loaded_or_404(event_id))

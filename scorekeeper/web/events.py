@@ -374,6 +374,14 @@ def _not_this_round(event: eventdata.EventView, posted: str) -> str:
     )
 
 
+@bp.post("/<event_id>/rounds/<int:number>/start")
+def start_round(event_id: str, number: int) -> Response:
+    """Start a timed round's clock ("Start round 1"): not at seating, while the cards
+    print and the players sit; the round's first box starts it too (E7)."""
+    event = _require_director(event_id)
+    return _act(event, lambda: eventdata.start_round(event.id, number, _key()), status=409)
+
+
 @bp.post("/<event_id>/seat")
 def seat(event_id: str) -> Response:
     """Seat the next round once the current one is closed (closing seats it by itself;

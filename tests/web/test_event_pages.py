@@ -259,9 +259,25 @@ def test_table_cards_and_results_print(client: FlaskClient) -> None:
     assert "Won Boxes Won" not in text  # the tie-breaks already shown are not repeated
 
 
+@pytest.mark.rule("E7")
 def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient) -> None:
+    """The clock starts when the director starts the round (not at seating, while the
+    cards print), once per form; or at the round's first box."""
     event_id = start_event(client, round_ends="minutes", round_limit="40")
-    for number, (game_id, _) in enumerate(tables_of(client, event_id), start=1):
+    tables = tables_of(client, event_id)
+    assert all("round-clock" not in client.get(f"/games/{g}").get_data(as_text=True) for g, _ in tables)
+    assert client.get(f"/api/v1/events/{event_id}").get_json()["clock"] is None
+    director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    assert f'action="/events/{event_id}/rounds/1/start"' in director and "Start round 1</button>" in director
+    for _ in range(2):  # a double tap: one start
+        started = client.post(f"/events/{event_id}/rounds/1/start", data={"key": "start-1"})
+        assert started.status_code == 303
+    clock = client.get(f"/api/v1/events/{event_id}").get_json()["clock"]
+    assert clock is not None and clock["minutes"] == 40
+    director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    assert "Start round 1</button>" not in director
+    assert director.count("Round 1 started") == 1 and "the clock runs 40 minutes" in director
+    for number, (game_id, _) in enumerate(tables, start=1):
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
         assert f'Round 1, table {number} of <a href="/events/{event_id}">' in sheet
         assert re.search(
@@ -269,9 +285,24 @@ def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient
             r'<strong class="clock-left">(40|39) min</strong> left',
             sheet,
         )
+    again = client.post(f"/events/{event_id}/rounds/1/start", data={"key": "start-1b"})
+    assert again.status_code == 303  # already running: nothing more written
+    assert client.get(f"/api/v1/events/{event_id}").get_json()["clock"] == clock
+    # Another evening: the first box at any table starts the round's clock.
+    boxed = start_event(client, name="Boxed", round_ends="minutes", round_limit="30")
+    game_id, players = tables_of(client, boxed)[1]
+    assert client.get(f"/api/v1/events/{boxed}").get_json()["clock"] is None
+    version = version_of(client, game_id)
+    client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version, by=players[0], counts={0: 4, 1: 14, 2: 13})
+    )
+    clock = client.get(f"/api/v1/events/{boxed}").get_json()["clock"]
+    assert clock is not None and clock["minutes"] == 30
+    assert "Start round 1</button>" not in client.get(f"/events/{boxed}/director").get_data(as_text=True)
     untimed = start_event(client, name="Untimed")
     game_id, _ = tables_of(client, untimed)[0]
     assert "round-clock" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Start round" not in client.get(f"/events/{untimed}/director").get_data(as_text=True)
 
 
 def test_event_games_count_in_a_players_record_with_an_event_filter(client: FlaskClient) -> None:
