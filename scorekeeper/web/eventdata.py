@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -138,6 +139,17 @@ def find_player(event: EventView, typed: str) -> str | None:
         return None
     names = list(event.entry.entrants) + [s.player for s in event.standings]
     return next((name for name in names if name.casefold() == folded), None)
+
+
+def closest_names(event: EventView, typed: str) -> list[str]:
+    """The entrants whose names are nearest the one typed (a slip, another spelling).
+
+    >>> closest_names(EventView("e", EventEntry("x", ("Ann Lee", "Bob", "Anna")), 1, (), (), 0), "ann le")
+    ['Ann Lee', 'Anna']
+    """
+    names = {name.casefold(): name for name in event.entry.entrants}
+    near = difflib.get_close_matches(" ".join(typed.split()).casefold(), list(names), n=3, cutoff=0.6)
+    return [names[n] for n in near]
 
 
 def player_view(event: EventView, player: str) -> PlayerView:

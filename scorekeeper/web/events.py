@@ -110,8 +110,10 @@ def player(event_id: str) -> Response:
     typed = (request.args.get("name") or "")[:80]
     found = eventdata.find_player(event, typed)
     me = eventdata.player_view(event, found) if found else None
-    status = 200 if me or not typed.strip() else 404
-    context = _context(event, me=me, not_found=None if me else typed.strip())
+    # Not found: 404, but 422 to htmx, which swaps it (the previous seat goes).
+    status = 200 if me or not typed.strip() else (422 if htmx.is_htmx() else 404)
+    near = [] if me else eventdata.closest_names(event, typed)
+    context = _context(event, me=me, not_found=None if me else typed.strip(), near=near)
     return htmx.render("events/player.html", "events/_player.html", status, **context)
 
 

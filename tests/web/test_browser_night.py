@@ -32,7 +32,7 @@ def _in_view(page: Any, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
-def test_a_refusal_in_view(live_server: str, browser: Any) -> None:
+def test_a_refusal_in_view_and_a_seat_not_found(live_server: str, browser: Any) -> None:
     director = phone(browser)
     event = _start(director, live_server, THIRTEEN)
     # A refused "Close round 1" (every table still waits): the reason where the finger is.
@@ -46,4 +46,19 @@ def test_a_refusal_in_view(live_server: str, browser: Any) -> None:
     assert _in_view(director, "#director .errors")
     assert director.evaluate("document.activeElement.matches('#director .errors')")
     shot(director, "night-refused")
+    # Where do I sit? Ann's seat, then a slip: the seat goes, the closest names are offered.
+    director.goto(event)
+    director.fill("#find-name", "ann")
+    director.get_by_role("button", name="Find").click()
+    director.wait_for_selector("#my-seat-card")
+    assert "Round 1: table" in director.inner_text("#my-seat-card")
+    director.fill("#find-name", "Kitt")
+    director.get_by_role("button", name="Find").click()
+    director.wait_for_selector("#seat-not-found")
+    assert director.locator("#my-seat-card").count() == 0  # Ann's seat is not left up
+    assert "No entrant is called “Kitt”" in director.inner_text("#seat-not-found")
+    assert director.locator(".near-names a").all_inner_texts() == ["Kit"]
+    director.locator(".near-names a").click()
+    director.wait_for_selector("#my-seat-card")
+    assert "Kit" in director.inner_text("#my-seat-card .where")
     assert director.script_errors == []

@@ -59,7 +59,7 @@ def tables_of(client: FlaskClient, event_id: str, round: int = 1) -> list[tuple[
     section = page.split(f'id="round-{round}"', 1)[1].split("</section>", 1)[0]
     found = []
     for row in re.findall(r"<tr class=\"\w+\">(.*?)</tr>", section, re.S):
-        names = re.findall(r"<small>\d</small> ([^<]+?)(?: <b>|</span>)", row)
+        names = re.findall(r"<small>\d</small> <bdi>([^<]+?)</bdi>", row)
         game = re.search(r'href="/games/([^"/]+)"', row)
         assert game is not None
         found.append((game.group(1), names))
@@ -116,7 +116,7 @@ def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClien
     assert sorted(p for _, players in tables for p in players) == sorted(NINE)
     for game_id, players in tables:
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
-        assert " · ".join(players) in sheet
+        assert " · ".join(f"<bdi>{p}</bdi>" for p in players) in sheet  # names kept apart (RTL)
 
 
 def test_a_player_finds_their_seat_and_rank_by_name(client: FlaskClient) -> None:
@@ -131,7 +131,17 @@ def test_a_player_finds_their_seat_and_rank_by_name(client: FlaskClient) -> None
     assert "Rank <strong>" in page and "of 9" in page
     missing = client.get(f"/events/{event_id}/player?name=Zed")
     assert missing.status_code == 404
-    assert "No entrant is called “Zed”" in missing.get_data(as_text=True)
+    assert "No entrant is called “<bdi>Zed</bdi>”" in missing.get_data(as_text=True)
+    # a slip: the closest entrants offered, as links that find them (htmx swaps a 422)
+    slip = client.get(f"/events/{event_id}/player?name=Evve", headers={"HX-Request": "true"})
+    assert slip.status_code == 422
+    offered = re.findall(r'class="near-names">(.*?)</p>', slip.get_data(as_text=True))[0]
+    assert re.findall(r"<bdi>(\w+)</bdi>", offered) == ["Eve"]
+    link = re.search(r'href="([^"]+)"', offered)
+    assert link is not None
+    assert f"Round 1: table {number}, seat {seat}" in client.get(
+        link.group(1).replace("&amp;", "&")
+    ).get_data(as_text=True)
 
 
 def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
@@ -139,7 +149,7 @@ def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
     page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
     assert '<meta http-equiv="refresh"' in page  # refreshes without JavaScript
     for name in NINE:
-        assert f'<th scope="row" class="player">{name}' in page
+        assert f'<th scope="row" class="player"><bdi>{name}</bdi>' in page
     stamp = re.search(r'data-stamp="([^"]+)"', page)
     assert stamp is not None
     poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}", headers={"HX-Request": "true"})
@@ -236,7 +246,7 @@ def test_penalty_with_a_note_counts_in_the_standings(client: FlaskClient) -> Non
     )
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
-    assert re.search(r'class="player">Cal <small class="penalty-inline">−25</small>', page)
+    assert re.search(r'class="player"><bdi>Cal</bdi> <small class="penalty-inline">−25</small>', page)
     missing = client.post(f"/events/{event_id}/penalties", data={"player": "Cal", "points": "25", "note": ""})
     assert missing.status_code == 422
     assert "Say why" in missing.get_data(as_text=True)
@@ -332,7 +342,7 @@ def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient
     answer = client.post(f"/events/{event_id}/entrants", data={"add": "Jo\n\nKim", "withdraw": "ann"})
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
-    assert "Withdrawn: Ann" in page
+    assert "Withdrawn: <bdi>Ann</bdi>" in page
     twice = client.post(f"/events/{event_id}/entrants", data={"add": "jo"})
     assert twice.status_code == 422
     assert "jo is already entered" in twice.get_data(as_text=True)
@@ -342,9 +352,9 @@ def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient
     client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
     round_2 = [p for _, players in tables_of(client, event_id, 2) for p in players]
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
-    byes = re.findall(r'<p class="byes">Bye: ([^<]+)</p>', page.split('id="round-1"')[0])
+    byes = re.findall(r'<p class="byes">Bye: (.+?)</p>', page.split('id="round-1"')[0])
     assert "Ann" not in round_2 and len(round_2) == 9 and len(byes) == 1
-    assert {"Jo", "Kim"} <= {*round_2, *byes[0].split(", ")}
+    assert {"Jo", "Kim"} <= {*round_2, *re.findall(r"<bdi>([^<]+)</bdi>", byes[0])}
 
 
 def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClient) -> None:
