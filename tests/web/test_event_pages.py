@@ -596,3 +596,28 @@ def test_every_history_line_of_a_directors_evening_renders_on_the_sheet(client: 
     assert standing["penalty"] == 0 and standing["score"] == 0
     director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
     assert "<s><bdi>" in director and "withdrawn" in director
+
+
+@pytest.mark.rule("E7")
+def test_a_table_at_its_box_limit_is_told_so_and_offered_no_next_box(client: FlaskClient) -> None:
+    """A round that ends after 2 boxes: a misdeal does not count; after the second scored
+    box the sheet says the table reached its limit and offers no "Record box 4"."""
+    event_id = start_event(client, round_ends="boxes", round_limit="2")
+    game_id, players = tables_of(client, event_id)[0]
+    counts = {0: 4, 1: 14, 2: 13}
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[0], counts=counts),
+    )
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id), "misdeal", by=None))
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Record box 3</a>" in sheet and 'id="box-limit"' not in sheet  # one scored box of 2
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "reached the round's limit of 2 scored boxes" in sheet
+    assert "Record box" not in sheet and 'id="next-deal"' not in sheet
+    other, _ = tables_of(client, event_id)[1]
+    assert "Record box 1</a>" in client.get(f"/games/{other}").get_data(as_text=True)
