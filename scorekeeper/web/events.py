@@ -55,6 +55,10 @@ def new() -> Response:
     form = forms.new_event_form_class(preset)()
     form.rules.data = preset
     if request.method != "POST":
+        if htmx.is_htmx() and "entrants" in request.args:  # "13 players: 4 tables, 1 bye"
+            return htmx.varied(
+                forms.seating_words(preset, request.args.get("table_size"), request.args["entrants"])
+            )
         return _new_page(form)
     if not form.validate():
         return _new_page(form, 422)
@@ -75,9 +79,9 @@ def new() -> Response:
 
 def _new_page(form: forms.NewEventForm, status: int = 200) -> Response:
     rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
-    return htmx.render(
-        "events/new.html", "events/_new_form.html", status, form=form, rules=rules, presets=presets()
-    )
+    page = {"form": form, "rules": rules, "presets": presets()}
+    page["seating"] = forms.seating_words(rules.name, form.table_size.data, form.entrants.data or "")
+    return htmx.render("events/new.html", "events/_new_form.html", status, **page)
 
 
 def _context(event: eventdata.EventView, **more: Any) -> dict[str, Any]:

@@ -6,7 +6,9 @@ table cards and results as PDFs, and a timed round's clock on every table's shee
 
 from __future__ import annotations
 
+import datetime
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -621,3 +623,35 @@ def test_a_table_at_its_box_limit_is_told_so_and_offered_no_next_box(client: Fla
     assert "Record box" not in sheet and 'id="next-deal"' not in sheet
     other, _ = tables_of(client, event_id)[1]
     assert "Record box 1</a>" in client.get(f"/games/{other}").get_data(as_text=True)
+
+
+def test_the_new_event_form_shows_what_applies(client: FlaskClient) -> None:
+    """Today's date filled in; Jersey's table of 3 shown, not asked; the number of boxes or
+    minutes only when a round ends that way (a CSS rule on the choice); the entrants'
+    tables and byes as they are typed (htmx asks the engine's arithmetic) and after a
+    refused submit."""
+    page = client.get("/events/new?rules=jersey-scarne").get_data(as_text=True)
+    today = datetime.date.today().isoformat()
+    assert re.search(rf'<input[^>]*id="date"[^>]*value="{today}"', page), "today's date filled in"
+    assert '<strong id="table-size-fixed">3</strong>' in page
+    assert 'type="hidden" name="table_size" value="3"' in page and 'id="table_size"' not in page
+    assert '<div class="round-limit">' in page
+    css = (Path(__file__).parents[2] / "static" / "events.css").read_text()
+    assert ".event-form:has(input[name=round_ends][value=game]:checked) .round-limit" in css
+    thirteen = "\n".join([*NINE, "Jo", "Kim", "Lu", "Mo"])
+    live = client.get(
+        "/events/new",
+        query_string={"rules": "jersey-scarne", "entrants": thirteen, "table_size": "3"},
+        headers={"HX-Request": "true"},
+    )
+    assert live.get_data(as_text=True) == "13 players: 4 tables, 1 bye"
+    two = client.get("/events/new?rules=jersey-scarne&entrants=Ann%0ABob", headers={"HX-Request": "true"})
+    assert two.get_data(as_text=True) == "2 players: not enough for a table of 3"
+    refused = client.post("/events/new?rules=jersey-scarne", data=event_form(name="", entrants=thirteen))
+    assert refused.status_code == 422
+    assert (
+        '<p class="seating-count" id="seating-count" aria-live="polite">13 players: 4 tables, 1 bye</p>'
+        in (refused.get_data(as_text=True))
+    )
+    gin = client.get("/events/new?rules=gin").get_data(as_text=True)
+    assert 'id="table_size"' in gin or "table-size-fixed" in gin
