@@ -70,3 +70,58 @@ def test_a_refusal_in_view_and_a_seat_not_found(live_server: str, browser: Any) 
     director.wait_for_selector("#my-seat-card")
     assert "Kit" in director.inner_text("#my-seat-card .where")
     assert director.script_errors == []
+
+
+def _rows_in_view(page: Any, height: int) -> list[str]:
+    """The players of the standings rows shown, each checked to be whole on the screen."""
+    rows = page.locator(".standings tbody tr:visible")
+    boxes = rows.evaluate_all(
+        "rows => rows.map(r => [r.getBoundingClientRect().top, r.getBoundingClientRect().bottom])"
+    )
+    assert boxes and all(top >= 0 and bottom <= height for top, bottom in boxes), boxes
+    return [
+        name.strip() for name in page.locator(".standings tbody tr:visible th.player bdi").all_inner_texts()
+    ]
+
+
+def test_the_projector_pages_39_players_at_1280_by_720(live_server: str, browser: Any) -> None:
+    """A projector shows everyone: at 1280 x 720 the 39 rows page by themselves ("Page 1
+    of n", every few seconds), each row whole on the screen, with the one-line legend of
+    the columns and tie-breaks; 1920 x 1080 too."""
+    names = [f"Player {n:02d}" for n in range(1, 40)]
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    made = page.request.post(
+        live_server + "/api/v1/events",
+        data={"name": "Big night", "rules": "jersey-scarne", "table_size": 3, "rounds": 2, "entrants": names},
+    )
+    assert made.status == 201, made.text()
+    page.clock.install()
+    page.goto(f"{live_server}/events/{made.json()['id']}/standings")
+    note = page.locator(".page-of[data-for=standings]")
+    note.wait_for(state="visible")
+    total = int(re.fullmatch(r"Page 1 of (\d+)", note.inner_text()).group(1))  # type: ignore[union-attr]
+    assert total >= 3
+    legend = page.locator("#standings-legend")
+    assert "tables won" in legend.inner_text() and "shared rank" in legend.inner_text()
+    seen: list[str] = []
+    for number in range(1, total + 1):
+        assert note.inner_text() == f"Page {number} of {total}"
+        seen += _rows_in_view(page, 720)
+        assert legend.bounding_box()["y"] + legend.bounding_box()["height"] <= 720
+        tables = page.locator(".table-states li:visible").evaluate_all(
+            "items => items.map(i => i.getBoundingClientRect().bottom)"
+        )
+        assert tables and max(tables) <= 720
+        shot(page, f"night-projector-{number}")
+        page.clock.run_for(8_000)
+    assert sorted(seen) == names  # everyone, once
+    assert note.inner_text() == f"Page 1 of {total}"  # round again
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    for _ in range(50):  # the resize lays the page out again (no wait_for_function: the CSP)
+        if page.evaluate("document.querySelector('.projector').style.height").startswith("10"):
+            break
+        page.wait_for_timeout(100)
+    bigger = _rows_in_view(page, 1080)
+    assert len(bigger) >= len(seen) // total
+    context.close()

@@ -655,3 +655,33 @@ def test_the_new_event_form_shows_what_applies(client: FlaskClient) -> None:
     )
     gin = client.get("/events/new?rules=gin").get_data(as_text=True)
     assert 'id="table_size"' in gin or "table-size-fixed" in gin
+
+
+@pytest.mark.rule("E3")
+def test_a_late_entry_and_a_bye_are_explained_where_the_rank_is(client: FlaskClient) -> None:
+    """Jo enters for round 2: the standings say "from round 2" and Jo's page that the
+    rounds before count 0; the one with round 2's bye is told it scores the round's
+    average (0 under net); the legend says what the marks and tie-breaks mean (E1, E6)."""
+    event_id = start_event(client)
+    assert client.post(f"/events/{event_id}/entrants", data={"add": "Jo"}).status_code == 303
+    client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
+    page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+    row = re.search(r"<bdi>Jo</bdi>.*?</tr>", page, re.S)
+    assert row is not None and '<small class="late"> from round 2</small>' in row.group(0)
+    assert page.count('class="late"') == 1
+    legend = re.search(r'id="standings-legend">(.*?)</p>', page, re.S)
+    assert legend is not None
+    said = " ".join(re.sub(r"<[^>]+>", " ", legend.group(1)).split())
+    assert "= a shared rank" in said and "Won tables won (the highest settlement at the table" in said
+    assert "a bye scores the round's average, which is 0 under net" in said
+    assert said.index("Won tables") < said.index("Boxes boxes") < said.index("Head to head net")
+    jo = client.get(f"/events/{event_id}/player?name=Jo").get_data(as_text=True)
+    assert "entered in round 2: the rounds before count 0" in jo
+    bye = re.findall(
+        r'<p class="byes">Bye: <bdi>([^<]+)</bdi></p>',
+        client.get(f"/events/{event_id}").get_data(as_text=True),
+    )
+    assert len(bye) == 1
+    sat_out = client.get(f"/events/{event_id}/player", query_string={"name": bye[0]}).get_data(as_text=True)
+    assert "1 bye, scored the round's average (0 under net)" in sat_out
+    assert ("entered in round" in sat_out) == (bye[0] == "Jo")
