@@ -409,6 +409,7 @@ def table_cards(event: EventView, number: int) -> list[TableCard]:
                 code,
                 rules.title,
                 round_ends_words(event.entry),
+                row.dealer if row is not None else None,
             )
         )
     return cards

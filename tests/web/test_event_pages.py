@@ -260,9 +260,21 @@ def test_table_cards_and_results_print(client: FlaskClient) -> None:
     cards = client.get(f"/events/{event_id}/cards.pdf")
     assert cards.mimetype == "application/pdf"
     text = flat(cards.get_data())
-    for number, (_, players) in enumerate(tables, start=1):
+    for number, (game_id, players) in enumerate(tables, start=1):
         assert f"Table {number}" in text
         assert f"Seat 1 {players[0]}" in text
+        # the first dealer, whom the cut chose, marked at that seat (as the game has it)
+        dealer = client.get(f"/api/v1/games/{game_id}").get_json()["game"]["dealer"]
+        assert f"Seat {players.index(dealer) + 1} {dealer} deals first (the cut)" in text
+        # a phone that scans the card is told which event and table it joins
+        join = client.get(f"/games/{game_id}/join").get_data(as_text=True)
+        said = re.search(r'id="join-event">(.*?)</p>', join)
+        assert said is not None
+        assert (
+            " ".join(re.sub(r"<[^>]+>", " ", said.group(1)).split())
+            == f"Table {number} , round 1 of Tuesday Jersey"
+        )
+    assert text.count("deals first") == len(tables)
     assert "Scan to score this table" in text
     results = client.get(f"/events/{event_id}/results.pdf")
     text = flat(results.get_data())

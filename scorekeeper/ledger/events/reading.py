@@ -234,6 +234,8 @@ class Seat:
     clock: tuple[datetime, int] | None
     box_limit: int | None = None
     """The scored boxes a table plays in a round that ends after a number of them (E7)."""
+    event_name: str = ""
+    """The event's name (a table card's join prompt says which event and table it is)."""
 
 
 def seat_of_game(db: Session, game_id: str) -> Seat | None:
@@ -253,4 +255,5 @@ def seat_of_game(db: Session, game_id: str) -> Seat | None:
         table,
         store.events.round_clock(db, event_id, round),
         limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+        str(row.entry.get("name") or "") if row is not None else "",
     )
