@@ -23,6 +23,22 @@
     var refused = document.querySelector("#director #refused, #director .errors");
     if (refused) { inView(refused); }
   });
+  // A director's write that went through reloads the page (htmx follows HX-Redirect): the
+  // page comes back at the section the finger was in, its heading focused, the change shown.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("#director form");
+    var section = form && form.closest("section[aria-labelledby]");
+    if (section && window.sessionStorage) {
+      sessionStorage.setItem("director-section", section.getAttribute("aria-labelledby"));
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var id = window.sessionStorage && sessionStorage.getItem("director-section");
+    if (!id) { return; }
+    sessionStorage.removeItem("director-section");
+    var heading = document.getElementById(id);
+    if (heading && !document.querySelector("#director #refused, #director .errors")) { inView(heading); }
+  });
   // A question ("End table 2's game…", opened): its answer button is in view and focused.
   document.addEventListener("toggle", function (event) {
     var asked = event.target;

@@ -54,12 +54,22 @@ def test_a_refusal_in_view_and_a_seat_not_found(live_server: str, browser: Any) 
     assert _in_view(director, "#director .errors")
     assert director.evaluate("document.activeElement.matches('#director .errors')")
     shot(director, "night-refused")
+    # Forced, it goes through: the page comes back where the finger was, its heading focused.
+    director.check("input[name=force]")
+    director.get_by_role("button", name="Close round 1").click()
+    director.wait_for_selector("#tables-title:has-text('Round 2')")
+    for _ in range(50):
+        if director.evaluate("document.activeElement && document.activeElement.id") == "close-title":
+            break
+        director.wait_for_timeout(100)
+    assert director.evaluate("document.activeElement.id") == "close-title"
+    assert _in_view(director, "#close-title")
     # Where do I sit? Ann's seat, then a slip: the seat goes, the closest names are offered.
     director.goto(event)
     director.fill("#find-name", "ann")
     director.get_by_role("button", name="Find").click()
     director.wait_for_selector("#my-seat-card")
-    assert "Round 1: table" in director.inner_text("#my-seat-card")
+    assert "Round 2: " in director.inner_text("#my-seat-card")
     director.fill("#find-name", "Kitt")
     director.get_by_role("button", name="Find").click()
     director.wait_for_selector("#seat-not-found")
