@@ -1,6 +1,7 @@
 /* Club nights: a timed round's clock counts down on the phone (without JavaScript the
    page shows the minutes left when it was drawn and the time the round ends); on the
-   director's page a refusal or a question appears where the finger is and takes focus. */
+   director's page a refusal, a question or a write done appears where the finger is and
+   takes focus; the projector pages its standings by itself. */
 (function () {
   "use strict";
   function tick() {
@@ -30,6 +31,12 @@
     var section = form && form.closest("section[aria-labelledby]");
     if (section && window.sessionStorage) {
       sessionStorage.setItem("director-section", section.getAttribute("aria-labelledby"));
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (window.sessionStorage && xhr && !xhr.getResponseHeader("HX-Redirect")) {
+      sessionStorage.removeItem("director-section");  // refused: the page stays, nothing to come back to
     }
   });
   document.addEventListener("DOMContentLoaded", function () {
