@@ -369,6 +369,9 @@ def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient
     byes = re.findall(r'<p class="byes">Bye: (.+?)</p>', page.split('id="round-1"')[0])
     assert "Ann" not in round_2 and len(round_2) == 9 and len(byes) == 1
     assert {"Jo", "Kim"} <= {*round_2, *re.findall(r"<bdi>([^<]+)</bdi>", byes[0])}
+    # Ann's lookup says she withdrew (not "not seated yet", as if a round were to come)
+    ann = client.get(f"/events/{event_id}/player?name=Ann").get_data(as_text=True)
+    assert "Withdrawn: no longer seated in this event." in ann and "Not seated yet" not in ann
 
 
 def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClient) -> None:
