@@ -243,8 +243,16 @@
     if (!keypad) { keypad = makeKeypad(); }
     keypadFor = input;
     var row = input.closest(".count-row") || input;
-    if (row.nextSibling !== keypad) { row.parentNode.insertBefore(keypad, row.nextSibling); }
-    keypad.hidden = false;
+    if (row.nextSibling !== keypad || keypad.hidden) {
+      // The keypad follows the field the finger chose: moved from above it, the page
+      // would shift up by the keypad's height under the finger (the tap would end on the
+      // fieldset), so the page scrolls back by what the field moved.
+      var before = input.getBoundingClientRect().top;
+      row.parentNode.insertBefore(keypad, row.nextSibling);
+      keypad.hidden = false;
+      var moved = input.getBoundingClientRect().top - before;
+      if (moved) { window.scrollBy(0, moved); }
+    }
   }
 
   function hideKeypad() {
@@ -473,8 +481,10 @@
   document.addEventListener("click", function (event) {
     // Done with counts: the keypad goes once a tap elsewhere is over (not as it starts,
     // which would move what the finger is on).
-    if (keypad && !keypad.hidden && !keypad.contains(event.target) &&
-        !(event.target.matches && event.target.matches("input.count"))) { hideKeypad(); }
+    var count = event.target.matches && event.target.matches("input.count");
+    if (count) { showKeypad(event.target); }  // tapped again once hidden: it comes back
+    else if (keypad && !keypad.hidden && !keypad.contains(event.target) &&
+        !(keypadFor && event.target === keypadFor.closest("fieldset.hand"))) { hideKeypad(); }
     var retry = event.target.closest && event.target.closest(".pending .retry");
     if (retry) { resend(retry.closest("form")); return; }
     var toggle = event.target.closest && event.target.closest(".meld-toggle");

@@ -12,6 +12,7 @@ import jinja2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from werkzeug.routing import Rule
 
 from scorekeeper import store
 from scorekeeper.web import create_app
@@ -52,6 +53,28 @@ def templates_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterato
     cache = jinja2.FileSystemBytecodeCache(str(tmp_path_factory.mktemp("templates")))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Flask, "jinja_options", {**Flask.jinja_options, "bytecode_cache": cache})
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def url_builders_compiled_once() -> Iterator[None]:
+    """Every app the run creates compiles each route's URL builder once: Werkzeug writes
+    and compiles two Python functions per route when an app registers it, about 90 % of
+    ``create_app``'s 100 ms, and a thousand tests each create an app. The function depends
+    only on the rule's text, its parsed parts, its defaults and the kind of builder (it
+    takes the rule itself as its first argument), so one compiled per route serves every
+    app of the run."""
+    compile_builder = Rule._compile_builder
+    compiled: dict[tuple[object, ...], Callable[..., tuple[str, str]]] = {}
+
+    def once(rule: Rule, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        key = (rule.rule, repr(rule.defaults), tuple(rule._trace), append_unknown)
+        if key not in compiled:
+            compiled[key] = compile_builder(rule, append_unknown)
+        return compiled[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Rule, "_compile_builder", once)
         yield
 
 

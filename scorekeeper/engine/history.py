@@ -54,6 +54,8 @@ class Kind(enum.StrEnum):
     SEATS = "seats"
     """Two players swapped seats (the event's line; each table's game gets RESEATED)."""
     CODES = "codes"
+    CLOCK = "clock"
+    """The director started a timed round's clock (E7)."""
     NOTE = "note"
     """A line this version does not know."""
 
@@ -166,6 +168,8 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
             return "Director", f"seats of {d.get('first', '?')} and {d.get('second', '?')} swapped"
         case Kind.CODES:
             return "Director", "new director's codes (the old ones stopped working)"
+        case Kind.CLOCK:
+            return f"Round {d.get('round', '?')} started", f"the clock runs {d.get('minutes', '?')} minutes"
         case Kind.NOTE:
             return "Changed", entry.action[:40]
         case _:

@@ -60,6 +60,8 @@ class TableCard:
     """The rule set's title."""
     round_ends: str = ""
     """How the round ends, in words ("40 minutes", "6 boxes", "each game to its end")."""
+    dealer: str | None = None
+    """Who deals the first box, as the cut chose (J1): marked at that seat."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,8 @@ def _cut_marks(canvas: Canvas, page: tuple[float, float]) -> None:
 
 def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: float) -> None:
     """One card in the cell whose lower left corner is (x, y): table number large,
-    round and event, the seats, the QR code and the short code under it."""
+    round and event, the seats (the first dealer marked: the cut chose), the QR code and
+    the short code under it."""
     inner = 9 * mm
     left, right, top = x + inner, x + w - inner, y + h - inner
     room = right - left
@@ -181,7 +184,12 @@ def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: floa
         canvas.setFont(FONT, 11)
         canvas.drawString(left, seat_y, f"Seat {number}")
         canvas.setFillColor(INK)
-        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, 14, room=room - 16 * mm)
+        deals = player == card.dealer
+        name_room = room - (40 if deals else 16) * mm
+        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, 14, room=name_room)
+        if deals:
+            canvas.setFillColor(MUTED)
+            fonts.draw(canvas, right, seat_y, "deals first (the cut)", FONT, 9, align="right")
         seat_y -= 20
     if card.rules:
         canvas.setFillColor(MUTED)

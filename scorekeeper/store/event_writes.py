@@ -110,6 +110,19 @@ def add_round(
     db.flush()
 
 
+def start_round_clock(db: Session, event_id: str, round: int, at: datetime) -> bool:
+    """Start a round's clock at ``at`` (the director's "Start round n"); False when it
+    had started already (a first box starts it too: :func:`.events.round_clock`)."""
+    found = db.scalar(select(EventRound).where(EventRound.event_id == event_id, EventRound.number == round))
+    if found is None:
+        raise EventNotFound(f"round {round} is not seated")
+    if found.started_at is not None:
+        return False
+    found.started_at = at
+    db.flush()
+    return True
+
+
 def reseat_table(
     db: Session, event_id: str, round: int, table: int, players: Sequence[str], game_id: str
 ) -> None:

@@ -37,10 +37,12 @@ from .event_writes import (
     log_write,
     reseat_table,
     set_director_codes,
+    start_round_clock,
     withdraw,
     withdraw_penalty,
 )
 from .models import (
+    Box,
     Event,
     EventEntrant,
     EventPenalty,
@@ -226,7 +228,7 @@ def load_event(db: Session, event_id: str) -> LoadedEvent | None:
                 EventRound.number,
                 EventRound.tables,
                 EventRound.byes,
-                EventRound.started_at,
+                _round_started(),
                 EventRound.minutes,
                 EventRound.closed_at,
             )
@@ -356,10 +358,23 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row[0], row[1], row[2])
 
 
+def _round_started() -> Any:
+    """When a round started (E7): when the director started its clock or, before that,
+    when its first box was recorded at any of its tables; None while neither happened
+    (seating the round does not start it: the cards print and the players sit first)."""
+    first_box = (
+        select(func.min(Box.created_at))
+        .join(EventTable, EventTable.game_id == Box.game_id)
+        .where(EventTable.event_id == EventRound.event_id, EventTable.round == EventRound.number)
+        .scalar_subquery()
+    )
+    return func.coalesce(EventRound.started_at, first_box, type_=sa.DateTime).label("started_at")
+
+
 def round_clock(db: Session, event_id: str, round: int) -> tuple[datetime, int] | None:
-    """A round's start and minutes, if it is timed and started."""
+    """A round's start and minutes, if it is timed and started (:func:`_round_started`)."""
     row = db.execute(
-        select(EventRound.started_at, EventRound.minutes, EventRound.closed_at).where(
+        select(_round_started(), EventRound.minutes, EventRound.closed_at).where(
             EventRound.event_id == event_id, EventRound.number == round
         )
     ).first()
@@ -400,6 +415,7 @@ __all__ = [
     "reseat_table",
     "round_clock",
     "set_director_codes",
+    "start_round_clock",
     "table_games",
     "withdraw",
     "withdraw_penalty",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -138,6 +139,17 @@ def find_player(event: EventView, typed: str) -> str | None:
         return None
     names = list(event.entry.entrants) + [s.player for s in event.standings]
     return next((name for name in names if name.casefold() == folded), None)
+
+
+def closest_names(event: EventView, typed: str) -> list[str]:
+    """The entrants whose names are nearest the one typed (a slip, another spelling).
+
+    >>> closest_names(EventView("e", EventEntry("x", ("Ann Lee", "Bob", "Anna")), 1, (), (), 0), "ann le")
+    ['Ann Lee', 'Anna']
+    """
+    names = {name.casefold(): name for name in event.entry.entrants}
+    near = difflib.get_close_matches(" ".join(typed.split()).casefold(), list(names), n=3, cutoff=0.6)
+    return [names[n] for n in near]
 
 
 def player_view(event: EventView, player: str) -> PlayerView:
@@ -270,6 +282,11 @@ def close_round(event_id: str, *, force: bool, key: str | None = None) -> bool:
     return not closed.row.finished and closed.row.current_round < closed.entry.rounds
 
 
+def start_round(event_id: str, number: int, key: str | None = None) -> None:
+    """Start round ``number``'s clock (E7: its first box starts it otherwise)."""
+    ledger_events.start_round(database.session(), event_id, number, key=usable(key))
+
+
 def seat_next(event_id: str, key: str | None = None) -> None:
     """Seat the next round (after a close whose seating was refused, say)."""
     limits.charge_next_round(_loaded_or_404(event_id))
@@ -392,6 +409,7 @@ def table_cards(event: EventView, number: int) -> list[TableCard]:
                 code,
                 rules.title,
                 round_ends_words(event.entry),
+                row.dealer if row is not None else None,
             )
         )
     return cards

@@ -55,6 +55,10 @@ def new() -> Response:
     form = forms.new_event_form_class(preset)()
     form.rules.data = preset
     if request.method != "POST":
+        if htmx.is_htmx() and "entrants" in request.args:  # "13 players: 4 tables, 1 bye"
+            return htmx.varied(
+                forms.seating_words(preset, request.args.get("table_size"), request.args["entrants"])
+            )
         return _new_page(form)
     if not form.validate():
         return _new_page(form, 422)
@@ -75,9 +79,9 @@ def new() -> Response:
 
 def _new_page(form: forms.NewEventForm, status: int = 200) -> Response:
     rules = engine.find_rules(form.rules.data or GAME_ORDER[0])
-    return htmx.render(
-        "events/new.html", "events/_new_form.html", status, form=form, rules=rules, presets=presets()
-    )
+    page = {"form": form, "rules": rules, "presets": presets()}
+    page["seating"] = forms.seating_words(rules.name, form.table_size.data, form.entrants.data or "")
+    return htmx.render("events/new.html", "events/_new_form.html", status, **page)
 
 
 def _context(event: eventdata.EventView, **more: Any) -> dict[str, Any]:
@@ -90,6 +94,10 @@ def _context(event: eventdata.EventView, **more: Any) -> dict[str, Any]:
         "tie_short": forms.TIE_BREAK_SHORT,
         "tie_long": forms.TIE_BREAK_WORDS,
         "standings_count": len(event.standings),
+        # the round each player first played or had a bye (a late entry's is later than 1)
+        "entered": {
+            p: s.round for s in sorted(entry.seating, key=lambda s: -s.round) for p in (*s.players, *s.byes)
+        },
         "director": eventdata.can_direct(event.id),
         **more,
     }
@@ -110,8 +118,10 @@ def player(event_id: str) -> Response:
     typed = (request.args.get("name") or "")[:80]
     found = eventdata.find_player(event, typed)
     me = eventdata.player_view(event, found) if found else None
-    status = 200 if me or not typed.strip() else 404
-    context = _context(event, me=me, not_found=None if me else typed.strip())
+    # Not found: 404, but 422 to htmx, which swaps it (the previous seat goes).
+    status = 200 if me or not typed.strip() else (422 if htmx.is_htmx() else 404)
+    near = [] if me else eventdata.closest_names(event, typed)
+    context = _context(event, me=me, not_found=None if me else typed.strip(), near=near)
     return htmx.render("events/player.html", "events/_player.html", status, **context)
 
 
@@ -372,6 +382,14 @@ def _not_this_round(event: eventdata.EventView, posted: str) -> str:
         "nothing was closed. The page was sent again, or another director closed "
         f"it; close round {event.current} from this page once its tables are done."
     )
+
+
+@bp.post("/<event_id>/rounds/<int:number>/start")
+def start_round(event_id: str, number: int) -> Response:
+    """Start a timed round's clock ("Start round 1"): not at seating, while the cards
+    print and the players sit; the round's first box starts it too (E7)."""
+    event = _require_director(event_id)
+    return _act(event, lambda: eventdata.start_round(event.id, number, _key()), status=409)
 
 
 @bp.post("/<event_id>/seat")

@@ -139,7 +139,11 @@ def _read(
     if before is not None and before.stamp == stamp:
         return before
     event: store.events.LoadedEvent | None
-    if before is not None and (before.event.row.version, before.event.row.updated_at) == parts[:2]:
+    if (
+        before is not None
+        and (before.event.row.version, before.event.row.updated_at) == parts[:2]
+        and not _clock_waits(before.event)
+    ):
         event = before.event  # a box at a table: the event itself did not change
     else:
         event = store.events.load_event(db, event_id)
@@ -150,3 +154,10 @@ def _read(
     found = Now(stamp, event, ledger_events.board(db, event, before.board if before else None))
     KEPT.put(key, found)
     return found
+
+
+def _clock_waits(event: store.events.LoadedEvent) -> bool:
+    """A timed round whose clock has not started: its first box starts it (E7), so a box
+    at a table changes the event as read."""
+    current = event.round(event.row.current_round)
+    return current is not None and current.minutes is not None and current.started_at is None

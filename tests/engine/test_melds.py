@@ -315,7 +315,7 @@ def quick(examples: int, **more: Any) -> settings:
     return settings(max_examples=examples, deadline=None, **more)
 
 
-@quick(2500)
+@quick(1000)
 @given(random_hands, st.booleans(), ace_values)
 def test_random_hands_match_brute_force(hand: list[Card], around: bool, ace_value: int) -> None:
     best = best_arrangement(hand, around_the_corner=around, ace_value=ace_value)
@@ -325,7 +325,7 @@ def test_random_hands_match_brute_force(hand: list[Card], around: bool, ace_valu
     assert_valid(best, hand, around, ace_value)
 
 
-@quick(2500)
+@quick(1000)
 @given(dense_hands, st.booleans(), ace_values)
 def test_dense_hands_match_brute_force(hand: list[Card], around: bool, ace_value: int) -> None:
     best = best_arrangement(hand, around_the_corner=around, ace_value=ace_value)

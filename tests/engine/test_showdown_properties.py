@@ -10,14 +10,15 @@ hand into disjoint melds within the knock limit.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 
-from hypothesis import HealthCheck, assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.engine import adjudicate
 from scorekeeper.engine.cards import ALL_CARDS, Card, parse_cards
-from scorekeeper.engine.melds import brute_force_best_count, is_meld
+from scorekeeper.engine.melds import best_count, brute_force_best_count, is_meld
 
 from .test_melds import quick
 
@@ -74,10 +75,19 @@ def defender_best(defender: Sequence[Card], table: Melds) -> int:
 
 
 def band_deal(draw: st.DrawFn) -> tuple[list[Card], list[Card]]:
+    """Two hands from six adjacent ranks, the first a knock (a count of 1 to 10).
+
+    Only one deal in twenty is a knock: drawn as permutations and filtered with ``assume``,
+    95 % of the examples were discarded and the test took a minute. The deal is shuffled
+    from a drawn seed until the fast solver finds a knock (the solver is held to brute
+    force by tests/engine/test_melds.py; the brute force judges the defender here)."""
     low = draw(st.integers(1, 8))
     pool = [c for c in ALL_CARDS if low <= c.rank < low + 6]
-    cards = draw(st.permutations(pool))[:20]
-    return list(cards[:10]), list(cards[10:20])
+    shuffler = random.Random(draw(st.integers(0, 2**32 - 1)))
+    while True:
+        shuffler.shuffle(pool)
+        if 0 < best_count(pool[:10]) <= 10:
+            return pool[:10], pool[10:20]
 
 
 deals = st.composite(band_deal)()
@@ -98,11 +108,10 @@ def rule(knocker: list[Card], defender: list[Card]) -> dict[str, object]:
     )
 
 
-@quick(150, suppress_health_check=[HealthCheck.filter_too_much])
+@quick(150)
 @given(deals)
 def test_defender_lays_off_and_melds_to_his_lowest_count(deal: tuple[list[Card], list[Card]]) -> None:
     knocker, defender = deal
-    assume(0 < brute_force_best_count(knocker) <= 10)  # a knock with 0 is gin: no layoffs
     ruling = rule(knocker, defender)
     hands = ruling["hands"]
     assert isinstance(hands, dict)
@@ -110,11 +119,10 @@ def test_defender_lays_off_and_melds_to_his_lowest_count(deal: tuple[list[Card],
     assert hands["Bob"]["count"] == defender_best(defender, table)
 
 
-@quick(60, suppress_health_check=[HealthCheck.filter_too_much])
+@quick(60)
 @given(deals)
 def test_knocker_takes_the_split_that_pays_him_most(deal: tuple[list[Card], list[Card]]) -> None:
     knocker, defender = deal
-    assume(0 < brute_force_best_count(knocker) <= 10)
     outcomes = []
     for split in all_splits(knocker):
         melded = {c for meld in split for c in meld}

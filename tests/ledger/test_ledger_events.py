@@ -260,18 +260,36 @@ def test_a_penalty_with_a_note_comes_off_the_score_and_into_the_games_history(db
     ]
 
 
+@pytest.mark.rule("E7")
 def test_a_timed_round_keeps_its_clock_and_ends_its_games_when_time_is_up(db: Session) -> None:
+    """The clock starts with the director's start (not at seating: the cards print, the
+    players sit), once per key; the round closes by itself once its minutes are up."""
+    seated_at = datetime(2026, 12, 1, 18, 45)
     start = datetime(2026, 12, 1, 19, 0)
     event = events.start_event(
         db,
         EventEntry("Timed", NINE, rounds=2, seed=5, round_ends=RoundEnd("minutes", 40)),
         secret=SECRET,
-        now=start,
+        now=seated_at,
     ).event
-    assert events.clock(event) == (start, 40)
+    assert events.clock(event) is None  # seated, not started
     game_id = event.entry.game_of(1, 2)
     assert game_id is not None
-    assert events.seat_of_game(db, game_id) == events.Seat(event.id, 1, 2, (start, 40))
+    seat = events.seat_of_game(db, game_id)
+    assert seat is not None and (seat.event_id, seat.round, seat.table, seat.clock) == (event.id, 1, 2, None)
+    with pytest.raises(events.RoundStillPlaying):  # no clock runs: nothing is up
+        events.close_round(db, event.id, now=seated_at + timedelta(hours=2))
+    event = events.start_round(db, event.id, 1, now=start, key="go-1")
+    assert events.clock(event) == (start, 40)
+    again = events.start_round(db, event.id, 1, now=start + timedelta(minutes=5), key="go-1")
+    assert events.clock(again) == (start, 40) and again.row.version == event.row.version  # written once
+    other = events.start_round(db, event.id, 1, now=start + timedelta(minutes=6), key="go-1b")
+    assert events.clock(other) == (start, 40) and other.row.version == event.row.version  # runs already
+    with pytest.raises(events.RoundRefused):
+        events.start_round(db, event.id, 2, now=start, key="go-2")
+    assert [h.kind.value for h in store.events.event_history(db, event.id)].count("clock") == 1
+    seat = events.seat_of_game(db, game_id)
+    assert seat is not None and (seat.table, seat.clock) == (2, (start, 40))
     assert events.seat_of_game(db, "nothing") is None
     with pytest.raises(events.RoundStillPlaying):
         events.close_round(db, event.id, now=start + timedelta(minutes=39))
@@ -281,7 +299,8 @@ def test_a_timed_round_keeps_its_clock_and_ends_its_games_when_time_is_up(db: Se
     assert seat is not None and seat.clock is None  # a closed round shows no clock
     later = start + timedelta(hours=1)
     seated = events.seat_next_round(db, event.id, secret=SECRET, now=later)
-    assert events.clock(seated) == (later, 40)  # the next round's clock starts seated
+    assert events.clock(seated) is None  # the next round's clock waits for its start too
+    assert events.clock(events.start_round(db, event.id, 2, now=later)) == (later, 40)
 
 
 def test_a_round_ending_after_boxes_closes_once_each_table_has_them(db: Session) -> None:

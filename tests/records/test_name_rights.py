@@ -72,7 +72,7 @@ def test_a_stranger_merging_quinn_leaves_the_other_quinn_alone(migrated: Callabl
         assert decision.games == (games[0][0],)
         assert {(a.name, a.game_id) for a in store.aliases(db)} == {("quinn", games[0][0])}
     page = vera.get("/players/mal").get_data(as_text=True)
-    assert "counts as Mal" in page and f"/players/names/{decision.id}/undo" not in page
+    assert "counts as <bdi>Mal</bdi>" in page and f"/players/names/{decision.id}/undo" not in page
     assert vera.post(f"/players/names/{decision.id}/undo").status_code == 403
     assert mallory.post(f"/players/names/{decision.id}/undo").status_code == 303
     assert figure(app.test_client().get("/players/quinn").get_data(as_text=True), "games") == "2"
@@ -186,7 +186,7 @@ def test_a_player_page_reads_a_bounded_number_of_games_for_an_old_merge(
     monkeypatch.setattr(store, "counted_games", reading)
     monkeypatch.setattr(players, "touched", checking)
     page = app.test_client().get("/players/mal").get_data(as_text=True)
-    assert "counts as Mal in every game" in page and "/undo" not in page
+    assert "counts as <bdi>Mal</bdi> in every game" in page and "/undo" not in page
     assert checked == [] and None not in asked
     scorer = app.test_client()
     for game_id, code in games:

@@ -56,7 +56,7 @@ def test_a_players_page_shows_the_figures(started: tuple[Flask, list[tuple[str, 
     assert listed.index(">Ann<") < listed.index(">bob<") < listed.index(">Cal<")
     assert '<option value="dan">Dan</option>' in listed  # the head-to-head form
     page = app.test_client().get("/players/ann").get_data(as_text=True)
-    assert "<h1>Ann</h1>" in page  # the name last played under (game C)
+    assert "<h1><bdi>Ann</bdi></h1>" in page  # the name last played under (game C)
     assert figure(page, "games") == "3" and figure(page, "won") == "1"
     assert figure(page, "boxes-won") == "5 of 8"
     assert figure(page, "average") == "31.6"
@@ -165,7 +165,7 @@ def test_a_scorer_merges_and_undoes(started: tuple[Flask, list[tuple[str, str]]]
     done = client.post("/players/cal/merge", data={"name": "Dan"})
     assert done.status_code == 303
     page = client.get("/players/cal").get_data(as_text=True)
-    assert figure(page, "games") == "3" and "counts as Cal in 1 game its scorer" in page
+    assert figure(page, "games") == "3" and "counts as <bdi>Cal</bdi> in 1 game its scorer" in page
     decision = re.search(r"/players/names/(\d+)/undo", page)
     assert decision is not None
     stranger = app.test_client()

@@ -21,7 +21,7 @@ from scorekeeper.web.cardfaces import ALL_CODES
 from .conftest import GAME
 
 FUZZ = settings(
-    max_examples=150,
+    max_examples=75,
     derandomize=True,
     deadline=None,
     database=None,

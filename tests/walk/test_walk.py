@@ -651,6 +651,23 @@ class Walk(RuleBasedStateMachine):
 
     @precondition(lambda self: any(not e.token for e in self.events))
     @rule(data=st.data())
+    def start_the_round(self, data: st.DataObject) -> None:
+        """E7: a timed round's clock waits for the director's "Start round n" (or the
+        round's first box); the start is one write, its key stored like any other."""
+        event = data.draw(st.sampled_from([e for e in self.events if not e.token]))
+        self.touched_events.add(event.id)
+        form = self._director_form(event, f"/rounds/{self._event(event)['round']}/start")
+        if form is None:
+            return
+        assert self._event(event)["clock"] is None, "a round offered to start already runs"
+        answer = self.phone[event.director].submit(form)
+        assert acknowledged(answer), answer.get_data(as_text=True)[:2000]
+        clock = self._event(event)["clock"]
+        assert clock is not None and clock["minutes"] == 2, clock
+        self.last_director_form = (event, form.action, dict(form.fields))
+
+    @precondition(lambda self: any(not e.token for e in self.events))
+    @rule(data=st.data())
     def renew_the_directors_codes(self, data: st.DataObject) -> None:
         event = data.draw(st.sampled_from([e for e in self.events if not e.token]))
         self.touched_events.add(event.id)
@@ -745,7 +762,13 @@ class Walk(RuleBasedStateMachine):
             phone.get(f"/api/v1/events/{event.id}/results.json")
         director = self.phone[event.director]
         if not event.token:
-            assert director.get(f"/events/{event.id}/director").status_code == 200
+            page = director.get(f"/events/{event.id}/director")
+            assert page.status_code == 200
+            offered = f'action="/events/{event.id}/rounds/{body["round"]}/start"' in page.get_data(
+                as_text=True
+            )
+            # E7: offered only for a timed round whose clock does not run yet
+            assert not offered or (body["clock"] is None and self._timed(body)), (offered, body["clock"])
             cards = director.get(f"/events/{event.id}/cards.pdf")
             assert cards.status_code in (200, 404)
         results = self.phone["watcher"].get(f"/events/{event.id}/results.pdf")
@@ -754,6 +777,11 @@ class Walk(RuleBasedStateMachine):
             game = next((g for g in self.games if g.id == table["game"]), None)
             if game is not None:
                 self._game_pages(game)
+
+    @staticmethod
+    def _timed(body: dict[str, Any]) -> bool:
+        """An event whose rounds last minutes, not over: a round its director may start (E7)."""
+        return "minutes" in (body["event"].get("round_ends") or {}) and not body.get("finished")
 
     def _standings_are_the_settlements(self, event: Event, body: dict[str, Any]) -> None:
         """E1: a player's score is the sum of their settlements, less penalties (a bye

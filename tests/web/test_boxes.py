@@ -21,7 +21,7 @@ def _cards_box(version: int, **extra: object) -> dict[str, object]:
 
 def test_record_form_page_and_fragment(client: FlaskClient, game_id: str) -> None:
     text = client.get(f"/games/{game_id}/boxes/new").get_data(as_text=True)
-    assert "How did the box end?" in text and "Tap Cal's cards" in text
+    assert "How did the box end?" in text and "Tap <bdi>Cal</bdi>'s cards" in text
     assert text.count('type="checkbox" name="hands-0-cards"') == 52
     assert 'inputmode="numeric"' in text and 'name="key"' in text and 'name="version"' in text
     assert "Break" in text and "Draw" not in text  # Jersey Gin has the break, not the draw
@@ -134,7 +134,7 @@ def test_knocker_chooses_another_split(client: FlaskClient, game_id: str) -> Non
     off 4S on them; what the preview showed is what is stored."""
     first = client.post(f"/games/{game_id}/boxes/preview", data=_cards_box(1), headers=HX)
     text = first.get_data(as_text=True)
-    assert "Bob laid the melds out differently?" in text
+    assert "<bdi>Bob</bdi> laid the melds out differently?" in text
     split = "7C.7D.7H|9D.10D.JD"
     assert f'name="hands-1-split" value="{split}"' in text
     data = _cards_box(

@@ -6,7 +6,9 @@ table cards and results as PDFs, and a timed round's clock on every table's shee
 
 from __future__ import annotations
 
+import datetime
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,7 +61,7 @@ def tables_of(client: FlaskClient, event_id: str, round: int = 1) -> list[tuple[
     section = page.split(f'id="round-{round}"', 1)[1].split("</section>", 1)[0]
     found = []
     for row in re.findall(r"<tr class=\"\w+\">(.*?)</tr>", section, re.S):
-        names = re.findall(r"<small>\d</small> ([^<]+?)(?: <b>|</span>)", row)
+        names = re.findall(r"<small>\d</small> <bdi>([^<]+?)</bdi>", row)
         game = re.search(r'href="/games/([^"/]+)"', row)
         assert game is not None
         found.append((game.group(1), names))
@@ -116,7 +118,7 @@ def test_starting_seats_round_1_with_games_and_shows_the_seed(client: FlaskClien
     assert sorted(p for _, players in tables for p in players) == sorted(NINE)
     for game_id, players in tables:
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
-        assert " · ".join(players) in sheet
+        assert " · ".join(f"<bdi>{p}</bdi>" for p in players) in sheet  # names kept apart (RTL)
 
 
 def test_a_player_finds_their_seat_and_rank_by_name(client: FlaskClient) -> None:
@@ -131,7 +133,17 @@ def test_a_player_finds_their_seat_and_rank_by_name(client: FlaskClient) -> None
     assert "Rank <strong>" in page and "of 9" in page
     missing = client.get(f"/events/{event_id}/player?name=Zed")
     assert missing.status_code == 404
-    assert "No entrant is called “Zed”" in missing.get_data(as_text=True)
+    assert "No entrant is called “<bdi>Zed</bdi>”" in missing.get_data(as_text=True)
+    # a slip: the closest entrants offered, as links that find them (htmx swaps a 422)
+    slip = client.get(f"/events/{event_id}/player?name=Evve", headers={"HX-Request": "true"})
+    assert slip.status_code == 422
+    offered = re.findall(r'class="near-names">(.*?)</p>', slip.get_data(as_text=True))[0]
+    assert re.findall(r"<bdi>(\w+)</bdi>", offered) == ["Eve"]
+    link = re.search(r'href="([^"]+)"', offered)
+    assert link is not None
+    assert f"Round 1: table {number}, seat {seat}" in client.get(
+        link.group(1).replace("&amp;", "&")
+    ).get_data(as_text=True)
 
 
 def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
@@ -139,7 +151,7 @@ def test_standings_list_everyone_and_poll_cheaply(client: FlaskClient) -> None:
     page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
     assert '<meta http-equiv="refresh"' in page  # refreshes without JavaScript
     for name in NINE:
-        assert f'<th scope="row" class="player">{name}' in page
+        assert f'<th scope="row" class="player"><bdi>{name}</bdi>' in page
     stamp = re.search(r'data-stamp="([^"]+)"', page)
     assert stamp is not None
     poll = client.get(f"/events/{event_id}/standings?since={stamp.group(1)}", headers={"HX-Request": "true"})
@@ -236,7 +248,7 @@ def test_penalty_with_a_note_counts_in_the_standings(client: FlaskClient) -> Non
     )
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
-    assert re.search(r'class="player">Cal <small class="penalty-inline">−25</small>', page)
+    assert re.search(r'class="player"><bdi>Cal</bdi> <small class="penalty-inline">−25</small>', page)
     missing = client.post(f"/events/{event_id}/penalties", data={"player": "Cal", "points": "25", "note": ""})
     assert missing.status_code == 422
     assert "Say why" in missing.get_data(as_text=True)
@@ -248,9 +260,21 @@ def test_table_cards_and_results_print(client: FlaskClient) -> None:
     cards = client.get(f"/events/{event_id}/cards.pdf")
     assert cards.mimetype == "application/pdf"
     text = flat(cards.get_data())
-    for number, (_, players) in enumerate(tables, start=1):
+    for number, (game_id, players) in enumerate(tables, start=1):
         assert f"Table {number}" in text
         assert f"Seat 1 {players[0]}" in text
+        # the first dealer, whom the cut chose, marked at that seat (as the game has it)
+        dealer = client.get(f"/api/v1/games/{game_id}").get_json()["game"]["dealer"]
+        assert f"Seat {players.index(dealer) + 1} {dealer} deals first (the cut)" in text
+        # a phone that scans the card is told which event and table it joins
+        join = client.get(f"/games/{game_id}/join").get_data(as_text=True)
+        said = re.search(r'id="join-event">(.*?)</p>', join)
+        assert said is not None
+        assert (
+            " ".join(re.sub(r"<[^>]+>", " ", said.group(1)).split())
+            == f"Table {number} , round 1 of Tuesday Jersey"
+        )
+    assert text.count("deals first") == len(tables)
     assert "Scan to score this table" in text
     results = client.get(f"/events/{event_id}/results.pdf")
     text = flat(results.get_data())
@@ -259,9 +283,25 @@ def test_table_cards_and_results_print(client: FlaskClient) -> None:
     assert "Won Boxes Won" not in text  # the tie-breaks already shown are not repeated
 
 
+@pytest.mark.rule("E7")
 def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient) -> None:
+    """The clock starts when the director starts the round (not at seating, while the
+    cards print), once per form; or at the round's first box."""
     event_id = start_event(client, round_ends="minutes", round_limit="40")
-    for number, (game_id, _) in enumerate(tables_of(client, event_id), start=1):
+    tables = tables_of(client, event_id)
+    assert all("round-clock" not in client.get(f"/games/{g}").get_data(as_text=True) for g, _ in tables)
+    assert client.get(f"/api/v1/events/{event_id}").get_json()["clock"] is None
+    director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    assert f'action="/events/{event_id}/rounds/1/start"' in director and "Start round 1</button>" in director
+    for _ in range(2):  # a double tap: one start
+        started = client.post(f"/events/{event_id}/rounds/1/start", data={"key": "start-1"})
+        assert started.status_code == 303
+    clock = client.get(f"/api/v1/events/{event_id}").get_json()["clock"]
+    assert clock is not None and clock["minutes"] == 40
+    director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
+    assert "Start round 1</button>" not in director
+    assert director.count("Round 1 started") == 1 and "the clock runs 40 minutes" in director
+    for number, (game_id, _) in enumerate(tables, start=1):
         sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
         assert f'Round 1, table {number} of <a href="/events/{event_id}">' in sheet
         assert re.search(
@@ -269,9 +309,24 @@ def test_a_timed_round_shows_its_clock_on_every_tables_sheet(client: FlaskClient
             r'<strong class="clock-left">(40|39) min</strong> left',
             sheet,
         )
+    again = client.post(f"/events/{event_id}/rounds/1/start", data={"key": "start-1b"})
+    assert again.status_code == 303  # already running: nothing more written
+    assert client.get(f"/api/v1/events/{event_id}").get_json()["clock"] == clock
+    # Another evening: the first box at any table starts the round's clock.
+    boxed = start_event(client, name="Boxed", round_ends="minutes", round_limit="30")
+    game_id, players = tables_of(client, boxed)[1]
+    assert client.get(f"/api/v1/events/{boxed}").get_json()["clock"] is None
+    version = version_of(client, game_id)
+    client.post(
+        f"/games/{game_id}/boxes/new", data=box_form(version, by=players[0], counts={0: 4, 1: 14, 2: 13})
+    )
+    clock = client.get(f"/api/v1/events/{boxed}").get_json()["clock"]
+    assert clock is not None and clock["minutes"] == 30
+    assert "Start round 1</button>" not in client.get(f"/events/{boxed}/director").get_data(as_text=True)
     untimed = start_event(client, name="Untimed")
     game_id, _ = tables_of(client, untimed)[0]
     assert "round-clock" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Start round" not in client.get(f"/events/{untimed}/director").get_data(as_text=True)
 
 
 def test_event_games_count_in_a_players_record_with_an_event_filter(client: FlaskClient) -> None:
@@ -301,7 +356,7 @@ def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient
     answer = client.post(f"/events/{event_id}/entrants", data={"add": "Jo\n\nKim", "withdraw": "ann"})
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
-    assert "Withdrawn: Ann" in page
+    assert "Withdrawn: <bdi>Ann</bdi>" in page
     twice = client.post(f"/events/{event_id}/entrants", data={"add": "jo"})
     assert twice.status_code == 422
     assert "jo is already entered" in twice.get_data(as_text=True)
@@ -311,9 +366,12 @@ def test_late_entries_and_withdrawals_take_effect_next_round(client: FlaskClient
     client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
     round_2 = [p for _, players in tables_of(client, event_id, 2) for p in players]
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
-    byes = re.findall(r'<p class="byes">Bye: ([^<]+)</p>', page.split('id="round-1"')[0])
+    byes = re.findall(r'<p class="byes">Bye: (.+?)</p>', page.split('id="round-1"')[0])
     assert "Ann" not in round_2 and len(round_2) == 9 and len(byes) == 1
-    assert {"Jo", "Kim"} <= {*round_2, *byes[0].split(", ")}
+    assert {"Jo", "Kim"} <= {*round_2, *re.findall(r"<bdi>([^<]+)</bdi>", byes[0])}
+    # Ann's lookup says she withdrew (not "not seated yet", as if a round were to come)
+    ann = client.get(f"/events/{event_id}/player?name=Ann").get_data(as_text=True)
+    assert "Withdrawn: no longer seated in this event." in ann and "Not seated yet" not in ann
 
 
 def test_seats_are_swapped_before_a_table_starts_and_not_after(client: FlaskClient) -> None:
@@ -555,3 +613,90 @@ def test_every_history_line_of_a_directors_evening_renders_on_the_sheet(client: 
     assert standing["penalty"] == 0 and standing["score"] == 0
     director = client.get(f"/events/{event_id}/director").get_data(as_text=True)
     assert "<s><bdi>" in director and "withdrawn" in director
+
+
+@pytest.mark.rule("E7")
+def test_a_table_at_its_box_limit_is_told_so_and_offered_no_next_box(client: FlaskClient) -> None:
+    """A round that ends after 2 boxes: a misdeal does not count; after the second scored
+    box the sheet says the table reached its limit and offers no "Record box 4"."""
+    event_id = start_event(client, round_ends="boxes", round_limit="2")
+    game_id, players = tables_of(client, event_id)[0]
+    counts = {0: 4, 1: 14, 2: 13}
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[0], counts=counts),
+    )
+    client.post(f"/games/{game_id}/boxes/new", data=box_form(version_of(client, game_id), "misdeal", by=None))
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Record box 3</a>" in sheet and 'id="box-limit"' not in sheet  # one scored box of 2
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "reached the round's limit of 2 scored boxes" in sheet
+    assert "Record box" not in sheet and 'id="next-deal"' not in sheet
+    other, _ = tables_of(client, event_id)[1]
+    assert "Record box 1</a>" in client.get(f"/games/{other}").get_data(as_text=True)
+
+
+def test_the_new_event_form_shows_what_applies(client: FlaskClient) -> None:
+    """Today's date filled in; Jersey's table of 3 shown, not asked; the number of boxes or
+    minutes only when a round ends that way (a CSS rule on the choice); the entrants'
+    tables and byes as they are typed (htmx asks the engine's arithmetic) and after a
+    refused submit."""
+    page = client.get("/events/new?rules=jersey-scarne").get_data(as_text=True)
+    today = datetime.date.today().isoformat()
+    assert re.search(rf'<input[^>]*id="date"[^>]*value="{today}"', page), "today's date filled in"
+    assert '<strong id="table-size-fixed">3</strong>' in page
+    assert 'type="hidden" name="table_size" value="3"' in page and 'id="table_size"' not in page
+    assert '<div class="round-limit">' in page
+    css = (Path(__file__).parents[2] / "static" / "events.css").read_text()
+    assert ".event-form:has(input[name=round_ends][value=game]:checked) .round-limit" in css
+    thirteen = "\n".join([*NINE, "Jo", "Kim", "Lu", "Mo"])
+    live = client.get(
+        "/events/new",
+        query_string={"rules": "jersey-scarne", "entrants": thirteen, "table_size": "3"},
+        headers={"HX-Request": "true"},
+    )
+    assert live.get_data(as_text=True) == "13 players: 4 tables, 1 bye"
+    two = client.get("/events/new?rules=jersey-scarne&entrants=Ann%0ABob", headers={"HX-Request": "true"})
+    assert two.get_data(as_text=True) == "2 players: not enough for a table of 3"
+    refused = client.post("/events/new?rules=jersey-scarne", data=event_form(name="", entrants=thirteen))
+    assert refused.status_code == 422
+    assert (
+        '<p class="seating-count" id="seating-count" aria-live="polite">13 players: 4 tables, 1 bye</p>'
+        in (refused.get_data(as_text=True))
+    )
+    gin = client.get("/events/new?rules=gin").get_data(as_text=True)
+    assert 'id="table_size"' in gin or "table-size-fixed" in gin
+
+
+@pytest.mark.rule("E3")
+def test_a_late_entry_and_a_bye_are_explained_where_the_rank_is(client: FlaskClient) -> None:
+    """Jo enters for round 2: the standings say "from round 2" and Jo's page that the
+    rounds before count 0; the one with round 2's bye is told it scores the round's
+    average (0 under net); the legend says what the marks and tie-breaks mean (E1, E6)."""
+    event_id = start_event(client)
+    assert client.post(f"/events/{event_id}/entrants", data={"add": "Jo"}).status_code == 303
+    client.post(f"/events/{event_id}/close", data={"round": "1", "force": "y"})
+    page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+    row = re.search(r"<bdi>Jo</bdi>.*?</tr>", page, re.S)
+    assert row is not None and '<small class="late"> from round 2</small>' in row.group(0)
+    assert page.count('class="late"') == 1
+    legend = re.search(r'id="standings-legend">(.*?)</p>', page, re.S)
+    assert legend is not None
+    said = " ".join(re.sub(r"<[^>]+>", " ", legend.group(1)).split())
+    assert "= a shared rank" in said and "Won tables won (the highest settlement at the table" in said
+    assert "a bye scores the round's average, which is 0 under net" in said
+    assert said.index("Won tables") < said.index("Boxes boxes") < said.index("Head to head net")
+    jo = client.get(f"/events/{event_id}/player?name=Jo").get_data(as_text=True)
+    assert "entered in round 2: the rounds before count 0" in jo
+    bye = re.findall(
+        r'<p class="byes">Bye: <bdi>([^<]+)</bdi></p>',
+        client.get(f"/events/{event_id}").get_data(as_text=True),
+    )
+    assert len(bye) == 1
+    sat_out = client.get(f"/events/{event_id}/player", query_string={"name": bye[0]}).get_data(as_text=True)
+    assert "1 bye, scored the round's average (0 under net)" in sat_out
+    assert ("entered in round" in sat_out) == (bye[0] == "Jo")

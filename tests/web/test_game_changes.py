@@ -90,7 +90,7 @@ def test_a_scorer_ends_the_game_on_the_phone(client: FlaskClient, app: Flask) ->
     ended = client.post(f"/games/{game_id}/end", data={"version": version + 1, "key": "e2"})
     assert ended.status_code == 303
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "Ended by agreement: Bob leads" in page
+    assert "Ended by agreement: <bdi>Bob</bdi> leads" in page
     assert "Ended by agreement after box 1" in page  # the game's history
     assert re.search(r'data-settle="Ann&gt;Bob&gt;19"|data-settle="Ann>Bob>19"', page)
     assert "Record box 2" not in page

@@ -17,10 +17,14 @@ def test_home_page_and_fragment(client: FlaskClient, game_id: str) -> None:
     page = client.get("/")
     text = page.get_data(as_text=True)
     assert "<html" in text and "New game" in text and "Check a hand" in text
-    assert "Settle a showdown" in text and "Ann · Bob · Cal" in text
+    assert "Settle a showdown" in text and "<bdi>Ann</bdi> · <bdi>Bob</bdi> · <bdi>Cal</bdi>" in text
     assert "HX-Request" in page.headers["Vary"]
     fragment = client.get("/", headers=HX).get_data(as_text=True)
-    assert "<html" not in fragment and 'id="recent"' in fragment and "Ann · Bob · Cal" in fragment
+    assert (
+        "<html" not in fragment
+        and 'id="recent"' in fragment
+        and "<bdi>Ann</bdi> · <bdi>Bob</bdi> · <bdi>Cal</bdi>" in fragment
+    )
 
 
 def test_security_headers(client: FlaskClient) -> None:
@@ -181,7 +185,7 @@ def _play_to_the_end(client: FlaskClient, game_id: str) -> None:
 def test_game_over_panel_and_rematch(client: FlaskClient, game_id: str) -> None:
     _play_to_the_end(client, game_id)
     text = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "Game over: Bob wins" in text and "Who pays whom" in text and "Rematch" in text
+    assert "Game over: <bdi>Bob</bdi> wins" in text and "Who pays whom" in text and "Rematch" in text
     assert "Record box" not in text
     assert "pays <strong>Bob</strong>" in text and "shut out" in text
     response = client.post(f"/games/{game_id}/rematch", headers=HX)

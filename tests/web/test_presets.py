@@ -69,7 +69,7 @@ def test_a_whole_game(client: FlaskClient, preset: str) -> None:
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert _numbers(page, "data-player-total") == score["totals"]
     assert _numbers(page, "data-final") == score["final_totals"]
-    assert f"Game over: {score['winner']} wins" in page
+    assert f"Game over: <bdi>{score['winner']}</bdi> wins" in page
     settled = re.findall(r'data-settle="([^"]+)"', page)
     assert settled == [f"{s['from']}>{s['to']}>{s['points']}" for s in score["settlement"]]
     for line in score["settlement"]:
@@ -91,7 +91,7 @@ def _check_hollywood(page: str, score: dict[str, Any]) -> None:
     for g in score["games"]:
         for player, total in g["totals"].items():
             assert columns[f"{g['column']}-{player}"] == total
-        assert f"Game {g['column']} closed: {g['winner']} wins" in page
+        assert f"Game {g['column']} closed: <bdi>{g['winner']}</bdi> wins" in page
         for line in g["settlement"]:
             wanted = f"{g['column']}:{line['from']}>{line['to']}>{line['points']}"
             assert f'data-column-settle="{wanted}"' in page
@@ -107,7 +107,7 @@ def test_hollywood_columns_close_one_by_one(client: FlaskClient) -> None:
     score = engine.score({"rules": "hollywood", "players": players, "dealer": "Ann", "boxes": boxes})
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert [g["game_over"] for g in score["games"]] == [True, False, False]
-    assert "Game 1 closed: Ann wins" in page and "Game 2 closed" not in page
+    assert "Game 1 closed: <bdi>Ann</bdi> wins" in page and "Game 2 closed" not in page
     assert page.count("open") >= 2 and "Record hand" in page
     assert _numbers(page, "data-column-total") == {
         f"{g['column']}-{p}": t for g in score["games"] for p, t in g["totals"].items()

@@ -75,3 +75,32 @@ def test_counts_on_the_keypad_and_no_red_panel_ahead(live_server: str, browser: 
     assert "+10" in page.inner_text("#preview")  # J6: (5-4) + (13-4)
     assert page.locator("fieldset.hand.invalid").count() == 0
     assert page.script_errors == []
+
+
+def test_the_keypad_follows_the_field_the_finger_chose(live_server: str, browser: Any) -> None:
+    """Issue 32: with the keypad open under Ann's count, a tap on Cal's count (further
+    down: the keypad moves from above it) gives the keypad to Cal's field, and what is
+    typed lands there; a tap elsewhere hides it and a tap on a count brings it back."""
+    page = phone(browser)
+    _form(page, live_server)
+    page.locator("#hands-0-count").tap()
+    assert page.locator("#hand-0 .keypad").count() == 1
+    page.locator("#hands-2-count").scroll_into_view_if_needed()
+    before = page.locator("#hands-2-count").bounding_box()
+    page.locator("#hands-2-count").tap()
+    after = page.locator("#hands-2-count").bounding_box()
+    assert abs(after["y"] - before["y"]) < 2, (before, after)  # the field stayed under the finger
+    assert page.locator(".keypad").is_visible()
+    assert page.locator("#hand-2 .keypad").count() == 1
+    assert page.evaluate("document.activeElement.id") == "hands-2-count"
+    _key(page, "2")
+    _key(page, "7")
+    assert page.input_value("#hands-2-count") == "27"
+    assert page.input_value("#hands-0-count") == ""
+    page.locator("h1").first.tap()  # done with counts: the keypad goes
+    assert not page.locator(".keypad").is_visible()
+    page.locator("#hands-1-count").tap()
+    assert page.locator("#hand-1 .keypad").is_visible()
+    page.locator("#hands-1-count").tap()  # tapped again: it stays with the field
+    assert page.locator("#hand-1 .keypad").is_visible()
+    assert page.script_errors == []

@@ -38,7 +38,7 @@ from .reading import (
     table_states,
     tables,
 )
-from .rounds import Started, close_round, seat_next_round, start_event
+from .rounds import Started, close_round, seat_next_round, start_event, start_round
 
 __all__ = [
     "Board",
@@ -74,6 +74,7 @@ __all__ = [
     "seat_of_game",
     "standings",
     "start_event",
+    "start_round",
     "swap",
     "table_states",
     "tables",

@@ -245,13 +245,28 @@ class Seat:
     round: int
     table: int
     clock: tuple[datetime, int] | None
+    box_limit: int | None = None
+    """The scored boxes a table plays in a round that ends after a number of them (E7)."""
+    event_name: str = ""
+    """The event's name (a table card's join prompt says which event and table it is)."""
 
 
 def seat_of_game(db: Session, game_id: str) -> Seat | None:
     """The event table a game is played at (for its sheet: the event, the table, the
-    round's clock), or None for a game of no event. Two small reads."""
+    round's clock, the round's limit of boxes), or None for a game of no event. Three
+    small reads."""
     found = store.events.event_of_game(db, game_id)
     if found is None:
         return None
     event_id, round, table = found
-    return Seat(event_id, round, table, store.events.round_clock(db, event_id, round))
+    row = store.events.get_event(db, event_id)
+    ends = row.entry.get("round_ends") if row is not None else None
+    limit = ends.get("boxes") if isinstance(ends, dict) else None
+    return Seat(
+        event_id,
+        round,
+        table,
+        store.events.round_clock(db, event_id, round),
+        limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+        str(row.entry.get("name") or "") if row is not None else "",
+    )

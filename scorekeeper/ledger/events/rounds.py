@@ -172,7 +172,8 @@ def _seat(db: Session, event: LoadedEvent, secret: bytes | None, now: datetime |
         for n, table in enumerate(seating.tables, start=1)
     ]
     minutes = entry.round_ends.limit if entry.round_ends.kind == "minutes" else None
-    store.events.add_round(db, event.id, seating, games, minutes=minutes, started_at=now or _now())
+    # The clock waits for the director's "Start round n" or the round's first box (E7).
+    store.events.add_round(db, event.id, seating, games, minutes=minutes, started_at=None)
     detail = {"round": number, "tables": len(seating.tables), "byes": list(seating.byes)}
     return detail, {"current_round": number}
 
@@ -210,6 +211,32 @@ def table_game(
 def _table_place(entry: EventEntry, round: int, table: int) -> str:
     where = f"{entry.name}, round {round}, table {table}"
     return (f"{where}, {entry.place}" if entry.place else where)[:120]
+
+
+def start_round(
+    db: Session,
+    event_id: str,
+    round: int,
+    *,
+    now: datetime | None = None,
+    key: str | None = None,
+) -> LoadedEvent:
+    """Start the current round's clock (E7: a timed round lasts its minutes from the
+    director's start; until then its first box starts it). The form names its round: a
+    start sent again once the round runs, or once the next is seated, writes nothing."""
+
+    def write(event: LoadedEvent) -> Change | None:
+        current = event.round(round)
+        if current is None:
+            raise RoundRefused(f"round {round} is not seated yet")
+        if round < event.row.current_round or current.closed_at is not None or current.started_at is not None:
+            return None  # over, or started meanwhile (another director, or a first box)
+        at = now or _now()
+        store.events.start_round_clock(db, event.id, round, at)
+        detail = {"round": round, "minutes": current.minutes, "at": at.isoformat(timespec="seconds")}
+        return detail, {}
+
+    return held(db, event_id, Kind.CLOCK, {"round": round}, key, write).event
 
 
 def close_round(

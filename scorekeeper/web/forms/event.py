@@ -10,6 +10,7 @@ names, with the engine's own message.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 import secrets
@@ -31,6 +32,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from ... import engine
 from ...engine import vocabulary
 from ...engine.event import MAX_ENTRANTS, MAX_EVENT_NAME, MAX_ROUNDS, EventEntry
+from ...engine.movement import table_sizes
 from .fields import NUMERIC, FlaskForm, add_error, choices, not_huge
 from .game import setting_field, settings_from_form
 
@@ -58,7 +60,7 @@ class NewEventForm(FlaskForm):
         validators=[InputRequired("Give the event a name."), Length(max=MAX_EVENT_NAME)],
         render_kw={"maxlength": MAX_EVENT_NAME, "autocomplete": "off"},
     )
-    date = DateField("Date", validators=[Optional()])
+    date = DateField("Date", validators=[Optional()], default=datetime.date.today)
     place = StringField(
         "Place", validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120, "autocomplete": "off"}
     )
@@ -180,6 +182,30 @@ def attach_event_error(form: NewEventForm, error: engine.ScorekeeperError) -> No
         form.form_errors.append(message)
     else:
         add_error(target, message)
+
+
+def seating_words(preset: str, size: object, entrants: str) -> str:
+    """What the entrants typed so far make of a round, by the engine's seating arithmetic
+    (the new-event form shows it as they are typed, and again after a refused submit).
+
+    >>> seating_words("jersey-scarne", "3", "Ann\\nBob\\nCal\\nDee")
+    '4 players: 1 table, 1 bye'
+    >>> seating_words("jersey-scarne", 3, "Ann")
+    '1 player: not enough for a table of 3'
+    """
+    rules = engine.find_rules(preset if preset in engine.PRESETS else "jersey-scarne")
+    seats = size if isinstance(size, int) else int(size) if isinstance(size, str) and size.isdigit() else 0
+    seats = seats if rules.min_players <= seats <= rules.max_players else rules.min_players
+    players = len(set(entrant_names(entrants)[:MAX_ENTRANTS]))
+    if not players:
+        return ""
+    sizes = table_sizes(players, seats, rules.min_players, rules.max_players)
+    said = f"{players} player{'s' if players != 1 else ''}"
+    if not sizes:
+        return f"{said}: not enough for a table of {rules.min_players}"
+    byes = players - sum(sizes)
+    tables = f"{len(sizes)} table{'s' if len(sizes) != 1 else ''}"
+    return f"{said}: {tables}" + (f", {byes} bye{'s' if byes != 1 else ''}" if byes else ", no bye")
 
 
 def entrant_names(text: str) -> list[str]:
