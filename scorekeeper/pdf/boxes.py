@@ -21,8 +21,9 @@ from scorekeeper import engine
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import name_cell, short_cell, short_names
+from .blocks import heading_cell, heading_row, name_cell, short_cell, short_names
 from .cards import card, suited
+from .grid import Grid
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
@@ -155,7 +156,7 @@ def box_table(
                 marks.banded.append(len(rows) - 1)
     if len(rows) == 2:
         rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
-    table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
+    table = Grid(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
     table.setStyle(box_table_style(len(rows), len(players), columns.fixed, marks))
     return table
 
@@ -185,13 +186,14 @@ def note_cell(label: str, note: str, width: float) -> Paragraph:
 
 def _headings(players: Sequence[str], columns: Columns, widths: Sequence[float]) -> list[list[Cell]]:
     """Two heading rows: the players' names over their three columns, then what each holds."""
-    sheet = styles()
-    top: list[Cell] = [Paragraph(h, sheet.head) for h in columns.headings]
+    top: list[Cell] = [heading_cell(h, w) for h, w in zip(columns.headings, widths, strict=False)]
     sub: list[Cell] = [""] * columns.fixed
     for seat, name in enumerate(players):
         first = columns.fixed + 3 * seat
         top += [name_cell(name, sum(widths[first : first + 3]), bold=True), "", ""]
-        sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
+        sub += [
+            heading_cell(h, w) for h, w in zip(("count", columns.deal, "total"), widths[first:], strict=False)
+        ]
     return [top, sub]
 
 
@@ -259,6 +261,8 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
         *[("SPAN", (fixed + 3 * p, 0), (fixed + 2 + 3 * p, 0)) for p in range(players)],
         ("VALIGN", (0, 0), (-1, 1), "MIDDLE"),
+        *heading_row((0, 0), (fixed - 1, 1)),
+        *heading_row((fixed, 1), (-1, 1)),
         # Body: numbers right-aligned in a readable size; box number, letter, extras centred.
         ("FONT", (0, 2), (-1, -1), FONT, 8),
         ("ALIGN", (fixed, 2), (-1, -1), "RIGHT"),

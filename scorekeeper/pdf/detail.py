@@ -25,7 +25,7 @@ from scorekeeper import engine
 from ..engine.contract import BoxEntry, GameEntry, LaidOut, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import citations, name_cell
+from .blocks import citations, heading_cell, heading_row, name_cell
 from .boxes import box_labels, entered, knocker, note_of
 from .cards import CardLine, cards, layoff, melds, suited
 from .runon import Piece, RunOnLine, markup
@@ -158,16 +158,14 @@ def _summary(name: str, source: BoxEntry | None, box: SheetBox) -> list[Piece]:
 
 def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | None:
     """Melds, layoffs, deadwood and count of each hand, in seat order."""
-    sheet = styles()
     hands, counts = box.hands, box.counts
     if not hands and not counts:
         return None
     widths = [28 * mm, 0.0, 0.0, 0.0, 14 * mm]
     rest = width - widths[0] - widths[4]
     widths[1:4] = [rest * 0.44, rest * 0.30, rest * 0.26]
-    rows: list[list[Any]] = [
-        [Paragraph(h, sheet.head) for h in ("Player", "Melds", "Laid off", "Deadwood", "Count")]
-    ]
+    heads = ("Player", "Melds", "Laid off", "Deadwood", "Count")
+    rows: list[list[Any]] = [[heading_cell(h, w) for h, w in zip(heads, widths, strict=True)]]
     winner_row = None
     count_only = []
     for player in players:
@@ -184,6 +182,7 @@ def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | 
         # Headings tinted, a frame and light rules, counts right-aligned.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+        *heading_row((0, 0), (-1, 0)),
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 0.8, INK),
         ("FONT", (0, 1), (-1, -1), FONT, 8),

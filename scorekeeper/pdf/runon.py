@@ -85,23 +85,40 @@ class RunOnLine(Flowable):
         return self.width, self.height
 
     def draw(self) -> None:
-        """One text object a line; the font changes only where a word's weight or script does."""
+        """One text object a line, one string for each run of one font: the font changes
+        only where a word's weight or script does (a string a word cost most of a 130-box
+        sheet's time)."""
         y = self.height - self.size
         for line in self.lines:
             out = self.canv.beginText(0, y)
             out.setFillColor(self.colour)
-            current = ""
-            for n, word in enumerate(line):
-                if n:
-                    if current != FONT:
-                        out.setFont(FONT, self.size)
-                        current = FONT
-                    out.textOut(" ")
-                for part, weight in word:
-                    for font, piece in fonts.runs(part, weight):
-                        if font != current:
-                            out.setFont(font, self.size)
-                            current = font
-                        out.textOut(piece)
+            for font, said in set_in_runs(line):
+                out.setFont(font, self.size)
+                out.textOut(said)
             self.canv.drawText(out)
             y -= self.leading
+
+
+def set_in_runs(line: Sequence[Sequence[Fragment]]) -> list[tuple[str, str]]:
+    """A line's words joined by spaces (in the regular weight) as (font, text) runs, each
+    run as long as its font lasts.
+
+    >>> runs = set_in_runs([[("Box", FONT_BOLD)], [("1", FONT_BOLD)], [("Ann", FONT), ("+5", FONT_BOLD)]])
+    >>> [said for _, said in runs], [font == FONT_BOLD for font, _ in runs]
+    (['Box', ' ', '1', ' Ann', '+5'], [True, False, True, False, True])
+    """
+    out: list[tuple[str, str]] = []
+
+    def add(font: str, said: str) -> None:
+        if out and out[-1][0] == font:
+            out[-1] = (font, out[-1][1] + said)
+        else:
+            out.append((font, said))
+
+    for n, word in enumerate(line):
+        if n:
+            add(FONT, " ")
+        for part, weight in word:
+            for font, piece in fonts.runs(part, weight):
+                add(font, piece)
+    return out
