@@ -16,10 +16,11 @@ from scorekeeper import engine
 from ..engine.contract import Line
 from . import words
 from .fonts import FONT, markup, shortened, width
-from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
+from .runon import TextLine
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, ruled, styles, text
 
 
-def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Paragraph | str:
+def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Flowable | str:
     """A player's name in a column ``column`` wide (padded by ``PAD``).
 
     A body cell's name that fits one line is a plain string: the table draws
@@ -31,8 +32,10 @@ def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2
     raw, width = str(name), column - 2 * PAD - 0.5
     if not bold and fits(raw, style, width):
         return raw
-    markup, fit = fitted(raw, style, width, lines=lines)
-    return Paragraph(markup, fit)
+    rows, fit = fitted_rows(raw, style, width, lines=lines)
+    if len(rows) == 1:
+        return TextLine(rows[0], fit)
+    return Paragraph("<br/>".join(markup(row, fit.fontName) for row in rows), fit)
 
 
 def short_names(players: Sequence[str], column: float) -> dict[str, str]:
@@ -61,16 +64,20 @@ def short_names(players: Sequence[str], column: float) -> dict[str, str]:
     return short
 
 
-def short_cell(name: str, short: Mapping[str, str], column: float) -> Paragraph | str:
+def short_cell(name: str, short: Mapping[str, str], column: float) -> Flowable | str:
     """A player's name in a narrow column: its short form (:func:`short_names`)."""
     return name_cell(short.get(name, name), column, lines=1)
 
 
-def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -> Paragraph | str:
+def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -> Flowable | str:
     """A short label (an ending) as a plain string when it fits its column, else wrapped."""
     style = style or styles().cell
-    if fits(label, style, column - 2 * PAD - 0.5):
+    room = column - 2 * PAD - 0.5
+    if fits(label, style, room):
         return label
+    if "\n" not in label and width(label, style.fontName, style.fontSize) <= room:
+        # A name in a script of its own, fallback fonts: one line all the same.
+        return TextLine(label, style)
     return Paragraph(text(label), style)
 
 

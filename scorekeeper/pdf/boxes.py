@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from scorekeeper import engine
 
@@ -27,7 +27,7 @@ from .grid import Grid
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
-Cell = Paragraph | str
+Cell = Flowable | str
 
 
 @dataclass(frozen=True)
