@@ -16,6 +16,7 @@ from scorekeeper import engine
 from ..engine.contract import Line
 from . import words
 from .fonts import FONT, markup, shortened, width
+from .fonts import width as width_of
 from .runon import TextLine
 from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, ruled, styles, text
 
@@ -154,7 +155,14 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
         )
         for _, value in fields
     ]
-    widths = [width * w / sum(weights) for w in weights]
+    # A field is never narrower than its longest word: "2026-05-01" beside five other
+    # fields was cut into "2026-05-0" and "1" (issue 35's evening of full names).
+    words = [_plain(value).split() if isinstance(value, str) else [] for _, value in fields]
+    needs = [
+        max((width_of(word, FONT, value_style.fontSize) for word in said), default=0.0) + 3 * mm + 1
+        for said in words
+    ]
+    widths = widened([width * w / sum(weights) for w in weights], needs)
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values = [
         Paragraph(value or "&nbsp;", value_style)
@@ -178,6 +186,26 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
         )
     )
     return table
+
+
+def widened(widths: Sequence[float], needs: Sequence[float]) -> list[float]:
+    """``widths`` with each narrower than its need widened to it, the room taken from the
+    others in proportion to what they have beyond their own needs (as they are when the
+    others cannot spare it).
+
+    >>> widened([50, 150], [80, 20])
+    [80.0, 120.0]
+    >>> widened([50, 150], [80, 140])
+    [50, 150]
+    """
+    short = sum(max(0.0, need - have) for have, need in zip(widths, needs, strict=True))
+    spare = sum(max(0.0, have - need) for have, need in zip(widths, needs, strict=True))
+    if not short or spare < short:
+        return list(widths)
+    return [
+        float(need) if need > have else have - short * (have - need) / spare
+        for have, need in zip(widths, needs, strict=True)
+    ]
 
 
 def _plain(markup: str) -> str:
