@@ -157,12 +157,17 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
     ]
     # A field is never narrower than its longest word: "2026-05-01" beside five other
     # fields was cut into "2026-05-0" and "1" (issue 35's evening of full names).
-    words = [_plain(value).split() if isinstance(value, str) else [] for _, value in fields]
+    # The seat list spares nothing: its names print whole, shrunk, and cut only past that.
+    shares = [width * w / sum(weights) for w in weights]
     needs = [
-        max((width_of(word, FONT, value_style.fontSize) for word in said), default=0.0) + 3 * mm + 1
-        for said in words
+        max((width_of(word, FONT, value_style.fontSize) for word in _plain(value).split()), default=0.0)
+        + 3 * mm
+        + 1
+        if isinstance(value, str)
+        else share
+        for (_, value), share in zip(fields, shares, strict=True)
     ]
-    widths = widened([width * w / sum(weights) for w in weights], needs)
+    widths = widened(shares, needs)
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values = [
         Paragraph(value or "&nbsp;", value_style)

@@ -74,6 +74,11 @@ def test_a_field_of_the_title_block_is_never_narrower_than_its_longest_word(
     words = " ".join(pdftotext_lines(pdf)).split()
     assert "2026-05-01" in words
     assert "2026-05-0" not in words
+    # ... and the room it takes comes from fields that wrap, never from the seat list.
+    said = " ".join(words)
+    assert f"first dealer {evening['dealer']}" in said
+    for name in NAMES:
+        assert name in said
 
 
 def test_widened_fields_take_their_room_from_the_others() -> None:
