@@ -16,10 +16,12 @@ from scorekeeper import engine
 from ..engine.contract import Line
 from . import words
 from .fonts import FONT, markup, shortened, width
-from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted, ruled, styles, text
+from .fonts import width as width_of
+from .runon import TextLine
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, ruled, styles, text
 
 
-def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Paragraph | str:
+def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Flowable | str:
     """A player's name in a column ``column`` wide (padded by ``PAD``).
 
     A body cell's name that fits one line is a plain string: the table draws
@@ -31,8 +33,10 @@ def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2
     raw, width = str(name), column - 2 * PAD - 0.5
     if not bold and fits(raw, style, width):
         return raw
-    markup, fit = fitted(raw, style, width, lines=lines)
-    return Paragraph(markup, fit)
+    rows, fit = fitted_rows(raw, style, width, lines=lines)
+    if len(rows) == 1:
+        return TextLine(rows[0], fit)
+    return Paragraph("<br/>".join(markup(row, fit.fontName) for row in rows), fit)
 
 
 def short_names(players: Sequence[str], column: float) -> dict[str, str]:
@@ -61,17 +65,42 @@ def short_names(players: Sequence[str], column: float) -> dict[str, str]:
     return short
 
 
-def short_cell(name: str, short: Mapping[str, str], column: float) -> Paragraph | str:
+def short_cell(name: str, short: Mapping[str, str], column: float) -> Flowable | str:
     """A player's name in a narrow column: its short form (:func:`short_names`)."""
     return name_cell(short.get(name, name), column, lines=1)
 
 
-def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -> Paragraph | str:
+def label_cell(label: str, column: float, style: ParagraphStyle | None = None) -> Flowable | str:
     """A short label (an ending) as a plain string when it fits its column, else wrapped."""
     style = style or styles().cell
+    room = column - 2 * PAD - 0.5
+    if fits(label, style, room):
+        return label
+    if "\n" not in label and width(label, style.fontName, style.fontSize) <= room:
+        # A name in a script of its own, fallback fonts: one line all the same.
+        return TextLine(label, style)
+    return Paragraph(text(label), style)
+
+
+def heading_cell(label: str, column: float) -> Paragraph | str:
+    """A column's heading (a fixed word or two) as a plain string when it fits its column,
+    set by :func:`heading_row`'s commands as the heading style would set it; else wrapped.
+    A table draws a string far faster than it lays out a Paragraph."""
+    style = styles().head
     if fits(label, style, column - 2 * PAD - 0.5):
         return label
-    return Paragraph(text(label), style)
+    return Paragraph(label, style)
+
+
+def heading_row(start: tuple[int, int], stop: tuple[int, int]) -> list[tuple[Any, ...]]:
+    """Table style commands that set the plain headings of ``start``..``stop`` (cells of
+    :func:`heading_cell`) as the heading style sets a Paragraph: bold, ink, centred."""
+    style = styles().head
+    return [
+        ("FONT", start, stop, style.fontName, style.fontSize, style.leading),
+        ("TEXTCOLOR", start, stop, style.textColor),
+        ("ALIGN", start, stop, "CENTER"),
+    ]
 
 
 def title_block(title: str, lines: Sequence[str], fields: Sequence[Field], width: float) -> list[Flowable]:
@@ -126,7 +155,19 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
         )
         for _, value in fields
     ]
-    widths = [width * w / sum(weights) for w in weights]
+    # A field is never narrower than its longest word: "2026-05-01" beside five other
+    # fields was cut into "2026-05-0" and "1" (issue 35's evening of full names).
+    # The seat list spares nothing: its names print whole, shrunk, and cut only past that.
+    shares = [width * w / sum(weights) for w in weights]
+    needs = [
+        max((width_of(word, FONT, value_style.fontSize) for word in _plain(value).split()), default=0.0)
+        + 3 * mm
+        + 1
+        if isinstance(value, str)
+        else share
+        for (_, value), share in zip(fields, shares, strict=True)
+    ]
+    widths = widened(shares, needs)
     labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values = [
         Paragraph(value or "&nbsp;", value_style)
@@ -150,6 +191,26 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
         )
     )
     return table
+
+
+def widened(widths: Sequence[float], needs: Sequence[float]) -> list[float]:
+    """``widths`` with each narrower than its need widened to it, the room taken from the
+    others in proportion to what they have beyond their own needs (as they are when the
+    others cannot spare it).
+
+    >>> widened([50, 150], [80, 20])
+    [80.0, 120.0]
+    >>> widened([50, 150], [80, 140])
+    [50, 150]
+    """
+    short = sum(max(0.0, need - have) for have, need in zip(widths, needs, strict=True))
+    spare = sum(max(0.0, have - need) for have, need in zip(widths, needs, strict=True))
+    if not short or spare < short:
+        return list(widths)
+    return [
+        float(need) if need > have else have - short * (have - need) / spare
+        for have, need in zip(widths, needs, strict=True)
+    ]
 
 
 def _plain(markup: str) -> str:

@@ -14,19 +14,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from scorekeeper import engine
 
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import name_cell, short_cell, short_names
+from .blocks import heading_cell, heading_row, name_cell, short_cell, short_names
 from .cards import card, suited
-from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles, text
+from .grid import Grid, cell_defaults
+from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, WON, styles, text
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
-Cell = Paragraph | str
+Cell = Flowable | str
 
 
 @dataclass(frozen=True)
@@ -155,9 +156,22 @@ def box_table(
                 marks.banded.append(len(rows) - 1)
     if len(rows) == 2:
         rows.append(["", "No boxes yet", *[""] * (len(widths) - 2)])
-    table = Table(rows, colWidths=widths, repeatRows=2, hAlign="LEFT")
+    table = Grid(rows, colWidths=widths, repeatRows=2, hAlign="LEFT", cells=BOX_CELL)
     table.setStyle(box_table_style(len(rows), len(players), columns.fixed, marks))
     return table
+
+
+BOX_CELL = cell_defaults(
+    fontname=FONT,
+    fontsize=8,
+    leading=8 * 1.2,  # as ReportLab's FONT command sets it
+    valign="MIDDLE",
+    topPadding=0.9,
+    bottomPadding=0.9,
+    leftPadding=PAD,
+    rightPadding=PAD,
+)
+"""Every cell of the box table before its style's commands."""
 
 
 @dataclass
@@ -185,13 +199,14 @@ def note_cell(label: str, note: str, width: float) -> Paragraph:
 
 def _headings(players: Sequence[str], columns: Columns, widths: Sequence[float]) -> list[list[Cell]]:
     """Two heading rows: the players' names over their three columns, then what each holds."""
-    sheet = styles()
-    top: list[Cell] = [Paragraph(h, sheet.head) for h in columns.headings]
+    top: list[Cell] = [heading_cell(h, w) for h, w in zip(columns.headings, widths, strict=False)]
     sub: list[Cell] = [""] * columns.fixed
     for seat, name in enumerate(players):
         first = columns.fixed + 3 * seat
         top += [name_cell(name, sum(widths[first : first + 3]), bold=True), "", ""]
-        sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
+        sub += [
+            heading_cell(h, w) for h, w in zip(("count", columns.deal, "total"), widths[first:], strict=False)
+        ]
     return [top, sub]
 
 
@@ -258,19 +273,15 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
         ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
         *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
         *[("SPAN", (fixed + 3 * p, 0), (fixed + 2 + 3 * p, 0)) for p in range(players)],
-        ("VALIGN", (0, 0), (-1, 1), "MIDDLE"),
-        # Body: numbers right-aligned in a readable size; box number, letter, extras centred.
-        ("FONT", (0, 2), (-1, -1), FONT, 8),
+        *heading_row((0, 0), (fixed - 1, 1)),
+        *heading_row((fixed, 1), (-1, 1)),
+        # Body (BOX_CELL: every cell in the body font, 8 points, centred vertically, tight
+        # padding): numbers right-aligned; box number, letter, extras centred.
         ("ALIGN", (fixed, 2), (-1, -1), "RIGHT"),
         ("ALIGN", (0, 2), (0, -1), "CENTER"),
         ("ALIGN", (2, 2), (2, -1), "CENTER"),
         ("ALIGN", (4, 2), (fixed - 1, -1), "CENTER"),
         ("FONT", (2, 2), (2, -1), FONT_BOLD, 8),
-        ("VALIGN", (0, 2), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 0.9),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 0.9),
-        ("LEFTPADDING", (0, 0), (-1, -1), PAD),
-        ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         # Running totals that did not change in a row are grey: the eye finds the ones that did.
         *[("TEXTCOLOR", (fixed + 2 + 3 * p, 2), (fixed + 2 + 3 * p, -1), MUTED) for p in range(players)],
         # Light ruling between rows and columns, a frame round the whole pad.
@@ -306,4 +317,4 @@ def box_table_style(rows: int, players: int, fixed: int, marks: Marks) -> TableS
             ("BACKGROUND", (column, r), (column, r), WON),
             ("FONT", (column, r), (column, r), FONT_BOLD, 8),
         ]
-    return ruled(commands)
+    return TableStyle(commands)

@@ -7,6 +7,7 @@ Hollywood gets one small chart per game column, side by side.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -62,6 +63,23 @@ def chart_beside(
     return beside
 
 
+def _clear(found: data.Chart, x: Any, y: Any, span: tuple[float, float], base: float) -> bool:
+    """Whether no player's line passes through the box of a 6-point label standing on
+    ``base`` across ``span`` (points of the plot, ``x`` and ``y`` its scales)."""
+    low, high = base, base + 8
+    for line in found.lines:
+        points = [(x(box), y(total)) for box, total in line.points]
+        for (x0, y0), (x1, y1) in itertools.pairwise(points):
+            if x1 < span[0] or x0 > span[1]:
+                continue
+            # The segment's height where it meets the label's span, and at its ends inside it.
+            ends = [min(max(span[0], x0), x1), max(min(span[1], x1), x0)]
+            heights = [y0 + (y1 - y0) * (at - x0) / (x1 - x0) if x1 != x0 else y0 for at in ends]
+            if min(heights) <= high and max(heights) >= low:
+                return False
+    return True
+
+
 class ChartDrawing(Flowable):
     """One chart drawn straight on the canvas, ``width`` × ``height`` points, in the
     embedded fonts (a ReportLab Drawing would reference unembedded Helvetica)."""
@@ -101,7 +119,14 @@ class ChartDrawing(Flowable):
             canvas.setDash([1, 1.5])
             canvas.line(left, y(found.target), left + plot_w, y(found.target))
             canvas.setFont(FONT, 6)
-            canvas.drawRightString(left + plot_w - 2, y(found.target) + 2, f"target {found.target}")
+            label = f"target {found.target}"
+            wide = fonts.width(label, FONT, 6)
+            # At the plot's left, where running totals start low, unless a line passes
+            # there: at its right a leader's line ran through it (issue 35).
+            at = left + 2 if _clear(found, x, y, (left + 1, left + 3 + wide), y(found.target)) else None
+            if at is None:
+                at = left + plot_w - 2 - wide
+            canvas.drawString(at, y(found.target) + 2, label)
         ends = data.label_rows([y(line.points[-1][1]) for line in found.lines], 8)
         for line, end in zip(found.lines, ends, strict=True):
             self._plot(line, end, x, y)

@@ -25,10 +25,10 @@ from scorekeeper import engine
 from ..engine.contract import BoxEntry, GameEntry, LaidOut, Sheet, SheetBox
 from ..engine.vocabulary import vocabulary_for
 from . import words
-from .blocks import citations, name_cell
+from .blocks import citations, heading_cell, heading_row, name_cell
 from .boxes import box_labels, entered, knocker, note_of
 from .cards import CardLine, cards, layoff, melds, suited
-from .runon import Piece, RunOnLine, markup
+from .runon import Piece, RunOnLine, RunOnLines
 from .styles import FONT, HEAD, INK, MUTED, PAD, RULE, WON, ruled, styles
 from .vocabulary import NOTE_MARK, headline, result
 
@@ -92,7 +92,17 @@ def detail_section(
         # KeepTogether of both: a KeepTogether inside another always asks for a new page).
         heading = Paragraph(f"{deal.capitalize()} detail", look.heading)
         story += [CondPageBreak(30 * mm), KeepTogether([heading, *blocks[0]])]
-        story += [KeepTogether(block) if len(block) > 1 else block[0] for block in blocks[1:]]
+        for block in blocks[1:]:
+            first = block[0]
+            if len(block) > 1:
+                story.append(KeepTogether(block))
+            elif not isinstance(first, RunOnLine):
+                story.append(first)
+            elif isinstance(story[-1], RunOnLines):
+                # Boxes of counts only in a row: their lines as one flowable.
+                story[-1].items.append(first)
+            else:
+                story.append(RunOnLines([first]))
     return story
 
 
@@ -115,7 +125,16 @@ def box_detail(
     """One box: a heading line, the hands on the table, the explanation, advice and note
     (kept together by the caller)."""
     sheet = styles()
-    parts: list[Flowable] = [Paragraph(markup(_summary(name, source, box)), sheet.body)]
+    parts: list[Flowable] = [
+        # Drawn as the Paragraph it was, without the markup: laying out 18 of these took a
+        # tenth of a 130-box sheet's time.
+        RunOnLine(
+            _summary(name, source, box),
+            size=sheet.body.fontSize,
+            leading=sheet.body.leading,
+            typed_spaces=True,
+        )
+    ]
     hands = hands_table(box, players, width)
     if hands is not None:
         parts += [Spacer(1, 1 * mm), hands]
@@ -158,16 +177,14 @@ def _summary(name: str, source: BoxEntry | None, box: SheetBox) -> list[Piece]:
 
 def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | None:
     """Melds, layoffs, deadwood and count of each hand, in seat order."""
-    sheet = styles()
     hands, counts = box.hands, box.counts
     if not hands and not counts:
         return None
     widths = [28 * mm, 0.0, 0.0, 0.0, 14 * mm]
     rest = width - widths[0] - widths[4]
     widths[1:4] = [rest * 0.44, rest * 0.30, rest * 0.26]
-    rows: list[list[Any]] = [
-        [Paragraph(h, sheet.head) for h in ("Player", "Melds", "Laid off", "Deadwood", "Count")]
-    ]
+    heads = ("Player", "Melds", "Laid off", "Deadwood", "Count")
+    rows: list[list[Any]] = [[heading_cell(h, w) for h, w in zip(heads, widths, strict=True)]]
     winner_row = None
     count_only = []
     for player in players:
@@ -184,6 +201,7 @@ def hands_table(box: SheetBox, players: Sequence[str], width: float) -> Table | 
         # Headings tinted, a frame and light rules, counts right-aligned.
         ("BACKGROUND", (0, 0), (-1, 0), HEAD),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+        *heading_row((0, 0), (-1, 0)),
         ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE),
         ("BOX", (0, 0), (-1, -1), 0.8, INK),
         ("FONT", (0, 1), (-1, -1), FONT, 8),

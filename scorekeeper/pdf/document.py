@@ -16,7 +16,9 @@ from typing import Any
 import segno
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from . import fonts
@@ -129,6 +131,10 @@ class NumberedCanvas(Canvas):
         if layout.meta is not None:
             self._doc.info = GameInfo(layout.meta)  # type: ignore[attr-defined]
 
+    def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> PDFTextObject:
+        """A text object that sets each string of a font once per document (:class:`SetOnce`)."""
+        return SetOnce(self, x, y, direction=direction)
+
     def showPage(self) -> None:
         self._pages.append(dict(self.__dict__))
         self._startPage()  # type: ignore[attr-defined]
@@ -140,6 +146,39 @@ class NumberedCanvas(Canvas):
             draw_footer(self, self._layout, total)
             super().showPage()
         super().save()
+
+
+class SetOnce(PDFTextObject):
+    """A text object that turns a string into PDF operators once per document and font.
+
+    ReportLab maps each string to the subset codes of its embedded font character by
+    character, every time it is drawn; a 130-box sheet draws the same few hundred
+    strings (counts, totals, names, rule ids) thousands of times. The operators depend
+    only on the font, its size and leading, the subset last set and the string, and a
+    character keeps its code for the rest of the document once it has one: so the
+    canvas (one per document) keeps them (``_set_once``) by those.
+    """
+
+    # ReportLab's text object keeps its state in attributes its type stubs do not declare.
+    _fontname: str
+    _fontsize: float
+    _leading: float
+    _curSubset: int
+    _canvas: Canvas
+
+    def _formatText(self, text: str) -> str:
+        base: Any = super()
+        font: Any = getFont(self._fontname)
+        if type(text) is not str or not font._dynamicFont:
+            return str(base._formatText(text))
+        cache: dict[tuple[Any, ...], tuple[str, int]] = self._canvas.__dict__.setdefault("_set_once", {})
+        key = (self._fontname, self._fontsize, self._leading, self._curSubset, text)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = (str(base._formatText(text)), self._curSubset)
+        else:
+            self._curSubset = found[1]
+        return found[0]
 
 
 def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:

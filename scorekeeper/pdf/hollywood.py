@@ -26,7 +26,7 @@ from .meta import SheetMeta
 from .styles import BAND, CLOSED, FONT, FONT_BOLD, FRAMED_GRID, HEAD, INK, PAD, RULE, WON, ruled, styles
 from .vocabulary import KNOCKER_MARK, NOTE_MARK, result
 
-Cell = Paragraph | str
+Cell = Flowable | str
 
 
 def hollywood_section(

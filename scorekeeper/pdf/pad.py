@@ -70,7 +70,7 @@ def render_blank_pad(
     # its games in bands of four, for the height of its rows.
     size = paper_size(page_size, landscape=seats >= 4 and not preset.hollywood)
     note = f"{preset.title}:  " + "   ·   ".join(
-        f"{label} {value}" for label, value in words.key_numbers(preset)
+        f"{label} {value}" for label, value in words.key_numbers(preset, seats)
     )
     layout = Layout(
         size,
@@ -164,7 +164,7 @@ def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]
     is; Hollywood's players by letter, their names written once."""
     line = (
         f"Rules of {text(preset.title)}. Key numbers: "
-        + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset))
+        + "; ".join(f"{text(k)} {text(v)}" for k, v in words.key_numbers(preset, seats))
         + "."
     )
     fields: list[Field] = [

@@ -137,10 +137,18 @@ def fitted(
     >>> markup, style.fontSize
     ('Hohenzollern-<br/>Sigmaringen', 8)
     """
-    rows, size = _fit(raw, style.fontName, style.fontSize, room, lines, smallest)
+    rows, fit = fitted_rows(raw, style, room, lines=lines, smallest=smallest)
     # Cut into lines as typed, then each line put in drawing order: a wrapped
     # right-to-left name keeps its first words on its first line.
-    return "<br/>".join(markup(row, style.fontName) for row in rows), _resized(style, size)
+    return "<br/>".join(markup(row, style.fontName) for row in rows), fit
+
+
+def fitted_rows(
+    raw: str, style: ParagraphStyle, room: float, *, lines: int = 2, smallest: float = 6.0
+) -> tuple[tuple[str, ...], ParagraphStyle]:
+    """The lines (as typed) and the style of :func:`fitted`."""
+    rows, size = _fit(raw, style.fontName, style.fontSize, room, lines, smallest)
+    return rows, _resized(style, size)
 
 
 def fits(raw: str, style: ParagraphStyle, room: float) -> bool:

@@ -11,6 +11,7 @@ from scorekeeper import engine
 from ..engine.contract import GameEntry
 from ..engine.money import symbol_of
 from ..engine.vocabulary import vocabulary_for
+from .vocabulary import beaten_word
 
 
 def number(value: object, *, signed: bool = False) -> str:
@@ -110,15 +111,23 @@ def changed_settings(rules: engine.Rules) -> list[str]:
     return lines
 
 
-def key_numbers(rules: engine.Rules) -> list[tuple[str, str]]:
-    """The numbers a table checks most often, for the margin of a blank pad."""
+def key_numbers(rules: engine.Rules, players: int | None = None) -> list[tuple[str, str]]:
+    """The numbers a table checks most often, for the margin of a blank pad of ``players``
+    seats: the bonus of a beaten knock in the word the pad's legend uses (Knock Rummy's
+    follows the number of players, :func:`.vocabulary.beaten_word`).
+
+    >>> knock = engine.find_rules("knock-rummy")
+    >>> [label for label, _ in key_numbers(knock, 4) + key_numbers(knock, 2) if label.startswith("Under")]
+    ['Underknock bonus', 'Undercut bonus']
+    """
     limit = "any count" if rules.knock_limit is None else f"{rules.knock_limit} or less"
     if rules.knock_limit_from != "fixed":
         limit = f"the {rules.knock_limit_from.replace('-', ' ')}"
     pairs = [("Knock", limit), ("Gin bonus", str(rules.gin_bonus))]
     said = vocabulary_for(rules)
     if rules.underknock_bonus:
-        pairs.append((f"{said.beaten.capitalize()} bonus", str(rules.underknock_bonus)))
+        beaten = said.beaten if players is None else beaten_word(rules, players)
+        pairs.append((f"{beaten.capitalize()} bonus", str(rules.underknock_bonus)))
     if rules.knocker_penalty:
         pairs.append(("Undercut knocker", f"−{rules.knocker_penalty}"))
     if rules.box_bonus:

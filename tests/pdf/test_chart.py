@@ -4,7 +4,11 @@ its players told apart by line style and labels, their names escaped."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
+
+import pytest
 
 from scorekeeper import chart, engine
 from scorekeeper.engine.contract import Sheet
@@ -63,3 +67,28 @@ def test_a_far_target_does_not_flatten_the_lines() -> None:
     (found,) = chart.charts(game["players"], Sheet.from_json(engine.score(game)), target=5000)
     assert found.high < 5000 and not found.target_in_view
     assert found.caption == "Running totals (game to 5000)"
+
+
+def _words(pdf: bytes) -> list[tuple[float, float, float, float, str]]:
+    """Every word of the first page with its box (pdftotext -bbox: x and y from the top)."""
+    found = subprocess.run(
+        ["pdftotext", "-bbox", "-l", "1", "-", "-"], input=pdf, capture_output=True, check=True
+    )
+    pattern = r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<'
+    return [(*map(float, m[:4]), m[4]) for m in re.findall(pattern, found.stdout.decode())]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils (pdftotext)")
+def test_the_target_label_stands_where_no_line_runs() -> None:
+    # Hollywood's three small charts: Bob reaches the target at the right, where the label
+    # stood and his line ran through it ("target 100" crossed out, issue 35's review). The
+    # totals start low: the label stands at the plot's left, by the axis's top number.
+    words = _words(games.sheet_pdf(games.hollywood_game()))
+    targets = [w for w in words if w[4] == "target"]
+    assert len(targets) == 3
+    for target in targets:
+        row = [w for w in words if abs(w[1] - target[1]) < 4]
+        top = max((w for w in row if w[4] == "110" and w[2] <= target[0]), key=lambda w: w[2])
+        end = min((w for w in row if w[4] == "Bob" and w[0] >= target[2]), key=lambda w: w[0])
+        assert 0 < target[0] - top[2] < 6  # just right of the axis and its number
+        assert end[0] - target[2] > 60  # far from the leader's end

@@ -4,12 +4,14 @@ each box keeps one line, the dealer and winner by a short form the seat list exp
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.pdf.blocks import short_names
+from scorekeeper.pdf.blocks import short_names, widened
+from scorekeeper.pdf.meta import SheetMeta
 
 from . import games
 from .reading import pdftotext_lines, reader
@@ -51,3 +53,39 @@ def test_the_short_form_is_the_first_name_or_initials_when_first_names_clash() -
     assert short_names(NAMES, 22 * 2.8346) == {n: n.split()[0] for n in NAMES}
     twins = ["Margarethe Johansson", "Margarethe Ingallsxy"]
     assert short_names(twins, 22 * 2.8346) == {twins[0]: "MJ1", twins[1]: "MI2"}
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_a_field_of_the_title_block_is_never_narrower_than_its_longest_word(
+    evening: dict[str, object], paper: str
+) -> None:
+    # With a place, a currency and the QR code the title block has five fields beside the
+    # long seat list; the date's field was cut to "2026-05-0" over "1" (issue 35's review).
+    meta = SheetMeta(
+        "eve1",
+        3,
+        created=datetime.datetime(2026, 5, 1, 19, 30),
+        printed=datetime.datetime(2026, 5, 2, 9, 0),
+        place="Club Nord",
+        read_only_url="http://192.168.1.20:8000/g/eve1",
+        currency="EUR",
+    )
+    pdf = games.sheet_pdf(evening, detail=False, page_size=paper, meta=meta)
+    words = " ".join(pdftotext_lines(pdf)).split()
+    assert "2026-05-01" in words
+    assert "2026-05-0" not in words
+    # ... and the room it takes comes from fields that wrap, never from the seat list.
+    said = " ".join(words)
+    assert f"first dealer {evening['dealer']}" in said
+    for name in NAMES:
+        assert name in said
+
+
+def test_widened_fields_take_their_room_from_the_others() -> None:
+    # 10 points short; the others spare 40 and 80 beyond their needs: they give a third and
+    # two thirds of it.
+    assert widened([40.0, 60.0, 100.0], [50.0, 20.0, 20.0]) == pytest.approx(
+        [50.0, 60 - 10 / 3, 100 - 20 / 3]
+    )
+    # Nobody can spare it: the widths stay as they were.
+    assert widened([40.0, 60.0], [90.0, 50.0]) == [40.0, 60.0]

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.pdf import render_blank_pad
+
 from . import games
 from .reading import pdftotext
 
@@ -59,6 +61,17 @@ def test_the_knock_rummy_key_uses_the_word_of_its_box_detail(players: list[str],
     assert f"by an {word}" in text  # the box detail
     other = {"undercut": "underknock", "underknock": "undercut"}[word]
     assert other not in text
+
+
+@pytest.mark.parametrize(("players", "word"), [(2, "undercut"), (4, "underknock")])
+def test_a_knock_rummy_pad_keys_its_bonus_in_the_word_of_its_legend(players: int, word: str) -> None:
+    # A pad for four said "U underknock" in its legend and "Undercut bonus 10" in its key
+    # numbers, in the title and up the margin (issue 35's review).
+    said = " ".join(pdftotext(render_blank_pad("knock-rummy", players=players)).split())
+    other = {"undercut": "underknock", "underknock": "undercut"}[word]
+    assert f"U {word}" in said
+    assert said.count(f"{word.capitalize()} bonus 10") >= 2  # the title and the margin
+    assert other not in said.lower()
 
 
 def test_parlett_cites_its_own_rules_for_totals_and_settlement() -> None:
