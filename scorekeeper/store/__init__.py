@@ -10,7 +10,7 @@ before.
 from __future__ import annotations
 
 from ..engine.summary import Summary
-from . import events
+from . import clubs, events
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -155,6 +155,7 @@ __all__ = [
     "backup",
     "box_history",
     "check_edit_token",
+    "clubs",
     "commit",
     "connect",
     "counted_games",
