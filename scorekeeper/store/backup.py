@@ -13,8 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine.contract import sound, unsound
-from .db import connect, migrate
 from .clubs import CLUB_TABLES
+from .db import connect, migrate
 from .models import (
     EVENT_TABLES,
     Base,
