@@ -272,6 +272,22 @@ def near_members(name: str, members: Iterable[MemberRow], n: int = 3) -> list[Me
     return (out + prefixed)[:n]
 
 
+def new_names(db: Session, club_id: str) -> list[tuple[str, list[MemberRow]]]:
+    """The names the club's evenings entered that the roster does not know yet, each
+    with the members whose names are near it: what the owner decides on."""
+    spelt = store.clubs.spellings(db, club_id)
+    members = store.clubs.members(db, club_id)
+    seen: set[str] = set()
+    out = []
+    for name in store.clubs.entrant_names(db, club_id):
+        folded = fold(name)
+        if folded in spelt or folded in seen:
+            continue
+        seen.add(folded)
+        out.append((name, near_members(name, members)))
+    return out
+
+
 def who(db: Session, club_id: str) -> Callable[[str], tuple[str, str, bool]]:
     """Who an entrant's name is in this club: (key, name shown, member?). A member is
     ``m<id>``; a name no spelling knows is a guest, keyed by its fold."""
@@ -342,6 +358,7 @@ __all__ = [
     "is_owner",
     "link",
     "near_members",
+    "new_names",
     "owner_codes",
     "owner_joined",
     "renew_owner_codes",

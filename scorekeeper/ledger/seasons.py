@@ -18,6 +18,7 @@ from .. import store
 from ..engine import ladder as ladders
 from ..engine.contract.club import SeasonEntry
 from ..engine.event import Standing
+from ..engine.rules import find_rules
 from ..store.clubs import ClubRow, EveningRow, SeasonRow
 from . import clubs
 from .events import standings
@@ -43,6 +44,14 @@ class Evening:
     @property
     def rules(self) -> str:
         return str(self.row.entry.get("rules") or "")
+
+    @property
+    def rules_title(self) -> str:
+        """The rules' name as players say it ("Jersey Gin (Scarne)")."""
+        try:
+            return find_rules(self.rules).title
+        except ValueError:
+            return self.rules or "Gin"
 
     @property
     def table_size(self) -> int:

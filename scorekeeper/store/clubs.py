@@ -20,7 +20,7 @@ from sqlalchemy import JSON, ForeignKey, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..engine.history import HistoryEntry
-from .models import Base, Event, now
+from .models import Base, Event, EventEntrant, now
 from .reads import join_code_hash, token_hash
 
 
@@ -381,6 +381,18 @@ def evenings(db: Session, club_id: str) -> list[EveningRow]:
     )
     found = [EveningRow(*row) for row in db.execute(query)]
     return sorted(found, key=lambda e: (e.day, e.created_at, e.id))
+
+
+def entrant_names(db: Session, club_id: str) -> list[str]:
+    """Every name an evening of the club entered, as typed (one per folded name is the
+    caller's to pick), in the order they first played."""
+    query = (
+        select(EventEntrant.name)
+        .join(ClubEvent, ClubEvent.event_id == EventEntrant.event_id)
+        .where(ClubEvent.club_id == club_id)
+        .order_by(EventEntrant.id)
+    )
+    return list(db.scalars(query))
 
 
 def clubs_named(db: Session, ids: Iterable[str]) -> list[ClubRow]:

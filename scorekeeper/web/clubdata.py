@@ -1,0 +1,101 @@
+"""A club as its pages show it, and the owner's right (issue 36).
+
+The owner's right is kept in the signed session cookie, as a director's is: the pass of
+the phone that began the club (made from the server's secret, never shown, untouched by
+renewals) or the owner's code it joined with, kept compact (the start of the code's
+hash). Clubs are few on a phone: they have a small list of their own (``clubs``), apart
+from the games' and events' rights.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+from flask import abort, session
+
+from .. import store
+from ..ledger import clubs
+from ..store.clubs import ClubRow
+from . import database, gamedata, invite, links
+
+OWNS = "clubs"
+MAX_CLUBS = 8
+PASS = gamedata.PASS
+DIGEST = gamedata.DIGEST
+
+
+def owner_pass(club_id: str) -> str:
+    """What the phone that began a club keeps: never shown, untouched by renewals."""
+    digest = hmac.new(gamedata.secret(), b"owner:" + club_id.encode("utf-8"), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
+
+
+def _held() -> dict[str, str]:
+    held = session.get(OWNS)
+    return (
+        {k: v for k, v in held.items() if isinstance(k, str) and isinstance(v, str)}
+        if isinstance(held, dict)
+        else {}
+    )
+
+
+def keep_owner(club_id: str, token: str) -> None:
+    """This phone owns the club (it began it, or joined with the owner's code)."""
+    kept = PASS if hmac.compare_digest(token, owner_pass(club_id)) else DIGEST + store.token_hash(token)[:16]
+    held = {k: v for k, v in _held().items() if k != club_id}
+    held[club_id] = kept
+    session[OWNS] = dict(list(held.items())[-MAX_CLUBS:])
+    session.permanent = True
+
+
+def owns(club: ClubRow) -> bool:
+    """Whether this phone holds the club's owner's right now (a renewed code is not)."""
+    token = _held().get(club.id)
+    if token is None:
+        return False
+    return token == PASS or gamedata.matches(token, club.owner_hash)
+
+
+def owned() -> list[str]:
+    """The clubs this phone owns (as kept; each is checked when used)."""
+    return list(_held())
+
+
+def load(club_id: str) -> ClubRow:
+    row = store.clubs.get_club(database.session(), club_id)
+    if row is None:
+        abort(404, description="There is no club at this address. Check the link.")
+    return row
+
+
+def require_owner(club_id: str) -> ClubRow:
+    row = load(club_id)
+    if not owns(row):
+        abort(403, description="Only the club's owner can do this: ask the owner for the owner's code.")
+    return row
+
+
+def may_read(club: ClubRow) -> bool:
+    """A public club's pages are anyone's with the address; a private one's, the owner's."""
+    return club.public or owns(club)
+
+
+def share(club: ClubRow) -> invite.Invite | None:
+    """The owner's link (the code in its fragment), its QR code and the short code."""
+    codes = clubs.owner_codes(club, gamedata.secret())
+    if not clubs.is_owner(club, codes.owner):
+        return None
+    page = links.public_url("clubs.show", club_id=club.id)
+    if page is None:
+        return invite.Invite(
+            None, None, join_code=codes.join, edit_code=codes.owner, problem=invite.NO_ADDRESS
+        )
+    link = f"{page}#{codes.owner}"
+    return invite.Invite(
+        page, None, link, invite.qr_svg(link, "QR code to own this club"), codes.join, codes.owner
+    )
+
+
+__all__ = ["keep_owner", "load", "may_read", "owned", "owner_pass", "owns", "require_owner", "share"]
