@@ -10,7 +10,7 @@ so a correction of any box of any evening is in the ladder on the next read.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
@@ -22,6 +22,7 @@ from ..engine.rules import find_rules
 from ..store.clubs import ClubRow, EveningRow, SeasonRow
 from . import clubs
 from .events import standings
+from .ratings import Rating, Ratings, club_ratings
 from .table import NotFound
 
 
@@ -83,6 +84,12 @@ class Season:
     entry: SeasonEntry
     evenings: tuple[Evening, ...]
     ladder: tuple[LadderLine, ...]
+    ratings: Ratings = field(default_factory=Ratings)
+    """Every member's rating from every game at the club's events (not only this
+    season's: a rating carries over)."""
+
+    def rating(self, member: str) -> Rating | None:
+        return self.ratings.now.get(member)
 
     @property
     def played(self) -> tuple[Evening, ...]:
@@ -113,7 +120,8 @@ def season(db: Session, season_id: int, club_id: str | None = None) -> Season:
     evenings = tuple(
         Evening(e, standings(db, e.id)) for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)
     )
-    return Season(found, row, entry, evenings, ladder_of(db, row.club_id, evenings, entry.ladder))
+    ladder = ladder_of(db, row.club_id, evenings, entry.ladder)
+    return Season(found, row, entry, evenings, ladder, club_ratings(db, row.club_id))
 
 
 def ladder_of(

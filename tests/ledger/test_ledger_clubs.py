@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 
 import pytest
+from openskill.models import PlackettLuce
 from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, store
@@ -15,7 +16,7 @@ from scorekeeper.engine.contract import BoxEntry, Hand
 from scorekeeper.engine.contract.club import ClubEntry, SeasonEntry
 from scorekeeper.engine.event import EventEntry
 from scorekeeper.engine.history import Kind
-from scorekeeper.ledger import clubs, events, seasons
+from scorekeeper.ledger import clubs, events, ratings, seasons
 
 SECRET = b"s" * 32
 
@@ -163,3 +164,73 @@ def test_the_ladder_follows_a_correction_of_a_box_of_an_old_evening(db: Session)
     ]
     assert season.evenings[0].winners == ("Bob",)
     assert season.upcoming(dt.date(2027, 1, 1)) == ()
+
+
+def test_ratings_are_openskills_own_for_a_three_player_and_a_two_player_game(db: Session) -> None:
+    club_id = _club(db)
+    three = events.start_event(
+        db,
+        EventEntry("Jersey night", ("Ann", "Bob", "Cal"), rounds=1, seed=3, date="2027-01-05"),
+        secret=SECRET,
+        key="j",
+    ).event.id
+    two = _evening(db, "2027-01-12", ("ann", "Bob"), "g")
+    for event_id in (three, two):
+        clubs.attach(db, club_id, event_id)
+    clubs.link(db, club_id, "Ann", None)
+    event = events.load_event(db, three)
+    assert event is not None
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    ledger.record(
+        db,
+        game_id,
+        BoxEntry(
+            ending="knock",
+            by="Cal",
+            hands={"Cal": Hand(count=2), "Ann": Hand(count=20), "Bob": Hand(count=31)},
+        ),
+    )
+    _play(db, two, "Bob", "ann")
+    nets = {s.player: s.score for s in events.standings(db, three)}
+    model = PlackettLuce()
+    fresh = {name: model.rating(name=name) for name in ("Ann", "Bob", "Cal")}
+    order = list(event.entry.seating_of(1).tables[0])  # type: ignore[union-attr]
+    first = dict(
+        zip(
+            order,
+            (r for (r,) in model.rate([[fresh[p]] for p in order], scores=[nets[p] for p in order])),
+            strict=True,
+        )
+    )
+    second_nets = {s.player: s.score for s in events.standings(db, two)}
+    ann, bob = model.rate([[first["Ann"]], [first["Bob"]]], scores=[second_nets["ann"], second_nets["Bob"]])
+    rated = ratings.club_ratings(db, club_id)
+    member = clubs.who(db, club_id)("Ann")[0]
+    assert rated.now[member].mu == pytest.approx(ann[0].mu) and rated.now[member].sigma == pytest.approx(
+        ann[0].sigma
+    )
+    assert rated.now["guest:bob"].mu == pytest.approx(bob[0].mu)
+    assert rated.now["guest:cal"].mu == pytest.approx(first["Cal"].mu)
+    assert [event for event, _ in rated.history[member]] == [three, two]
+    assert first["Cal"].mu > 25  # Cal knocked low: the model lifts the table's winner
+    # a correction recomputes: the two-player game was Ann's after all
+    season_id = clubs.add_season(
+        db, club_id, SeasonEntry.from_json({"name": "W", "from": "2027-01-01", "to": "2027-12-31"})
+    )[1]
+    before = seasons.season(db, season_id).rating(member)
+    two_game = events.load_event(db, two)
+    assert two_game is not None and before is not None
+    game = two_game.entry.game_of(1, 1)
+    assert game is not None
+    box = ledger.load(db, game)
+    assert box is not None and box.boxes
+    events.correct_box(
+        db,
+        two,
+        game,
+        box.boxes[0].id,
+        BoxEntry(ending="gin", by="ann", hands={"ann": Hand(count=0), "Bob": Hand(count=25)}),
+    )
+    after = seasons.season(db, season_id).rating(member)
+    assert after is not None and after.mu > before.mu

@@ -105,6 +105,9 @@ def test_an_owner_builds_the_roster_and_the_ladder_of_a_season(app: Flask, clien
     _play_first_table(app, second, "Bob")
     page = client.get(season_url).get_data(as_text=True)
     ladder = page.split('id="ladder"', 1)[1].split("</table>", 1)[0]
+    rated = re.findall(r'<td class="rating">([^<]*)</td>', ladder)
+    assert len(rated) == 3 and all(re.fullmatch(r"\d+\.\d ± \d+\.\d", r) for r in rated)
+    ladder = re.sub(r'<td class="rating">[^<]*</td>', "", ladder)
     rows = [
         re.sub(r"<[^>]+>", " ", row).split() for row in re.findall(r"<tr[^>]*>(.*?)</tr>", ladder, re.S)[1:]
     ]

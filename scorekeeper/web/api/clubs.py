@@ -167,6 +167,7 @@ def season_json(found: seasons.Season) -> dict[str, Any]:
                 "points": line.line.points,
                 "evenings": line.line.evenings,
                 "moved": line.line.moved,
+                "rating": None if (r := found.rating(line.line.member)) is None else r.to_json(),
                 "won": line.line.won,
                 "boxes": line.line.boxes,
                 "contributions": [
@@ -175,6 +176,10 @@ def season_json(found: seasons.Season) -> dict[str, Any]:
                 ],
             }
             for line in found.ladder
+        ],
+        "ratings": [
+            {"member": key, "name": found.ratings.names.get(key, key), **rating.to_json()}
+            for key, rating in found.ratings.ranked()
         ],
         "evenings": [
             {
