@@ -12,11 +12,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
+from xml.sax.saxutils import escape
 
 from flask import abort, session
+from markupsafe import Markup
 
 from .. import store
 from ..ledger import clubs
+from ..ledger.ratings import Rating
 from ..store.clubs import ClubRow
 from . import database, gamedata, invite, links
 
@@ -98,4 +102,46 @@ def share(club: ClubRow) -> invite.Invite | None:
     )
 
 
-__all__ = ["keep_owner", "load", "may_read", "owned", "owner_pass", "owns", "require_owner", "share"]
+def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
+    """A member's rating after each evening as a small inline SVG (drawn on the server,
+    no script): the skill as a line, its uncertainty as a band, in black and grey."""
+    if not points:
+        return Markup("")
+    width, height, pad = 320, 120, 24
+    top = max(r.mu + r.sigma for _, r in points)
+    bottom = min(r.mu - r.sigma for _, r in points)
+    span = (top - bottom) or 1.0
+    step = (width - 2 * pad) / max(len(points) - 1, 1)
+
+    def y(value: float) -> float:
+        return round(pad / 2 + (top - value) / span * (height - pad), 1)
+
+    xs = [round(pad + i * step, 1) for i in range(len(points))]
+    upper = " ".join(f"{x},{y(r.mu + r.sigma)}" for x, (_, r) in zip(xs, points, strict=True))
+    lower = " ".join(f"{x},{y(r.mu - r.sigma)}" for x, (_, r) in reversed(list(zip(xs, points, strict=True))))
+    line = " ".join(f"{x},{y(r.mu)}" for x, (_, r) in zip(xs, points, strict=True))
+    last = points[-1][1]
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'class="rating-chart" aria-label="{escape(title)}"><title>{escape(title)}</title>'
+        f'<polygon points="{upper} {lower}" fill="#ddd" stroke="none"/>'
+        f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="2"/>'
+        + "".join(f'<circle cx="{x}" cy="{y(r.mu)}" r="2.5"/>' for x, (_, r) in zip(xs, points, strict=True))
+        + f'<text x="{width - 2}" y="{height - 2}" text-anchor="end" font-size="11">'
+        + f"{escape(str(last))}</text>"
+        "</svg>"
+    )
+    return Markup(svg)
+
+
+__all__ = [
+    "keep_owner",
+    "load",
+    "may_read",
+    "owned",
+    "owner_pass",
+    "owns",
+    "rating_chart",
+    "require_owner",
+    "share",
+]

@@ -13,12 +13,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request, url_for
 
 from .. import store
 from ..engine.contract.club import ClubEntry, SeasonEntry
 from ..ledger import calendar as calendar_feed
 from ..ledger import clubs, seasons
+from ..ledger.member_season import member_season
 from ..store.clubs import ClubRow
 from . import clubdata, database, eventdata, gamedata, htmx, invite
 from .forms import club as forms
@@ -228,6 +229,32 @@ def season(club_id: str, season_id: int) -> Response:
         today=dt.date.today(),
         counts=forms.LADDER_COUNTS,
     )
+
+
+@bp.get("/<club_id>/seasons/<int:season_id>/members/<member>")
+def member(club_id: str, season_id: int, member: str) -> Response:
+    """A member's season: each evening, boxes won by kind, head to head, the rating chart."""
+    club = _readable(club_id)
+    db = database.session()
+    found = seasons.season(db, season_id, club.id)
+    mine = member_season(db, found, member)
+    chart = clubdata.rating_chart(mine.ratings, f"{mine.name}'s rating after each evening")
+    return htmx.render(
+        "clubs/member.html", "clubs/_member.html", season=found, club=club, me=mine, chart=chart
+    )
+
+
+@bp.get("/<club_id>/seasons/<int:season_id>/members/<member>/season.<any(csv, json):kind>")
+def member_export(club_id: str, season_id: int, member: str, kind: str) -> Response:
+    """A member's season as CSV (an evening a row) or JSON (everything the page shows)."""
+    club = _readable(club_id)
+    db = database.session()
+    mine = member_season(db, seasons.season(db, season_id, club.id), member)
+    if kind == "json":
+        return jsonify(mine.to_json())
+    response = Response(mine.csv(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="season-{season_id}-{member[:40]}.csv"'
+    return response
 
 
 @bp.get("/<club_id>/seasons/<int:season_id>/calendar.ics")

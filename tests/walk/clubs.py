@@ -248,6 +248,12 @@ class ClubSteps:
                 .get_json()
             )
             self._ladder_counts_each_members_evenings(club, body)
+            for line in body["ladder"][:3]:  # a member's season: page, CSV, JSON
+                page = f"{url}/members/{line['member']}"
+                assert self.phone[club.owner].get(page).status_code == 200
+                assert self.phone[club.owner].get(page + "/season.csv").status_code == 200
+                mine = self.phone[club.owner].get(page + "/season.json").get_json()
+                assert len(mine["evenings"]) == line["evenings"], (mine, line)
 
     def _ladder_counts_each_members_evenings(self, club: Club, body: dict[str, Any]) -> None:
         played: dict[str, int] = {}

@@ -166,3 +166,38 @@ def test_the_owners_code_is_shared_renewed_and_undone_decisions_kept(app: Flask,
         ).status_code
         == 422
     )
+
+
+def test_a_members_season_page_csv_and_json(app: Flask, client: FlaskClient) -> None:
+    club_id = _begin(client, public="y")
+    first = start_event(client, name="Week 1", date="2027-01-05", entrants="Ann\nBob\nCal")
+    client.post(f"/clubs/{club_id}/events", data={"event": first, **_form_key()})
+    for name in ("Ann", "Bob", "Cal"):
+        client.post(f"/clubs/{club_id}/link", data={"spelling": name, "member": "new", **_form_key()})
+    season = client.post(
+        f"/clubs/{club_id}/seasons",
+        data={"name": "Winter", "starts": "2027-01-01", "ends": "2027-03-31", "count": "net", **_form_key()},
+    ).headers["Location"]
+    _play_first_table(app, first, "Ann")
+    ladder = client.get(season).get_data(as_text=True)
+    ann_url = re.search(r'href="([^"]+/members/m\d+)">Ann</a>', ladder)
+    assert ann_url is not None
+    stranger = app.test_client()  # a public club: anyone reads it
+    page = stranger.get(ann_url.group(1)).get_data(as_text=True)
+    assert "<h1>Ann <small>Winter</small></h1>" in page and "<svg" in page and "Rating Ann " in page
+    body = stranger.get(ann_url.group(1) + "/season.json").get_json()
+    (evening,) = body["evenings"]
+    assert (
+        evening["rank"] == 1
+        and evening["players"] == 3
+        and evening["boxes"] == 1
+        and evening["placings"] == 3
+    )
+    assert body["boxes_won"] == {"knock": 1} and body["best_box"]["evening"] == "Week 1"
+    assert body["best_box"]["points"] > 0 and len(body["rating_history"]) == 1
+    assert sorted(m["name"] for m in body["head_to_head"]) == ["Bob", "Cal"]
+    assert all(m["games"] == 1 for m in body["head_to_head"])
+    assert sum(m["net"] for m in body["head_to_head"]) == evening["net"]  # what Ann won, Bob and Cal paid
+    rows = stranger.get(ann_url.group(1) + "/season.csv").get_data(as_text=True).splitlines()
+    assert rows[0].startswith("date,evening,rank") and rows[1].startswith("2027-01-05,Week 1,1,3,")
+    assert stranger.get(ann_url.group(1).rsplit("/", 1)[0] + "/m999999").status_code == 404
