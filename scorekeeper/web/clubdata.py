@@ -10,9 +10,10 @@ from the games' and events' rights.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from flask import abort, session
@@ -21,6 +22,8 @@ from markupsafe import Markup
 from .. import store
 from ..ledger import clubs
 from ..ledger.ratings import Rating
+from ..ledger.seasons import Season
+from ..pdf.ladder import LadderLine, LadderSheet
 from ..store.clubs import ClubRow
 from . import database, gamedata, invite, links
 
@@ -99,6 +102,37 @@ def share(club: ClubRow) -> invite.Invite | None:
     link = f"{page}#{codes.owner}"
     return invite.Invite(
         page, None, link, invite.qr_svg(link, "QR code to own this club"), codes.join, codes.owner
+    )
+
+
+def ladder_sheet(season: Season, counts: Mapping[str, str]) -> LadderSheet:
+    """The ladder PDF's values, from the season as its page shows it."""
+    rules = season.entry.ladder
+    counted = counts[rules.count] + (
+        f"; the best {rules.best} evenings count" if rules.best else "; every evening counts"
+    )
+    if rules.min_evenings:
+        counted += f"; {rules.min_evenings} evenings to be ranked"
+    rating = season.rating
+    return LadderSheet(
+        season.club.name,
+        season.row.name,
+        f"{season.entry.starts.isoformat()} to {season.entry.ends.isoformat()}",
+        counted + ". Ties: tables won, then boxes won, then shared (E8).",
+        tuple(
+            LadderLine(
+                line.line.rank if line.line.ranked else None,
+                line.name,
+                line.line.points,
+                line.line.evenings,
+                line.line.moved,
+                str(r) if (r := rating(line.line.member)) else "",
+            )
+            for line in season.ladder
+        ),
+        tuple((e.day.isoformat(), e.row.name, " and ".join(e.winners)) for e in season.played),
+        tuple((season.ratings.names.get(k, k), str(r)) for k, r in season.ratings.ranked()[:5]),
+        dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )
 
 

@@ -21,7 +21,7 @@ from ..ledger import calendar as calendar_feed
 from ..ledger import clubs, seasons
 from ..ledger.member_season import member_season
 from ..store.clubs import ClubRow
-from . import clubdata, database, eventdata, gamedata, htmx, invite
+from . import clubdata, database, eventdata, gamedata, htmx, invite, printing
 from .forms import club as forms
 from .forms.fields import add_error, choices
 
@@ -254,6 +254,22 @@ def member_export(club_id: str, season_id: int, member: str, kind: str) -> Respo
         return jsonify(mine.to_json())
     response = Response(mine.csv(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="season-{season_id}-{member[:40]}.csv"'
+    return response
+
+
+@bp.get("/<club_id>/seasons/<int:season_id>/ladder.pdf")
+def ladder_pdf(club_id: str, season_id: int) -> Response:
+    """The season's standings for the club's wall: the ladder, each evening's winner,
+    the top rated, the season's dates and the print time."""
+    from ..pdf.ladder import render_ladder
+
+    club = _readable(club_id)
+    size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
+    with printing.turn():
+        found = seasons.season(database.session(), season_id, club.id)
+        body = printing.printed(render_ladder, clubdata.ladder_sheet(found, forms.LADDER_COUNTS), size=size)
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="ladder-{season_id}.pdf"'
     return response
 
 

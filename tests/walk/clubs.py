@@ -239,6 +239,8 @@ class ClubSteps:
             assert self.phone[club.owner].get(url).status_code == 200
             feed = self.phone[club.owner].get(url + "/calendar.ics")
             assert feed.status_code == 200 and feed.data.startswith(b"BEGIN:VCALENDAR")
+            printed = self.phone[club.owner].get(url + "/ladder.pdf")
+            assert printed.status_code == 200 and printed.data.startswith(b"%PDF")
             body = (
                 self.phone["watcher"]
                 .get(

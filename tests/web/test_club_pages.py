@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import BoxEntry, Hand
 from scorekeeper.ledger import events
+from tests.pdf.reading import flat
 from tests.web.test_event_pages import start_event
 
 
@@ -121,6 +122,11 @@ def test_an_owner_builds_the_roster_and_the_ladder_of_a_season(app: Flask, clien
     winners = page.split('id="past"', 1)[1].split("</ul>", 1)[0]
     assert "Week 2</a>: won by" in winners and "Week 1</a>: won by" in winners
     assert "Week 1</a>: won by Ann Lee" in winners and "Week 2</a>: won by Bob" in winners
+    printed = flat(client.get(season_url + "/ladder.pdf").data)
+    assert "Hoboken Gin Club: Winter" in printed and "2027-01-01 to 2027-03-31" in printed
+    assert "1 Ann Lee 4 2" in printed and "2 Bob 3.5 2" in printed and "– Cal 1.5 1" in printed
+    assert "2027-01-05 Week 1 Ann Lee" in printed and "2027-01-12 Week 2 Bob" in printed
+    assert "Top rated" in printed and "printed 20" in printed
     feed = icalendar.Calendar.from_ical(client.get(season_url + "/calendar.ics").data)
     assert sorted(str(e["summary"]) for e in feed.walk("VEVENT")) == [
         "Hoboken Gin Club: Week 1",
