@@ -110,4 +110,4 @@ def test_an_owner_builds_a_season_and_the_ladder_moves(browser: Any, live_server
     ]
     assert "Week 2: won by Cal" in owner.locator("#past").inner_text()
     shot(owner, "club-season-ladder", full_page=True)
-    assert owner.script_errors == []  # type: ignore[attr-defined]
+    assert owner.script_errors == []
