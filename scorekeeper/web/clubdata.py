@@ -70,6 +70,22 @@ def owned() -> list[str]:
     return list(_held())
 
 
+def owned_clubs() -> list[ClubRow]:
+    """The clubs this phone owns now (a renewed code's club is left out)."""
+    found = (store.clubs.get_club(database.session(), club_id) for club_id in owned())
+    return [row for row in found if row is not None and owns(row)]
+
+
+def join_club(club_id: str | None, event_id: str, key: str | None) -> None:
+    """An event this phone just started joins the club chosen on its form, when this
+    phone owns that club (a resent form joins it once)."""
+    if not club_id:
+        return
+    row = store.clubs.get_club(database.session(), club_id)
+    if row is not None and owns(row):
+        clubs.attach(database.session(), club_id, event_id, None if key is None else f"event:{key}"[:64])
+
+
 def load(club_id: str) -> ClubRow:
     row = store.clubs.get_club(database.session(), club_id)
     if row is None:
@@ -169,6 +185,7 @@ def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
 
 
 __all__ = [
+    "join_club",
     "keep_owner",
     "load",
     "may_read",

@@ -176,8 +176,11 @@ def test_the_owners_code_is_shared_renewed_and_undone_decisions_kept(app: Flask,
 
 def test_a_members_season_page_csv_and_json(app: Flask, client: FlaskClient) -> None:
     club_id = _begin(client, public="y")
-    first = start_event(client, name="Week 1", date="2027-01-05", entrants="Ann\nBob\nCal")
-    client.post(f"/clubs/{club_id}/events", data={"event": first, **_form_key()})
+    form = client.get("/events/new").get_data(as_text=True)
+    assert f'<option value="{club_id}">Hoboken Gin Club</option>' in form  # the clubs this phone owns
+    first = start_event(client, name="Week 1", date="2027-01-05", entrants="Ann\nBob\nCal", club=club_id)
+    assert f'href="/events/{first}"' in client.get(f"/clubs/{club_id}").get_data(as_text=True)
+    assert 'name="club"' not in app.test_client().get("/events/new").get_data(as_text=True)  # owns none
     for name in ("Ann", "Bob", "Cal"):
         client.post(f"/clubs/{club_id}/link", data={"spelling": name, "member": "new", **_form_key()})
     season = client.post(
