@@ -13,6 +13,8 @@ import base64
 import datetime as dt
 import hashlib
 import hmac
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -20,7 +22,7 @@ from flask import abort, session
 from markupsafe import Markup
 
 from .. import store
-from ..ledger import clubs
+from ..ledger import clubs, seasons
 from ..ledger.ratings import Rating
 from ..ledger.seasons import Season
 from ..pdf.ladder import LadderLine, LadderSheet
@@ -68,6 +70,36 @@ def owns(club: ClubRow) -> bool:
 def owned() -> list[str]:
     """The clubs this phone owns (as kept; each is checked when used)."""
     return list(_held())
+
+
+SEASONS = 8
+"""Seasons kept per process, the least recently read going first."""
+
+_kept: OrderedDict[tuple[object, ...], Season] = OrderedDict()
+_keeping = threading.Lock()
+
+
+def season(season_id: int, club_id: str) -> Season:
+    """The season as it stands, read once per state of its club in each process: its
+    ladder and ratings are derived from every game of every evening (benchmarks/
+    club_season.py: most of a second for 52 evenings of 30 tables), and the club's
+    stamp (:func:`scorekeeper.store.clubs.club_stamp`: two small queries) changes with
+    any write that could change them, in any process, so nothing kept is served in
+    place of a newer state."""
+    db = database.session()
+    stamp = store.clubs.club_stamp(db, club_id)
+    key = (season_id, club_id, stamp)
+    with _keeping:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    found = seasons.season(db, season_id, club_id)
+    with _keeping:
+        _kept[key] = found
+        while len(_kept) > SEASONS:
+            _kept.popitem(last=False)
+    return found
 
 
 def owned_clubs() -> list[ClubRow]:

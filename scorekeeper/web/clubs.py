@@ -220,7 +220,7 @@ def season(club_id: str, season_id: int) -> Response:
     """The season's page: its ladder (E8), the evenings to come and the ones played
     with their winners, and the calendar feed."""
     club = _readable(club_id)
-    found = seasons.season(database.session(), season_id, club.id)
+    found = clubdata.season(season_id, club.id)
     return htmx.render(
         "clubs/season.html",
         "clubs/_season.html",
@@ -236,7 +236,7 @@ def member(club_id: str, season_id: int, member: str) -> Response:
     """A member's season: each evening, boxes won by kind, head to head, the rating chart."""
     club = _readable(club_id)
     db = database.session()
-    found = seasons.season(db, season_id, club.id)
+    found = clubdata.season(season_id, club.id)
     mine = member_season(db, found, member)
     chart = clubdata.rating_chart(mine.ratings, f"{mine.name}'s rating after each evening")
     return htmx.render(
@@ -249,7 +249,7 @@ def member_export(club_id: str, season_id: int, member: str, kind: str) -> Respo
     """A member's season as CSV (an evening a row) or JSON (everything the page shows)."""
     club = _readable(club_id)
     db = database.session()
-    mine = member_season(db, seasons.season(db, season_id, club.id), member)
+    mine = member_season(db, clubdata.season(season_id, club.id), member)
     if kind == "json":
         return jsonify(mine.to_json())
     response = Response(mine.csv(), mimetype="text/csv")
@@ -266,7 +266,7 @@ def ladder_pdf(club_id: str, season_id: int) -> Response:
     club = _readable(club_id)
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     with printing.turn():
-        found = seasons.season(database.session(), season_id, club.id)
+        found = clubdata.season(season_id, club.id)
         body = printing.printed(render_ladder, clubdata.ladder_sheet(found, forms.LADDER_COUNTS), size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="ladder-{season_id}.pdf"'
@@ -277,7 +277,7 @@ def ladder_pdf(club_id: str, season_id: int) -> Response:
 def calendar(club_id: str, season_id: int) -> Response:
     """The season's evenings as an iCalendar feed, for members' phones."""
     club = _readable(club_id)
-    found = seasons.season(database.session(), season_id, club.id)
+    found = clubdata.season(season_id, club.id)
     body = calendar_feed.season_calendar(found, lambda e: url_for("events.show", event_id=e, _external=True))
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Disposition"] = f'inline; filename="season-{season_id}.ics"'

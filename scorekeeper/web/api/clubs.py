@@ -14,7 +14,7 @@ from ... import store
 from ...engine.contract.club import ClubEntry, SeasonEntry
 from ...ledger import clubs, events, seasons
 from ...store.clubs import ClubRow
-from .. import database, gamedata
+from .. import clubdata, database, gamedata
 from .base import _bearer, _idempotency_key, _object_body, bp, error_response
 
 
@@ -213,7 +213,7 @@ def create_season(club_id: str) -> Response:
 @bp.get("/clubs/<club_id>/seasons/<int:season_id>")
 def get_season(club_id: str, season_id: int) -> Response:
     _readable(club_id)
-    return jsonify(season_json(seasons.season(database.session(), season_id, club_id)))
+    return jsonify(season_json(clubdata.season(season_id, club_id)))
 
 
 __all__ = ["club_json", "season_json"]
