@@ -12,7 +12,7 @@ uncertainty keeps modest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -88,13 +88,20 @@ def rate(games: Iterable[tuple[str, Table]]) -> Ratings:
 
 
 def club_games(
-    db: Session, evenings: Iterable[EveningRow], name_of: Callable[[str], tuple[str, str, bool]]
+    db: Session,
+    evenings: Iterable[EveningRow],
+    name_of: Callable[[str], tuple[str, str, bool]],
+    read: Mapping[str, list[store.events.TableGame]] | None = None,
 ) -> tuple[list[tuple[str, Table]], dict[str, str]]:
-    """Every started game of the evenings in play order, each seat as its member."""
+    """Every started game of the evenings in play order, each seat as its member
+    (``read``: the evenings' games the caller read already, by event)."""
     games: list[tuple[str, Table]] = []
     names: dict[str, str] = {}
     for evening in evenings:
-        tables = sorted(store.events.table_games(db, evening.id), key=lambda g: (g.round, g.table))
+        found = read.get(evening.id) if read is not None else None
+        if found is None:
+            found = store.events.table_games(db, evening.id)
+        tables = sorted(found, key=lambda g: (g.round, g.table))
         for game in tables:
             result = records.table_result(game)
             if not result.started:
@@ -109,9 +116,11 @@ def club_games(
     return games, names
 
 
-def club_ratings(db: Session, club_id: str) -> Ratings:
-    """The club's ratings from every game at its events."""
-    games, names = club_games(db, store.clubs.evenings(db, club_id), clubs.who(db, club_id))
+def club_ratings(
+    db: Session, club_id: str, read: Mapping[str, list[store.events.TableGame]] | None = None
+) -> Ratings:
+    """The club's ratings from every game at its events (``read``: games read already)."""
+    games, names = club_games(db, store.clubs.evenings(db, club_id), clubs.who(db, club_id), read)
     rated = rate(games)
     return Ratings(rated.now, rated.history, names)
 

@@ -117,11 +117,14 @@ def season(db: Session, season_id: int, club_id: str | None = None) -> Season:
         raise NotFound(f"there is no season {season_id}")
     entry = entry_of(row)
     found = clubs.club(db, row.club_id)
-    evenings = tuple(
-        Evening(e, standings(db, e.id)) for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)
-    )
-    ladder = ladder_of(db, row.club_id, evenings, entry.ladder)
-    return Season(found, row, entry, evenings, ladder, club_ratings(db, row.club_id))
+    read: dict[str, list[store.events.TableGame]] = {}
+    evenings = []
+    for e in store.clubs.evenings(db, row.club_id):
+        if entry.holds(e.day):
+            read[e.id] = store.events.table_games(db, e.id)  # once: the standings' and ratings'
+            evenings.append(Evening(e, standings(db, e.id, read[e.id])))
+    ladder = ladder_of(db, row.club_id, tuple(evenings), entry.ladder)
+    return Season(found, row, entry, tuple(evenings), ladder, club_ratings(db, row.club_id, read))
 
 
 def ladder_of(
