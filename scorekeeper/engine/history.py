@@ -68,6 +68,8 @@ class Kind(enum.StrEnum):
     ATTACHED = "attached"
     """An event joined to a club (its entrants are matched to the club's members)."""
     OWNER_CODES = "owner-codes"
+    PUBLISHED = "published"
+    """A club's season pages made public, or private again."""
     NOTE = "note"
     """A line this version does not know."""
 
@@ -198,6 +200,10 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
             return "Season", f"{d.get('name', '?')} ({d.get('from', '?')} to {d.get('to', '?')})"
         case Kind.ATTACHED:
             return "Owner", f"the evening {d.get('event_name', d.get('event', '?'))} joined the club"
+        case Kind.PUBLISHED:
+            return "Owner", "the season pages are public" if d.get(
+                "public"
+            ) else "the season pages are private"
         case Kind.OWNER_CODES:
             return "Owner", "new owner's codes (the old ones stopped working)"
         case Kind.NOTE:

@@ -164,6 +164,18 @@ def renew_owner_codes(db: Session, club_id: str, secret: bytes, key: str | None 
     return owner_codes(done.club, secret)
 
 
+def publish(db: Session, club_id: str, public: bool, key: str | None = None) -> Done:
+    """The club's season pages public to anyone with the address, or only to phones
+    holding the owner's right."""
+
+    def write(row: ClubRow) -> Change | None:
+        if row.public == public:
+            return None
+        return {"public": public}, {"public": public}
+
+    return held(db, club_id, Kind.PUBLISHED, {"public": public}, key, write)
+
+
 # --- the roster ------------------------------------------------------------------------------
 
 
@@ -361,6 +373,7 @@ __all__ = [
     "new_names",
     "owner_codes",
     "owner_joined",
+    "publish",
     "renew_owner_codes",
     "roster",
     "split",

@@ -129,6 +129,16 @@ def renew(club_id: str) -> Response:
     return htmx.go(url_for("clubs.show", club_id=club_id) + "#share")
 
 
+@bp.post("/<club_id>/public")
+def publish(club_id: str) -> Response:
+    """The season pages public (``public`` sent) or private."""
+    clubdata.require_owner(club_id)
+    form = forms.KeyForm()
+    public = request.form.get("public") == "y"
+    clubs.publish(database.session(), club_id, public, eventdata.usable(form.key.data))
+    return htmx.go(url_for("clubs.show", club_id=club_id))
+
+
 @bp.post("/<club_id>/link")
 def link(club_id: str) -> Response:
     """A new name is a member (chosen, or a new one), or a spelling moves to another."""

@@ -222,6 +222,25 @@ class ClubSteps:
         assert acknowledged(answer), answer.get_data(as_text=True)[:2000]
         club.seasons.append(answer.headers["Location"])
 
+    @precondition(lambda self: self.clubs)
+    @rule(data=st.data())
+    def publish_or_make_private(self, data: st.DataObject) -> None:
+        """The owner turns the season pages public or private (from the page, or the API)."""
+        club = data.draw(st.sampled_from(self.clubs))
+        self.touched_clubs.add(club.id)
+        if club.owner == "director":
+            form = self.phone["director"].form(f"/clubs/{club.id}", "/public")
+            assert form is not None
+            assert acknowledged(self.phone["director"].submit(form))
+        else:
+            answer = self.phone["bob"].post(
+                f"/api/v1/clubs/{club.id}/public",
+                json={"public": not club.public},
+                headers={"Authorization": f"Bearer {club.token}"},
+            )
+            assert answer.status_code == 200 and answer.get_json()["club"]["public"] is not club.public
+        club.public = not club.public
+
     # --- after every step ------------------------------------------------------------------
 
     def _club_pages(self, club: Club) -> None:

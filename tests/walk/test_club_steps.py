@@ -56,6 +56,9 @@ def test_the_club_steps_keep_the_model(migrated_once: Path, tmp_path: Path) -> N
     assert "annie" not in club.group
     walk.add_a_season(Choose(club), "placings", "")
     walk.every_page_answers()
+    walk.publish_or_make_private(Choose(club))  # a stranger reads the club now
+    walk.every_page_answers()
+    assert club.public
     walk.record_a_box_on_the_page(Choose(lambda games: games[0], 0, 25, 30), "gin")
     walk.every_page_answers()  # the ladder counts the evening now played, for every member
     season = walk.phone["watcher"].get(

@@ -30,6 +30,13 @@ def test_a_club_its_roster_and_a_season_through_the_api(app: Any, client: FlaskC
     club_id, owner = club["id"], {"Authorization": f"Bearer {club['owner_token']}"}
     assert club["club"] == {"name": "Hoboken Gin Club", "place": None, "public": False, "members": []}
     assert client.get(f"/api/v1/clubs/{club_id}").status_code == 401  # private
+    published = client.post(f"/api/v1/clubs/{club_id}/public", json={"public": True}, headers=owner)
+    assert published.get_json()["club"]["public"] is True
+    assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200  # anyone reads it now
+    bad_flag = client.post(f"/api/v1/clubs/{club_id}/public", json={"public": "yes"}, headers=owner)
+    assert bad_flag.status_code == 422 and bad_flag.get_json()["error"]["where"] == "public"
+    client.post(f"/api/v1/clubs/{club_id}/public", json={"public": False}, headers=owner)
+    assert client.get(f"/api/v1/clubs/{club_id}").status_code == 401
     bad = client.post("/api/v1/clubs", json={"name": "x", "colour": "red"})
     assert bad.status_code == 422 and bad.get_json()["error"]["where"] == "colour"
     linked = client.post(
@@ -43,7 +50,7 @@ def test_a_club_its_roster_and_a_season_through_the_api(app: Any, client: FlaskC
     split = client.post(f"/api/v1/clubs/{club_id}/members/split", json={"spelling": "annie"}, headers=owner)
     assert sorted(m["name"] for m in split.get_json()["club"]["members"]) == ["ANN", "Annie"]
     history = client.get(f"/api/v1/clubs/{club_id}/history", headers=owner).get_json()["history"]
-    assert [h["kind"] for h in history] == ["club", "member", "linked", "split-off"]
+    assert [h["kind"] for h in history] == ["club", "published", "published", "member", "linked", "split-off"]
     undone = client.post(f"/api/v1/clubs/{club_id}/history/{history[-1]['line']}/undo", headers=owner)
     assert [m["spellings"] for m in undone.get_json()["club"]["members"]] == [["ANN", "Annie"]]
     refused = client.post(f"/api/v1/clubs/{club_id}/history/{history[-1]['line']}/undo", headers=owner)

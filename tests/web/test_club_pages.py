@@ -137,6 +137,16 @@ def test_an_owner_builds_the_roster_and_the_ladder_of_a_season(app: Flask, clien
     assert stranger.get(f"/clubs/{club_id}").status_code == 403
     assert stranger.get(season_url).status_code == 403
     assert stranger.post(f"/clubs/{club_id}/split", data={"spelling": "Ann L."}).status_code == 403
+    assert stranger.post(f"/clubs/{club_id}/public", data={"public": "y"}).status_code == 403
+    # the owner publishes the season pages: read only for anyone, no codes shown
+    assert client.post(f"/clubs/{club_id}/public", data={"public": "y", **_form_key()}).status_code == 303
+    public = stranger.get(f"/clubs/{club_id}").get_data(as_text=True)
+    assert "public to anyone" in public and 'id="share"' not in public and "/link" not in public
+    assert stranger.get(season_url).status_code == 200
+    client.post(f"/clubs/{club_id}/public", data=_form_key())  # and private again
+    assert stranger.get(season_url).status_code == 403
+    said = client.get(f"/clubs/{club_id}").get_data(as_text=True)
+    assert "Owner: the season pages are public" in said and "Owner: the season pages are private" in said
 
 
 def test_the_owners_code_is_shared_renewed_and_undone_decisions_kept(app: Flask, client: FlaskClient) -> None:

@@ -96,6 +96,16 @@ def _text(data: dict[str, Any], name: str) -> str:
     return value
 
 
+@bp.post("/clubs/<club_id>/public")
+def publish_club(club_id: str) -> Response:
+    """``{"public": true}``: the season pages public to anyone; false: the owner's."""
+    _owner(club_id)
+    public = _object_body().get("public")
+    if not isinstance(public, bool):
+        return error_response(422, "malformed", "public is true or false", "public")
+    return _answer(clubs.publish(database.session(), club_id, public, _idempotency_key()).club)
+
+
 @bp.post("/clubs/<club_id>/members")
 def link_member(club_id: str) -> Response:
     """``{"spelling": "Ann L.", "member": "m3"}``: the spelling is that member from now

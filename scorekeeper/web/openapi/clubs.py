@@ -118,6 +118,15 @@ def paths() -> dict[str, Any]:
                 "responses": {"200": stored, **OWNER_ERRORS},
             }
         },
+        "/api/v1/clubs/{club_id}/public": {
+            "post": {
+                "summary": "The season pages public to anyone (true) or the owner's only (false)",
+                "security": owner,
+                "parameters": [CLUB_ID, IDEMPOTENCY],
+                "requestBody": _object(["public"], {"public": {"type": "boolean"}}),
+                "responses": {"200": stored, **OWNER_ERRORS},
+            }
+        },
         "/api/v1/clubs/{club_id}/members": {
             "post": {
                 "summary": "A spelling is a member (member: m12), or a new member (member: null)",
