@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
-from .. import store
+from .. import ledger, store
 from ..engine.contract.club import ClubEntry, SeasonEntry
 from ..ledger import calendar as calendar_feed
 from ..ledger import clubs, seasons
@@ -105,10 +105,18 @@ def _owner_prompt(club: ClubRow, wrong: str = "", status: int = 403) -> Response
 
 @bp.post("/<club_id>/owner/join")
 def join(club_id: str) -> Response:
-    """Own the club with the owner's code (short, or the whole link)."""
+    """Own the club with the owner's code (short, or the whole link). Wrong short codes
+    count as a director's do (the same counters, under the club's own key), and rest a
+    while past the limit; the owner's link is never refused by it."""
     club = clubdata.load(club_id)
-    kept = clubs.owner_joined(database.session(), request.form.get("code") or "", gamedata.secret(), club.id)
+    code = request.form.get("code") or ""
+    short = ledger.as_join_code(code) is not None
+    if short and invite.limit(f"club-{club.id}", director=True).left == 0:
+        return _owner_prompt(club, "Too many wrong short codes: the short code works again in a while.", 429)
+    kept = clubs.owner_joined(database.session(), code, gamedata.secret(), club.id)
     if kept is None:
+        if short:
+            invite.count_wrong(f"club-{club.id}", director=True)
         return _owner_prompt(
             club, "That code does not open this club (its codes may have been renewed).", 422
         )
