@@ -56,6 +56,22 @@ class Kind(enum.StrEnum):
     CODES = "codes"
     CLOCK = "clock"
     """The director started a timed round's clock (E7)."""
+    CLUB = "club"
+    """A club begun (its roster, seasons and events follow; issue 36)."""
+    MEMBER = "member"
+    """A new member of a club's roster, under the spelling an evening used."""
+    LINKED = "linked"
+    """A spelling linked to a member (it counts as that member from then on)."""
+    SPLIT_OFF = "split-off"
+    """A spelling split off its member: a new member of its own."""
+    DECISION_UNDONE = "decision-undone"
+    """A link, split or new member undone: the roster as it was before it."""
+    SEASON = "season"
+    ATTACHED = "attached"
+    """An event joined to a club (its entrants are matched to the club's members)."""
+    OWNER_CODES = "owner-codes"
+    PUBLISHED = "published"
+    """A club's season pages made public, or private again."""
     NOTE = "note"
     """A line this version does not know."""
 
@@ -170,6 +186,30 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
             return "Director", "new director's codes (the old ones stopped working)"
         case Kind.CLOCK:
             return f"Round {d.get('round', '?')} started", f"the clock runs {d.get('minutes', '?')} minutes"
+        case Kind.CLUB:
+            return "Club begun", str(d.get("name", ""))[:120]
+        case Kind.MEMBER:
+            return "Owner", f"{d.get('name', '?')} is a new member"
+        case Kind.LINKED:
+            return "Owner", f"“{d.get('spelling', '?')}” is {d.get('name', '?')}" + _undone(d)
+        case Kind.SPLIT_OFF:
+            return (
+                "Owner",
+                f"“{d.get('spelling', '?')}” split off {d.get('from', '?')}: a member of its own"
+                + _undone(d),
+            )
+        case Kind.DECISION_UNDONE:
+            return "Owner", f"undid: {d.get('what', '?')}"
+        case Kind.SEASON:
+            return "Season", f"{d.get('name', '?')} ({d.get('from', '?')} to {d.get('to', '?')})"
+        case Kind.ATTACHED:
+            return "Owner", f"the evening {d.get('event_name', d.get('event', '?'))} joined the club"
+        case Kind.PUBLISHED:
+            return "Owner", "the season pages are public" if d.get(
+                "public"
+            ) else "the season pages are private"
+        case Kind.OWNER_CODES:
+            return "Owner", "new owner's codes (the old ones stopped working)"
         case Kind.NOTE:
             return "Changed", entry.action[:40]
         case _:
@@ -230,6 +270,10 @@ def _tables_and_byes(d: Mapping[str, Any]) -> str:
 def _note(d: Mapping[str, Any]) -> str:
     note = d.get("note") or d.get("why")
     return str(note)[:200] if note else ""
+
+
+def _undone(d: Mapping[str, Any]) -> str:
+    return " (undone)" if d.get("undone") else ""
 
 
 def _why(d: Mapping[str, Any]) -> str:

@@ -60,7 +60,7 @@ class Standing:
     rank: int
     member: str
     score: float
-    won: int = 0
+    won: float = 0
     boxes: int = 0
 
 
@@ -84,7 +84,7 @@ class Line:
     points: float
     evenings: int
     ranked: bool
-    won: int
+    won: float
     boxes: int
     contributions: tuple[tuple[str, float, bool], ...]
     moved: int = 0
@@ -127,7 +127,7 @@ def ladder(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
 
 def _ranked(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
     played: dict[str, list[tuple[str, float]]] = {}
-    won: dict[str, int] = {}
+    won: dict[str, float] = {}
     boxes: dict[str, int] = {}
     for evening in evenings:
         points = evening_points(evening, rules.count)

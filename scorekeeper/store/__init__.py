@@ -10,7 +10,7 @@ before.
 from __future__ import annotations
 
 from ..engine.summary import Summary
-from . import events, kept
+from . import clubs, events, kept
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -156,6 +156,7 @@ __all__ = [
     "backup",
     "box_history",
     "check_edit_token",
+    "clubs",
     "commit",
     "connect",
     "counted_games",

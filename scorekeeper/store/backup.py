@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine.contract import sound, unsound
+from .clubs import CLUB_TABLES
 from .db import connect, migrate, opened
 from .kept import rebuild_missing
 from .models import (
@@ -40,6 +41,7 @@ BACKUP_TABLES = (
     "player_aliases",
     "name_decisions",
     *EVENT_TABLES,
+    *CLUB_TABLES,
 )
 """Tables in the order a restore inserts them (parents before children)."""
 
@@ -209,7 +211,7 @@ def _dump_tables(conn: sa.Connection, odd: list[str]) -> dict[str, list[dict[str
         tables[name] = [
             {
                 column: value.isoformat()
-                if isinstance(value, datetime)
+                if isinstance(value, date)  # a datetime too
                 else sound(value, f"{name} {'/'.join(str(row[k.name]) for k in key)} {column}", odd)
                 for column, value in row.items()
             }
@@ -254,6 +256,7 @@ def restore(path: str | Path, database_url: str) -> dict[str, int]:
                     "player_aliases",
                     "name_decisions",
                     *EVENT_TABLES[1:],
+                    *CLUB_TABLES[1:-1],
                 ):
                     conn.execute(
                         sa.text(
@@ -275,5 +278,7 @@ def _restored_row(table: sa.Table, row: Mapping[str, Any]) -> dict[str, Any]:
         value = row.get(column.name)
         if isinstance(value, str) and isinstance(column.type, sa.DateTime):
             value = datetime.fromisoformat(value)
+        elif isinstance(value, str) and isinstance(column.type, sa.Date):
+            value = date.fromisoformat(value)
         restored[column.name] = value
     return restored

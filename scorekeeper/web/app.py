@@ -205,12 +205,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, CSRF, error pages, headers and template helpers."""
-    from . import api, boxes, disputes, events, games, health, joining, pads, players, rules
+    from . import api, boxes, clubs, disputes, events, games, health, joining, pads, players, rules
 
     csrf.init_app(app)
     compress.init_app(app)
     printing.init_app(app)
-    for module in (games, joining, boxes, rules, disputes, pads, api, health, players, events):
+    for module in (games, joining, boxes, rules, disputes, pads, api, health, players, events, clubs):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(health.bp)

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import engine, ledger
 from ..ledger import LedgerError
-from . import database, eventdata, htmx, invite, printing
+from . import clubdata, database, eventdata, htmx, invite, printing
 from .forms import GAME_ORDER, presets
 from .forms import event as forms
 from .forms.fields import add_error, choices
@@ -54,6 +54,7 @@ def new() -> Response:
         preset = GAME_ORDER[0]
     form = forms.new_event_form_class(preset)()
     form.rules.data = preset
+    form.club.choices = choices([("", "No club"), *((c.id, c.name) for c in clubdata.owned_clubs())])
     if request.method != "POST":
         if htmx.is_htmx() and "entrants" in request.args:  # "13 players: 4 tables, 1 bye"
             return htmx.varied(
@@ -74,6 +75,7 @@ def new() -> Response:
             form.form_errors.append(str(refused))
         return _new_page(form, 422)
     eventdata.directs(event_id)
+    clubdata.join_club(form.club.data, event_id, eventdata.usable(form.key.data))
     return htmx.go(url_for("events.show", event_id=event_id))
 
 

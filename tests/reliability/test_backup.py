@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import engine, ledger, store
 from scorekeeper.engine.contract import BoxEntry
+from scorekeeper.engine.contract.club import ClubEntry, SeasonEntry
 from scorekeeper.engine.event import EventEntry
-from scorekeeper.ledger import events
+from scorekeeper.ledger import clubs, events
 
 CAL = "C\u0327al 🃏"
 """A combining cedilla and an emoji, as a keyboard may send them: stored composed (NFC,
@@ -159,6 +160,11 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
             store.set_alias(db, "ann", "Ann Smith", game_id)
             event = events.start_event(db, EventEntry("Club", ("Ann", "Bob", "Cal")), secret=b"k" * 32).event
             events.penalize(db, event.id, "Bob", 5, "slow play")
+            club = clubs.begin(db, ClubEntry("Hoboken"), secret=b"k" * 32).club.id
+            clubs.link(db, club, "Ann", None)
+            clubs.attach(db, club, event.id)
+            winter = SeasonEntry.from_json({"name": "Winter", "from": "2027-01-01", "to": "2027-03-31"})
+            clubs.add_season(db, club, winter)
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
@@ -177,6 +183,12 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
         "event_games": 1,
         "event_penalties": 1,
         "event_history": 2,  # the start (round 1 seated) and the penalty
+        "clubs": 1,
+        "club_members": 1,
+        "club_spellings": 1,
+        "club_history": 4,  # begun, Ann a member, the event joined, the season
+        "club_seasons": 1,
+        "club_events": 1,
     }
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     restored_url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"

@@ -64,6 +64,23 @@ EVENT_WRITES = {
 }
 """Routes that need an event's director's right (issue 25)."""
 
+CLUB_WRITES = {
+    "clubs.renew",
+    "clubs.publish",
+    "clubs.link",
+    "clubs.split",
+    "clubs.undo",
+    "clubs.attach",
+    "clubs.add_season",
+    "api.publish_club",
+    "api.link_member",
+    "api.split_member",
+    "api.undo_decision",
+    "api.attach_event",
+    "api.create_season",
+}
+"""Routes that need a club's owner's right (issue 36)."""
+
 OPEN_POSTS = {
     "games.new": "starts a new game of one's own",
     "games.cut": "Scarne's cut on the new-game form: stores nothing",
@@ -81,6 +98,9 @@ OPEN_POSTS = {
     "events.new": "starts a new event of one's own",
     "api.create_event": "a new event of one's own",
     "events.join": "needs the event's director code itself (wrong ones limited)",
+    "clubs.new": "begins a club of one's own",
+    "api.create_club": "a new club of one's own",
+    "clubs.join": "needs the club's owner code itself (wrong ones limited)",
 }
 """Every other state-changing route, and why anyone may call it."""
 
@@ -97,7 +117,7 @@ def test_every_mutating_route_is_classified(secure_app: Flask) -> None:
     """A new POST/PUT/DELETE route must be added to one of the lists above (and so to the
     read-only test below) before this passes."""
     endpoints = {rule.endpoint for rule in _mutating_rules(secure_app)}
-    assert endpoints == GAME_WRITES | EVENT_WRITES | set(OPEN_POSTS)
+    assert endpoints == GAME_WRITES | EVENT_WRITES | CLUB_WRITES | set(OPEN_POSTS)
 
 
 def _url(rule: Any, game: StoredGame) -> str:
@@ -111,6 +131,9 @@ def _url(rule: Any, game: StoredGame) -> str:
         .replace("<event_id>", "anevent")
         .replace("<int:table>", "1")
         .replace("<int:number>", "1")
+        .replace("<club_id>", "aclub")
+        .replace("<int:season_id>", "1")
+        .replace("<int:line>", "1")
     )
 
 
@@ -357,13 +380,22 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/events/anevent/penalties/1/withdraw", {"why": "misread"}),
         ("/events/anevent/tables/1/reopen", {}),
         ("/events/anevent/replace", {"player": "Ann", "by": "Eve"}),
+        ("/clubs/new", {"name": "Club"}),
+        ("/clubs/aclub/owner/join", {"code": "ABCDEF"}),
+        ("/clubs/aclub/owner/codes", {}),
+        ("/clubs/aclub/public", {"public": "y"}),
+        ("/clubs/aclub/link", {"spelling": "Ann", "member": "new"}),
+        ("/clubs/aclub/split", {"spelling": "Ann"}),
+        ("/clubs/aclub/undo/1", {}),
+        ("/clubs/aclub/events", {"event": "anevent"}),
+        ("/clubs/aclub/seasons", {"name": "W", "starts": "2027-01-01", "ends": "2027-02-01"}),
     ]
 
 
 def test_every_form_needs_its_csrf_token(
     secure_app: Flask, editor: FlaskClient, stored_game: StoredGame
 ) -> None:
-    """Each form POST (all 30 of them, by the editor, who may do them all) without the
+    """Each form POST (all 39 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
@@ -371,7 +403,7 @@ def test_every_form_needs_its_csrf_token(
     form_routes = {
         rule.endpoint for rule in _mutating_rules(secure_app) if not rule.endpoint.startswith("api.")
     }
-    assert len(posts) == len(form_routes) == 30
+    assert len(posts) == len(form_routes) == 39
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}

@@ -39,6 +39,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from scorekeeper import engine, records, store
 from scorekeeper.web import create_app
 from tests.conftest import copy_database
+from tests.walk.clubs import Club, ClubSteps
 from tests.walk.kept import assert_kept_is_fresh
 from tests.walk.phones import Phone, acknowledged
 from tests.web.conftest import preset_defaults
@@ -84,13 +85,15 @@ def _counts(by_index: int, players: list[str], ending: str, draw: Callable[[Any]
     return counts
 
 
-class Walk(RuleBasedStateMachine):
-    """Every write, then every page."""
+class Walk(ClubSteps, RuleBasedStateMachine):
+    """Every write, then every page (a club's steps: tests/walk/clubs.py)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.games: list[Game] = []
         self.events: list[Event] = []
+        self.clubs: list[Club] = []
+        self.touched_clubs: set[str] = set()
         self.touched_games: set[str] = set()
         self.touched_events: set[str] = set()
         self.last_form: tuple[str, str, dict[str, str], Game, str] | None = None
@@ -685,6 +688,10 @@ class Walk(RuleBasedStateMachine):
             self._game_pages(game)
         for event in [e for e in self.events if e.id in self.touched_events]:
             self._event_pages(event)
+        for club in self.clubs:
+            if club.id in self.touched_clubs or self.touched_events & set(club.events):
+                self._club_pages(club)
+        self.touched_clubs.clear()
         self.touched_games.clear()
         self.touched_events.clear()
 

@@ -9,7 +9,7 @@ refusing stale writes with 409 and ``Idempotency-Key`` making retries safe.
 
 from __future__ import annotations
 
-from . import events, games
+from . import clubs, events, games
 from .base import bp, error_response, refusal
 
-__all__ = ["bp", "error_response", "events", "games", "refusal"]
+__all__ = ["bp", "clubs", "error_response", "events", "games", "refusal"]

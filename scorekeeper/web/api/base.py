@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from ... import engine, ledger, store
+from ...ledger import clubs as ledger_clubs
 from ...ledger import events as ledger_events
 from .. import database
 from ..openapi import document
@@ -158,6 +159,8 @@ def refusal(err: Exception) -> Response:
         return error_response(409, "round-playing", str(err), "force")
     if isinstance(err, ledger_events.RoundRefused):
         return error_response(409, "round-refused", str(err))
+    if isinstance(err, ledger_clubs.RosterRefused):
+        return error_response(422, "roster-refused", str(err))
     if isinstance(err, ledger_events.NotInEvent):
         return error_response(422, "unknown-player", str(err))
     if isinstance(err, ledger.Conflict):

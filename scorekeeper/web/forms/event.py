@@ -83,6 +83,9 @@ class NewEventForm(FlaskForm):
     tie_break_3 = SelectField(
         "Third tie-break", default="head_to_head", choices=choices(TIE_BREAK_WORDS.items())
     )
+    club = SelectField("The club it belongs to", default="", validate_choice=False)
+    """One of the clubs this phone owns, or none (issue 36): its entrants are then
+    matched to the club's members."""
     entrants = TextAreaField(
         "Entrants, one a line",
         validators=[InputRequired("Enter the players, one name a line.")],

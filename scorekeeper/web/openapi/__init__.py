@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import events, games
+from . import clubs, events, games
 
-SCHEMAS: dict[str, Any] = {**games.SCHEMAS, **events.schemas()}
+SCHEMAS: dict[str, Any] = {**games.SCHEMAS, **events.schemas(), **clubs.schemas()}
 """Every shape the document names, the games' first."""
 
 
@@ -28,7 +28,7 @@ def document() -> dict[str, Any]:
             "description": "Adjudication and score keeping for Jersey Gin, Gin Rummy "
             "and its family. Shapes as in CONTRACT.md.",
         },
-        "paths": {**games.paths(), **events.paths()},
+        "paths": {**games.paths(), **events.paths(), **clubs.paths()},
         "components": {
             "schemas": SCHEMAS,
             "securitySchemes": {
@@ -38,6 +38,7 @@ def document() -> dict[str, Any]:
                     "scheme": "bearer",
                     "description": "The event's director_token",
                 },
+                "ownerToken": {"type": "http", "scheme": "bearer", "description": "The club's owner_token"},
             },
         },
     }

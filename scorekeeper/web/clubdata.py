@@ -1,0 +1,230 @@
+"""A club as its pages show it, and the owner's right (issue 36).
+
+The owner's right is kept in the signed session cookie, as a director's is: the pass of
+the phone that began the club (made from the server's secret, never shown, untouched by
+renewals) or the owner's code it joined with, kept compact (the start of the code's
+hash). Clubs are few on a phone: they have a small list of their own (``clubs``), apart
+from the games' and events' rights.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import hmac
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from xml.sax.saxutils import escape
+
+from flask import abort, session
+from markupsafe import Markup
+
+from .. import store
+from ..ledger import clubs, seasons
+from ..ledger.ratings import Rating
+from ..ledger.seasons import Season
+from ..pdf.ladder import LadderLine, LadderSheet
+from ..store.clubs import ClubRow
+from . import database, gamedata, invite, links
+
+OWNS = "clubs"
+MAX_CLUBS = 8
+PASS = gamedata.PASS
+DIGEST = gamedata.DIGEST
+
+
+def owner_pass(club_id: str) -> str:
+    """What the phone that began a club keeps: never shown, untouched by renewals."""
+    digest = hmac.new(gamedata.secret(), b"owner:" + club_id.encode("utf-8"), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode("ascii")
+
+
+def _held() -> dict[str, str]:
+    held = session.get(OWNS)
+    return (
+        {k: v for k, v in held.items() if isinstance(k, str) and isinstance(v, str)}
+        if isinstance(held, dict)
+        else {}
+    )
+
+
+def keep_owner(club_id: str, token: str) -> None:
+    """This phone owns the club (it began it, or joined with the owner's code)."""
+    kept = PASS if hmac.compare_digest(token, owner_pass(club_id)) else DIGEST + store.token_hash(token)[:16]
+    held = {k: v for k, v in _held().items() if k != club_id}
+    held[club_id] = kept
+    session[OWNS] = dict(list(held.items())[-MAX_CLUBS:])
+    session.permanent = True
+
+
+def owns(club: ClubRow) -> bool:
+    """Whether this phone holds the club's owner's right now (a renewed code is not)."""
+    token = _held().get(club.id)
+    if token is None:
+        return False
+    return token == PASS or gamedata.matches(token, club.owner_hash)
+
+
+def owned() -> list[str]:
+    """The clubs this phone owns (as kept; each is checked when used)."""
+    return list(_held())
+
+
+SEASONS = 8
+"""Seasons kept per process, the least recently read going first."""
+
+_kept: OrderedDict[tuple[object, ...], Season] = OrderedDict()
+_keeping = threading.Lock()
+
+
+def season(season_id: int, club_id: str) -> Season:
+    """The season as it stands, read once per state of its club in each process: its
+    ladder and ratings are derived from every game of every evening (benchmarks/
+    club_season.py: most of a second for 52 evenings of 30 tables), and the club's
+    stamp (:func:`scorekeeper.store.clubs.club_stamp`: two small queries) changes with
+    any write that could change them, in any process, so nothing kept is served in
+    place of a newer state."""
+    db = database.session()
+    stamp = store.clubs.club_stamp(db, club_id)
+    key = (season_id, club_id, stamp)
+    with _keeping:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    found = seasons.season(db, season_id, club_id)
+    with _keeping:
+        _kept[key] = found
+        while len(_kept) > SEASONS:
+            _kept.popitem(last=False)
+    return found
+
+
+def owned_clubs() -> list[ClubRow]:
+    """The clubs this phone owns now (a renewed code's club is left out)."""
+    found = (store.clubs.get_club(database.session(), club_id) for club_id in owned())
+    return [row for row in found if row is not None and owns(row)]
+
+
+def join_club(club_id: str | None, event_id: str, key: str | None) -> None:
+    """An event this phone just started joins the club chosen on its form, when this
+    phone owns that club (a resent form joins it once)."""
+    if not club_id:
+        return
+    row = store.clubs.get_club(database.session(), club_id)
+    if row is not None and owns(row):
+        clubs.attach(database.session(), club_id, event_id, None if key is None else f"event:{key}"[:64])
+
+
+def load(club_id: str) -> ClubRow:
+    row = store.clubs.get_club(database.session(), club_id)
+    if row is None:
+        abort(404, description="There is no club at this address. Check the link.")
+    return row
+
+
+def require_owner(club_id: str) -> ClubRow:
+    row = load(club_id)
+    if not owns(row):
+        abort(403, description="Only the club's owner can do this: ask the owner for the owner's code.")
+    return row
+
+
+def may_read(club: ClubRow) -> bool:
+    """A public club's pages are anyone's with the address; a private one's, the owner's."""
+    return club.public or owns(club)
+
+
+def share(club: ClubRow) -> invite.Invite | None:
+    """The owner's link (the code in its fragment), its QR code and the short code."""
+    codes = clubs.owner_codes(club, gamedata.secret())
+    if not clubs.is_owner(club, codes.owner):
+        return None
+    page = links.public_url("clubs.show", club_id=club.id)
+    if page is None:
+        return invite.Invite(
+            None, None, join_code=codes.join, edit_code=codes.owner, problem=invite.NO_ADDRESS
+        )
+    link = f"{page}#{codes.owner}"
+    return invite.Invite(
+        page, None, link, invite.qr_svg(link, "QR code to own this club"), codes.join, codes.owner
+    )
+
+
+def ladder_sheet(season: Season, counts: Mapping[str, str]) -> LadderSheet:
+    """The ladder PDF's values, from the season as its page shows it."""
+    rules = season.entry.ladder
+    counted = counts[rules.count] + (
+        f"; the best {rules.best} evenings count" if rules.best else "; every evening counts"
+    )
+    if rules.min_evenings:
+        counted += f"; {rules.min_evenings} evenings to be ranked"
+    rating = season.rating
+    return LadderSheet(
+        season.club.name,
+        season.row.name,
+        f"{season.entry.starts.isoformat()} to {season.entry.ends.isoformat()}",
+        counted + ". Ties: tables won, then boxes won, then shared (E8).",
+        tuple(
+            LadderLine(
+                line.line.rank if line.line.ranked else None,
+                line.name,
+                line.line.points,
+                line.line.evenings,
+                line.line.moved,
+                str(r) if (r := rating(line.line.member)) else "",
+            )
+            for line in season.ladder
+        ),
+        tuple((e.day.isoformat(), e.row.name, " and ".join(e.winners)) for e in season.played),
+        tuple((season.ratings.names.get(k, k), str(r)) for k, r in season.ratings.ranked()[:5]),
+        dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+
+
+def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
+    """A member's rating after each evening as a small inline SVG (drawn on the server,
+    no script): the skill as a line, its uncertainty as a band, in black and grey."""
+    if not points:
+        return Markup("")
+    width, height, pad = 320, 120, 24
+    top = max(r.mu + r.sigma for _, r in points)
+    bottom = min(r.mu - r.sigma for _, r in points)
+    span = (top - bottom) or 1.0
+    step = (width - 2 * pad) / max(len(points) - 1, 1)
+
+    def y(value: float) -> float:
+        return round(pad / 2 + (top - value) / span * (height - pad), 1)
+
+    xs = [round(pad + i * step, 1) for i in range(len(points))]
+    upper = " ".join(f"{x},{y(r.mu + r.sigma)}" for x, (_, r) in zip(xs, points, strict=True))
+    lower = " ".join(f"{x},{y(r.mu - r.sigma)}" for x, (_, r) in reversed(list(zip(xs, points, strict=True))))
+    line = " ".join(f"{x},{y(r.mu)}" for x, (_, r) in zip(xs, points, strict=True))
+    last = points[-1][1]
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'class="rating-chart" aria-label="{escape(title)}"><title>{escape(title)}</title>'
+        f'<polygon points="{upper} {lower}" fill="#ddd" stroke="none"/>'
+        f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="2"/>'
+        + "".join(f'<circle cx="{x}" cy="{y(r.mu)}" r="2.5"/>' for x, (_, r) in zip(xs, points, strict=True))
+        + f'<text x="{width - 2}" y="{height - 2}" text-anchor="end" font-size="11">'
+        + f"{escape(str(last))}</text>"
+        "</svg>"
+    )
+    return Markup(svg)
+
+
+__all__ = [
+    "join_club",
+    "keep_owner",
+    "load",
+    "may_read",
+    "owned",
+    "owner_pass",
+    "owns",
+    "rating_chart",
+    "require_owner",
+    "share",
+]

@@ -1,0 +1,87 @@
+"""The club's forms: begin a club; the owner's roster decisions (a spelling linked to a
+member or made a new member, split off, a decision undone); an evening joining the
+club; a new season with its ladder's rules. Each carries its idempotency key in a
+hidden field, as the director's forms do."""
+
+from __future__ import annotations
+
+import secrets
+
+from wtforms import BooleanField, DateField, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from ...engine.contract.club import MAX_CLUB_NAME, MAX_SEASON_NAME
+from ...engine.ladder import COUNTS
+from .fields import NUMERIC, FlaskForm, choices, not_huge
+
+LADDER_COUNTS = {
+    "net": "Total net: the sum of each evening's score",
+    "average": "Average net per evening played",
+    "placings": "Placings points: the first of n players n points, down to 1",
+}
+assert set(LADDER_COUNTS) == set(COUNTS)
+
+
+def _key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class NewClubForm(FlaskForm):
+    key = HiddenField(default=_key)
+    name = StringField(
+        "Name of the club",
+        validators=[InputRequired("Give the club a name."), Length(max=MAX_CLUB_NAME)],
+        render_kw={"maxlength": MAX_CLUB_NAME, "autocomplete": "off"},
+    )
+    place = StringField("Place", validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120})
+    public = BooleanField("Season pages public to anyone with the address")
+
+
+class LinkForm(FlaskForm):
+    """A spelling is a member (``member``: the member's id, or ``new``)."""
+
+    key = HiddenField(default=_key)
+    spelling = HiddenField(validators=[InputRequired("Which name?"), Length(max=160)])
+    member = SelectField("Is", validate_choice=False)
+
+
+class SplitForm(FlaskForm):
+    key = HiddenField(default=_key)
+    spelling = HiddenField(validators=[InputRequired("Which spelling?"), Length(max=160)])
+
+
+class KeyForm(FlaskForm):
+    """A write whose address says it all (undo a line): only its key."""
+
+    key = HiddenField(default=_key)
+
+
+class AttachForm(FlaskForm):
+    key = HiddenField(default=_key)
+    event = SelectField("Evening", validate_choice=False, validators=[InputRequired("Choose an evening.")])
+
+
+class SeasonForm(FlaskForm):
+    key = HiddenField(default=_key)
+    name = StringField(
+        "Name of the season",
+        validators=[InputRequired("Give the season a name."), Length(max=MAX_SEASON_NAME)],
+        render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"},
+    )
+    starts = DateField("From", validators=[InputRequired("Give the season's first day.")])
+    ends = DateField("To", validators=[InputRequired("Give the season's last day.")])
+    count = RadioField("The ladder counts", choices=choices(LADDER_COUNTS.items()), default="net")
+    best = IntegerField(
+        "Best evenings that count (empty: every one)",
+        validators=[Optional(), not_huge, NumberRange(1, 366)],
+        render_kw=NUMERIC,
+    )
+    min_evenings = IntegerField(
+        "Evenings to be ranked",
+        default=0,
+        validators=[Optional(), not_huge, NumberRange(0, 366)],
+        render_kw=NUMERIC,
+    )
+
+
+__all__ = ["LADDER_COUNTS", "AttachForm", "KeyForm", "LinkForm", "NewClubForm", "SeasonForm", "SplitForm"]
