@@ -206,7 +206,7 @@ def _view(loaded: store.events.LoadedEvent, board: ledger_events.Board) -> Event
         loaded.id,
         loaded.entry,
         loaded.row.version,
-        ledger_events.table_states(loaded.entry, board.results, board.ended),
+        ledger_events.table_states(loaded.entry, board.results, board.ended, substitutes=board.substitutes),
         board.standings,
         current_round,
         tuple(r.number for r in loaded.rounds if r.closed_at is not None),
@@ -259,8 +259,18 @@ def swap(event_id: str, first: str, second: str, key: str | None = None) -> None
     ledger_events.swap(database.session(), event_id, first, second, secret=gamedata.secret(), key=usable(key))
 
 
-def replace(event_id: str, player: str, by: str, key: str | None = None) -> None:
-    ledger_events.replace(database.session(), event_id, player, by, secret=gamedata.secret(), key=usable(key))
+def replace(
+    event_id: str, player: str, by: str, key: str | None = None, *, counts_for: str | None = None
+) -> None:
+    ledger_events.replace(
+        database.session(),
+        event_id,
+        player,
+        by,
+        counts_for=counts_for,
+        secret=gamedata.secret(),
+        key=usable(key),
+    )
 
 
 def close_round(event_id: str, *, force: bool, key: str | None = None) -> bool:

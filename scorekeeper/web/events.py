@@ -432,7 +432,8 @@ def withdraw_penalty(event_id: str, number: int) -> Response:
 
 @bp.post("/<event_id>/replace")
 def replace(event_id: str) -> Response:
-    """Another player takes a seat in the current round (kept in the game's history)."""
+    """Another player takes a seat in the current round (kept in the game's history):
+    mid-game, from the next box, the seat counting for whom the director says (E5)."""
     event = _require_director(event_id)
     form = forms.ReplaceForm()
     if not form.validate():
@@ -440,7 +441,11 @@ def replace(event_id: str) -> Response:
     return _act(
         event,
         lambda: eventdata.replace(
-            event.id, form.player.data or "", engine.player_name(form.by.data or ""), _key()
+            event.id,
+            form.player.data or "",
+            engine.player_name(form.by.data or ""),
+            _key(),
+            counts_for=engine.player_name(form.by.data or "") if form.counts_for.data == "by" else None,
         ),
         ("replace", form, form.by),
     )

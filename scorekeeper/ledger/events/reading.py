@@ -15,8 +15,10 @@ from sqlalchemy.orm import Session
 from ... import records, store
 from ...engine.event import EventEntry, Standing, TableResult
 from ...engine.event import standings as rank
+from ...engine.substitutes import Substitute, read_substitutes
 from ...engine.vocabulary import TableStatus
 from ...store.events import LoadedEvent
+from ...tables import counted
 from ..codes import as_join_code, make_codes
 from ..table import NotFound
 from .held import loaded
@@ -99,6 +101,8 @@ class TableState:
     scored: int = 0
     """Its boxes that someone won: a misdeal or a void box does not count toward a
     round that ends after a number of boxes (E7)."""
+    substitutes: tuple[Substitute, ...] = ()
+    """Who plays a seat from which box (E5)."""
 
     @property
     def finished(self) -> bool:
@@ -126,15 +130,21 @@ class TableState:
             "boxes": self.boxes,
             "scored": self.scored,
             "totals": dict(self.totals),
+            "substitutes": [sub.to_json() for sub in self.substitutes],
         }
 
 
 def table_states(
-    entry: EventEntry, results: Iterable[TableResult], ended: Iterable[str] = (), round: int | None = None
+    entry: EventEntry,
+    results: Iterable[TableResult],
+    ended: Iterable[str] = (),
+    round: int | None = None,
+    substitutes: Mapping[str, tuple[Substitute, ...]] | None = None,
 ) -> tuple[TableState, ...]:
     """Every seated table (of ``round``, or of every round) with where its game stands,
     from the standings' own table results (the games' stored summaries): ``ended``
-    names the games ended by agreement."""
+    names the games ended by agreement, ``substitutes`` the substitutes by game."""
+    subs = substitutes or {}
     results = list(results)
     by_game = {r.game: r for r in results if r.game}
     by_place = {(r.round, r.table): r for r in results}
@@ -165,6 +175,7 @@ def table_states(
                     result.boxes,
                     dict(result.totals),
                     sum(result.boxes_won.values()),
+                    subs.get(game, ()) if game else (),
                 )
             )
     return tuple(states)
@@ -186,6 +197,11 @@ class Board:
         """The games ended by agreement (a forced close, a director's end)."""
         return tuple(game_id for game_id, game in self.games.items() if game.ended)
 
+    @property
+    def substitutes(self) -> dict[str, tuple[Substitute, ...]]:
+        """Who plays a seat from which box (E5), by game."""
+        return {g: read_substitutes(game.substitutes) for g, game in self.games.items() if game.substitutes}
+
 
 def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board:
     """The standings, the current round's tables and every table's result (``before``:
@@ -199,9 +215,11 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
         for game in games
     ]
     ended = [g.game_id for g in games if g.ended]
+    substituted = {g.game_id: read_substitutes(g.substitutes) for g in games if g.substitutes}
+    of_record = [counted(r, substituted[r.game]) if r.game in substituted else r for r in results]
     return Board(
-        rank(event.entry, results, withdrawn=event.withdrawn),
-        table_states(event.entry, results, ended, event.row.current_round),
+        rank(event.entry, of_record, withdrawn=event.withdrawn),
+        table_states(event.entry, results, ended, event.row.current_round, substituted),
         results,
         {g.game_id: g for g in games},
     )
@@ -212,7 +230,9 @@ def tables(db: Session, event: LoadedEvent, round: int | None = None) -> tuple[T
     games = store.events.table_games(db, event.id)
     results = [records.table_result(game) for game in games]
     ended = [g.game_id for g in games if g.ended]
-    return table_states(event.entry, results, ended, event.row.current_round if round is None else round)
+    substituted = {g.game_id: read_substitutes(g.substitutes) for g in games if g.substitutes}
+    number = event.row.current_round if round is None else round
+    return table_states(event.entry, results, ended, number, substituted)
 
 
 def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, int] | None:

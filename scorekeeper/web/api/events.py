@@ -164,11 +164,13 @@ def event_results_json(event_id: str) -> Response:
     return response
 
 
-def _director_body(fields: dict[str, type]) -> dict[str, Any]:
-    """The body of a director's write: exactly these fields, of these JSON types."""
+def _director_body(fields: dict[str, type], optional: dict[str, type] | None = None) -> dict[str, Any]:
+    """The body of a director's write: exactly these fields, of these JSON types (and
+    the ``optional`` ones when given)."""
     data = _object_body()
+    more = optional or {}
     for name in data:
-        if name not in fields:
+        if name not in fields and name not in more:
             abort(
                 error_response(
                     422,
@@ -182,6 +184,11 @@ def _director_body(fields: dict[str, type]) -> dict[str, Any]:
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             what = {str: "text", int: "a whole number", list: "a list"}.get(kind, "given")
             abort(error_response(422, "malformed", f"{name} must be {what}", name))
+    for name, kind in more.items():
+        if name in data and not isinstance(data[name], kind):
+            abort(
+                error_response(422, "malformed", f"{name} must be {'text' if kind is str else 'given'}", name)
+            )
     return data
 
 
@@ -262,14 +269,18 @@ def swap(event_id: str) -> Response:
 
 @bp.post("/events/<event_id>/replacements")
 def replace(event_id: str) -> Response:
-    """``by`` takes ``player``'s seat before that table starts, and the rounds after."""
+    """``by`` takes ``player``'s seat, and his place in the rounds after: before the
+    table's first box it plays a new game; once the table has a box the game is kept
+    and ``by`` plays the seat from the next box (E5), its result counting for
+    ``counts_for`` (``player`` unless it names ``by``)."""
     _director(event_id)
-    data = _director_body({"player": str, "by": str})
+    data = _director_body({"player": str, "by": str}, {"counts_for": str})
     written = events.replace(
         database.session(),
         event_id,
         data["player"],
         data["by"],
+        counts_for=data.get("counts_for"),
         secret=gamedata.secret(),
         key=_idempotency_key(),
     )

@@ -56,6 +56,7 @@ def _game_json(table: ledger.Table) -> dict[str, Any]:
         "version": table.version,
         "game": table.game.to_json(),
         "score": None if table.sheet is None else table.sheet.to_json(),
+        "substitutes": [sub.to_json() for sub in table.substitutes],
     }
 
 
