@@ -82,11 +82,26 @@ class TableResult:
 
     round: int
     table: int
-    totals: tuple[tuple[str, int], ...]
-    """Each seat's player and final total, in seat order."""
+    totals: tuple[tuple[str, float], ...]
+    """Each seat's player and the points the round gave him (his net, or placing
+    points), in seat order."""
     status: str = "done"
     """``done``, ``agreed`` (ended by agreement), ``playing``, or ``bye``."""
     boxes: int = 0
+
+
+@dataclass(frozen=True)
+class ScoreLines:
+    """How one player's score is made, as printed: each line's words (a withdrawn
+    penalty's struck out) and the score they add up to."""
+
+    player: str
+    lines: tuple[tuple[str, bool], ...]
+    """Each line's words and whether it is struck out (a withdrawn penalty)."""
+    score: str
+    withdrawn: bool = False
+    substitutes: tuple[str, ...] = ()
+    """The replacements at his tables (E5), in words."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,16 @@ class Results:
     footer: str = field(default="")
     standing_title: str = "Final standings"
     """The standings' heading ("Standings after round 2" while the event goes on)."""
+    printed: str = ""
+    """When the sheet was printed, as the heading says it."""
+    legend: tuple[str, ...] = ()
+    """How the standings rank: the count, the tie-breaks in order, shared ranks, byes."""
+    lines: tuple[ScoreLines, ...] = ()
+    """How each player's score is made, in the order of the standings."""
+    highest_boxes: tuple[tuple[str, int, int, int], ...] = ()
+    """Every box tied at the evening's highest: (player, points, round, table)."""
+    replacements: tuple[str, ...] = ()
+    """Every mid-game replacement (E5) in words: both names, the table, from which box."""
 
 
 CARD_COLUMNS, CARD_ROWS = 2, 2
@@ -218,6 +243,8 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
     story: list[Flowable] = [Paragraph(text(f"{results.name}: results"), sheet.title)]
     if subtitle:
         story.append(Paragraph(text(subtitle), sheet.subtitle))
+    if results.printed:
+        story.append(Paragraph(text(f"Printed {results.printed}"), sheet.small))
     story.append(Spacer(1, 3 * mm))
     counted = (
         "the sum of each player’s settlements"
@@ -227,15 +254,35 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
     story += [
         _heading(results.standing_title),
         Paragraph(text(f"Score: {counted}."), sheet.small),
+        *[Paragraph(text(line), sheet.small) for line in results.legend],
         Spacer(1, 1.5 * mm),
         _standings(results, width),
     ]
     story += _highlights(results)
+    story += _score_lines(results)
     rounds = sorted({t.round for t in results.tables})
     for number in rounds:
         tables = [t for t in results.tables if t.round == number]
         story.append(KeepTogether([_heading(f"Round {number}"), _round(tables, width)]))
     return build(story, layout, subject=f"Results of {results.name}")
+
+
+def _score_lines(results: Results) -> list[Flowable]:
+    """Each player's score from the boxes: every table's points, byes, penalties with
+    their notes (a withdrawn one struck out), and the sum, the standing's score."""
+    if not results.lines:
+        return []
+    story: list[Flowable] = [_heading("How each score is made")]
+    for each in results.lines:
+        parts = [f"<strike>{text(said)}</strike>" if struck else text(said) for said, struck in each.lines]
+        gone = " (withdrawn)" if each.withdrawn else ""
+        body = "; ".join(parts) if parts else "nothing yet"
+        line = f"<b>{text(each.player)}</b>{gone}: {body} = <b>{text(each.score)}</b>"
+        story.append(Paragraph(line, styles().body))
+    if results.replacements:
+        story.append(_heading("Replacements"))
+        story += [Paragraph(text(said), styles().body) for said in results.replacements]
+    return story
 
 
 def _heading(said: str) -> Paragraph:
@@ -281,9 +328,10 @@ def _standings(results: Results, width: float) -> Flowable:
 def _highlights(results: Results) -> list[Flowable]:
     """The evening's highest box and most gins, when any box was scored."""
     said: list[str] = []
-    if results.highest_box is not None:
-        player, points, round_, table = results.highest_box
-        said.append(f"<b>Highest box:</b> {text(player)}, {points} points (round {round_}, table {table})")
+    highest = results.highest_boxes or ((results.highest_box,) if results.highest_box else ())
+    if highest:
+        boxes = "; ".join(f"{text(p)}, {n} points (round {r}, table {t})" for p, n, r, t in highest)
+        said.append(f"<b>Highest box:</b> {boxes}")
     if results.most_gins:
         count = results.most_gins[0][1]
         names = ", ".join(text(p) for p, _ in results.most_gins)
@@ -310,7 +358,7 @@ def _round(tables: Sequence[TableResult], width: float) -> Flowable:
         best = max((total for _, total in table.totals), default=None)
         cells: list[object] = [str(table.table) if table.status != "bye" else "bye"]
         for c, (player, total) in enumerate(table.totals, start=1):
-            said = player if table.status == "bye" else f"{player} {words.number(total)}"
+            said = player if table.status == "bye" else f"{player} {words.number(total, signed=True)}"
             shown = name_cell(said, seat_w)
             cells.append(shown)
             if total == best and table.boxes and len(table.totals) > 1:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import engine, ledger
 from ..ledger import LedgerError
-from . import database, eventdata, htmx, invite, printing
+from . import database, eventdata, eventresults, htmx, invite, printing
 from .forms import GAME_ORDER, presets
 from .forms import event as forms
 from .forms.fields import add_error, choices
@@ -475,13 +475,14 @@ def cards_pdf(event_id: str) -> Response:
 
 @bp.get("/<event_id>/results.pdf")
 def results_pdf(event_id: str) -> Response:
-    """The event's results: final standings, every round's tables, the evening's best."""
+    """The event's results, settled: standings, how each score is made, every round's
+    tables with each seat's points and ending, the evening's best."""
     event = eventdata.load(event_id)
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     from ..pdf.events import render_results
 
     with printing.turn():
-        body = printing.printed(render_results, eventdata.results(event), size=size)
+        body = printing.printed(render_results, eventresults.results(event), size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="results-{event.id}.pdf"'
     return response

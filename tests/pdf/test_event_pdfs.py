@@ -153,7 +153,7 @@ def test_results_list_standings_rounds_and_the_evenings_best() -> None:
     assert contains_run(found, ["1", "Ann", "212", "3", "2", "19", "1"])
     assert contains_run(found, ["2", "Bob", "−12", "3", "1", "10", "0"])
     assert text.index("Final standings") < text.index("Round 1") < text.index("Round 2")
-    assert "Ann 250" in text and "Eve 130" in text and "ended by agreement" in text
+    assert "Ann +250" in text and "Eve +130" in text and "ended by agreement" in text
     assert "Highest box: Ann, 75 points (round 1, table 1)" in text
     assert "Most gins: Ann, Eve, 2 gins" in text
     assert contains_run(found, ["bye", "Gus"])

@@ -103,11 +103,19 @@ def test_the_exports_escape_formulas_and_carry_every_round(app: Flask, client: F
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0][:4] == ["rank", "player", "score", "games"]
-    assert rows[0][-3:] == ["round 1 table", "round 1 seat", "round 1 points"]
+    assert rows[0][-6:] == [
+        "round 1 table",
+        "round 1 seat",
+        "round 1 points",
+        "bye points",
+        "penalties",
+        "how the score is made",
+    ]
     names = [row[1] for row in rows[1:]]
     assert '\'=HYPERLINK("x")' in names and '=HYPERLINK("x")' not in names
     winner = rows[1]
-    assert winner[1] == first["players"][0] and winner[-3:] == ["1", "1", "112"]
+    assert winner[1] == first["players"][0] and winner[-6:-3] == ["1", "1", "112"]
+    assert winner[-1] == "round 1, table 1: +112 = 112" and winner[-3:-1] == ["0", ""]
     data = client.get(f"/api/v1/events/{body['id']}/results.json").get_json()
     assert data["event"]["name"] == "Tuesday Jersey" and len(data["tables"]) == 3
     assert data["tables"][0]["points"][first["players"][0]] == 112

@@ -191,6 +191,9 @@ class Board:
     results: list[TableResult]
     games: Mapping[str, store.events.TableGame] = dataclasses.field(default_factory=dict, compare=False)
     """The games as read, by id: the next board reads only those that changed."""
+    of_record: list[TableResult] = dataclasses.field(default_factory=list, compare=False)
+    """The results as the standings count them: a seat given to its substitute under
+    his name (E5); ``results`` are seat by seat."""
 
     @property
     def ended(self) -> tuple[str, ...]:
@@ -222,6 +225,7 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
         table_states(event.entry, results, ended, event.row.current_round, substituted),
         results,
         {g.game_id: g for g in games},
+        of_record,
     )
 
 

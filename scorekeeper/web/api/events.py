@@ -146,7 +146,7 @@ def event_csv(event_id: str) -> Response:
     """The standings with every round's table, seat and points, as CSV."""
     event = _event(event_id)
     board = events.board(database.session(), event)
-    text = exports.event_csv(event.entry, board.standings, board.results)
+    text = exports.event_csv(event.entry, board.standings, board.of_record)
     return Response(
         text,
         mimetype="text/csv",
@@ -159,7 +159,13 @@ def event_results_json(event_id: str) -> Response:
     """The event, its standings and every table's result, as JSON."""
     event = _event(event_id)
     board = events.board(database.session(), event)
-    response = jsonify(exports.event_json(event.id, event.entry, board.standings, board.results))
+    body = exports.event_json(event.id, event.entry, board.standings, board.of_record)
+    body["replacements"] = [  # E5: both names, the table, from which box, for whom it counts
+        {"round": board.games[game].round, "table": board.games[game].table, "game": game, **sub.to_json()}
+        for game, subs in board.substitutes.items()
+        for sub in subs
+    ]
+    response = jsonify(body)
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response
 
