@@ -56,4 +56,7 @@ def test_a_director_replaces_a_player_mid_game(live_server: str, browser: Any) -
     rows = {r.split("\t")[1].split()[0]: r.split("\t") for r in texts}
     # The seat's two boxes count for the one who left; Zed plays on from round 2, 0 so far.
     assert rows[leaving][2] not in ("0", "") and rows["Zed"][2] == "0", (leaving, rows)
+    results = flat(standings.request.get(event + "/results.pdf").body())
+    said = results.split("Replacements", 1)[1]
+    assert f"Round 1, table 1: from box 2, Zed for {leaving}; the seat counts for {leaving}" in said, said
     assert table.script_errors == [] and director.script_errors == []
