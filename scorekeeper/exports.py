@@ -27,7 +27,7 @@ from typing import Any
 
 from .engine.contract import GameEntry, Sheet
 from .engine.event import EventEntry, Standing, TableResult, table_points
-from .engine.event.breakdown import ScoreLine, score_lines, total
+from .engine.event.breakdown import ScoreLine, score_lines, total, who_pays
 from .engine.vocabulary import shared_deal_word
 from .records import KIND_ORDER, Figures, Record
 
@@ -225,8 +225,10 @@ def event_json(
     with their notes, adding up to the score) and every table's result (totals, boxes
     won, net points)."""
     lines = score_lines(event, results)
+    pays = who_pays(results, event.stake) if event.stake else ()
     return {
         "id": event_id,
+        "payments": [{"from": a, "to": b, "amount": amount} for a, b, amount in pays],
         "event": event.to_json(),
         "standings": [
             {**s.to_json(), "lines": [line.to_json() for line in lines.get(s.player, [])]} for s in standings

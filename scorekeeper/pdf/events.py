@@ -135,6 +135,10 @@ class Results:
     """Every box tied at the evening's highest: (player, points, round, table)."""
     replacements: tuple[str, ...] = ()
     """Every mid-game replacement (E5) in words: both names, the table, from which box."""
+    payments: tuple[str, ...] = ()
+    """With a stake, who pays whom, in words ("Bob pays Ann 2.50")."""
+    stake: str = ""
+    """The stake in words ("0.05 a point"), when the event has one."""
 
 
 CARD_COLUMNS, CARD_ROWS = 2, 2
@@ -279,6 +283,10 @@ def _score_lines(results: Results) -> list[Flowable]:
         body = "; ".join(parts) if parts else "nothing yet"
         line = f"<b>{text(each.player)}</b>{gone}: {body} = <b>{text(each.score)}</b>"
         story.append(Paragraph(line, styles().body))
+    if results.stake:
+        story.append(_heading(f"Who pays whom (stake {results.stake})"))
+        said = results.payments or ("Nobody owes anybody.",)
+        story += [Paragraph(text(line), styles().body) for line in said]
     if results.replacements:
         story.append(_heading("Replacements"))
         story += [Paragraph(text(said), styles().body) for said in results.replacements]

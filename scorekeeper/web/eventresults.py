@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from .. import engine, records, store
 from ..engine.event import EventEntry, Standing, TableResult, table_points
-from ..engine.event.breakdown import number, score_lines, total
+from ..engine.event.breakdown import number, score_lines, total, who_pays
 from ..engine.history import Kind
 from ..engine.substitutes import read_substitutes
 from ..engine.vocabulary import TIE_BREAK_SHORT, TIE_BREAK_WORDS, TableStatus
@@ -80,6 +80,11 @@ def results(event: EventView, now: datetime.datetime | None = None) -> Results:
             for s in event.standings
         ),
         highest_boxes=tuple(highest),
+        stake=f"{event.entry.stake:g} a point" if event.entry.stake else "",
+        payments=tuple(
+            f"{payer} pays {payee} {amount:.2f}"
+            for payer, payee, amount in who_pays(counted, event.entry.stake or 0)
+        ),
         replacements=tuple(
             f"Round {t.round}, table {t.table}: {sub.words()}; the seat counts for {sub.counts_for}"
             for t in event.tables

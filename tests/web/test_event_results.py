@@ -10,10 +10,12 @@ import io
 import re
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.pdf.reading import flat
 from tests.web.conftest import box_form, version_of
+from tests.web.test_event_api import EVENT, _record
 from tests.web.test_event_pages import start_event, tables_of
 
 SEVEN = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus"]
@@ -93,3 +95,23 @@ def test_the_results_pdf_settles_the_evening_while_round_3_plays(client: FlaskCl
         made = row[head.index("how the score is made")]
         assert float(made.rsplit(" = ", 1)[1]) == pytest.approx(float(row[head.index("score")]))
         assert _items(made.rsplit(" = ", 1)[0]) == pytest.approx(float(row[head.index("score")]))
+
+
+def test_with_a_stake_the_results_say_who_pays_whom(app: Flask, client: FlaskClient) -> None:
+    """Each player's money is his settlements times the stake; the payments printed and
+    in the JSON settle exactly that (byes and penalties are nobody's money)."""
+    answer = client.post("/api/v1/events", json={**EVENT, "stake": 0.05}, headers={"Idempotency-Key": "s-1"})
+    body = answer.get_json()
+    first = body["tables"][0]
+    _record(app, first["game"], first["players"], client)
+    data = client.get(f"/api/v1/events/{body['id']}/results.json").get_json()
+    money: dict[str, float] = {}
+    for pay in data["payments"]:
+        money[pay["from"]] = money.get(pay["from"], 0) - pay["amount"]
+        money[pay["to"]] = money.get(pay["to"], 0) + pay["amount"]
+    nets = {s["player"]: s["score"] for s in data["standings"]}
+    assert money == {p: pytest.approx(v * 0.05) for p, v in nets.items() if v}
+    text = flat(client.get(f"/events/{body['id']}/results.pdf").get_data())
+    said = text.split("Who pays whom (stake 0.05 a point)", 1)[1]
+    for pay in data["payments"]:
+        assert f"{pay['from']} pays {pay['to']} {pay['amount']:.2f}" in said

@@ -102,6 +102,37 @@ def _penalty(pen: Penalty) -> ScoreLine:
     )
 
 
+def who_pays(results: Sequence[TableResult], stake: float) -> tuple[tuple[str, str, float], ...]:
+    """With a stake, who pays whom at the end of the evening: each player's money is his
+    settlements at every table (byes and penalties are no one's money) times the stake,
+    settled in the fewest payments, the biggest debt to the biggest credit first.
+
+    >>> r = TableResult(1, 1, ("Ann", "Bob", "Cal"), {}, {}, True, "Ann",
+    ...                 {"Ann": 80, "Bob": -50, "Cal": -30})
+    >>> who_pays([r], 0.05)
+    (('Bob', 'Ann', 2.5), ('Cal', 'Ann', 1.5))
+    """
+    money: dict[str, float] = {}
+    for result in results:
+        if result.started:
+            for p, net in result.nets().items():
+                money[p] = money.get(p, 0) + net * stake
+    left = dict(money)
+    owing = sorted((p for p, v in money.items() if v < -0.004), key=lambda p: (money[p], p))
+    owed = sorted((p for p, v in money.items() if v > 0.004), key=lambda p: (-money[p], p))
+    pays: list[tuple[str, str, float]] = []
+    i = j = 0
+    while i < len(owing) and j < len(owed):
+        payer, payee = owing[i], owed[j]
+        amount = min(-left[payer], left[payee])
+        pays.append((payer, payee, round(amount, 2)))
+        left[payer] += amount
+        left[payee] -= amount
+        i += -left[payer] < 0.005
+        j += left[payee] < 0.005
+    return tuple(pays)
+
+
 def total(lines: Sequence[ScoreLine]) -> float:
     """What the lines add up to: the player's score."""
     return sum(line.points for line in lines)
@@ -122,4 +153,4 @@ def _plain(value: float) -> int | float:
     return int(value) if float(value).is_integer() else round(value, 2)
 
 
-__all__ = ["ScoreLine", "number", "score_lines", "signed", "total"]
+__all__ = ["ScoreLine", "number", "score_lines", "signed", "total", "who_pays"]
