@@ -11,11 +11,13 @@ database, no clock. The page frame, fonts and styles are the score sheet's.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
@@ -32,8 +34,11 @@ from .styles import (
     INK,
     MARGIN,
     MUTED,
+    PAD,
     RULE,
     WON,
+    fits,
+    fitted,
     paper_size,
     register_fonts,
     ruled,
@@ -311,7 +316,7 @@ def _standings(results: Results, width: float) -> Flowable:
         rows.append(
             [
                 str(line.rank),
-                name_cell(line.player, name_w),
+                _standing_name(line.player, name_w),
                 words.number(line.score),
                 str(line.games),
                 words.number(line.won),
@@ -331,6 +336,26 @@ def _standings(results: Results, width: float) -> Flowable:
         )
     )
     return table
+
+
+STANDING_SIZE = 9.5
+"""The standings' body size: a name in any script is set at it, as a Latin one is."""
+
+
+@functools.cache
+def _standing_style() -> ParagraphStyle:
+    cell = styles().cell
+    return ParagraphStyle("standing-name", parent=cell, fontSize=STANDING_SIZE, leading=STANDING_SIZE * 1.18)
+
+
+def _standing_name(player: str, column: float) -> Paragraph | str:
+    """A player's name in the standings at the size of the other cells (a name that
+    needs another script's font or shaping was set at the small cell size)."""
+    style, room = _standing_style(), column - 2 * PAD - 0.5
+    if fits(player, style, room):
+        return player
+    markup, fit = fitted(player, style, room)
+    return Paragraph(markup, fit)
 
 
 def _highlights(results: Results) -> list[Flowable]:
