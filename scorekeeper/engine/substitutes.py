@@ -90,4 +90,38 @@ def playing(players: Sequence[str], substitutes: Iterable[Substitute], box: int)
     return tuple(now.get(p, p) for p in players)
 
 
-__all__ = ["Substitute", "counted_for", "playing", "read_substitutes"]
+def as_seats(box: Mapping[str, Any], substitutes: Iterable[Substitute]) -> dict[str, Any]:
+    """A box as CONTRACT.md sends it, with each substitute's name put back to the seat
+    he plays (the game's boxes are scored under the seats): a table phone may name the
+    substitute who knocked, or give his hand under his own name.
+
+    >>> box = as_seats({"by": "Zed", "hands": {"Zed": {"count": 3},
+    ...                 "Ann": {"count": 9, "layoffs": [{"card": "4S", "onto": "Zed"}]}}},
+    ...                [Substitute("Bob", "Zed", 2)])
+    >>> box["by"], list(box["hands"]), box["hands"]["Ann"]["layoffs"]
+    ('Bob', ['Bob', 'Ann'], [{'card': '4S', 'onto': 'Bob'}])
+    """
+    seats = {sub.by: sub.seat for sub in substitutes}
+    if not seats:
+        return dict(box)
+
+    def seat(name: object) -> object:
+        return seats.get(name, name) if isinstance(name, str) else name
+
+    out = {k: seat(v) if k in ("by", "breaker", "double_refused") else v for k, v in box.items()}
+    hands = box.get("hands")
+    if isinstance(hands, Mapping):
+        out["hands"] = {str(seat(name)): _hand(hand, seat) for name, hand in hands.items()}
+    return out
+
+
+def _hand(hand: object, seat: Any) -> object:
+    if not isinstance(hand, Mapping) or not isinstance(hand.get("layoffs"), list):
+        return hand
+    layoffs = [
+        {**lay, "onto": seat(lay.get("onto"))} if isinstance(lay, Mapping) else lay for lay in hand["layoffs"]
+    ]
+    return {**hand, "layoffs": layoffs}
+
+
+__all__ = ["Substitute", "as_seats", "counted_for", "playing", "read_substitutes"]
