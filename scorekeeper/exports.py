@@ -27,6 +27,7 @@ from typing import Any
 
 from .engine.contract import GameEntry, Sheet
 from .engine.event import EventEntry, Standing, TableResult, table_points
+from .engine.event.breakdown import ScoreLine, score_lines, total, who_pays
 from .engine.vocabulary import shared_deal_word
 from .records import KIND_ORDER, Figures, Record
 
@@ -170,12 +171,23 @@ def event_rows(
     standing's figures, then for each round the table, the seat and the points the
     player scored there (empty for a bye or a round not played)."""
     rounds = range(1, max((s.round for s in event.seating), default=0) + 1)
-    yield [*STANDING_COLUMNS, *(f"round {n} {what}" for n in rounds for what in ("table", "seat", "points"))]
-    played: dict[tuple[str, int], tuple[int, int, float]] = {}
+    yield [
+        *STANDING_COLUMNS,
+        *(f"round {n} {what}" for n in rounds for what in ("table", "seat", "points")),
+        "bye points",
+        "penalties",
+        "how the score is made",
+    ]
+    played: dict[tuple[str, int], tuple[int | str, int | str, float]] = {}
     for result in results:
+        if not result.started:
+            continue
         points = table_points(event, result)
         for seat, player in enumerate(result.players, start=1):
             played[player, result.round] = (result.table, seat, points[player])
+    lines = score_lines(event, results)
+    for line in (line for each in lines.values() for line in each if line.kind == "bye"):
+        played.setdefault((_owner(lines, line), line.round or 0), ("bye", "", line.points))
     for standing in standings:
         body = standing.to_json()
         row: list[str | int | float] = [
@@ -184,7 +196,16 @@ def event_rows(
         for n in rounds:
             found = played.get((standing.player, n))
             row += ["", "", ""] if found is None else [found[0], found[1], _plain_number(found[2])]
+        mine = lines.get(standing.player, [])
+        byes = sum(line.points for line in mine if line.kind == "bye")
+        penalties = "; ".join(line.words() for line in mine if line.kind == "penalty")
+        said = "; ".join(line.words() for line in mine)
+        row += [_plain_number(byes), inert(penalties), inert(f"{said} = {_plain_number(total(mine))}")]
         yield row
+
+
+def _owner(lines: Mapping[str, Sequence[ScoreLine]], line: ScoreLine) -> str:
+    return next(p for p, mine in lines.items() if any(each is line for each in mine))
 
 
 def event_csv(event: EventEntry, standings: Sequence[Standing], results: Sequence[TableResult]) -> str:
@@ -200,11 +221,18 @@ def event_json(
     event_id: str, event: EventEntry, standings: Sequence[Standing], results: Sequence[TableResult]
 ) -> dict[str, Any]:
     """The event as CONTRACT.md has it (its settings, entrants, seating and games), its
-    standings and every table's result (totals, boxes won, net points)."""
+    standings (each with how its score is made: every table's points, byes, penalties
+    with their notes, adding up to the score) and every table's result (totals, boxes
+    won, net points)."""
+    lines = score_lines(event, results)
+    pays = who_pays(results, event.stake) if event.stake else ()
     return {
         "id": event_id,
+        "payments": [{"from": a, "to": b, "amount": amount} for a, b, amount in pays],
         "event": event.to_json(),
-        "standings": [s.to_json() for s in standings],
+        "standings": [
+            {**s.to_json(), "lines": [line.to_json() for line in lines.get(s.player, [])]} for s in standings
+        ],
         "tables": [
             {
                 "round": r.round,

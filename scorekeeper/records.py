@@ -35,7 +35,7 @@ from .chart import Line as ChartLine
 from .engine import vocabulary
 from .engine.contract import Payment, Sheet, SheetBox
 from .engine.errors import ScorekeeperError
-from .tables import NO_BOX, TableSummary, standings, table_result
+from .tables import NO_BOX, TableSummary, counted_result, standings, table_result
 
 KINDS: Mapping[str, str] = {
     "knock": "knock",
@@ -483,6 +483,7 @@ __all__ = [
     "TableSummary",
     "Versus",
     "Words",
+    "counted_result",
     "fold",
     "head_to_head",
     "newest_first",

@@ -12,6 +12,7 @@ from .engine.event import EventEntry, Standing, TableResult
 from .engine.event import standings as rank
 from .engine.event.kept import NO_BOX as NO_BOX
 from .engine.event.kept import result_of
+from .engine.substitutes import counted, read_substitutes
 
 
 class TableSummary(Protocol):
@@ -28,10 +29,18 @@ class TableSummary(Protocol):
     def players(self) -> list[str]: ...
     @property
     def summary(self) -> dict[str, Any]: ...
+    @property
+    def substitutes(self) -> list[dict[str, Any]] | None: ...
+
+
+def counted_result(game: TableSummary) -> TableResult:
+    """:func:`table_result` as the standings count it: a seat whose result the director
+    gave to its substitute (E5) is the substitute's in every figure."""
+    return counted(table_result(game), read_substitutes(game.substitutes))
 
 
 def table_result(game: TableSummary) -> TableResult:
-    """What the standings read of one table's stored summary: the totals (final once
+    """What the standings read of one table's stored summary, seat by seat: the totals (final once
     over), boxes won, and each player's net from the settlement (while a game paid box
     by box plays, from its payments so far: K5)."""
     return result_of(game.round, game.table, game.game_id, game.players, game.summary)
@@ -42,4 +51,4 @@ def standings(
 ) -> tuple[Standing, ...]:
     """The event's standings from its games' stored summaries (not a rescoring of every
     box: a correction or a deletion rewrites the summary, so they stay right)."""
-    return rank(event, [table_result(game) for game in games], withdrawn=withdrawn)
+    return rank(event, [counted_result(game) for game in games], withdrawn=withdrawn)

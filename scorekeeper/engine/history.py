@@ -15,6 +15,8 @@ this version does not know (written by a newer one) reads as :attr:`Kind.NOTE`.
 'Ended by agreement after hand 4'
 >>> words(HistoryEntry.stored("rules", {"before": {}, "after": {"gin_bonus": 50}}))
 'House rules changed: gin bonus 50'
+>>> words(HistoryEntry.stored("replaced", {"player": "Bob", "by": "Zed", "from_box": 3, "counts_for": "Zed"}))
+"Director: Zed plays Bob's seat from box 3; the seat's result counts for Zed"
 >>> words(HistoryEntry.stored("teleported", {}))
 'Changed: teleported'
 """
@@ -162,7 +164,9 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
         case Kind.REPLACED:
             first = d.get("from_box")
             when = f" from {deal} {first}" if isinstance(first, int) else ""
-            return "Director", f"{d.get('by', '?')} plays {d.get('player', '?')}'s seat{when}"
+            owner = d.get("counts_for")
+            mine = f"; the seat's result counts for {owner}" if owner and owner != d.get("player") else ""
+            return "Director", f"{d.get('by', '?')} plays {d.get('player', '?')}'s seat{when}{mine}"
         case Kind.STARTED:
             return "Event started", f"{d.get('entrants', '?')} entrants"
         case Kind.SEATED:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .. import engine, store
 from ..engine.contract import BoxEntry, GameEntry, Sheet, SheetBox
+from ..engine.substitutes import Substitute, read_substitutes
 
 
 class LedgerError(Exception):
@@ -133,6 +134,11 @@ class Table:
     @property
     def players(self) -> list[str]:
         return list(self.row.players)
+
+    @property
+    def substitutes(self) -> tuple[Substitute, ...]:
+        """Who plays a seat from which box, and for whom it counts (E5)."""
+        return read_substitutes(self.row.substitutes)
 
     @property
     def next_number(self) -> int:

@@ -11,11 +11,13 @@ database, no clock. The page frame, fonts and styles are the score sheet's.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table
@@ -32,8 +34,11 @@ from .styles import (
     INK,
     MARGIN,
     MUTED,
+    PAD,
     RULE,
     WON,
+    fits,
+    fitted,
     paper_size,
     register_fonts,
     ruled,
@@ -84,11 +89,26 @@ class TableResult:
 
     round: int
     table: int
-    totals: tuple[tuple[str, int], ...]
-    """Each seat's player and final total, in seat order."""
+    totals: tuple[tuple[str, float], ...]
+    """Each seat's player and the points the round gave him (his net, or placing
+    points), in seat order."""
     status: str = "done"
     """``done``, ``agreed`` (ended by agreement), ``playing``, or ``bye``."""
     boxes: int = 0
+
+
+@dataclass(frozen=True)
+class ScoreLines:
+    """How one player's score is made, as printed: each line's words (a withdrawn
+    penalty's struck out) and the score they add up to."""
+
+    player: str
+    lines: tuple[tuple[str, bool], ...]
+    """Each line's words and whether it is struck out (a withdrawn penalty)."""
+    score: str
+    withdrawn: bool = False
+    substitutes: tuple[str, ...] = ()
+    """The replacements at his tables (E5), in words."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +132,20 @@ class Results:
     footer: str = field(default="")
     standing_title: str = "Final standings"
     """The standings' heading ("Standings after round 2" while the event goes on)."""
+    printed: str = ""
+    """When the sheet was printed, as the heading says it."""
+    legend: tuple[str, ...] = ()
+    """How the standings rank: the count, the tie-breaks in order, shared ranks, byes."""
+    lines: tuple[ScoreLines, ...] = ()
+    """How each player's score is made, in the order of the standings."""
+    highest_boxes: tuple[tuple[str, int, int, int], ...] = ()
+    """Every box tied at the evening's highest: (player, points, round, table)."""
+    replacements: tuple[str, ...] = ()
+    """Every mid-game replacement (E5) in words: both names, the table, from which box."""
+    payments: tuple[str, ...] = ()
+    """With a stake, who pays whom, in words ("Bob pays Ann 2.50")."""
+    stake: str = ""
+    """The stake in words ("0.05 a point"), when the event has one."""
 
 
 CARD_COLUMNS, CARD_ROWS = 2, 2
@@ -226,6 +260,8 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
     story: list[Flowable] = [Paragraph(text(f"{results.name}: results"), sheet.title)]
     if subtitle:
         story.append(Paragraph(text(subtitle), sheet.subtitle))
+    if results.printed:
+        story.append(Paragraph(text(f"Printed {results.printed}"), sheet.small))
     story.append(Spacer(1, 3 * mm))
     counted = (
         "the sum of each player’s settlements"
@@ -235,15 +271,39 @@ def render_results(results: Results, *, size: str = "A4") -> bytes:
     story += [
         _heading(results.standing_title),
         Paragraph(text(f"Score: {counted}."), sheet.small),
+        *[Paragraph(text(line), sheet.small) for line in results.legend],
         Spacer(1, 1.5 * mm),
         _standings(results, width),
     ]
     story += _highlights(results)
+    story += _score_lines(results)
     rounds = sorted({t.round for t in results.tables})
     for number in rounds:
         tables = [t for t in results.tables if t.round == number]
         story.append(KeepTogether([_heading(f"Round {number}"), _round(tables, width)]))
     return build(story, layout, subject=f"Results of {results.name}")
+
+
+def _score_lines(results: Results) -> list[Flowable]:
+    """Each player's score from the boxes: every table's points, byes, penalties with
+    their notes (a withdrawn one struck out), and the sum, the standing's score."""
+    if not results.lines:
+        return []
+    story: list[Flowable] = [_heading("How each score is made")]
+    for each in results.lines:
+        parts = [f"<strike>{text(said)}</strike>" if struck else text(said) for said, struck in each.lines]
+        gone = " (withdrawn)" if each.withdrawn else ""
+        body = "; ".join(parts) if parts else "nothing yet"
+        line = f"<b>{text(each.player)}</b>{gone}: {body} = <b>{text(each.score)}</b>"
+        story.append(Paragraph(line, styles().body))
+    if results.stake:
+        story.append(_heading(f"Who pays whom (stake {results.stake})"))
+        said = results.payments or ("Nobody owes anybody.",)
+        story += [Paragraph(text(line), styles().body) for line in said]
+    if results.replacements:
+        story.append(_heading("Replacements"))
+        story += [Paragraph(text(said), styles().body) for said in results.replacements]
+    return story
 
 
 def _heading(said: str) -> Paragraph:
@@ -264,7 +324,7 @@ def _standings(results: Results, width: float) -> Flowable:
         rows.append(
             [
                 str(line.rank),
-                name_cell(line.player, name_w),
+                _standing_name(line.player, name_w),
                 words.number(line.score),
                 str(line.games),
                 words.number(line.won),
@@ -286,12 +346,33 @@ def _standings(results: Results, width: float) -> Flowable:
     return table
 
 
+STANDING_SIZE = 9.5
+"""The standings' body size: a name in any script is set at it, as a Latin one is."""
+
+
+@functools.cache
+def _standing_style() -> ParagraphStyle:
+    cell = styles().cell
+    return ParagraphStyle("standing-name", parent=cell, fontSize=STANDING_SIZE, leading=STANDING_SIZE * 1.18)
+
+
+def _standing_name(player: str, column: float) -> Paragraph | str:
+    """A player's name in the standings at the size of the other cells (a name that
+    needs another script's font or shaping was set at the small cell size)."""
+    style, room = _standing_style(), column - 2 * PAD - 0.5
+    if fits(player, style, room):
+        return player
+    markup, fit = fitted(player, style, room)
+    return Paragraph(markup, fit)
+
+
 def _highlights(results: Results) -> list[Flowable]:
     """The evening's highest box and most gins, when any box was scored."""
     said: list[str] = []
-    if results.highest_box is not None:
-        player, points, round_, table = results.highest_box
-        said.append(f"<b>Highest box:</b> {text(player)}, {points} points (round {round_}, table {table})")
+    highest = results.highest_boxes or ((results.highest_box,) if results.highest_box else ())
+    if highest:
+        boxes = "; ".join(f"{text(p)}, {n} points (round {r}, table {t})" for p, n, r, t in highest)
+        said.append(f"<b>Highest box:</b> {boxes}")
     if results.most_gins:
         count = results.most_gins[0][1]
         names = ", ".join(text(p) for p, _ in results.most_gins)
@@ -318,7 +399,7 @@ def _round(tables: Sequence[TableResult], width: float) -> Flowable:
         best = max((total for _, total in table.totals), default=None)
         cells: list[object] = [str(table.table) if table.status != "bye" else "bye"]
         for c, (player, total) in enumerate(table.totals, start=1):
-            said = player if table.status == "bye" else f"{player} {words.number(total)}"
+            said = player if table.status == "bye" else f"{player} {words.number(total, signed=True)}"
             shown = name_cell(said, seat_w)
             cells.append(shown)
             if total == best and table.boxes and len(table.totals) > 1:

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 
+from ..engine.substitutes import Substitute
+
 
 @functools.cache
 def installed_version() -> str:
@@ -48,6 +50,8 @@ class SheetMeta:
     revised: Mapping[str, int] = field(default_factory=dict)
     """A corrected box's version (2 after one edit), by the box's id as text: the sheet
     marks the box with it, so a printout shows which boxes changed since the first."""
+    substitutes: tuple[Substitute, ...] = ()
+    """Who plays a seat from which box (RULES.md E5): the title block names them."""
 
     @property
     def played(self) -> datetime.datetime | None:

@@ -168,6 +168,7 @@ def _title(
         fields.append(("Place", text(meta.place)))
     fields += [
         ("Players in seat order", seats),
+        *[("Substitute", text(s.words(said.deal))) for s in meta.substitutes],
         ("Stake", text(words.stake(game.stake, meta.currency))),
         ("Game", status),
     ]

@@ -139,6 +139,8 @@ class TableGame:
     version: int
     ended: str | None
     updated_at: datetime | None = None
+    substitutes: list[dict[str, Any]] | None = None
+    """Who plays a seat mid-game and for whom it counts (E5): the game's column."""
 
 
 def create_event(
@@ -277,7 +279,9 @@ def table_games(db: Session, event_id: str, known: Mapping[str, TableGame] | Non
     before, by id; a game still at the version and time read then is not read again
     (a projector's next read after one box reads that one summary, not a hundred)."""
     if not known:
-        query = _tables_of(event_id, Game.players, Game.summary, Game.version, Game.ended, Game.updated_at)
+        query = _tables_of(
+            event_id, Game.players, Game.summary, Game.version, Game.ended, Game.updated_at, Game.substitutes
+        )
         return [TableGame(*row) for row in db.execute(query)]
     places = db.execute(_tables_of(event_id, Game.version, Game.ended, Game.updated_at)).all()
     gone = {
@@ -286,28 +290,38 @@ def table_games(db: Session, event_id: str, known: Mapping[str, TableGame] | Non
         if (old := known.get(row.id)) is None
         or (old.version, old.updated_at) != (row.version, row.updated_at)
     }
-    read: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    read: dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]] | None]] = {}
     wanted = sorted(gone)
     for chunk in range(0, len(wanted), 500):  # bound the IN list (SQLite's variables)
-        for game_id, players, summary in db.execute(
-            select(Game.id, Game.players, Game.summary).where(Game.id.in_(wanted[chunk : chunk + 500]))
+        for game_id, players, summary, subs in db.execute(
+            select(Game.id, Game.players, Game.summary, Game.substitutes).where(
+                Game.id.in_(wanted[chunk : chunk + 500])
+            )
         ):
-            read[game_id] = (players, summary)
+            read[game_id] = (players, summary, subs)
     games = []
     for row in places:
         if row.id in read:
-            players, summary = read[row.id]
+            players, summary, subs = read[row.id]
         elif row.id in known and row.id not in gone:
             old = known[row.id]
             if (old.round, old.table, old.ended) == (row.round, row.table_number, row.ended):
                 games.append(old)  # the very value read before: what is made of it holds
                 continue
-            players, summary = old.players, old.summary
+            players, summary, subs = old.players, old.summary, old.substitutes
         else:  # deleted between the two reads
             continue
         games.append(
             TableGame(
-                row.round, row.table_number, row.id, players, summary, row.version, row.ended, row.updated_at
+                row.round,
+                row.table_number,
+                row.id,
+                players,
+                summary,
+                row.version,
+                row.ended,
+                row.updated_at,
+                subs,
             )
         )
     return games

@@ -15,7 +15,8 @@ kept row is written by one writer at a time; SQLite holds the database for each 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from ..engine.event import TableResult
 from ..engine.event.kept import Counted, Line, Tally, difference, result_of, total
+from ..engine.substitutes import Substitute, counted, read_substitutes
 from .events import load_event, table_games
 from .locks import HELD
 from .models import Event, KeptEvent, KeptPlayer, KeptTable, now
@@ -32,10 +34,30 @@ from .models import Event, KeptEvent, KeptPlayer, KeptTable, now
 
 @dataclass(frozen=True)
 class KeptResult:
-    """One table as the kept standings counted it: its result and its end by agreement."""
+    """One table as the kept standings counted it: its result seat by seat, its end by
+    agreement, and its substitutes (E5: the sums count a seat for the player of record,
+    :func:`~scorekeeper.engine.substitutes.counted`)."""
 
     result: TableResult
     ended: str | None
+    substitutes: tuple[Substitute, ...] = ()
+
+    @property
+    def of_record(self) -> TableResult:
+        """The result as the standings count it (a seat under its player of record)."""
+        return counted(self.result, self.substitutes)
+
+
+def _stored(result: TableResult, substitutes: Sequence[Substitute]) -> dict[str, Any]:
+    """A table's kept row: its result, with its substitutes when it has any."""
+    stored: dict[str, Any] = result.to_json()
+    if substitutes:
+        stored["substitutes"] = [sub.to_json() for sub in substitutes]
+    return stored
+
+
+def _kept_result(stored: Mapping[str, Any], ended: str | None) -> KeptResult:
+    return KeptResult(TableResult.from_json(stored), ended, read_substitutes(stored.get("substitutes")))
 
 
 @dataclass(frozen=True)
@@ -83,9 +105,16 @@ def rebuild(db: Session, event_id: str) -> None:
     if event is None:
         return
     games = table_games(db, event_id)
-    results = [(result_of(g.round, g.table, g.game_id, g.players, g.summary), g.ended) for g in games]
+    results = [
+        KeptResult(
+            result_of(g.round, g.table, g.game_id, g.players, g.summary),
+            g.ended,
+            read_substitutes(g.substitutes),
+        )
+        for g in games
+    ]
     counting = Counted(event.entry.standings, tuple(event.entry.placing_points or ()))
-    tally = total(counting, (r for r, _ in results))
+    tally = total(counting, (r.of_record for r in results))
     was = db.execute(select(KeptEvent.version).where(KeptEvent.event_id == event_id)).scalar()
     version = (was or 0) + 1
     sql = db.connection()
@@ -111,15 +140,15 @@ def rebuild(db: Session, event_id: str) -> None:
             insert(KeptTable),
             [
                 {
-                    "game_id": result.game,
+                    "game_id": kept.result.game,
                     "event_id": event_id,
-                    "round": result.round,
-                    "table_number": result.table,
-                    "result": result.to_json(),
-                    "ended": ended,
+                    "round": kept.result.round,
+                    "table_number": kept.result.table,
+                    "result": _stored(kept.result, kept.substitutes),
+                    "ended": kept.ended,
                     "version": version,
                 }
-                for result, ended in results
+                for kept in results
             ],
         )
 
@@ -164,16 +193,23 @@ def game_written(
     ).first()
     if kept is None:
         return
-    before = TableResult.from_json(table.result)
-    after = result_of(before.round, before.table, game_id, before.players, summary)
-    change = difference(Counted.from_json(kept.counting), before, after)
+    before = _kept_result(table.result, None)
+    after = dataclasses.replace(
+        before,
+        result=result_of(before.result.round, before.result.table, game_id, before.result.players, summary),
+    )
+    change = difference(Counted.from_json(kept.counting), before.of_record, after.of_record)
     version = kept.version + 1
     _add_lines(db, event_id, change, version)
     rounds = Tally({}, _rounds(kept.rounds)).plus(Tally({}, change.rounds)).rounds
     sql.execute(
         update(KeptTable)
         .where(KeptTable.game_id == game_id)
-        .values(result=after.to_json(), version=version, **({"ended": ended} if end_changed else {}))
+        .values(
+            result=_stored(after.result, after.substitutes),
+            version=version,
+            **({"ended": ended} if end_changed else {}),
+        )
     )
     sql.execute(
         update(KeptEvent)
@@ -254,10 +290,7 @@ def read(db: Session, event_id: str, since: int | None = None) -> Kept | None:
         kept.built,
         _rounds(kept.rounds),
         {row.player: _line(row) for row in sql.execute(players)},
-        {
-            row.game_id: KeptResult(TableResult.from_json(row.result), row.ended)
-            for row in sql.execute(tables)
-        },
+        {row.game_id: _kept_result(row.result, row.ended) for row in sql.execute(tables)},
     )
 
 
@@ -269,11 +302,15 @@ def fresh(db: Session, event_id: str) -> Kept | None:
         return None
     games = table_games(db, event_id)
     results = {
-        g.game_id: KeptResult(result_of(g.round, g.table, g.game_id, g.players, g.summary), g.ended)
+        g.game_id: KeptResult(
+            result_of(g.round, g.table, g.game_id, g.players, g.summary),
+            g.ended,
+            read_substitutes(g.substitutes),
+        )
         for g in games
     }
     counting = Counted(event.entry.standings, tuple(event.entry.placing_points or ()))
-    tally = total(counting, (r.result for r in results.values()))
+    tally = total(counting, (r.of_record for r in results.values()))
     return Kept(-1, -1, tally.rounds, tally.lines, results)
 
 

@@ -62,6 +62,9 @@ class Game(Base):
     """``"agreed"`` once the scorers ended the game by agreement (CONTRACT.md ``ended``)."""
     currency: Mapped[str | None] = mapped_column(String(3))
     """The stake's currency, an ISO 4217 code (CONTRACT.md ``currency``)."""
+    substitutes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    """Who plays a seat from which box mid-game, and for whom it counts (RULES.md E5;
+    :class:`scorekeeper.engine.substitutes.Substitute`); None: nobody was replaced."""
 
 
 class Box(Base):
@@ -354,6 +357,7 @@ class GameRow:
     codes_round: int | None = None
     ended: str | None = None
     currency: str | None = None
+    substitutes: list[dict[str, Any]] | None = None
 
     @classmethod
     def of(cls, row: Any) -> GameRow:

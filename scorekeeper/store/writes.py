@@ -483,6 +483,8 @@ class Amendment:
     ended: str | None = None
     reopen: bool = False
     """The game's end by agreement is undone (``ended`` cleared)."""
+    substitutes: list[dict[str, Any]] | None = None
+    """The game's substitutes, all of them (E5), when one is added."""
 
 
 def amend_game(
@@ -507,6 +509,8 @@ def amend_game(
             values["ended"] = amendment.ended
         if amendment.reopen:
             values["ended"] = None
+        if amendment.substitutes is not None:
+            values["substitutes"] = amendment.substitutes
         try:
             sql = db.connection()
             bumped = sql.execute(

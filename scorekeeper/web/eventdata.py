@@ -22,11 +22,9 @@ from markupsafe import Markup
 from .. import engine, ledger, store
 from ..engine.event import EventEntry, Seating, Standing
 from ..engine.history import HistoryEntry
-from ..engine.vocabulary import TIE_BREAK_SHORT, TableStatus
+from ..engine.vocabulary import TableStatus
 from ..ledger import events as ledger_events
-from ..pdf.events import Results, TableCard
-from ..pdf.events import Standing as PrintedStanding
-from ..pdf.events import TableResult as PrintedTable
+from ..pdf.events import TableCard
 from . import database, gamedata, invite, limits, links, standings
 
 TableView = ledger_events.TableState
@@ -218,7 +216,7 @@ def _view(loaded: store.events.LoadedEvent, board: ledger_events.Board) -> Event
         loaded.id,
         loaded.entry,
         loaded.row.version,
-        ledger_events.table_states(loaded.entry, board.results, board.ended),
+        ledger_events.table_states(loaded.entry, board.results, board.ended, substitutes=board.substitutes),
         board.standings,
         current_round,
         tuple(r.number for r in loaded.rounds if r.closed_at is not None),
@@ -271,8 +269,18 @@ def swap(event_id: str, first: str, second: str, key: str | None = None) -> None
     ledger_events.swap(database.session(), event_id, first, second, secret=gamedata.secret(), key=usable(key))
 
 
-def replace(event_id: str, player: str, by: str, key: str | None = None) -> None:
-    ledger_events.replace(database.session(), event_id, player, by, secret=gamedata.secret(), key=usable(key))
+def replace(
+    event_id: str, player: str, by: str, key: str | None = None, *, counts_for: str | None = None
+) -> None:
+    ledger_events.replace(
+        database.session(),
+        event_id,
+        player,
+        by,
+        counts_for=counts_for,
+        secret=gamedata.secret(),
+        key=usable(key),
+    )
 
 
 def close_round(event_id: str, *, force: bool, key: str | None = None) -> bool:
@@ -413,60 +421,6 @@ def table_cards(event: EventView, number: int) -> list[TableCard]:
             )
         )
     return cards
-
-
-def results(event: EventView) -> Results:
-    """The results PDF's values: standings, every round's tables, the evening's best."""
-    db = database.session()
-    games = {g.game_id: g for g in store.events.table_games(db, event.id)}
-    best: tuple[str, int, int, int] | None = None
-    gins: dict[str, int] = {}
-    for t in event.tables:
-        kept = store.Summary.read(games[t.game].summary).record if t.game in games else None
-        for box in kept.boxes if kept else ():
-            result, winner, points = box
-            if winner and isinstance(points, int) and (best is None or points > best[1]):
-                best = (winner, points, t.round, t.table)
-            if winner and result in ("gin", "break-gin"):
-                gins[winner] = gins.get(winner, 0) + 1
-    most = max(gins.values(), default=0)
-    ties = tuple(t for t in event.entry.tie_breaks if t == "head_to_head")  # the rest
-    standings = tuple(
-        PrintedStanding(
-            s.rank, s.player, s.score, s.games, s.won, s.boxes, tuple(_tie_value(s, tie) for tie in ties)
-        )
-        for s in event.standings
-    )
-    tables = tuple(
-        PrintedTable(
-            t.round,
-            t.table,
-            tuple(zip(t.players, t.seat_totals or (0,) * len(t.players), strict=True)),
-            t.status.value,
-            t.boxes,
-        )
-        for t in event.tables
-    )
-    tables += tuple(
-        PrintedTable(seating.round, 0, tuple((p, 0) for p in seating.byes), "bye")
-        for seating in event.entry.seating
-        if seating.byes
-    )
-    return Results(
-        event.entry.name,
-        event.entry.date or "",
-        event.entry.place or "",
-        engine.find_rules(event.entry.rules).title,
-        event.entry.standings,
-        tuple(TIE_BREAK_SHORT[t] for t in ties),
-        standings,
-        tables,
-        best,
-        tuple(sorted((p, n) for p, n in gins.items() if n == most and most)),
-        standing_title="Final standings"
-        if event.finished
-        else (f"Standings after round {event.closed[-1]}" if event.closed else "Standings so far"),
-    )
 
 
 def standing_rows(event: EventView) -> list[tuple[Standing, str, Markup]]:

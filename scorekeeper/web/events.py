@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import engine, ledger
 from ..ledger import LedgerError
-from . import clubdata, database, eventdata, htmx, invite, printing
+from . import clubdata, database, eventdata, eventresults, htmx, invite, printing
 from .forms import GAME_ORDER, presets
 from .forms import event as forms
 from .forms.fields import add_error, choices
@@ -452,7 +452,8 @@ def withdraw_penalty(event_id: str, number: int) -> Response:
 
 @bp.post("/<event_id>/replace")
 def replace(event_id: str) -> Response:
-    """Another player takes a seat in the current round (kept in the game's history)."""
+    """Another player takes a seat in the current round (kept in the game's history):
+    mid-game, from the next box, the seat counting for whom the director says (E5)."""
     event = _require_director(event_id)
     form = forms.ReplaceForm()
     if not form.validate():
@@ -460,7 +461,11 @@ def replace(event_id: str) -> Response:
     return _act(
         event,
         lambda: eventdata.replace(
-            event.id, form.player.data or "", engine.player_name(form.by.data or ""), _key()
+            event.id,
+            form.player.data or "",
+            engine.player_name(form.by.data or ""),
+            _key(),
+            counts_for=engine.player_name(form.by.data or "") if form.counts_for.data == "by" else None,
         ),
         ("replace", form, form.by),
     )
@@ -490,13 +495,14 @@ def cards_pdf(event_id: str) -> Response:
 
 @bp.get("/<event_id>/results.pdf")
 def results_pdf(event_id: str) -> Response:
-    """The event's results: final standings, every round's tables, the evening's best."""
+    """The event's results, settled: standings, how each score is made, every round's
+    tables with each seat's points and ending, the evening's best."""
     event = eventdata.load(event_id)
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     from ..pdf.events import render_results
 
     with printing.turn():
-        body = printing.printed(render_results, eventdata.results(event), size=size)
+        body = printing.printed(render_results, eventresults.results(event), size=size)
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="results-{event.id}.pdf"'
     return response

@@ -22,6 +22,7 @@ from .. import chart, engine, ledger, store
 from ..engine import vocabulary
 from ..engine.contract import GameEntry
 from ..engine.history import HistoryEntry, Kind
+from ..engine.substitutes import playing
 from . import database, forms, gamedata, htmx, invite, printing, watching
 from .links import public_url
 
@@ -232,6 +233,8 @@ def _sheet_context(table: ledger.Table, editable: bool) -> dict[str, Any]:
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "events": events,
         "replaced_by": _replaced_by(events),
+        "substitutes": table.substitutes,
+        "seats_now": dict(zip(players, playing(players, table.substitutes, table.next_number), strict=True)),
         "ended": (sheet.ended if sheet else None) or table.game.ended,
         "charts": _charts(table),
         "deleted": store.deleted_boxes(database.session(), table.id),

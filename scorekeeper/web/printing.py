@@ -70,6 +70,7 @@ def sheet_meta(table: ledger.Table) -> SheetMeta:
         started=_started(table.game.started),
         place=table.game.place or "",
         revised={str(box.id): box.revision for box in table.boxes if box.revision > 1},
+        substitutes=table.substitutes,
         printed=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
         # Built as the share links are: from PUBLIC_URL or a trusted Host, never from a
         # Host header a stranger wrote (issue 23); none at all otherwise.

@@ -230,9 +230,6 @@ def test_seats_are_swapped_before_a_table_starts_and_not_after(db: Session) -> N
     ledger.record(db, new, _box_for(table))
     with pytest.raises(events.RoundRefused, match="table 1 has started"):
         events.swap(db, event.id, a, b, secret=SECRET)
-    with pytest.raises(events.RoundRefused):
-        events.replace(db, event.id, b, "Kim", secret=SECRET)
-    assert "Kim" not in [e.name for e in events.load_event(db, event.id).entrants]  # type: ignore[union-attr]
     c = seating.tables[2][0]
     event = events.replace(db, event.id, c, "Kim", secret=SECRET)
     seating = event.entry.seating_of(1)
@@ -505,7 +502,11 @@ def test_a_swap_or_a_replacement_cut_short_changes_nothing_and_is_done_again(
     assert c in event.withdrawn
 
 
-def test_a_replacement_refused_at_a_started_table_enters_nobody(db: Session) -> None:
+@pytest.mark.rule("E5")
+def test_a_replacement_refused_mid_game_enters_nobody_and_changes_no_game(db: Session) -> None:
+    """Refused mid-game: a player of record who is neither the leaver nor the
+    substitute, a game already over. Nothing is written: no entrant, no substitute, no
+    history line."""
     event = _start(db).event
     seating = event.entry.seating_of(1)
     assert seating is not None
@@ -515,9 +516,16 @@ def test_a_replacement_refused_at_a_started_table_enters_nobody(db: Session) -> 
     assert table is not None
     ledger.record(db, game_id, _box_for(table))
     before = _state(db, event.id)
-    with pytest.raises(events.RoundRefused, match="table 1 has started"):
-        events.replace(db, event.id, seating.tables[0][1], "Kim", secret=SECRET)
+    leaving = seating.tables[0][1]
+    with pytest.raises(ScorekeeperError, match="counts for"):
+        events.replace(db, event.id, leaving, "Kim", counts_for="Ann Other", secret=SECRET)
+    ledger.end(db, game_id, by="director")
+    with pytest.raises(events.RoundRefused, match="table 1's game is over"):
+        events.replace(db, event.id, leaving, "Kim", secret=SECRET)
     assert _state(db, event.id) == before
+    kept = ledger.load(db, game_id)
+    assert kept is not None and kept.substitutes == ()
+    assert [e.action for e in store.game_events(db, game_id)] == ["ended"]
 
 
 @pytest.mark.rule("K5")
@@ -644,10 +652,9 @@ def test_a_round_of_n_boxes_counts_scored_boxes_only(db: Session) -> None:
 
 @pytest.mark.rule("E5")
 def test_a_substitute_takes_the_seat_and_the_one_replaced_stays_in_the_standings(db: Session) -> None:
-    """E5 as far as it is built: before a table's first box the substitute takes the
-    seat in a new game of the table (kept in the old game's history) and plays on in
-    the rounds after; the player replaced stays in the standings, marked withdrawn.
-    (A replacement once a box is recorded, keeping the game, is not built yet.)"""
+    """E5 before a table's first box: the substitute takes the seat in a new game of
+    the table (kept in the old game's history) and plays on in the rounds after; the
+    player replaced stays in the standings, marked withdrawn. (Mid-game: below.)"""
     event = _start(db).event
     seating = event.entry.seating_of(1)
     assert seating is not None
@@ -662,3 +669,53 @@ def test_a_substitute_takes_the_seat_and_the_one_replaced_stays_in_the_standings
     lines = store.game_events(db, old_game)
     assert [line.kind.value for line in lines] == ["director", "ended"]
     assert lines[0].detail["game"] == replaced.entry.game_of(1, 2)
+
+
+@pytest.mark.rule("E5")
+@pytest.mark.parametrize("counts_for", [None, "Zed"])
+def test_a_substitute_mid_game_plays_the_seat_from_the_next_box_and_counts_for_whom_the_director_says(
+    db: Session, counts_for: str | None
+) -> None:
+    """E5 mid-game: the game is kept; the substitute plays the seat from the next box
+    (data on the game and a line in its history); the seat's whole result counts for
+    the original entrant by default, for the substitute when the director names him;
+    the key sent again changes nothing; the leaver withdraws from the next round and the
+    substitute takes his place there."""
+    event = _start(db).event
+    game_id = event.entry.game_of(1, 2)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    seat = table.players[1]
+    ledger.record(db, game_id, _box_for(table, 1))  # the seat wins box 1: 3 against 20 + 22
+    replaced = events.replace(db, event.id, seat, "Zed", counts_for=counts_for, secret=SECRET, key="r-1")
+    again = events.replace(db, event.id, seat, "Zed", counts_for=counts_for, secret=SECRET, key="r-1")
+    assert again.row.version == replaced.row.version
+    assert replaced.entry.game_of(1, 2) == game_id  # the game is kept
+    kept = ledger.load(db, game_id)
+    assert kept is not None and kept.players == table.players and len(kept.boxes) == 1
+    owner = counts_for or seat
+    assert [s.to_json() for s in kept.substitutes] == [
+        {"seat": seat, "by": "Zed", "from_box": 2, "counts_for": owner}
+    ]
+    line = store.game_events(db, game_id)[-1]
+    assert line.kind.value == "replaced" and line.detail["from_box"] == 2
+    ledger.record(db, game_id, _box_for(kept, 1))  # Zed plays the seat: box 2 is the seat's
+    ledger.end(db, game_id, by="director")
+    after = events.load_event(db, event.id)
+    assert after is not None
+    result = ledger.load(db, game_id)
+    assert result is not None and result.sheet is not None
+    seat_net = records.counted_result(
+        next(g for g in store.events.table_games(db, event.id) if g.game_id == game_id)
+    ).net[owner]
+    settled = {p: 0 for p in result.players}
+    for pay in result.sheet.settlement:
+        settled[pay.payer] -= pay.points
+        settled[pay.payee] += pay.points
+    assert seat_net == settled[seat] and seat_net > 0
+    rows = {s.player: s for s in events.standings(db, after)}
+    assert rows[owner].score == seat_net and rows[owner].games == 1
+    other = "Zed" if owner == seat else seat
+    assert other not in rows or rows[other].games == 0
+    assert seat in after.withdrawn and "Zed" in after.playing(2) and "Zed" not in after.playing(1)

@@ -153,7 +153,7 @@ def test_results_list_standings_rounds_and_the_evenings_best() -> None:
     assert contains_run(found, ["1", "Ann", "212", "3", "2", "19", "1"])
     assert contains_run(found, ["2", "Bob", "−12", "3", "1", "10", "0"])
     assert text.index("Final standings") < text.index("Round 1") < text.index("Round 2")
-    assert "Ann 250" in text and "Eve 130" in text and "ended by agreement" in text
+    assert "Ann +250" in text and "Eve +130" in text and "ended by agreement" in text
     assert "Highest box: Ann, 75 points (round 1, table 1)" in text
     assert "Most gins: Ann, Eve, 2 gins" in text
     assert contains_run(found, ["bye", "Gus"])
@@ -165,3 +165,24 @@ def test_results_with_nothing_scored_say_so() -> None:
     assert "No game has been scored yet." in text
     assert "points by place at the table, ties shared" in text
     assert "Highest box" not in text
+
+
+def test_a_name_in_another_script_is_set_at_the_standings_size() -> None:
+    """A CJK or Hebrew name (another font, or shaping) is set at the size of the Latin
+    names beside it in the standings, not the small cell size (issue 32)."""
+    names = ("Ann", "日本太郎", "עברית")
+    pdf = render_results(
+        Results(
+            "Night", standings=tuple(Standing(n, name, 10 - n, 1, 0, 1) for n, name in enumerate(names, 1))
+        )
+    )
+    sizes: dict[str, set[float]] = {}
+
+    def seen(said: str, _cm: object, tm: list[float], _font: object, size: float) -> None:
+        for name in names:
+            if said.strip() and said.strip() in name:
+                sizes.setdefault(name, set()).add(round(size * abs(tm[0] or tm[3] or 1), 1))
+
+    reader(pdf).pages[0].extract_text(visitor_text=seen)
+    assert sizes["Ann"] == {9.5} and set(sizes) == set(names), sizes
+    assert all(found == {9.5} for found in sizes.values()), sizes

@@ -73,6 +73,8 @@ class Event:
     token: str | None = None
     penalties: int = 0
     keys: dict[str, tuple[str, int]] = field(default_factory=dict)
+    counts_for: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per game, each replaced seat and the player its result counts for (E5)."""
 
 
 def _counts(by_index: int, players: list[str], ending: str, draw: Callable[[Any], Any]) -> dict[int, int]:
@@ -152,13 +154,15 @@ class Walk(ClubSteps, RuleBasedStateMachine):
     @precondition(lambda self: self.games)
     @rule(data=st.data(), ending=st.sampled_from(["knock", "knock", "gin", "misdeal"]))
     def record_a_box_on_the_page(self, data: st.DataObject, ending: str) -> None:
-        game = data.draw(st.sampled_from(self.games))
+        self._record_on_page(data.draw(st.sampled_from(self.games)), ending, data.draw)
+
+    def _record_on_page(self, game: Game, ending: str, draw: Callable[[Any], Any]) -> None:
         phone = self._scorer(game) if game.token is None else self.phone["ann"]
         form = phone.form(f"/games/{game.id}/boxes/new", "/boxes/new")
         if form is None:  # not this phone's game to score, or over: nothing offered
             return
         self._touch(game)
-        fields = self._box_fields(game, ending, data.draw)
+        fields = self._box_fields(game, ending, draw)
         answer = phone.submit(form, **fields)
         if acknowledged(answer):
             game.boxes += 1
@@ -564,27 +568,59 @@ class Walk(ClubSteps, RuleBasedStateMachine):
         self._seated(event)
 
     @precondition(lambda self: self.events)
-    @rule(data=st.data(), by=st.sampled_from(["Sub", "Rex", "Uma"]))
-    def replace_a_player(self, data: st.DataObject, by: str) -> None:
+    @rule(data=st.data(), by=st.sampled_from(["Sub", "Rex", "Uma"]), theirs=st.booleans())
+    def replace_a_player(self, data: st.DataObject, by: str, theirs: bool) -> None:
+        """Before a table's first box the table plays a new game; once it has one (E5)
+        the game is kept and ``by`` plays the seat from the next box, its result
+        counting for the player who leaves or, when ``theirs``, for ``by``."""
         event = data.draw(st.sampled_from(self.events))
         self.touched_events.add(event.id)
-        seated = [p for t in self._event(event)["tables"] for p in t["players"]]
+        body = self._event(event)
+        seated = [(t, p) for t in body["tables"] for p in t["players"]]
         if not seated:
             return
-        player = data.draw(st.sampled_from(seated))
+        table, player = data.draw(st.sampled_from(seated))
+        model = next((g for g in self.games if g.id == table["game"]), None)
+        first_box = data.draw(st.sampled_from([True, True, False]))
+        if table["playing"] and not table["boxes"] and model is not None and first_box:
+            self._record_on_page(model, "knock", data.draw)  # mid-game from here (E5)
+            table = next(t for t in self._event(event)["tables"] if t["game"] == table["game"])
+        active = set(body["event"]["entrants"]) - set(body["withdrawn"])
+        before = self._substitutes(table["game"])
+        at_table = set(table["players"]) | {s["by"] for s in before}
+        mid_game = table["playing"] and table["boxes"] > 0 and by not in active and by not in at_table
+        owner = by if theirs else player
         if event.token:
             self.phone["bob"].post(
                 f"/api/v1/events/{event.id}/replacements",
-                json={"player": player, "by": by},
+                json={"player": player, "by": by, **({"counts_for": by} if theirs else {})},
                 headers={"Authorization": f"Bearer {event.token}"},
             )
         else:
             form = self._director_form(event, "/replace")
             if form is None:
                 return
-            self.phone[event.director].submit(form, player=player, by=by)
-            self.last_director_form = (event, form.action, {**form.fields, "player": player, "by": by})
+            fields = {"player": player, "by": by, "counts_for": "by" if theirs else "player"}
+            self.phone[event.director].submit(form, **fields)
+            self.last_director_form = (event, form.action, {**form.fields, **fields})
+        after = self._substitutes(table["game"])
+        if mid_game:
+            assert after[-1:] == [
+                {"seat": player, "by": by, "from_box": table["boxes"] + 1, "counts_for": owner}
+            ], (
+                after,
+                table,
+            )
+            event.counts_for.setdefault(table["game"], {})[player] = owner
+            self.touched_games.add(table["game"])
+        else:
+            assert after == before, (after, before, table)
         self._seated(event)
+
+    def _substitutes(self, game_id: str) -> list[dict[str, Any]]:
+        answer = self.phone["watcher"].get(f"/api/v1/games/{game_id}")
+        assert answer.status_code == 200
+        return answer.get_json()["substitutes"]  # type: ignore[no-any-return]
 
     @precondition(lambda self: self.events)
     @rule(data=st.data(), late=st.sampled_from(["Kim", "Lou", "Max"]), leaves=st.booleans())
@@ -798,14 +834,18 @@ class Walk(ClubSteps, RuleBasedStateMachine):
             game = self.phone["watcher"].get(f"/api/v1/games/{link['game']}").get_json()
             score = engine.score(game["game"])
             players = game["game"]["players"]
+            counts = event.counts_for.get(link["game"], {})  # E5: a replaced seat's player of record
+            assert {s["seat"]: s["counts_for"] for s in game["substitutes"]} == counts
             if score["game_over"]:
                 for line in score.get("settlement") or []:
-                    net[line["to"]] = net.get(line["to"], 0) + line["points"]
-                    net[line["from"]] = net.get(line["from"], 0) - line["points"]
+                    to, by = counts.get(line["to"], line["to"]), counts.get(line["from"], line["from"])
+                    net[to] = net.get(to, 0) + line["points"]
+                    net[by] = net.get(by, 0) - line["points"]
             else:  # a game still playing counts as if ended by agreement now (E7)
                 total = sum(score["totals"].get(p, 0) for p in players)
                 for p in players:
-                    net[p] = net.get(p, 0) + len(players) * score["totals"].get(p, 0) - total
+                    who = counts.get(p, p)
+                    net[who] = net.get(who, 0) + len(players) * score["totals"].get(p, 0) - total
         standing = [p for p in body["event"].get("penalties", []) if not p.get("withdrawn")]
         assert len(standing) == event.penalties, (standing, event.penalties)
         for penalty in standing:

@@ -7,6 +7,7 @@ import csv
 import io
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -103,11 +104,19 @@ def test_the_exports_escape_formulas_and_carry_every_round(app: Flask, client: F
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0][:4] == ["rank", "player", "score", "games"]
-    assert rows[0][-3:] == ["round 1 table", "round 1 seat", "round 1 points"]
+    assert rows[0][-6:] == [
+        "round 1 table",
+        "round 1 seat",
+        "round 1 points",
+        "bye points",
+        "penalties",
+        "how the score is made",
+    ]
     names = [row[1] for row in rows[1:]]
     assert '\'=HYPERLINK("x")' in names and '=HYPERLINK("x")' not in names
     winner = rows[1]
-    assert winner[1] == first["players"][0] and winner[-3:] == ["1", "1", "112"]
+    assert winner[1] == first["players"][0] and winner[-6:-3] == ["1", "1", "112"]
+    assert winner[-1] == "round 1, table 1: +112 = 112" and winner[-3:-1] == ["0", ""]
     data = client.get(f"/api/v1/events/{body['id']}/results.json").get_json()
     assert data["event"]["name"] == "Tuesday Jersey" and len(data["tables"]) == 3
     assert data["tables"][0]["points"][first["players"][0]] == 112
@@ -217,3 +226,32 @@ def test_the_director_corrects_and_deletes_a_box_of_an_ended_game(app: Flask, cl
     assert deleted.status_code == 200, deleted.get_json()
     standings = client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
     assert all(s["boxes"] == 0 for s in standings)
+
+
+@pytest.mark.rule("E5")
+def test_a_substitute_is_named_in_a_box_under_his_own_name(app: Flask, client: FlaskClient) -> None:
+    """Mid-game the API replaces a player (the game kept, ``counts_for`` the substitute),
+    and a box sent with the substitute's name is the seat's; a third name is refused."""
+    body = _started(client)
+    first = body["tables"][0]
+    game, seat = first["game"], first["players"][1]
+    _record(app, game, first["players"], client)
+    director = {"Authorization": f"Bearer {body['director_token']}"}
+    url = f"/api/v1/events/{body['id']}/replacements"
+    wrong = client.post(url, json={"player": seat, "by": "Zed", "counts_for": "Kim"}, headers=director)
+    assert wrong.status_code == 422 and wrong.get_json()["error"]["where"] == "counts_for"
+    done = client.post(url, json={"player": seat, "by": "Zed", "counts_for": "Zed"}, headers=director)
+    assert done.status_code == 200, done.get_json()
+    assert done.get_json()["event"]["games"][0]["game"] == game
+    with app.test_request_context():
+        token = ledger.codes_of(gamedata.row(game), gamedata.secret()).edit
+        database.session().close()
+    hands = {("Zed" if p == seat else p): {"count": 2 if p == seat else 30} for p in first["players"]}
+    box = {"ending": "knock", "by": "Zed", "hands": hands}
+    sent = client.post(f"/api/v1/games/{game}/boxes", json=box, headers={"Authorization": f"Bearer {token}"})
+    assert sent.status_code == 201, sent.get_json()
+    assert sent.get_json()["score"]["boxes"][-1]["winner"] == seat
+    stored = client.get(f"/api/v1/games/{game}").get_json()
+    assert stored["substitutes"] == [{"seat": seat, "by": "Zed", "from_box": 2, "counts_for": "Zed"}]
+    standings = {s["player"]: s for s in client.get(f"/api/v1/events/{body['id']}").get_json()["standings"]}
+    assert standings["Zed"]["games"] == 1 and standings[seat]["games"] == 0

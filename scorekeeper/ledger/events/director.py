@@ -21,9 +21,10 @@ from ...engine.contract import BoxEntry
 from ...engine.errors import MalformedError
 from ...engine.event import Penalty, Seating, check_room, read_entrants
 from ...engine.history import Kind
+from ...engine.substitutes import Substitute
 from ...store.events import LoadedEvent
 from .. import Written, correct, delete, end, load, make_codes, reopen
-from ..table import LedgerError
+from ..table import LedgerError, Table
 from .held import Change, NotInEvent, RoundRefused, held
 from .reading import Codes, event_row
 from .rounds import table_game
@@ -123,11 +124,15 @@ def replace(
     player: str,
     by: str,
     *,
+    counts_for: str | None = None,
     secret: bytes | None = None,
     key: str | None = None,
 ) -> LoadedEvent:
-    """``by`` takes ``player``'s seat in the current round before that table starts, and
-    his place in the rounds after; ``player`` withdraws (kept in the standings)."""
+    """``by`` takes ``player``'s seat in the current round, and his place in the rounds
+    after; ``player`` withdraws (kept in the standings). Before the table's first box
+    the table gets a new game with the new seats; once it has one, the game is kept
+    (E5): ``by`` plays the seat from the next box, and the seat's result counts for
+    ``counts_for`` (``player``, the original entrant, unless the director names ``by``)."""
     (new_name,) = read_entrants([by], "by")
 
     def write(event: LoadedEvent) -> Change:
@@ -136,8 +141,13 @@ def replace(
             e.name.casefold() == new_name.casefold() and e.withdrawn_round is None for e in event.entrants
         ):
             raise MalformedError(f"{new_name} is already entered: swap seats instead", "by")
+        counted = _counted_for(old, new_name, counts_for)
         seating = _open_seating(event)
         at = seating.place_of(old)
+        game_id = event.entry.game_of(seating.round, at[0]) if at else None
+        table = load(db, game_id) if game_id else None
+        if at is not None and game_id is not None and table is not None and table.boxes:
+            return _substitute(db, event, seating.round, at[0], table, old, new_name, counted)
         from_round = seating.round if at else seating.round + 1
         check_room(len(event.playing(from_round)) - 1, 1, "by")
         store.events.add_entrant(db, event.id, new_name, from_round)
@@ -149,7 +159,50 @@ def replace(
             games = _reseat(db, event, seating, new, {at[0]}, secret, f"{new_name} replaced {old}")
         return {"player": old, "by": new_name, "round": from_round, "games": games}, {}
 
-    return held(db, event_id, Kind.REPLACED, [player, new_name], key, write).event
+    content = [player, new_name] if counts_for is None else [player, new_name, counts_for]
+    return held(db, event_id, Kind.REPLACED, content, key, write).event
+
+
+def _counted_for(old: str, new_name: str, counts_for: str | None) -> str:
+    """The player of record the director named (E5): the entrant who leaves by default."""
+    if counts_for is None or not counts_for.strip():
+        return old
+    named = engine.player_name(counts_for).casefold()
+    for name in (old, new_name):
+        if name.casefold() == named:
+            return name
+    raise MalformedError(
+        f"the seat's result counts for {old} or {new_name}, not {counts_for.strip()[:80]}", "counts_for"
+    )
+
+
+def _substitute(
+    db: Session,
+    event: LoadedEvent,
+    round: int,
+    number: int,
+    table: Table,
+    old: str,
+    new_name: str,
+    counted: str,
+) -> Change:
+    """A replacement mid-game (E5): the game is kept; ``new_name`` plays ``old``'s seat
+    from the next box (data on the game, a line in its history); ``old`` withdraws from
+    the next round and ``new_name`` takes his place in it (none when this is the last)."""
+    if (table.sheet is not None and table.sheet.game_over) or table.row.ended:
+        raise RoundRefused(f"table {number}'s game is over: nobody plays its seats any more")
+    if any(new_name.casefold() == p.casefold() for p in (*table.players, *(s.by for s in table.substitutes))):
+        raise MalformedError(f"{new_name} already plays at table {number}", "by")
+    first = table.next_number
+    sub = Substitute(old, new_name, first, counted)
+    kept = [s for s in table.substitutes if (s.seat, s.from_box) != (old, first)]
+    detail = {"round": round, "table": number, "game": table.id, **sub.to_json(), "player": old}
+    note(db, table.id, Kind.REPLACED, detail, substitutes=[s.to_json() for s in (*kept, sub)])
+    if round < event.entry.rounds:
+        check_room(len(event.playing(round + 1)) - 1, 1, "by")
+        store.events.add_entrant(db, event.id, new_name, round + 1)
+        store.events.withdraw(db, event.id, old, round + 1)
+    return {**detail, "games": {}}, {}
 
 
 def _open_seating(event: LoadedEvent) -> Seating:
@@ -203,9 +256,17 @@ def _check_unstarted(db: Session, event: LoadedEvent, seating: Seating, changed:
             )
 
 
-def note(db: Session, game_id: str, kind: Kind, detail: dict[str, object]) -> None:
+def note(
+    db: Session,
+    game_id: str,
+    kind: Kind,
+    detail: dict[str, object],
+    *,
+    substitutes: list[dict[str, object]] | None = None,
+) -> None:
     """A line in a game's history for what the director did to it, inside the event's
-    write (the game is locked with it: a box recorded meanwhile is in the version)."""
+    write (the game is locked with it: a box recorded meanwhile is in the version), with
+    the game's ``substitutes`` when one is added (E5)."""
     with store.writing(db, game_id):
         table = load(db, game_id)
         if table is None:
@@ -214,7 +275,7 @@ def note(db: Session, game_id: str, kind: Kind, detail: dict[str, object]) -> No
             db,
             game_id,
             table.version,
-            store.Amendment(kind.value, dict(detail)),
+            store.Amendment(kind.value, dict(detail), substitutes=substitutes),
             rulings={},
             summary=dict(table.row.summary),
         )

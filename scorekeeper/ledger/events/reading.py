@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from ... import records, store
 from ...engine.event import EventEntry, Standing, TableResult
 from ...engine.event.kept import Tally, names_of, ranked
+from ...engine.substitutes import Substitute, read_substitutes
 from ...engine.vocabulary import TableStatus
 from ...store.events import LoadedEvent
 from ..codes import as_join_code, make_codes
@@ -99,6 +100,8 @@ class TableState:
     scored: int = 0
     """Its boxes that someone won: a misdeal or a void box does not count toward a
     round that ends after a number of boxes (E7)."""
+    substitutes: tuple[Substitute, ...] = ()
+    """Who plays a seat from which box (E5)."""
 
     @property
     def finished(self) -> bool:
@@ -126,15 +129,21 @@ class TableState:
             "boxes": self.boxes,
             "scored": self.scored,
             "totals": dict(self.totals),
+            "substitutes": [sub.to_json() for sub in self.substitutes],
         }
 
 
 def table_states(
-    entry: EventEntry, results: Iterable[TableResult], ended: Iterable[str] = (), round: int | None = None
+    entry: EventEntry,
+    results: Iterable[TableResult],
+    ended: Iterable[str] = (),
+    round: int | None = None,
+    substitutes: Mapping[str, tuple[Substitute, ...]] | None = None,
 ) -> tuple[TableState, ...]:
     """Every seated table (of ``round``, or of every round) with where its game stands,
     from the standings' own table results (the games' stored summaries): ``ended``
-    names the games ended by agreement."""
+    names the games ended by agreement, ``substitutes`` the substitutes by game."""
+    subs = substitutes or {}
     results = list(results)
     by_game = {r.game: r for r in results if r.game}
     by_place = {(r.round, r.table): r for r in results}
@@ -165,6 +174,7 @@ def table_states(
                     result.boxes,
                     dict(result.totals),
                     sum(result.boxes_won.values()),
+                    subs.get(game, ()) if game else (),
                 )
             )
     return tuple(states)
@@ -182,6 +192,21 @@ class Board:
     """The games ended by agreement (a forced close, a director's end)."""
     kept: store.kept.Kept | None = dataclasses.field(default=None, compare=False, repr=False)
     """The kept standings as read: the next board reads only the rows changed since."""
+
+    @property
+    def substitutes(self) -> dict[str, tuple[Substitute, ...]]:
+        """Who plays a seat from which box (E5), by game."""
+        if self.kept is None:
+            return {}
+        return {game: table.substitutes for game, table in self.kept.tables.items() if table.substitutes}
+
+    @property
+    def of_record(self) -> list[TableResult]:
+        """The results as the standings count them: a seat given to its substitute under
+        his name (E5); ``results`` are seat by seat."""
+        if self.kept is None:
+            return list(self.results)
+        return sorted((t.of_record for t in self.kept.tables.values()), key=lambda r: (r.round, r.table))
 
 
 def kept_now(db: Session, event_id: str, before: store.kept.Kept | None = None) -> store.kept.Kept | None:
@@ -210,10 +235,11 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
         raise NotFound(f"there is no event {event.id!r}")
     results = store.kept.games_of(kept.tables.values())
     ended = tuple(game_id for game_id, table in kept.tables.items() if table.ended)
-    names = names_of(event.entry.entrants, results)
+    subs = {game: table.substitutes for game, table in kept.tables.items() if table.substitutes}
+    names = names_of(event.entry.entrants, [table.of_record for table in kept.tables.values()])
     return Board(
         ranked(event.entry, Tally(kept.lines, kept.rounds), names, withdrawn=event.withdrawn),
-        table_states(event.entry, results, ended, event.row.current_round),
+        table_states(event.entry, results, ended, event.row.current_round, subs),
         results,
         ended,
         kept,
@@ -225,7 +251,9 @@ def tables(db: Session, event: LoadedEvent, round: int | None = None) -> tuple[T
     games = store.events.table_games(db, event.id)
     results = [records.table_result(game) for game in games]
     ended = [g.game_id for g in games if g.ended]
-    return table_states(event.entry, results, ended, event.row.current_round if round is None else round)
+    substituted = {g.game_id: read_substitutes(g.substitutes) for g in games if g.substitutes}
+    number = event.row.current_round if round is None else round
+    return table_states(event.entry, results, ended, number, substituted)
 
 
 def clock(event: LoadedEvent, now: datetime | None = None) -> tuple[datetime, int] | None:

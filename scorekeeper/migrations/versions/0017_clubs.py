@@ -3,7 +3,7 @@ them, its history of the owner's decisions (each with its key, undoable), its se
 and which club an event belongs to (issue 36)
 
 Revision ID: 0017
-Revises: 0014_kept_standings
+Revises: 0015_substitutes
 Create Date: 2026-11-28 06:10:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
-down_revision: str | None = "0014_kept_standings"
+down_revision: str | None = "0015_substitutes"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -146,7 +146,7 @@ def event_csv(event_id: str) -> Response:
     """The standings with every round's table, seat and points, as CSV."""
     event = _event(event_id)
     board = events.board(database.session(), event)
-    text = exports.event_csv(event.entry, board.standings, board.results)
+    text = exports.event_csv(event.entry, board.standings, board.of_record)
     return Response(
         text,
         mimetype="text/csv",
@@ -159,16 +159,25 @@ def event_results_json(event_id: str) -> Response:
     """The event, its standings and every table's result, as JSON."""
     event = _event(event_id)
     board = events.board(database.session(), event)
-    response = jsonify(exports.event_json(event.id, event.entry, board.standings, board.results))
+    body = exports.event_json(event.id, event.entry, board.standings, board.of_record)
+    places = {result.game: (result.round, result.table) for result in board.results}
+    body["replacements"] = [  # E5: both names, the table, from which box, for whom it counts
+        {"round": places[game][0], "table": places[game][1], "game": game, **sub.to_json()}
+        for game, subs in board.substitutes.items()
+        for sub in subs
+    ]
+    response = jsonify(body)
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response
 
 
-def _director_body(fields: dict[str, type]) -> dict[str, Any]:
-    """The body of a director's write: exactly these fields, of these JSON types."""
+def _director_body(fields: dict[str, type], optional: dict[str, type] | None = None) -> dict[str, Any]:
+    """The body of a director's write: exactly these fields, of these JSON types (and
+    the ``optional`` ones when given)."""
     data = _object_body()
+    more = optional or {}
     for name in data:
-        if name not in fields:
+        if name not in fields and name not in more:
             abort(
                 error_response(
                     422,
@@ -182,6 +191,11 @@ def _director_body(fields: dict[str, type]) -> dict[str, Any]:
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             what = {str: "text", int: "a whole number", list: "a list"}.get(kind, "given")
             abort(error_response(422, "malformed", f"{name} must be {what}", name))
+    for name, kind in more.items():
+        if name in data and not isinstance(data[name], kind):
+            abort(
+                error_response(422, "malformed", f"{name} must be {'text' if kind is str else 'given'}", name)
+            )
     return data
 
 
@@ -262,14 +276,18 @@ def swap(event_id: str) -> Response:
 
 @bp.post("/events/<event_id>/replacements")
 def replace(event_id: str) -> Response:
-    """``by`` takes ``player``'s seat before that table starts, and the rounds after."""
+    """``by`` takes ``player``'s seat, and his place in the rounds after: before the
+    table's first box it plays a new game; once the table has a box the game is kept
+    and ``by`` plays the seat from the next box (E5), its result counting for
+    ``counts_for`` (``player`` unless it names ``by``)."""
     _director(event_id)
-    data = _director_body({"player": str, "by": str})
+    data = _director_body({"player": str, "by": str}, {"counts_for": str})
     written = events.replace(
         database.session(),
         event_id,
         data["player"],
         data["by"],
+        counts_for=data.get("counts_for"),
         secret=gamedata.secret(),
         key=_idempotency_key(),
     )

@@ -10,6 +10,7 @@ from flask import Response, abort, jsonify, url_for
 from ... import ledger, store
 from ...engine import vocabulary
 from ...engine.contract import BoxEntry, GameEntry
+from ...engine.substitutes import as_seats, read_substitutes
 from ...ledger import events
 from .. import database, gamedata, printing, watching
 from .base import (
@@ -56,6 +57,7 @@ def _game_json(table: ledger.Table) -> dict[str, Any]:
         "version": table.version,
         "game": table.game.to_json(),
         "score": None if table.sheet is None else table.sheet.to_json(),
+        "substitutes": [sub.to_json() for sub in table.substitutes],
     }
 
 
@@ -111,10 +113,13 @@ def _written(written: ledger.Written, status: int) -> Response:
     return response
 
 
-def _box_entry() -> BoxEntry:
-    """The request's box: CONTRACT.md's box body; an ``id`` is the store's to give."""
+def _box_entry(game_id: str | None = None) -> BoxEntry:
+    """The request's box: CONTRACT.md's box body; an ``id`` is the store's to give. A
+    substitute (E5) may be named in it under his own name: the box is the seat's."""
     data = _object_body()
-    return BoxEntry.from_json({k: v for k, v in data.items() if k != "id"})
+    row = store.get_game(database.session(), game_id) if game_id else None
+    subs = read_substitutes(row.substitutes) if row is not None else ()
+    return BoxEntry.from_json(as_seats({k: v for k, v in data.items() if k != "id"}, subs))
 
 
 @bp.post("/games/<game_id>/boxes")
@@ -125,7 +130,7 @@ def add_box(game_id: str) -> Response:
         ledger.record(
             database.session(),
             game_id,
-            _box_entry(),
+            _box_entry(game_id),
             version=_if_match(),
             key=_idempotency_key(),
             max_boxes=gamedata.max_boxes(),
@@ -139,7 +144,7 @@ def replace_box(game_id: str, box_id: int) -> Response:
     """Correct a box; everything after it is rescored (the event's director: even in
     a game that was ended)."""
     event_id = _authorize(game_id)
-    db, entry, version, key = database.session(), _box_entry(), _if_match(), _idempotency_key()
+    db, entry, version, key = database.session(), _box_entry(game_id), _if_match(), _idempotency_key()
     return _written(
         ledger.correct(db, game_id, box_id, entry, version=version, key=key)
         if event_id is None

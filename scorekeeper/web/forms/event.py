@@ -283,6 +283,12 @@ class ReplaceForm(FlaskForm):
         validators=[InputRequired("Name the new player."), Length(max=80)],
         render_kw={"autocomplete": "off", "autocapitalize": "words"},
     )
+    counts_for = RadioField(
+        "Mid-game, the seat's result counts for",
+        choices=choices([("player", "the player who leaves"), ("by", "the new player")]),
+        default="player",
+        id="replace-counts-for",
+    )
 
 
 class FindSeatForm(FlaskForm):

@@ -149,7 +149,7 @@ def paths() -> dict[str, Any]:
                             "application/json": {
                                 "schema": {
                                     "type": "object",
-                                    "required": list(body),
+                                    "required": [name for name in body if name != "counts_for"],
                                     "properties": body,
                                     "additionalProperties": False,
                                 }
@@ -185,8 +185,10 @@ def paths() -> dict[str, Any]:
                 ),
                 (
                     "replacements",
-                    "A player replaced before his table starts",
-                    {"player": NAME, "by": NAME},
+                    "A player replaced: before his table starts, in a new game; mid-game, "
+                    "the game kept and `by` playing the seat from the next box, its result "
+                    "counting for `counts_for` (the player replaced unless it names `by`; E5)",
+                    {"player": NAME, "by": NAME, "counts_for": NAME},
                     "200",
                 ),
             )
