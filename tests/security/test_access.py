@@ -51,6 +51,7 @@ EVENT_WRITES = {
     "events.withdraw_penalty",
     "events.reopen_table",
     "events.replace",
+    "events.start_round",
     "api.seat_round",
     "api.close_round",
     "api.enter",
@@ -380,6 +381,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/events/anevent/penalties/1/withdraw", {"why": "misread"}),
         ("/events/anevent/tables/1/reopen", {}),
         ("/events/anevent/replace", {"player": "Ann", "by": "Eve"}),
+        ("/events/anevent/rounds/1/start", {"key": "s"}),
         ("/clubs/new", {"name": "Club"}),
         ("/clubs/aclub/owner/join", {"code": "ABCDEF"}),
         ("/clubs/aclub/owner/codes", {}),
@@ -395,7 +397,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
 def test_every_form_needs_its_csrf_token(
     secure_app: Flask, editor: FlaskClient, stored_game: StoredGame
 ) -> None:
-    """Each form POST (all 39 of them, by the editor, who may do them all) without the
+    """Each form POST (all 40 of them, by the editor, who may do them all) without the
     CSRF token, or with a forged one, is refused 400 with a readable page, and nothing is
     stored; the same POST with the page's own token goes through."""
     before = snapshot(secure_app)
@@ -403,7 +405,7 @@ def test_every_form_needs_its_csrf_token(
     form_routes = {
         rule.endpoint for rule in _mutating_rules(secure_app) if not rule.endpoint.startswith("api.")
     }
-    assert len(posts) == len(form_routes) == 39
+    assert len(posts) == len(form_routes) == 40
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}
