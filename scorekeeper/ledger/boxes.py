@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from .. import store
 from ..engine.contract import BoxEntry
-from ..engine.errors import MalformedError
+from ..engine.errors import GameOverError, MalformedError
 from .prologue import (
     _after,
     _changed_rulings,
@@ -34,6 +34,20 @@ from .table import (
 )
 
 # --- writing boxes --------------------------------------------------------------------------
+
+
+def _check_round_limit(db: Session, table: Table) -> None:
+    """Refuse a box at an event's table that has played its round's scored boxes (E7: a
+    round that ends after n scored boxes; a misdeal does not count). The sheet offers
+    no next box there; a phone that still shows the form is told why."""
+    limit = store.events.box_limit_of_game(db, table.id)
+    scored = sum(1 for box in table.boxes if box.ruling is not None and box.ruling.winner)
+    if limit is not None and scored >= limit:
+        raise GameOverError(
+            f"this table has played the round's {limit} scored boxes (E7): the round is over "
+            "here; wait for the director to seat the next round",
+            "ending",
+        )
 
 
 def record(
@@ -69,6 +83,7 @@ def record(
                 f"box {number} cannot be recorded: the next box is {table.next_number}", "number"
             )
         _check_room(table.next_number, max_boxes)
+        _check_round_limit(db, table)
         new, scoring = entry, table.scoring_with(entry)
         sheet = sheet_of(scoring)
         if laid_out:

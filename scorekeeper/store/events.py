@@ -372,6 +372,27 @@ def event_of_game(db: Session, game_id: str) -> tuple[str, int, int] | None:
     return None if row is None else (row[0], row[1], row[2])
 
 
+def box_limit(entry: Mapping[str, Any]) -> int | None:
+    """The scored boxes a table plays in a round, when the event's rounds end after a
+    number of them (E7); None when they end otherwise."""
+    ends = entry.get("round_ends")
+    limit = ends.get("boxes") if isinstance(ends, Mapping) else None
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+
+def box_limit_of_game(db: Session, game_id: str) -> int | None:
+    """:func:`box_limit` of the event a game is played at (one indexed read), or None for
+    a game of no event."""
+    if not _plausible(game_id):
+        return None
+    entry = db.execute(
+        select(Event.entry)
+        .join(EventTable, EventTable.event_id == Event.id)
+        .where(EventTable.game_id == game_id)
+    ).scalar()
+    return None if entry is None else box_limit(entry)
+
+
 def _round_started() -> Any:
     """When a round started (E7): when the director started its clock or, before that,
     when its first box was recorded at any of its tables; None while neither happened

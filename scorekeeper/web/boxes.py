@@ -12,6 +12,8 @@ from flask import Blueprint, Response, abort, request, url_for
 
 from .. import engine, ledger, store
 from ..engine.contract import BoxEntry, SheetBox
+from ..engine.errors import GameOverError
+from ..engine.substitutes import playing
 from ..engine.vocabulary import deal_word
 from . import forms, gamedata, htmx
 from .database import session as db_session
@@ -62,6 +64,9 @@ def _form_page(
         preview_url = url_for("boxes.preview_edit", game_id=table.id, box_id=box.id)
     page = "boxes/edit.html" if box is not None else "boxes/new.html"
     ruling = outcome.ruling if outcome else None
+    number = table.next_number if box is None else _number_of(table, box.id)
+    seats = tuple(table.game.players)
+    now = dict(zip(seats, playing(seats, table.substitutes, number or table.next_number), strict=True))
     return htmx.render(
         page,
         "boxes/_form.html",
@@ -76,7 +81,13 @@ def _form_page(
         preview_url=preview_url,
         notice=notice,
         dealer=_dealer_for(table, box),
-        number=table.next_number if box is None else _number_of(table, box.id),
+        number=number,
+        # E5: a seat's substitute named over it from the box he plays on (the form's
+        # values stay the seats the game is scored under)
+        playing=now,
+        by_choices=[(seat, f"{now[seat]} (for {seat})") for seat in seats]
+        if any(seat != name for seat, name in now.items())
+        else None,
     )
 
 
@@ -146,6 +157,9 @@ def new(game_id: str) -> Response:
         return _taken_page(taken, form, entry)
     except ledger.Stale as stale:
         return _conflict(stale.table, form)
+    except GameOverError as over:  # the game takes no box, whatever the form says
+        table = _editable_game(game_id)
+        return _form_page(table, form, forms.Ruled(errors=[over.message]), 422)
     except engine.ScorekeeperError:
         table = _editable_game(game_id)
         return _form_page(table, form, rule_box(table, form), 422)

@@ -40,6 +40,13 @@ def test_a_director_replaces_a_player_mid_game(live_server: str, browser: Any) -
     heads = table.locator("table.scores thead th").all_inner_texts()
     assert f"Zed for {leaving}" in " ".join(heads), heads
     assert table.locator("tr.substitute-row").inner_text().strip() == f"From box 2, Zed for {leaving}"
+    # The box form names the one who plays the seat now (its value stays the seat's).
+    table.locator(".record-bar a").click()
+    table.wait_for_selector("#box-form")
+    assert table.locator(f"input[name=by][value='{leaving}'] + span").inner_text() == f"Zed (for {leaving})"
+    assert table.locator("#hand-1 > legend").inner_text() == f"Zed for {leaving}"
+    table.goto(live_server + game)
+    table.wait_for_url(SHEET_URL)
     _knock(table, seats[0])  # the second box: Zed plays the seat
     rows = table.locator("table.scores tbody tr").all_inner_texts()
     assert [r.split("\t")[0] for r in rows] == ["1", f"From box 2, Zed for {leaving}", "2"], rows

@@ -636,6 +636,14 @@ def test_a_table_at_its_box_limit_is_told_so_and_offered_no_next_box(client: Fla
     sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "reached the round's limit of 2 scored boxes" in sheet
     assert "Record box" not in sheet and 'id="next-deal"' not in sheet
+    # A phone that still had the form open is refused, saying why, and nothing is stored.
+    version = version_of(client, game_id)
+    late = client.post(f"/games/{game_id}/boxes/new", data=box_form(version, by=players[2], counts=counts))
+    assert late.status_code == 422
+    assert "2 scored boxes (E7)" in late.get_data(as_text=True), re.findall(
+        r'class="error[^>]*>[^<]*', late.get_data(as_text=True)
+    )
+    assert version_of(client, game_id) == version
     other, _ = tables_of(client, event_id)[1]
     assert "Record box 1</a>" in client.get(f"/games/{other}").get_data(as_text=True)
 

@@ -288,13 +288,11 @@ def seat_of_game(db: Session, game_id: str) -> Seat | None:
         return None
     event_id, round, table = found
     row = store.events.get_event(db, event_id)
-    ends = row.entry.get("round_ends") if row is not None else None
-    limit = ends.get("boxes") if isinstance(ends, dict) else None
     return Seat(
         event_id,
         round,
         table,
         store.events.round_clock(db, event_id, round),
-        limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+        store.events.box_limit(row.entry) if row is not None else None,
         str(row.entry.get("name") or "") if row is not None else "",
     )
