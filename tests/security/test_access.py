@@ -54,6 +54,7 @@ EVENT_WRITES = {
     "events.start_round",
     "api.seat_round",
     "api.close_round",
+    "api.start_round",
     "api.enter",
     "api.withdraw",
     "api.penalize",

@@ -705,6 +705,27 @@ class Walk(ClubSteps, RuleBasedStateMachine):
         assert clock is not None and clock["minutes"] == 2, clock
         self.last_director_form = (event, form.action, dict(form.fields))
 
+    @precondition(lambda self: any(e.token for e in self.events))
+    @rule(data=st.data(), twice=st.booleans())
+    def start_the_round_through_the_api(self, data: st.DataObject, twice: bool) -> None:
+        """The same start from the API (tests/web/test_event_api.py starts a timed round
+        step by step): a start sent again keeps the first clock, an untimed round has
+        none to start and keeps none."""
+        event = data.draw(st.sampled_from([e for e in self.events if e.token]))
+        self.touched_events.add(event.id)
+        before = self._event(event)
+        if before.get("finished"):
+            return
+        url = f"/api/v1/events/{event.id}/rounds/{before['round']}/start"
+        auth = {"Authorization": f"Bearer {event.token}"}
+        for _ in range(2 if twice else 1):
+            answer = self.phone["bob"].post(url, headers=auth)
+            assert answer.status_code == 200, answer.get_json()
+        clock = self._event(event)["clock"]
+        timed = "minutes" in (before["event"].get("round_ends") or {})
+        assert timed or clock is None, clock
+        assert before["clock"] is None or clock == before["clock"], (before["clock"], clock)
+
     @precondition(lambda self: any(not e.token for e in self.events))
     @rule(data=st.data())
     def renew_the_directors_codes(self, data: st.DataObject) -> None:

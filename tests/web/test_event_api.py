@@ -129,6 +129,7 @@ def test_the_openapi_document_has_the_events(client: FlaskClient) -> None:
         "/api/v1/events/{event_id}",
         "/api/v1/events/{event_id}/rounds",
         "/api/v1/events/{event_id}/rounds/{number}/close",
+        "/api/v1/events/{event_id}/rounds/{number}/start",
     } <= set(doc["paths"])
     event = doc["components"]["schemas"]["Event"]
     assert {
@@ -255,3 +256,23 @@ def test_a_substitute_is_named_in_a_box_under_his_own_name(app: Flask, client: F
     assert stored["substitutes"] == [{"seat": seat, "by": "Zed", "from_box": 2, "counts_for": "Zed"}]
     standings = {s["player"]: s for s in client.get(f"/api/v1/events/{body['id']}").get_json()["standings"]}
     assert standings["Zed"]["games"] == 1 and standings[seat]["games"] == 0
+
+
+@pytest.mark.rule("E7")
+def test_the_director_starts_a_timed_rounds_clock_through_the_api(client: FlaskClient) -> None:
+    """A round of 40 minutes has no clock when seated; the director's start gives it one,
+    a start sent again keeps the first, another phone may not start it, and a round not
+    seated is refused saying so."""
+    timed = {**EVENT, "round_ends": {"minutes": 40}}
+    body = client.post("/api/v1/events", json=timed, headers={"Idempotency-Key": "t-1"}).get_json()
+    event_id, director = body["id"], {"Authorization": f"Bearer {body['director_token']}"}
+    assert client.get(f"/api/v1/events/{event_id}").get_json()["clock"] is None
+    assert client.post(f"/api/v1/events/{event_id}/rounds/1/start").status_code in (401, 403)
+    started = client.post(f"/api/v1/events/{event_id}/rounds/1/start", headers=director)
+    assert started.status_code == 200, started.get_json()
+    clock = started.get_json()["clock"]
+    assert clock is not None and clock["minutes"] == 40
+    again = client.post(f"/api/v1/events/{event_id}/rounds/1/start", headers=director)
+    assert again.status_code == 200 and again.get_json()["clock"] == clock
+    later = client.post(f"/api/v1/events/{event_id}/rounds/2/start", headers=director)
+    assert later.status_code == 409 and "round 2 is not seated yet" in later.get_json()["error"]["message"]

@@ -141,6 +141,14 @@ def close_round(event_id: str, number: int) -> Response:
     )
 
 
+@bp.post("/events/<event_id>/rounds/<int:number>/start")
+def start_round(event_id: str, number: int) -> Response:
+    """Start round ``number``'s clock (E7; its first box starts it otherwise): the event
+    with its ``clock``. Sent again once the round runs, it writes nothing."""
+    _director(event_id)
+    return _event_response(events.start_round(database.session(), event_id, number, key=_idempotency_key()))
+
+
 @bp.get("/events/<event_id>/results.csv")
 def event_csv(event_id: str) -> Response:
     """The standings with every round's table, seat and points, as CSV."""

@@ -109,6 +109,23 @@ def paths() -> dict[str, Any]:
                 "responses": {"201": stored, **EVENT_ERRORS},
             }
         },
+        "/api/v1/events/{event_id}/rounds/{number}/start": {
+            "post": {
+                "summary": "Start the round's clock (E7: its first box starts it otherwise)",
+                "security": director,
+                "parameters": [
+                    EVENT_ID,
+                    IDEMPOTENCY,
+                    {
+                        "name": "number",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 1},
+                    },
+                ],
+                "responses": {"200": stored, **EVENT_ERRORS},
+            }
+        },
         "/api/v1/events/{event_id}/rounds/{number}/close": {
             "post": {
                 "summary": 'Close the current round; {"force": true} ends running games by agreement',
