@@ -41,8 +41,9 @@ def _check_round_limit(db: Session, table: Table) -> None:
     round that ends after n scored boxes; a misdeal does not count). The sheet offers
     no next box there; a phone that still shows the form is told why."""
     limit = store.events.box_limit_of_game(db, table.id)
-    scored = sum(1 for box in table.boxes if box.ruling is not None and box.ruling.winner)
-    if limit is not None and scored >= limit:
+    if limit is None:
+        return
+    if sum(1 for box in table.boxes if box.ruling is not None and box.ruling.winner) >= limit:
         raise GameOverError(
             f"this table has played the round's {limit} scored boxes (E7): the round is over "
             "here; wait for the director to seat the next round",
