@@ -903,9 +903,13 @@ class _WalkApp:
 
 WALK_APP = _WalkApp()
 
-TestWalk = Walk.TestCase
-TestWalk.settings = settings(
-    max_examples=EXAMPLES,
+PARTS = 3
+"""The walk runs as this many tests of a third of its examples each (each walks its own
+random examples), so that ``make test``'s workers share it instead of one worker walking
+for minutes while the others finish."""
+
+_SETTINGS = settings(
+    max_examples=max(1, -(-EXAMPLES // PARTS)),
     stateful_step_count=STEPS,
     deadline=None,
     suppress_health_check=list(HealthCheck),
@@ -915,6 +919,18 @@ TestWalk.settings = settings(
         p for p in Phase if p is not Phase.shrink or os.environ.get("SCOREKEEPER_WALK_SHRINK", "1") != "0"
     ],
 )
+
+
+class TestWalk1(Walk.TestCase):  # type: ignore[misc,valid-type]
+    settings = _SETTINGS
+
+
+class TestWalk2(Walk.TestCase):  # type: ignore[misc,valid-type]
+    settings = _SETTINGS
+
+
+class TestWalk3(Walk.TestCase):  # type: ignore[misc,valid-type]
+    settings = _SETTINGS
 
 
 @pytest.fixture(autouse=True)

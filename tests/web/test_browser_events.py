@@ -143,7 +143,8 @@ def test_a_nine_player_jersey_night_over_three_rounds(live_server: str, browser:
     director.goto(event)
     assert "Final results" in director.locator("#event header").inner_text()
     final = director.locator(".final-standings table.standings tbody tr")
-    assert final.count() == 9 and final.first.locator("td.rank").inner_text() == "1"
+    # the seating is drawn at random, so two winners of a round may share first place ("=1")
+    assert final.count() == 9 and re.fullmatch(r"=?1", final.first.locator("td.rank").inner_text())
     shot(director, "event-final", full_page=True)
     results = director.request.get(event + "/results.pdf")
     assert results.ok
