@@ -741,10 +741,11 @@ class Walk(ClubSteps, RuleBasedStateMachine):
     def every_page_answers(self) -> None:
         if not hasattr(self, "phone"):
             return
-        for game in [g for g in self.games if g.id in self.touched_games]:
-            self._game_pages(game)
+        opened: set[str] = set()  # a game at a touched event's table is opened once
         for event in [e for e in self.events if e.id in self.touched_events]:
-            self._event_pages(event)
+            self._event_pages(event, opened)
+        for game in [g for g in self.games if g.id in self.touched_games and g.id not in opened]:
+            self._game_pages(game)
         for club in self.clubs:
             if club.id in self.touched_clubs or self.touched_events & set(club.events):
                 self._club_pages(club)
@@ -801,7 +802,7 @@ class Walk(ClubSteps, RuleBasedStateMachine):
         api_pdf = self.phone["watcher"].get(f"/api/v1/games/{game.id}/sheet.pdf")
         assert api_pdf.status_code in (200, 422)
 
-    def _event_pages(self, event: Event) -> None:
+    def _event_pages(self, event: Event, opened: set[str]) -> None:
         body = self._event(event)
         self._standings_are_the_settlements(event, body)
         with store.opened(self.app.config["DATABASE_URL"]) as db:
@@ -839,8 +840,9 @@ class Walk(ClubSteps, RuleBasedStateMachine):
         assert results.status_code == 200 and results.data.startswith(b"%PDF")
         for table in body["tables"]:
             game = next((g for g in self.games if g.id == table["game"]), None)
-            if game is not None:
+            if game is not None and game.id not in opened:
                 self._game_pages(game)
+                opened.add(game.id)
 
     @staticmethod
     def _timed(body: dict[str, Any]) -> bool:
