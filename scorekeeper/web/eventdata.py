@@ -233,7 +233,7 @@ def history(event_id: str) -> list[HistoryEntry]:
 
 def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | None] | None:
     """Where a game is played in an event, and its round's clock while a timed round
-    runs (None for a game of no event): two small reads, since every table's sheet asks."""
+    runs (None for a game of no event): one read, since every table's sheet asks."""
     seat = ledger_events.seat_of_game(db, game_id)
     if seat is None:
         return None
