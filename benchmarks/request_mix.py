@@ -104,7 +104,8 @@ class Mix:
     cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     count: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     profiled: str = ""
-    profiler: cProfile.Profile | None = None
+    profiles: list[cProfile.Profile] = field(default_factory=list)
+    """One profile of each request of the ``profiled`` kind."""
     counting: bool = True
 
     def call(
@@ -139,7 +140,7 @@ class Mix:
         def start_response(status: str, response_headers: list[tuple[str, str]], exc: Any = None) -> None:
             got.append((int(status.split(" ", 1)[0]), response_headers))
 
-        profiler = self.profiler if self.profiled == kind else None
+        profiler = cProfile.Profile() if self.profiled and self.counting else None
         if profiler is not None:
             profiler.enable()
         started = time.process_time()
@@ -156,6 +157,8 @@ class Mix:
         status, pairs = got[0]
         if classify is not None:
             kind = classify(status)
+        if profiler is not None and kind == self.profiled:
+            self.profiles.append(profiler)
         if self.counting:
             self.cpu[kind] += spent
             self.count[kind] += 1
@@ -271,7 +274,7 @@ def run(tables: int = 300, seconds: float = 120.0, seed: int = 34, profile: str 
         with webgames.database(url) as db:
             event = start_event(db, tables, SECRET)
         app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET})
-        mix = Mix(app, profiled=profile, profiler=cProfile.Profile() if profile else None)
+        mix = Mix(app, profiled=profile)
         listed = json.loads(mix.call("open", Phone(), "GET", f"/api/v1/events/{event.id}").body)
         seated = [
             Table(t["game"], make_codes(SECRET.encode(), t["game"], 1).edit, t["players"])
@@ -335,9 +338,9 @@ def run(tables: int = 300, seconds: float = 120.0, seed: int = 34, profile: str 
         "opening_cpu_ms_per_table": round(1000 * opening / tables, 2),
         "load": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
     }
-    if mix.profiler is not None:
+    if mix.profiles:
         out = io.StringIO()
-        pstats.Stats(mix.profiler, stream=out).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(*mix.profiles, stream=out).sort_stats("cumulative").print_stats(45)
         result["profile"] = out.getvalue()
     return result
 
