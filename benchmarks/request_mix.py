@@ -266,7 +266,9 @@ def _director_joins(mix: Mix, event_id: str, code: str) -> Phone:
     return phone
 
 
-def run(tables: int = 300, seconds: float = 120.0, seed: int = 34, profile: str = "") -> dict[str, Any]:
+def run(
+    tables: int = 300, seconds: float = 120.0, seed: int = 34, profile: str = "", callees: str = ""
+) -> dict[str, Any]:
     """The evening replayed; CPU per request by kind, and the mix's average."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="scorekeeper-mix-") as tmp:
@@ -340,7 +342,10 @@ def run(tables: int = 300, seconds: float = 120.0, seed: int = 34, profile: str 
     }
     if mix.profiles:
         out = io.StringIO()
-        pstats.Stats(*mix.profiles, stream=out).sort_stats("cumulative").print_stats(45)
+        stats = pstats.Stats(*mix.profiles, stream=out).sort_stats("cumulative")
+        stats.print_stats(45)
+        if callees:
+            stats.print_callees(callees)
         result["profile"] = out.getvalue()
     return result
 
@@ -365,9 +370,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0, help="of the evening's clock")
     parser.add_argument("--profile", default="", choices=("", *KINDS), help="cProfile this kind")
+    parser.add_argument("--callees", default="", help="with --profile: what these functions call")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args.tables, args.seconds, profile=args.profile)
+    result = run(args.tables, args.seconds, profile=args.profile, callees=args.callees)
     if args.json:
         sys.stdout.write(json.dumps({k: v for k, v in result.items() if k != "profile"}, indent=2) + "\n")
     else:

@@ -37,3 +37,35 @@ def test_the_poll_reads_the_games_version_on_either_database(database_url: str) 
         assert engine.pool.checkedout() == 0
     finally:
         engine.dispose()
+
+
+def test_a_box_at_an_event_table_keeps_its_sums_on_either_database(database_url: str) -> None:
+    """Issue 34: the kept standings' write (``store.kept.game_written``, its statements
+    built once) adds a box's difference on PostgreSQL as on SQLite: a player's first
+    line, then his line again, a table's end by agreement, and the sums stay fresh."""
+    from scorekeeper.engine.event import EventEntry
+    from scorekeeper.ledger import events
+    from tests.walk.kept import assert_kept_is_fresh
+
+    names = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay")
+    with store.db.opened(database_url) as db:
+        event_id = events.start_event(
+            db, EventEntry("Kept", names, rounds=2, seed=7), secret=b"k" * 40
+        ).event.id
+        before = store.kept.read(db, event_id)
+        assert before is not None
+        game_id = sorted(before.tables)[0]
+        for counts in ((14, 4, 13), (3, 20, 25)):
+            table = ledger.load(db, game_id)
+            assert table is not None
+            hands = {p: Hand(count=n) for p, n in zip(table.players, counts, strict=True)}
+            ledger.record(
+                db,
+                game_id,
+                BoxEntry(ending="knock", by=table.players[counts.index(min(counts))], hands=hands),
+            )
+            assert_kept_is_fresh(db, event_id)
+        ledger.end(db, game_id)
+        assert_kept_is_fresh(db, event_id)
+        after = store.kept.read(db, event_id, since=before.version)
+        assert after is not None and set(after.tables) == {game_id} and after.tables[game_id].ended
