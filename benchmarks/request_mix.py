@@ -369,7 +369,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0, help="of the evening's clock")
-    parser.add_argument("--profile", default="", choices=("", *KINDS), help="cProfile this kind")
+    parser.add_argument("--profile", default="", choices=("", *KINDS, "open"), help="cProfile this kind")
     parser.add_argument("--callees", default="", help="with --profile: what these functions call")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
