@@ -52,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import typing
 import urllib.parse
 from collections import defaultdict
 from collections.abc import Iterator
@@ -110,6 +111,8 @@ class Phone:
 
     port: int
     cookie: str = ""
+    sent: typing.ClassVar[int] = 0
+    """Requests sent by every phone (the untimed ones too: opening the games, the warm-up)."""
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -119,6 +122,7 @@ class Phone:
     ) -> tuple[int, dict[str, str], bytes]:
         """Send a request and read its whole answer (status, headers, body unzipped)."""
         async with self.busy:
+            Phone.sent += 1
             for attempt in (1, 2):
                 try:
                     return await asyncio.wait_for(self._exchange(method, path, body, headers), TIMEOUT)
@@ -391,13 +395,14 @@ async def evening(
     projectors = [Phone(ports[n % len(ports)]) for n in range(2 * PROJECTORS)]
     status, _, _ = await director.request("GET", f"/events/{event.id}/standings")
     page = status == 200
-    cpu_before, client_before = server_cpu(servers), time.process_time()
+    cpu_before, client_before, sent_before = server_cpu(servers), time.process_time(), Phone.sent
     # The phones' own process: what it built so far (the event, the imports) is left
     # out of its collector's full collections, whose pauses (50-70 ms) every request in
     # flight would otherwise count as the server's.
     gc.collect()
     gc.freeze()
     night.started = time.perf_counter()
+    rounds_cpu, rounds_sent = 0.0, 0
     for number in range(1, ROUNDS + 1):
         tables = await _tables_now(director, event.id, event.secret)
 
@@ -421,7 +426,10 @@ async def evening(
                 for phone in (at.scorer, *at.watchers)
                 if phone is not None
             ]
+        playing_cpu, playing_sent = server_cpu(servers), Phone.sent
         await asyncio.gather(*work)
+        rounds_cpu += server_cpu(servers) - playing_cpu
+        rounds_sent += Phone.sent - playing_sent
         for at in phones:
             for phone in (at.scorer, *at.watchers):
                 if phone is not None:
@@ -446,7 +454,17 @@ async def evening(
         phone.close()
     if TRACE is not None:
         TRACE.write_text(json.dumps(night.trace), encoding="utf-8")
-    return summary(night, event.tables, elapsed, cpu, client)
+    result = summary(night, event.tables, elapsed, cpu, client)
+    # Every request of the evening: its timed ones are fewer (not the warm-up's, nor the
+    # phones opening their games at each round, 5 requests a table, a sheet among them).
+    sent = Phone.sent - sent_before
+    result["requests_sent"] = sent
+    result["server_cpu_ms_per_request_sent"] = round(1000 * cpu / max(sent, 1), 2)
+    # While the rounds play (the phones seated, before the director closes): the
+    # evening's mix alone, as an evening of hours has it between its seatings.
+    result["server_cpu_ms_per_request_playing"] = round(1000 * rounds_cpu / max(rounds_sent, 1), 2)
+    result["requests_playing"] = rounds_sent
+    return result
 
 
 @dataclass(frozen=True)

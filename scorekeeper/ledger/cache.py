@@ -32,12 +32,15 @@ from .. import store
 if TYPE_CHECKING:
     from . import Table
 
-SIZE = 128
-"""Games kept per process at most: every table of a club evening."""
-BOXES = 3000
-"""Boxes kept per process at most, over all kept games: a scored box with every hand
-as cards holds about 8 KB (a game at the box limit 2.3 MB: docs/performance.md), so
-the kept games hold some 25 MB at worst."""
+SIZE = 512
+"""Games kept per process at most: every table of a 400-table club evening. The
+tables' phones read their games in turn, so a cache smaller than the room keeps none
+(at 128, a 300-table evening scored every game again at every read: issue 34)."""
+BOXES = 12000
+"""Boxes kept per process at most, over all kept games: 40 a table of a 300-table
+evening. A scored box with every hand as cards holds about 8 KB (a game at the box
+limit 2.3 MB: docs/performance.md), so the kept games hold some 100 MB at worst; a
+club's boxes, counts given, far less."""
 
 Game = tuple[str, str]
 """Database and game id: one kept version of each game."""

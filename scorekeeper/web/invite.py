@@ -32,9 +32,11 @@ from .. import ledger, store
 from . import gamedata, htmx
 from .links import public_url
 
-QR_CODES = 512
-"""QR codes kept drawn per process: two for each table of a 100-table evening and more
-(a few kilobytes each)."""
+QR_CODES = 2048
+"""QR codes kept drawn per process: two for each table of a 1,000-table evening (about
+3 KB each, 6 MB in all). The scorers' sheets of an evening ask for them in turn, table
+after table, so a cache smaller than the room keeps none: at 512, a 300-table evening
+(600 codes) drew both codes again for every sheet after a box (issue 34)."""
 
 
 @dataclass(frozen=True)

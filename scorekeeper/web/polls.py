@@ -69,9 +69,7 @@ class Unchanged:
         if sheet is not None:
             if not since[0].isdigit():
                 return False
-            with self.engine.connect() as sql:
-                version = store.version_on(sql, sheet.group(1))
-            return version == int(since[0])
+            return store.version_on(self.engine, sheet.group(1)) == int(since[0])
         standings = STANDINGS.fullmatch(path)
         if standings is not None:
             with self.engine.connect() as sql:

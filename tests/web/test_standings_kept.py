@@ -143,3 +143,59 @@ def test_a_box_at_an_event_table_keeps_the_standings_without_reading_the_event(
     with app.app_context():
         other = standings.now(event_id)
     assert other is not None and other.board.standings == now.board.standings
+
+
+def test_a_standings_line_is_drawn_once_for_what_it_shows(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: the projector's page draws each line after its rank once per process;
+    a box draws again only the lines of the players whose values changed, and the page
+    shows their new scores and everyone's new rank."""
+    import re
+
+    from scorekeeper.web import eventdata
+    from tests.web.conftest import box_form, version_of
+    from tests.web.test_event_pages import tables_of
+
+    drawn: list[str] = []
+    draw = eventdata._standing_row
+
+    def counted(values: tuple[Any, ...], *rest: Any) -> Any:
+        drawn.append(values[0])
+        return draw(values, *rest)
+
+    monkeypatch.setattr(eventdata, "_standing_row", counted)
+    event_id = start_event(client)
+    game_id, players = tables_of(client, event_id)[0]
+
+    def lines() -> dict[str, tuple[str, str]]:
+        page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+        found = re.findall(
+            r'<td class="num rank">(=?\d+)</td>\s*<th scope="row" class="player"><bdi>([^<]+)</bdi>'
+            r'.*?<td class="num score">([^<]+)</td>',
+            page,
+            re.S,
+        )
+        return {name: (rank, score) for rank, name, score in found}
+
+    before = lines()
+    everyone = len(before)
+    assert len(drawn) == everyone and all(rank == "=1" for rank, _ in before.values())
+    assert lines() == before and len(drawn) == everyone  # the same state: nothing drawn
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    drawn.clear()
+    after = lines()
+    assert sorted(drawn) == sorted(players)  # only the table's players' lines again
+    fresh = client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
+    ranks = [s["rank"] for s in fresh]
+    assert after == {
+        s["player"]: (
+            ("=" if ranks.count(s["rank"]) > 1 else "") + str(s["rank"]),
+            eventdata.shown_number(s["score"]),
+        )
+        for s in fresh
+    }
+    assert after[players[1]][0] == "1" and after != before

@@ -281,18 +281,10 @@ class Seat:
 
 def seat_of_game(db: Session, game_id: str) -> Seat | None:
     """The event table a game is played at (for its sheet: the event, the table, the
-    round's clock, the round's limit of boxes), or None for a game of no event. Three
-    small reads."""
-    found = store.events.event_of_game(db, game_id)
+    round's clock, the round's limit of boxes), or None for a game of no event. One
+    read."""
+    found = store.events.seat_of(db, game_id)
     if found is None:
         return None
-    event_id, round, table = found
-    row = store.events.get_event(db, event_id)
-    return Seat(
-        event_id,
-        round,
-        table,
-        store.events.round_clock(db, event_id, round),
-        store.events.box_limit(row.entry) if row is not None else None,
-        str(row.entry.get("name") or "") if row is not None else "",
-    )
+    event_id, round, table, entry, clock = found
+    return Seat(event_id, round, table, clock, store.events.box_limit(entry), str(entry.get("name") or ""))

@@ -1,0 +1,71 @@
+"""The unchanged poll's read (issue 34: ``store.version_on``, through the database
+driver on a pooled connection) reads what the app reads, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from scorekeeper import ledger, store
+from scorekeeper.engine.contract import BoxEntry, GameEntry, Hand
+from scorekeeper.web import create_app, database
+
+
+def test_the_poll_reads_the_games_version_on_either_database(database_url: str) -> None:
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "poll-" + "p" * 40})
+    engine = app.extensions["scorekeeper.engine"]
+    client = app.test_client()
+    try:
+        with app.app_context():
+            db = database.session()
+            game = GameEntry.from_json(
+                {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
+            )
+            game_id = ledger.start(db, game).table.id
+            before = store.game_version(db, game_id)
+        assert before is not None and store.version_on(engine, game_id) == before
+        poll = f"/games/{game_id}/sheet?since={before}"
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+        with app.app_context():
+            db = database.session()
+            hands = {"Ann": Hand(count=14), "Bob": Hand(count=4), "Cal": Hand(count=13)}
+            ledger.record(db, game_id, BoxEntry(ending="knock", by="Bob", hands=hands))
+            after = store.game_version(db, game_id)
+        assert after == store.version_on(engine, game_id) and after != before
+        changed = client.get(poll, headers={"HX-Request": "true"})
+        assert changed.status_code == 200 and f'data-version="{after}"' in changed.get_data(as_text=True)
+        for nothing in ("nosuchgame", "a\x00b", "x" * 40):
+            assert store.version_on(engine, nothing) is None
+        # every connection the polls took went back to the pool
+        assert engine.pool.checkedout() == 0
+    finally:
+        engine.dispose()
+
+
+def test_a_box_at_an_event_table_keeps_its_sums_on_either_database(database_url: str) -> None:
+    """Issue 34: the kept standings' write (``store.kept.game_written``, its statements
+    built once) adds a box's difference on PostgreSQL as on SQLite: a player's first
+    line, then his line again, a table's end by agreement, and the sums stay fresh."""
+    from scorekeeper.engine.event import EventEntry
+    from scorekeeper.ledger import events
+    from tests.walk.kept import assert_kept_is_fresh
+
+    names = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay")
+    with store.db.opened(database_url) as db:
+        event_id = events.start_event(
+            db, EventEntry("Kept", names, rounds=2, seed=7), secret=b"k" * 40
+        ).event.id
+        before = store.kept.read(db, event_id)
+        assert before is not None
+        game_id = sorted(before.tables)[0]
+        for counts in ((14, 4, 13), (3, 20, 25)):
+            table = ledger.load(db, game_id)
+            assert table is not None
+            hands = {p: Hand(count=n) for p, n in zip(table.players, counts, strict=True)}
+            ledger.record(
+                db,
+                game_id,
+                BoxEntry(ending="knock", by=table.players[counts.index(min(counts))], hands=hands),
+            )
+            assert_kept_is_fresh(db, event_id)
+        ledger.end(db, game_id)
+        assert_kept_is_fresh(db, event_id)
+        after = store.kept.read(db, event_id, since=before.version)
+        assert after is not None and set(after.tables) == {game_id} and after.tables[game_id].ended
