@@ -23,7 +23,7 @@ from .blocks import Field, rule_lines, title_block
 from .boxes import Columns, box_labels, box_table, entered, note_of
 from .chart import chart_beside
 from .detail import detail_section
-from .document import Layout, build
+from .document import Layout, QRCode, build
 from .ending import end_of_game, stopped_by_agreement
 from .fonts import FONT, FONT_BOLD, shortened
 from .hollywood import hollywood_section
@@ -173,4 +173,6 @@ def _title(
         ("Game", status),
     ]
     lines = rule_lines(rules, custom)
-    return title_block(heading, lines, fields, width)
+    # The QR code to the game's read-only page, when the server's address is known.
+    qr = ("Online", QRCode(meta.read_only_url)) if meta.read_only_url else None
+    return title_block(heading, lines, fields, width, qr)

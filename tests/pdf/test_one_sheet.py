@@ -17,7 +17,20 @@ from . import games
 from .reading import pdftotext_lines, reader
 
 NAMES = ["Margarethe Johansson", "Bartholomew Ingallsx", "Constance Whitfieldo"]
-assert [len(n) for n in NAMES] == [20, 20, 20]
+ARABIC = ["محمد عبد الرحمن يوسف", "فاطمة الزهراء بن علي", "عبد الله بن عمر حسين"]
+DEVANAGARI = ["अर्जुन विश्वनाथ राणा", "प्रियंका रानी सिन्हा", "सिद्धार्थ मुखर्जी ओम"]
+assert {len(n) for n in NAMES + ARABIC + DEVANAGARI} == {20}
+FURNISHED = SheetMeta(
+    "eve1",
+    3,
+    created=datetime.datetime(2026, 5, 1, 19, 30),
+    printed=datetime.datetime(2026, 5, 2, 9, 0),
+    place="Club Nord",
+    read_only_url="http://192.168.1.20:8000/g/eve1",
+    currency="EUR",
+)
+"""Everything a club's sheet can carry at its top: a place, a currency (the game's own is
+USD) and the QR code to the game's page."""
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +60,45 @@ def test_fifteen_boxes_of_twenty_character_names_are_one_page(evening: dict[str,
     # The seat list above names every player whole.
     for name in NAMES:
         assert name in text
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+@pytest.mark.parametrize(
+    ("names", "meta"),
+    [
+        (NAMES, FURNISHED),
+        (ARABIC, FURNISHED),
+        (DEVANAGARI, None),
+        ([NAMES[0], ARABIC[0], DEVANAGARI[0]], FURNISHED),
+    ],
+    ids=["latin-furnished", "arabic-furnished", "devanagari-bare", "mixed-furnished"],
+)
+def test_an_evening_with_place_currency_and_qr_code_is_one_page(
+    names: list[str], meta: SheetMeta | None, paper: str
+) -> None:
+    # On letter with a place, a currency and the QR code in the footer the settlement's
+    # V6 line spilled onto a page of its own (issue 35): the code stands in the title block.
+    game = games.evening_game(17, names)
+    pdf = games.sheet_pdf(game, detail=False, page_size=paper, meta=meta)
+    assert len(reader(pdf).pages) == 1
+    text = " ".join(pdftotext_lines(pdf))
+    symbol = "€" if meta else "$"
+    for said in (
+        "Final total",
+        "Settlement",
+        "Net result",
+        "Money",
+        "J16",
+        "V6",
+        f"at {symbol}0.05 a point:",
+    ):
+        assert said in text, said
+    # Every payment's money line and its amount, each in the unit of the game's money.
+    assert len(re.findall(rf"−?{re.escape(symbol)}\d+\.\d\d", text)) >= 9
+    if meta:
+        assert {"Club", "Nord", "ONLINE", "2026-05-01"} <= set(text.split())
+    for name in names:  # the seat list names everyone whole, in the text layer as typed
+        assert name in text, name
 
 
 def test_the_short_form_is_the_first_name_or_initials_when_first_names_clash() -> None:
@@ -87,5 +139,9 @@ def test_widened_fields_take_their_room_from_the_others() -> None:
     assert widened([40.0, 60.0, 100.0], [50.0, 20.0, 20.0]) == pytest.approx(
         [50.0, 60 - 10 / 3, 100 - 20 / 3]
     )
-    # Nobody can spare it: the widths stay as they were.
-    assert widened([40.0, 60.0], [90.0, 50.0]) == [40.0, 60.0]
+    # Short of 50 with 10 to spare: the short field gets the 10, the other keeps its need.
+    assert widened([40.0, 60.0], [90.0, 50.0]) == [50.0, 50.0]
+    # Two short fields share what is spared in proportion to what each is short.
+    assert widened([40.0, 40.0, 100.0], [70.0, 50.0, 80.0]) == pytest.approx([55.0, 45.0, 80.0])
+    # Nobody can spare anything: the widths stay as they were.
+    assert widened([40.0, 60.0], [90.0, 60.0]) == [40.0, 60.0]
