@@ -18,11 +18,15 @@ from . import words
 from .fonts import FONT, markup, shortened, width
 from .fonts import width as width_of
 from .runon import TextLine
-from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, ruled, styles, text
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, resized, ruled, styles, text
 
 
-def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Flowable | str:
-    """A player's name in a column ``column`` wide (padded by ``PAD``).
+def name_cell(
+    name: object, column: float, *, bold: bool = False, lines: int = 2, size: float | None = None
+) -> Flowable | str:
+    """A player's name in a column ``column`` wide (padded by ``PAD``), at ``size`` when
+    the table sets its names larger than the cell style (a ladder's 9.5 points): a name
+    in another script's font is drawn apart from the table's font and size.
 
     A body cell's name that fits one line is a plain string: the table draws
     it as it is, never as markup, and fast. Otherwise a Paragraph of the
@@ -30,6 +34,8 @@ def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2
     """
     sheet = styles()
     style = sheet.head if bold else sheet.cell
+    if size is not None:
+        style = resized(style, size)
     raw, width = str(name), column - 2 * PAD - 0.5
     if not bold and fits(raw, style, width):
         return raw
@@ -172,9 +178,14 @@ def form_fields(fields: Sequence[Field], width: float, aside: tuple[str, Flowabl
     drawing = aside[1].wrap(width, width)[0] + 3 * mm if aside else 0.0
     shares = [(width - drawing) * w / sum(weights) for w in weights]
     tallest = max((len(_listed(value)) for _, value in fields if not isinstance(value, str)), default=0)
+    # Nor narrower than its label, when it has a value (a pad's blank line to write on
+    # keeps its share): a label that wraps makes the whole block a line taller.
     needs = [
-        _room_for(value, value_style, tallest) if isinstance(value, str) else _widest(value, value_style)
-        for _, value in fields
+        max(
+            width_of(label.upper(), FONT, label_style.fontSize) + 3 * mm + 1 if value else 0.0,
+            _room_for(value, value_style, tallest) if isinstance(value, str) else _widest(value, value_style),
+        )
+        for label, value in fields
     ]
     widths = widened(shares, needs)
     labels: list[Flowable] = [Paragraph(text(label).upper(), label_style) for label, _ in fields]

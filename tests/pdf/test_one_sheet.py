@@ -145,3 +145,14 @@ def test_widened_fields_take_their_room_from_the_others() -> None:
     assert widened([40.0, 40.0, 100.0], [70.0, 50.0, 80.0]) == pytest.approx([55.0, 45.0, 80.0])
     # Nobody can spare anything: the widths stay as they were.
     assert widened([40.0, 60.0], [90.0, 60.0]) == [40.0, 60.0]
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+@pytest.mark.parametrize("preset", ["jersey-scarne", "three-hand-parlett", "knock-rummy"])
+def test_no_label_of_the_title_block_wraps(preset: str, paper: str) -> None:
+    # Short names (Ann, Bob, Cal) asked little room for the seat list and its label wrapped
+    # to "PLAYERS IN SEAT" over "ORDER": the whole block a line taller (issue 35's review).
+    pdf = games.sheet_pdf(games.preset_game(preset), page_size=paper, meta=FURNISHED)
+    lines = pdftotext_lines(pdf)
+    for label in ("DATE", "PLACE", "PLAYERS IN SEAT ORDER", "STAKE", "GAME", "ONLINE"):
+        assert label in lines, label
