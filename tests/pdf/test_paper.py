@@ -184,6 +184,38 @@ def test_pads_are_ruled_for_handwriting(rules: str, seats: int) -> None:
     assert heights[0] >= 10 * mm - 0.01  # the name boxes
 
 
+def test_five_seats_on_letter_keep_15_mm_score_cells_within_the_margins() -> None:
+    # Letter's landscape body is 242 mm: five seats of three 15 mm cells beside the deal's
+    # columns ran 13 mm into the right margin. The count (two digits) gives up the room.
+    width = (279.4 - 28 - 9) * mm  # letter landscape, less the margins and margin note
+    table: Any = box_pad(engine.find_rules("knock-rummy"), 5, width, 200 * mm)
+    widths = list(table._colWidths)
+    assert sum(widths) <= width + 0.01
+    scores = widths[4:]
+    assert all(w >= 11 * mm - 0.01 for w in scores[0::3])  # count
+    assert all(w >= 15 * mm - 0.01 for n, w in enumerate(scores) if n % 3)  # hand, total
+
+
+@needs_poppler
+@pytest.mark.parametrize("size", ["A4", "letter"])
+@pytest.mark.parametrize("kind", ["knock-rummy pad of 5", "knock-rummy sheet of 5", "hollywood pad of 12"])
+def test_every_page_keeps_its_right_margin(kind: str, size: str, tmp_path: Path) -> None:
+    if kind == "knock-rummy sheet of 5":
+        pdf = games.sheet_pdf(games.knock_rummy_game(["Ann", "Bob", "Cal", "Dee", "Eve"]), page_size=size)
+    else:
+        preset, _, _, seats = kind.split()
+        if preset == "hollywood":
+            pdf = render_blank_pad(preset, page_size=size, columns=int(seats))
+        else:
+            pdf = render_blank_pad(preset, page_size=size, players=int(seats))
+    for page in range(1, len(reader(pdf).pages) + 1):
+        where = tmp_path / str(page)
+        where.mkdir()
+        width, height, body = pixels(pdf, where, page)
+        rightmost = max(x for y in range(0, height, 2) for x in range(width) if body[y * width + x] < 200)
+        assert width - 1 - rightmost >= MARGIN / mm * 72 / 25.4 - 1, (kind, page)
+
+
 def test_each_game_gets_its_columns_on_the_pad() -> None:
     assert contains_run(
         lines(render_blank_pad("oklahoma")), ["Hand", "Dlr", "How", "Won", "Upcard", "seat A"]
