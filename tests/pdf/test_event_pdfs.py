@@ -4,6 +4,7 @@ page's pixels compared module by module with the code of the expected link."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,7 +23,7 @@ from scorekeeper.pdf.events import (
     render_table_cards,
 )
 
-from .reading import contains_run, flat, lines, page_texts, reader
+from .reading import contains_run, flat, lines, page_texts, pdftotext, reader
 
 needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 JOIN = "http://192.168.1.20:5000/games/{}/join#" + "E" * 32
@@ -63,6 +64,19 @@ def test_each_table_gets_a_card_with_its_number_round_and_seats() -> None:
     assert "Round 2 · 40 minutes" in text
     assert "type the code K7M 1QX" in text and "type the code K7M 5QX" in text
     assert "Table 5" in pages[1] and "Table 5" not in pages[0]
+
+
+@pytest.mark.parametrize("size", ["A4", "letter"])
+def test_a_full_name_that_deals_first_prints_whole(size: str) -> None:
+    # Beside "deals first (the cut)" a 20-character name was cut: "Margarethe Johan…"
+    # (issue 35's review of the table cards).
+    seats = ("Margarethe Johansson", "محمد عبد الرحمن يوسف", "अर्जुन विश्वनाथ राणा")
+    cards = [TableCard("Club", 1, n, seats, dealer=seats[n - 1]) for n in (1, 2, 3)]
+    text = pdftotext(render_table_cards(cards, size=size))
+    assert "…" not in text
+    plain = re.sub("[\u202a-\u202e]", "", text)
+    for name in seats:
+        assert plain.count(name) == 3, name
 
 
 def test_a_card_without_a_link_has_no_qr_code() -> None:
