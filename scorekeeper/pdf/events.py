@@ -311,7 +311,8 @@ def _score_lines(results: Results) -> list[Flowable]:
         parts = [f"<strike>{text(said)}</strike>" if struck else text(said) for said, struck in each.lines]
         gone = " (withdrawn)" if each.withdrawn else ""
         body = "; ".join(parts) if parts else "nothing yet"
-        line = f"<b>{text(each.player)}</b>{gone}: {body} = <b>{text(each.score)}</b>"
+        # The name bold in its own script's bold face (Arabic printed regular beside bold).
+        line = f"<b>{text(each.player, FONT_BOLD)}</b>{gone}: {body} = <b>{text(each.score, FONT_BOLD)}</b>"
         story.append(Paragraph(line, styles().body))
     if results.stake:
         story.append(_heading(f"Who pays whom (stake {results.stake})"))

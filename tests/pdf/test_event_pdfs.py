@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import segno
@@ -16,6 +17,7 @@ from reportlab.lib.units import mm
 from scorekeeper.pdf.events import (
     CARD_QR,
     Results,
+    ScoreLines,
     Standing,
     TableCard,
     TableResult,
@@ -200,3 +202,24 @@ def test_a_name_in_another_script_is_set_at_the_standings_size() -> None:
     reader(pdf).pages[0].extract_text(visitor_text=seen)
     assert sizes["Ann"] == {9.5} and set(sizes) == set(names), sizes
     assert all(found == {9.5} for found in sizes.values()), sizes
+
+
+def test_each_score_is_made_under_a_bold_name_in_every_script() -> None:
+    # "How each score is made" set Latin names bold and Arabic, Devanagari, Thai and Hebrew
+    # names in their regular face (issue 35's review of the results sheet). Chinese has no
+    # bold face bundled (Droid Sans Fallback): not here.
+    names = ("Ann", "محمد العربي", "अर्जुन शर्मा", "สมชาย ใจดี", "דוד כהן")
+    made = tuple(ScoreLines(name, (("round 1 table 1: +10", False),), "+10") for name in names)
+    pdf = render_results(Results("Night", lines=made))
+    faces: dict[str, set[str]] = {}
+
+    def seen(said: str, _cm: object, _tm: object, font: Any, _size: float) -> None:
+        for name in names:
+            if said.strip() and said.strip() in name and font is not None:
+                faces.setdefault(name, set()).add(str(font["/BaseFont"]).split("+")[-1])
+
+    page = reader(pdf).pages[0]
+    page.extract_text(visitor_text=seen)
+    assert set(faces) == set(names), faces
+    for name, found in faces.items():
+        assert all("Bold" in face for face in found), (name, found)
