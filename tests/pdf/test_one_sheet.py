@@ -156,3 +156,15 @@ def test_no_label_of_the_title_block_wraps(preset: str, paper: str) -> None:
     lines = pdftotext_lines(pdf)
     for label in ("DATE", "PLACE", "PLAYERS IN SEAT ORDER", "STAKE", "GAME", "ONLINE"):
         assert label in lines, label
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_a_payment_between_two_full_names_is_one_line(evening: dict[str, object], paper: str) -> None:
+    # Beside the chart on A4 the settlement's name columns wrapped "Margarethe / Johansson"
+    # while its figure columns stood half empty (issue 35's review).
+    pdf = games.sheet_pdf(evening, detail=False, page_size=paper, meta=FURNISHED)
+    score = engine.score(evening)
+    lines = pdftotext_lines(pdf, layout=True)
+    for payment in score["settlement"]:
+        row = rf"^{payment['from']} +{payment['to']} +{payment['points']} +€\d+\.\d\d\b"
+        assert any(re.match(row, line) for line in lines), payment
