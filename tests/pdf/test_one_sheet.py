@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import datetime
 import re
+from pathlib import Path
 
 import pytest
+import segno
 
 from scorekeeper import engine
 from scorekeeper.pdf.blocks import short_names, widened
 from scorekeeper.pdf.meta import SheetMeta
 
 from . import games
-from .reading import pdftotext_lines, reader
+from .reading import pdftotext_lines, qr_modules, reader
 
 NAMES = ["Margarethe Johansson", "Bartholomew Ingallsx", "Constance Whitfieldo"]
 ARABIC = ["محمد عبد الرحمن يوسف", "فاطمة الزهراء بن علي", "عبد الله بن عمر حسين"]
@@ -74,7 +76,7 @@ def test_fifteen_boxes_of_twenty_character_names_are_one_page(evening: dict[str,
     ids=["latin-furnished", "arabic-furnished", "devanagari-bare", "mixed-furnished"],
 )
 def test_an_evening_with_place_currency_and_qr_code_is_one_page(
-    names: list[str], meta: SheetMeta | None, paper: str
+    names: list[str], meta: SheetMeta | None, paper: str, tmp_path: Path
 ) -> None:
     # On letter with a place, a currency and the QR code in the footer the settlement's
     # V6 line spilled onto a page of its own (issue 35): the code stands in the title block.
@@ -97,6 +99,10 @@ def test_an_evening_with_place_currency_and_qr_code_is_one_page(
     assert len(re.findall(rf"−?{re.escape(symbol)}\d+\.\d\d", text)) >= 9
     if meta:
         assert {"Club", "Nord", "ONLINE", "2026-05-01"} <= set(text.split())
+        # The code on the page is the game's address, module for module (test_paper's test).
+        grid, _ = qr_modules(pdf, tmp_path, dpi=200)
+        assert meta.read_only_url is not None
+        assert grid == [[bool(m) for m in row] for row in segno.make(meta.read_only_url, error="m").matrix]
     for name in names:  # the seat list names everyone whole, in the text layer as typed
         assert name in text, name
 
