@@ -244,7 +244,11 @@ def _widest(value: Sequence[tuple[str, str]], style: ParagraphStyle) -> float:
 def _room_for(value: str, style: ParagraphStyle, lines: int) -> float:
     """The narrowest a field of ``value`` (markup) can be: its longest word, and room to
     keep within ``lines`` lines when that is more than one (found by halving)."""
-    least = max((width_of(word, FONT_BOLD, style.fontSize) for word in _plain(value).split()), default=0.0)
+    # Words as the lines break them: a no-break space (a date and its time) joins its words.
+    words_ = re.split(r"[ \t\n]+", html.unescape(re.sub(r"<[^>]*>", "", value)).strip())
+    least = max(
+        (width_of(word.replace("\xa0", " "), FONT_BOLD, style.fontSize) for word in words_), default=0.0
+    )
     least += 3 * mm + 1
     if lines <= 1 or not value:
         return least

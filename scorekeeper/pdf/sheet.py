@@ -162,7 +162,8 @@ def _title(
             status += f", {text(score.next_dealer)} deals next"
     when = text(date)
     if meta.started is not None:
-        when = text(stamp(meta.started))
+        # The date and the time on one line: "19:30" alone under "2026-05-01" read as another field.
+        when = text(stamp(meta.started)).replace(" ", "&nbsp;", 1)
     fields: list[Field] = [("Date", when)]
     if meta.place:
         fields.append(("Place", text(meta.place)))

@@ -70,3 +70,5 @@ def test_an_evening_from_a_file_with_place_currency_and_url_is_one_page(
     text = " ".join(pages[0].split())
     assert {"ONLINE", "Club", "Nord", "19:30"} <= set(text.split())
     assert "Settlement" in text and "at €0.05 a point:" in text
+    # The date and the time on one line of the title block (the time wrapped under it).
+    assert "2026-05-01 19:30" in pdftotext(target.read_bytes(), layout=True)
