@@ -178,16 +178,24 @@ def form_fields(fields: Sequence[Field], width: float, aside: tuple[str, Flowabl
     drawing = aside[1].wrap(width, width)[0] + 3 * mm if aside else 0.0
     shares = [(width - drawing) * w / sum(weights) for w in weights]
     tallest = max((len(_listed(value)) for _, value in fields if not isinstance(value, str)), default=0)
+
     # Nor narrower than its label, when it has a value (a pad's blank line to write on
     # keeps its share): a label that wraps makes the whole block a line taller.
-    needs = [
-        max(
-            width_of(label.upper(), FONT, label_style.fontSize) + 3 * mm + 1 if value else 0.0,
-            _room_for(value, value_style, tallest) if isinstance(value, str) else _widest(value, value_style),
-        )
-        for label, value in fields
-    ]
-    widths = widened(shares, needs)
+    def needs(lines: int) -> list[float]:
+        return [
+            max(
+                width_of(label.upper(), FONT, label_style.fontSize) + 3 * mm + 1 if value else 0.0,
+                _room_for(value, value_style, lines)
+                if isinstance(value, str)
+                else _widest(value, value_style),
+            )
+            for label, value in fields
+        ]
+
+    # What keeps a field within the seat list's lines is sought only when a field is short.
+    least = needs(1)
+    short = any(need > share for need, share in zip(least, shares, strict=True))
+    widths = widened(shares, needs(tallest)) if short else shares
     labels: list[Flowable] = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
     values: list[Flowable] = [
         Paragraph(value or "&nbsp;", value_style)
