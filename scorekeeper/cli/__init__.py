@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--started", type=_moment, help="when play began, e.g. 2026-05-01T19:30")
     sheet.add_argument("--currency", help="the stake's currency, e.g. EUR or $")
     sheet.add_argument("--game-id", help="the stored game's id, printed in every footer")
-    sheet.add_argument("--url", help="the game's read-only page: a QR code to it in the footer")
+    sheet.add_argument("--url", help="the game's read-only page: a QR code to it beside the title block")
     pad = command("pad", _pad, "a blank score pad to print for a game played on paper")
     pad.add_argument("preset", metavar="PRESET", help="the rule set, e.g. jersey-scarne")
     pad.add_argument(

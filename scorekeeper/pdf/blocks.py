@@ -18,11 +18,15 @@ from . import words
 from .fonts import FONT, markup, shortened, width
 from .fonts import width as width_of
 from .runon import TextLine
-from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, ruled, styles, text
+from .styles import FONT_BOLD, HEAD, INK, MUTED, PAD, RULE, fits, fitted_rows, resized, ruled, styles, text
 
 
-def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2) -> Flowable | str:
-    """A player's name in a column ``column`` wide (padded by ``PAD``).
+def name_cell(
+    name: object, column: float, *, bold: bool = False, lines: int = 2, size: float | None = None
+) -> Flowable | str:
+    """A player's name in a column ``column`` wide (padded by ``PAD``), at ``size`` when
+    the table sets its names larger than the cell style (a ladder's 9.5 points): a name
+    in another script's font is drawn apart from the table's font and size.
 
     A body cell's name that fits one line is a plain string: the table draws
     it as it is, never as markup, and fast. Otherwise a Paragraph of the
@@ -30,6 +34,8 @@ def name_cell(name: object, column: float, *, bold: bool = False, lines: int = 2
     """
     sheet = styles()
     style = sheet.head if bold else sheet.cell
+    if size is not None:
+        style = resized(style, size)
     raw, width = str(name), column - 2 * PAD - 0.5
     if not bold and fits(raw, style, width):
         return raw
@@ -103,13 +109,20 @@ def heading_row(start: tuple[int, int], stop: tuple[int, int]) -> list[tuple[Any
     ]
 
 
-def title_block(title: str, lines: Sequence[str], fields: Sequence[Field], width: float) -> list[Flowable]:
-    """The top of page 1: the title, what rules apply, and the pad's form fields."""
+def title_block(
+    title: str,
+    lines: Sequence[str],
+    fields: Sequence[Field],
+    width: float,
+    aside: tuple[str, Flowable] | None = None,
+) -> list[Flowable]:
+    """The top of page 1: the title, what rules apply, and the pad's form fields, with
+    ``aside`` (a label and a drawing: the QR code to the game's page) at their right."""
     sheet = styles()
     story: list[Flowable] = [Paragraph(text(title), sheet.title)]
     story += [Paragraph(line, sheet.subtitle) for line in lines]
     story.append(Spacer(1, 2.5 * mm))
-    story.append(form_fields(fields, width))
+    story.append(form_fields(fields, width, aside))
     return story
 
 
@@ -137,10 +150,13 @@ def _whole_lines(value: Sequence[tuple[str, str]], style: ParagraphStyle, room: 
     return Paragraph("<br/>".join(lines), style)
 
 
-def form_fields(fields: Sequence[Field], width: float) -> Table:
+def form_fields(fields: Sequence[Field], width: float, aside: tuple[str, Flowable] | None = None) -> Table:
     """Labelled fields side by side, as printed at the head of a paper pad.
 
     ``fields`` holds (label, markup) pairs; an empty value leaves a line to write on.
+    ``aside`` is a last field of a label and a drawing (a QR code), as wide as the
+    drawing, with no line to write on: it stands beside the seat list, never above the
+    box table, so it costs the page no height.
     """
     sheet = styles()
     label_style = sheet.small.clone("field-label", textColor=MUTED, fontSize=6.5, leading=8)
@@ -156,59 +172,123 @@ def form_fields(fields: Sequence[Field], width: float) -> Table:
         for _, value in fields
     ]
     # A field is never narrower than its longest word: "2026-05-01" beside five other
-    # fields was cut into "2026-05-0" and "1" (issue 35's evening of full names).
-    # The seat list spares nothing: its names print whole, shrunk, and cut only past that.
-    shares = [width * w / sum(weights) for w in weights]
-    needs = [
-        max((width_of(word, FONT, value_style.fontSize) for word in _plain(value).split()), default=0.0)
-        + 3 * mm
-        + 1
-        if isinstance(value, str)
-        else share
-        for (_, value), share in zip(fields, shares, strict=True)
-    ]
-    widths = widened(shares, needs)
-    labels = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
-    values = [
+    # fields was cut into "2026-05-0" and "1" (issue 35's evening of full names), nor
+    # than lets it wrap to more lines than the seat list has. The seat list asks for the
+    # width of its longest name, so that names print whole; short of it they shrink.
+    drawing = aside[1].wrap(width, width)[0] + 3 * mm if aside else 0.0
+    shares = [(width - drawing) * w / sum(weights) for w in weights]
+    tallest = max((len(_listed(value)) for _, value in fields if not isinstance(value, str)), default=0)
+
+    # Nor narrower than its label, when it has a value (a pad's blank line to write on
+    # keeps its share): a label that wraps makes the whole block a line taller.
+    def needs(lines: int) -> list[float]:
+        return [
+            max(
+                width_of(label.upper(), FONT, label_style.fontSize) + 3 * mm + 1 if value else 0.0,
+                _room_for(value, value_style, lines)
+                if isinstance(value, str)
+                else _widest(value, value_style),
+            )
+            for label, value in fields
+        ]
+
+    # What keeps a field within the seat list's lines is sought only when a field is short.
+    least = needs(1)
+    short = any(need > share for need, share in zip(least, shares, strict=True))
+    widths = widened(shares, needs(tallest)) if short else shares
+    labels: list[Flowable] = [Paragraph(text(label).upper(), label_style) for label, _ in fields]
+    values: list[Flowable] = [
         Paragraph(value or "&nbsp;", value_style)
         if isinstance(value, str)
         else _whole_lines(value, value_style, column - 3 * mm)
         for (_, value), column in zip(fields, widths, strict=True)
     ]
+    if aside:
+        label, flowable = aside
+        labels.append(Paragraph(text(label).upper(), label_style))
+        values.append(flowable)
+        widths.append(drawing)
     table = Table([labels, values], colWidths=widths, hAlign="LEFT")
     table.setStyle(
         ruled(
             [
                 # A line under each value to write on, with a gap between fields.
-                ("LINEBELOW", (0, 1), (-1, 1), 0.6, INK),
+                ("LINEBELOW", (0, 1), (len(fields) - 1, 1), 0.6, INK),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm),
                 ("TOPPADDING", (0, 0), (-1, 0), 0),
                 ("BOTTOMPADDING", (0, 0), (-1, 0), 0.5),
                 ("BOTTOMPADDING", (0, 1), (-1, 1), 2),
                 ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                # The drawing stands at the right margin, level with the fields' tops.
+                *(
+                    [
+                        ("LEFTPADDING", (-1, 0), (-1, -1), 3 * mm),
+                        ("RIGHTPADDING", (-1, 0), (-1, -1), 0),
+                        ("VALIGN", (-1, 1), (-1, 1), "TOP"),
+                    ]
+                    if aside
+                    else []
+                ),
             ]
         )
     )
     return table
 
 
+def _widest(value: Sequence[tuple[str, str]], style: ParagraphStyle) -> float:
+    """The width a list of names asks for: its longest line at full size, padded."""
+    size = style.fontSize
+    return (
+        max(
+            (width(_plain(lead), FONT_BOLD, size) + width(name, FONT, size) for lead, name in value),
+            default=0.0,
+        )
+        + 3 * mm
+        + 1
+    )
+
+
+def _room_for(value: str, style: ParagraphStyle, lines: int) -> float:
+    """The narrowest a field of ``value`` (markup) can be: its longest word, and room to
+    keep within ``lines`` lines when that is more than one (found by halving)."""
+    # Words as the lines break them: a no-break space (a date and its time) joins its words.
+    words_ = re.split(r"[ \t\n]+", html.unescape(re.sub(r"<[^>]*>", "", value)).strip())
+    least = max(
+        (width_of(word.replace("\xa0", " "), FONT_BOLD, style.fontSize) for word in words_), default=0.0
+    )
+    least += 3 * mm + 1
+    if lines <= 1 or not value:
+        return least
+    most = width_of(_plain(value), FONT_BOLD, style.fontSize) + 3 * mm + 1
+    paragraph = Paragraph(value, style)
+    while most - least > 2:
+        middle = (least + most) / 2
+        _, tall = paragraph.wrap(middle - 3 * mm, 1000)
+        if round(tall / style.leading) <= lines:
+            most = middle
+        else:
+            least = middle
+    return max(least, most)
+
+
 def widened(widths: Sequence[float], needs: Sequence[float]) -> list[float]:
     """``widths`` with each narrower than its need widened to it, the room taken from the
-    others in proportion to what they have beyond their own needs (as they are when the
-    others cannot spare it).
+    others in proportion to what they have beyond their own needs; when the others cannot
+    spare all of it, they give what they spare, shared in proportion to what is short.
 
     >>> widened([50, 150], [80, 20])
     [80.0, 120.0]
     >>> widened([50, 150], [80, 140])
-    [50, 150]
+    [60.0, 140.0]
     """
     short = sum(max(0.0, need - have) for have, need in zip(widths, needs, strict=True))
     spare = sum(max(0.0, have - need) for have, need in zip(widths, needs, strict=True))
-    if not short or spare < short:
+    if not short or not spare:
         return list(widths)
+    given = min(short, spare)
     return [
-        float(need) if need > have else have - short * (have - need) / spare
+        have + (need - have) * given / short if need > have else have - given * (have - need) / spare
         for have, need in zip(widths, needs, strict=True)
     ]
 

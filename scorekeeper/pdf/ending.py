@@ -197,6 +197,10 @@ def shutout_mark(rules: engine.Rules) -> str:
     return "×2 shut out" if rules.shutout == "double" else f"+{rules.shutout} shut out"
 
 
+POINTS_WIDTH, AMOUNT_WIDTH = 14 * mm, 20 * mm
+"""The settlement's figure columns: "Points" and its number, "−€1,234.56"."""
+
+
 def settlement_table(
     payments: Sequence[Payment],
     stake: object,
@@ -213,7 +217,9 @@ def settlement_table(
     sheet = styles()
     money = any(p.amount not in (None, 0) for p in payments) or words.stake(stake) != "none"
     shutout = any(p.shutout for p in payments)
-    rest = 20 * mm + (26 * mm if money else 0) + 22 * mm * shutout
+    # The figures take what "−€1,234.56" needs; the names the rest, so that two full names
+    # (20 characters) keep a payment on one line on A4 beside the chart (they wrapped).
+    rest = POINTS_WIDTH + (AMOUNT_WIDTH if money else 0) + 22 * mm * shutout
     name_width = max(24 * mm, min(40 * mm, (width - rest) / 2))
     head = ["Pays", "To", "Points"] + (["Amount"] if money else []) + (["Shutout"] * shutout)
     rows: list[list[Any]] = [[Paragraph(h, sheet.head) for h in head]]
@@ -228,7 +234,7 @@ def settlement_table(
         if shutout:
             row.append(shutout_mark if payment.shutout else "")
         rows.append(row)
-    widths = [name_width, name_width, 20 * mm] + ([26 * mm] if money else []) + [22 * mm] * shutout
+    widths = [name_width, name_width, POINTS_WIDTH] + ([AMOUNT_WIDTH] if money else []) + [22 * mm] * shutout
     table = Table(rows, colWidths=widths, hAlign="LEFT")
     table.setStyle(
         ruled(

@@ -219,11 +219,20 @@ def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: floa
         canvas.drawString(left, seat_y, f"Seat {number}")
         canvas.setFillColor(INK)
         deals = player == card.dealer
-        name_room = room - (40 if deals else 16) * mm
-        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, 14, room=name_room)
+        note = "deals first (the cut)"
+        beside = room - 16 * mm - fonts.width(note, FONT, 9) - 2 * mm
+        # The first dealer's note beside his name when the name fits there at 11 points or
+        # more, else on a line under it: a full name is never cut short for it (it was).
+        below = deals and fonts.width(player, FONT_BOLD, 11) > beside
+        size = _seat_size(player, beside if deals and not below else room - 16 * mm)
+        fonts.draw(canvas, left + 16 * mm, seat_y, player, FONT_BOLD, size, room=room - 16 * mm)
         if deals:
             canvas.setFillColor(MUTED)
-            fonts.draw(canvas, right, seat_y, "deals first (the cut)", FONT, 9, align="right")
+            if below:
+                seat_y -= 12
+                fonts.draw(canvas, left + 16 * mm, seat_y, note, FONT, 9)
+            else:
+                fonts.draw(canvas, right, seat_y, note, FONT, 9, align="right")
         seat_y -= 20
     if card.rules:
         canvas.setFillColor(MUTED)
@@ -238,6 +247,14 @@ def _card(canvas: Canvas, card: TableCard, x: float, y: float, w: float, h: floa
             said += f" · or type the code {card.code[:3]} {card.code[3:]}"
         fonts.draw(canvas, x + w / 2, y + inner + 2, said, FONT, 8.5, align="centre", room=room)
     canvas.restoreState()
+
+
+def _seat_size(player: str, room: float) -> float:
+    """The size a card sets a seat's name in: 14 points, shrunk (to 10) to fit ``room``."""
+    size = 14.0
+    while size > 10 and fonts.width(player, FONT_BOLD, size) > room:
+        size -= 0.5
+    return size
 
 
 HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
@@ -294,7 +311,8 @@ def _score_lines(results: Results) -> list[Flowable]:
         parts = [f"<strike>{text(said)}</strike>" if struck else text(said) for said, struck in each.lines]
         gone = " (withdrawn)" if each.withdrawn else ""
         body = "; ".join(parts) if parts else "nothing yet"
-        line = f"<b>{text(each.player)}</b>{gone}: {body} = <b>{text(each.score)}</b>"
+        # The name bold in its own script's bold face (Arabic printed regular beside bold).
+        line = f"<b>{text(each.player, FONT_BOLD)}</b>{gone}: {body} = <b>{text(each.score, FONT_BOLD)}</b>"
         story.append(Paragraph(line, styles().body))
     if results.stake:
         story.append(_heading(f"Who pays whom (stake {results.stake})"))

@@ -20,6 +20,8 @@ from .document import Layout, build
 from .styles import FONT, FONT_BOLD, FRAMED_GRID, HEAD, MARGIN, paper_size, ruled, styles, text
 
 HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
+SIZE = 9.5
+"""The ladder's body size: a name in any script is set at it, as a Latin one is."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def _ladder(lines: Sequence[LadderLine], width: float) -> Flowable:
         rows.append(
             [
                 "–" if line.rank is None else str(line.rank),
-                name_cell(line.name, name_w),
+                name_cell(line.name, name_w, size=SIZE),
                 words.number(line.points),
                 str(line.evenings),
                 _moved(line.moved),
@@ -105,8 +107,8 @@ def _ladder(lines: Sequence[LadderLine], width: float) -> Flowable:
             [
                 *HEADED,
                 ("ALIGN", (2, 1), (4, -1), "RIGHT"),
-                ("FONT", (0, 1), (-1, -1), FONT, 9.5),
-                ("FONT", (2, 1), (2, -1), FONT_BOLD, 9.5),
+                ("FONT", (0, 1), (-1, -1), FONT, SIZE),
+                ("FONT", (2, 1), (2, -1), FONT_BOLD, SIZE),
             ]
         )
     )
@@ -117,9 +119,12 @@ def _evenings(evenings: Sequence[tuple[str, str, str]], width: float) -> Flowabl
     head = styles().head
     rows: list[list[object]] = [[Paragraph(h, head) for h in ("Date", "Evening", "Won by")]]
     name_w = (width - 25 * mm) / 2
-    rows += [[day, name_cell(name, name_w), name_cell(won, name_w)] for day, name, won in evenings]
+    rows += [
+        [day, name_cell(name, name_w, size=SIZE), name_cell(won, name_w, size=SIZE)]
+        for day, name, won in evenings
+    ]
     table = Table(rows, colWidths=[25 * mm, name_w, name_w], repeatRows=1, hAlign="LEFT")
-    table.setStyle(ruled([*HEADED, ("FONT", (0, 1), (-1, -1), FONT, 9.5)]))
+    table.setStyle(ruled([*HEADED, ("FONT", (0, 1), (-1, -1), FONT, SIZE)]))
     return table
 
 

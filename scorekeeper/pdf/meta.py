@@ -44,7 +44,7 @@ class SheetMeta:
     """When the sheet was printed: the footer's time and the PDF's modification date."""
     app_version: str = field(default_factory=lambda: installed_version())
     read_only_url: str | None = None
-    """The game's read-only page; a QR code to it goes in the footer when given."""
+    """The game's read-only page; a QR code to it stands in the title block when given."""
     currency: str = ""
     """The currency the stake is in ("EUR", "$"), printed with every amount of money."""
     revised: Mapping[str, int] = field(default_factory=dict)

@@ -28,23 +28,23 @@ from . import words
 from .blocks import Field, form_fields, title_block
 from .boxes import Columns
 from .document import Layout, build
+from .hollywood_pad import hollywood_pad
+from .ruling import (
+    CELL,
+    COUNT_CELL,
+    FEWEST_ROWS,
+    FOOT_ROW,
+    HEAD_ROW,
+    NAME_ROW,
+    NARROW,
+    ROW,
+    body_rows,
+    foot_cells,
+    narrow_heads,
+    seat_letter,
+)
 from .styles import BAND, FONT, FONT_BOLD, HEAD, INK, MARGIN, MUTED, RULE, paper_size, ruled, styles, text
 from .vocabulary import beaten_word, legend
-
-ROW = 8 * mm
-"""A body row: room for handwriting."""
-CELL = 15 * mm
-"""The narrowest score cell: three handwritten digits."""
-FEWEST_ROWS = 15
-"""Hand rows a sheet holds at least (a long game's evening needs pages of them)."""
-HOLLYWOOD_BAND = 4
-"""Hollywood games a band (a page) holds at most: a portrait page's width in 15 mm cells."""
-NARROW = 7 * mm
-"""A column for initials or a letter."""
-NAME_ROW = 10 * mm
-"""The box a player's name is written in."""
-HEAD_ROW = 5 * mm
-FOOT_ROW = 8 * mm
 
 
 def render_blank_pad(
@@ -108,7 +108,7 @@ def box_pad_pages(
     :data:`FEWEST_ROWS` rows fit above foot and ``after`` (the pairs, the agreed line),
     else the rows on this sheet and the foot on a summary sheet of its own."""
     feet = [FOOT_ROW] * len(_foot_labels(preset, seats))
-    if _body_rows(room - after, [NAME_ROW, HEAD_ROW, *feet]) > FEWEST_ROWS:  # Carried forward and 15
+    if body_rows(room - after, [NAME_ROW, HEAD_ROW, *feet]) > FEWEST_ROWS:  # Carried forward and 15
         return [box_pad(preset, seats, width, room - after)]
     return [
         box_pad(preset, seats, width, room, foot=False),
@@ -193,15 +193,6 @@ def _pad_title(preset: engine.Rules, seats: int, width: float) -> list[Flowable]
     ]
 
 
-def seat_letter(seat: int) -> str:
-    """A seat's letter on a pad: seat 1 is A.
-
-    >>> seat_letter(1), seat_letter(3)
-    ('A', 'C')
-    """
-    return chr(ord("A") + seat - 1)
-
-
 def _after_pad(preset: engine.Rules, seats: int, width: float) -> list[Flowable]:
     """Under the ruled table: Jersey Gin's three pairs to settle (J16), each with its ×2
     shutout box (J15) and money; Hollywood's net over all games; then the line where the
@@ -250,30 +241,12 @@ def _pairs_table(
     return table
 
 
-def _body_rows(room: float, fixed: list[float]) -> int:
-    """How many handwriting rows fit the page beside the headings and the foot (the
-    caller moves the foot to a sheet of its own when these are fewer than 15)."""
-    return max(1, int((room - sum(fixed)) // ROW))
-
-
 def _seat_head(seat: int) -> Paragraph:
     """The label in the corner of a name box: the seat's letter, as the pairs below name it."""
     return Paragraph(
         f"seat {seat_letter(seat)}",
         styles().head.clone("seat", textColor=MUTED, alignment=0, fontSize=6, leading=7),
     )
-
-
-def _narrow_heads(labels: list[str]) -> list[Paragraph]:
-    """Headings of the narrow columns, small enough to stay on one line."""
-    small = styles().head.clone("narrow", fontSize=6, leading=7)
-    return [Paragraph(label, small) for label in labels]
-
-
-def _foot_cells(labels: list[str]) -> list[Paragraph]:
-    """The foot's labels, wrapped in the narrow columns they span."""
-    small = styles().head.clone("foot", fontSize=6.5, leading=7.5, alignment=0)
-    return [Paragraph(text(label), small) for label in labels]
 
 
 def box_pad(
@@ -285,8 +258,15 @@ def box_pad(
     sheet = styles()
     columns = Columns.of(preset)
     fixed = [9 * mm] + [NARROW] * 3 + [11 * mm] * columns.upcard + [NARROW] * columns.multiplier
-    group = max((width - sum(fixed)) / seats, 3 * CELL)
-    widths = fixed + [group / 3] * 3 * seats
+    group = (width - sum(fixed)) / seats
+    if group >= 3 * CELL:
+        widths = fixed + [group / 3] * 3 * seats
+    else:
+        # Five seats on letter paper: the count (two digits of deadwood) gives up room, so
+        # the score cells keep their 15 mm and the table its margins (it ran 13 mm into
+        # the right one, 1 mm from the paper's edge).
+        count = max(COUNT_CELL, group - 2 * CELL)
+        widths = fixed + [count, CELL, CELL] * seats
     heads_text = [
         columns.deal.capitalize(),
         "Dlr",
@@ -295,22 +275,22 @@ def box_pad(
         *(["Upcard"] if columns.upcard else []),
         *(["×"] if columns.multiplier else []),
     ]
-    top: list[Any] = list(_narrow_heads(heads_text))
+    top: list[Any] = list(narrow_heads(heads_text))
     sub: list[Any] = [""] * len(fixed)
     for seat in range(1, seats + 1):
         top += [_seat_head(seat), "", ""]
         sub += [Paragraph(h, sheet.head) for h in ("count", columns.deal, "total")]
     labels = _foot_labels(preset, seats) if foot else []
     heads, feet = [NAME_ROW, HEAD_ROW], [FOOT_ROW] * len(labels)
-    body = _body_rows(room, heads + feet) if rows else 1
+    body = body_rows(room, heads + feet) if rows else 1
     # The first row carries the totals forward from the sheet before (a game past one page).
     cells = [
         top,
         sub,
-        [_foot_cells(["Carried forward"])[0]] + [""] * (len(widths) - 1),
+        [foot_cells(["Carried forward"])[0]] + [""] * (len(widths) - 1),
         *[[str(n)] + [""] * (len(widths) - 1) for n in range(1, body)],
     ]
-    cells += [[label] + [""] * (len(widths) - 1) for label in _foot_cells(labels)]
+    cells += [[label] + [""] * (len(widths) - 1) for label in foot_cells(labels)]
     table = Table(cells, colWidths=widths, rowHeights=heads + [ROW] * body + feet, hAlign="LEFT")
     table.setStyle(_box_pad_style(len(fixed), seats, body, len(labels)))
     return table
@@ -374,122 +354,4 @@ def _box_pad_style(fixed: int, seats: int, body: int, feet: int) -> TableStyle:
     return ruled(commands)
 
 
-HOLLYWOOD_HEADS = (HEAD_ROW * 1.4, HEAD_ROW)
-HOLLYWOOD_SUMS = (
-    "Credits",
-    "{deals} won",
-    "{deal} bonuses × {preset.box_bonus}",
-    "Game bonus {preset.game_bonus}",
-    "Shut out (tick the loser)",
-    "Final total",
-    "Net: who is up, by how much",
-)
-"""The foot of each Hollywood game: its sums, in the game's words."""
-
-
-def hollywood_pad(
-    preset: engine.Rules, games: int, width: float, room: float, after: float, page: float
-) -> list[Flowable]:
-    """The deal's narrow columns, then each game's two score columns; up to four games a
-    band (cells 15 mm wide), one band a page (``room`` on the first, under the title;
-    ``page`` on the others), each game's sums at its foot, the last band followed by
-    ``after`` high of net and agreed line. A band whose foot leaves fewer than 15 rows
-    has its foot on a summary sheet of its own."""
-    deal = [9 * mm] + [NARROW] * 3 + [10 * mm]
-    per_band = max(1, min(HOLLYWOOD_BAND, int((width - sum(deal)) // (2 * CELL))))
-    bands = [
-        list(range(start, min(games, start + per_band - 1) + 1)) for start in range(1, games + 1, per_band)
-    ]
-    story: list[Flowable] = []
-    for n, band in enumerate(bands):
-        if n:
-            story.append(PageBreak())
-        space = room if n == 0 else page
-        below = after if n == len(bands) - 1 else 0
-        if _body_rows(space - below, [*HOLLYWOOD_HEADS, *[FOOT_ROW] * len(HOLLYWOOD_SUMS)]) > FEWEST_ROWS:
-            story.append(_hollywood_band(preset, band, deal, width, space - below))
-        else:
-            story += [
-                _hollywood_band(preset, band, deal, width, space, foot=False),
-                PageBreak(),
-                _hollywood_band(preset, band, deal, width, 0, rows=False),
-            ]
-    return story
-
-
-def _hollywood_band(
-    preset: engine.Rules,
-    band: list[int],
-    deal: list[float],
-    width: float,
-    room: float,
-    *,
-    foot: bool = True,
-    rows: bool = True,
-) -> Table:
-    """One band of Hollywood game columns beside the deal's columns: the Carried forward
-    row, the hand rows that fit ``room`` (none on a summary sheet), the games' sums."""
-    sheet = styles()
-    column = (width - sum(deal)) / (2 * len(band))
-    words_ = vocabulary_for(preset)
-    top: list[Any] = list(_narrow_heads([words_.deal.capitalize(), "Dlr", "How", "Won", "Points"]))
-    sub: list[Any] = [""] * len(deal)
-    for game in band:
-        top += [Paragraph(f"Game {game} · to {preset.game_target}", sheet.head), ""]
-        # The names are written once, at the top as players A and B: here their letters.
-        sub += [Paragraph(seat_letter(1), sheet.head), Paragraph(seat_letter(2), sheet.head)]
-    sums = [
-        label.format(deals=words_.deals.capitalize(), deal=words_.deal.capitalize(), preset=preset)
-        for label in HOLLYWOOD_SUMS
-    ]
-    foot_labels = sums if foot else []
-    heads, feet = list(HOLLYWOOD_HEADS), [FOOT_ROW] * len(foot_labels)
-    body = _body_rows(room, heads + feet) if rows else 1
-    cells = len(deal) + 2 * len(band)
-    # The first row carries each game's totals forward from the sheet before.
-    carried = [_foot_cells(["Carried forward"])[0]] + [""] * (cells - 1)
-    grid = [top, sub, carried, *[[str(n)] + [""] * (cells - 1) for n in range(1, body)]]
-    grid += [[label] + [""] * (cells - 1) for label in _foot_cells(foot_labels)]
-    table = Table(
-        grid,
-        colWidths=deal + [column] * (2 * len(band)),
-        rowHeights=heads + [ROW] * body + feet,
-        hAlign="LEFT",
-    )
-    first_foot = 2 + body
-    fixed = len(deal)
-    last = len(grid) - 1
-    commands: list[tuple[Any, ...]] = [
-        # Game headings span their two columns; the players' names are written under them.
-        ("BACKGROUND", (0, 0), (-1, 1), HEAD),
-        *[("SPAN", (fixed + 2 * g, 0), (fixed + 1 + 2 * g, 0)) for g in range(len(band))],
-        *[("SPAN", (c, 0), (c, 1)) for c in range(fixed)],
-        ("LINEBELOW", (0, 1), (-1, 1), 1.0, INK),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 1.5),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 1.5),
-        ("FONT", (0, 2), (0, first_foot - 1), FONT, 7),
-        ("TEXTCOLOR", (0, 2), (0, first_foot - 1), MUTED),
-        ("ALIGN", (0, 2), (0, first_foot - 1), "CENTER"),
-        # The carried-forward row spans the narrow columns, on a band, under a rule.
-        ("SPAN", (0, 2), (fixed - 1, 2)),
-        ("BACKGROUND", (0, 2), (-1, 2), BAND),
-        ("LINEBELOW", (0, 2), (-1, 2), 0.9, INK),
-        # Light ruling, a heavy rule between games, a frame round the pad.
-        ("INNERGRID", (0, 0), (-1, -1), 0.3, RULE),
-        ("BOX", (0, 0), (-1, -1), 1.0, INK),
-        *[("LINEBEFORE", (fixed + 2 * g, 0), (fixed + 2 * g, -1), 1.2, INK) for g in range(len(band))],
-    ]
-    if foot_labels:
-        commands += [
-            # The foot under a double rule: each sum written in each game's columns; the
-            # net of a game spans its pair.
-            ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.6, INK),
-            ("BACKGROUND", (0, first_foot), (-1, -1), BAND),
-            ("FONT", (0, first_foot), (0, -1), FONT_BOLD, 7),
-            *[("SPAN", (0, r), (fixed - 1, r)) for r in range(first_foot, last + 1)],
-            *[("SPAN", (fixed + 2 * g, last), (fixed + 1 + 2 * g, last)) for g in range(len(band))],
-        ]
-    commands += [("BACKGROUND", (0, r), (-1, r), BAND) for r in range(4, first_foot, 2)]
-    table.setStyle(ruled(commands))
-    return table
+__all__ = ["box_pad", "box_pad_pages", "hollywood_pad", "render_blank_pad", "seat_letter"]

@@ -167,10 +167,13 @@ def per_currency(figures: Figures, currency: str = "") -> str:
     >>> per_currency(Figures(money_by_currency={"USD": 12.5, "EUR": -3.0, "": 2.45}))
     '+$12.50 · +2.45 · −€3.00'
     """
+    return " · ".join(currency_totals(figures, currency))
+
+
+def currency_totals(figures: Figures, currency: str = "") -> list[str]:
+    """:func:`per_currency`'s totals one by one, for a narrow column to set a line each."""
     totals = sorted(figures.money_by_currency.items(), key=lambda item: (-item[1], not item[0], item[0]))
-    return " · ".join(
-        ("+" if amount > 0 else "") + words.money(amount, code or currency) for code, amount in totals
-    )
+    return [("+" if amount > 0 else "") + words.money(amount, code or currency) for code, amount in totals]
 
 
 def _kinds(figures: Figures, width: float, said: Words) -> Table:
@@ -194,10 +197,13 @@ def _presets(record: Record, width: float, currency: str, said: Words) -> Table:
                 figures.won,
                 figures.boxes_won,
                 average,
-                per_currency(figures, currency) or "–",
+                # A line a currency: three totals on one line ran over "Avg credit".
+                "\n".join(currency_totals(figures, currency)) or "–",
             ]
         )
-    return _table(rows, [width * 0.3] + [width * 0.14] * 5)
+    table = _table(rows, [width * 0.3] + [width * 0.14] * 5)
+    table.setStyle([("VALIGN", (0, 0), (-1, -1), "TOP")])
+    return table
 
 
 def _games(record: Record, width: float) -> Table:

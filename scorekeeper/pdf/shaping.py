@@ -12,9 +12,10 @@ draws any other string.
 
 Searching and copying read the text layer, not the glyphs: every code point made
 here is a private one (plane 15) that the PDF's ToUnicode map turns back into
-the letters as typed. The first glyph of a cluster (a syllable) stands for the
-whole cluster, in the order typed; the others stand for nothing, so "अर्जुन"
-reads back as typed although its glyphs are drawn in another order.
+the letters as typed. The glyphs of a cluster (a syllable) stand for its letters
+in the order typed, one each and the last the rest (:func:`_share`), so "अर्जुन"
+reads back as typed although its glyphs are drawn in another order, and no glyph
+reads as nothing where a reader would take its room for a space.
 
 The faces are parsed once; the codes are kept for the process, as ReportLab keeps
 its fonts.
@@ -88,12 +89,31 @@ def shaped(text: str, font_name: str, path: Path) -> str:
     glyphs = _glyph_runs(text, path)
     starts = [*sorted({cluster for _, cluster, _ in glyphs}), len(text)]
     ends = dict(itertools.pairwise(starts))
-    out, told = [], set()
+    drawn: dict[int, int] = {}
+    for _, cluster, _ in glyphs:
+        drawn[cluster] = drawn.get(cluster, 0) + 1
+    out, told = [], dict.fromkeys(drawn, 0)
     for glyph, cluster, advance in glyphs:
-        said = "" if cluster in told else text[cluster : ends[cluster]]
-        told.add(cluster)
+        said = _share(text[cluster : ends[cluster]], told[cluster], drawn[cluster])
+        told[cluster] += 1
         out.append(chr(_code(font_name, face, glyph, said, advance * scale)))
     return "".join(out)
+
+
+def _share(letters: str, nth: int, glyphs: int) -> str:
+    """The letters of a cluster the ``nth`` of its ``glyphs`` reads back as: one each in
+    drawing order, the last glyph the rest, so that the cluster reads as typed and no
+    glyph that takes room reads as nothing (a reader takes the room of a glyph that
+    says nothing for a space: "प्रि यंका" for "प्रियंका").
+
+    >>> [_share("कि", n, 2) for n in range(2)], [_share("र्जु", n, 3) for n in range(3)]
+    (['क', 'ि'], ['र', '्', 'जु'])
+    >>> [_share("क्ष", 0, 1)], [_share("a", n, 2) for n in range(2)]
+    (['क्ष'], ['a', ''])
+    """
+    if nth == glyphs - 1:
+        return letters[nth:]
+    return letters[nth : nth + 1]
 
 
 def read_back(code: int) -> str:

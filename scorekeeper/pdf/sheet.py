@@ -23,7 +23,7 @@ from .blocks import Field, rule_lines, title_block
 from .boxes import Columns, box_labels, box_table, entered, note_of
 from .chart import chart_beside
 from .detail import detail_section
-from .document import Layout, build
+from .document import Layout, QRCode, build
 from .ending import end_of_game, stopped_by_agreement
 from .fonts import FONT, FONT_BOLD, shortened
 from .hollywood import hollywood_section
@@ -162,7 +162,8 @@ def _title(
             status += f", {text(score.next_dealer)} deals next"
     when = text(date)
     if meta.started is not None:
-        when = text(stamp(meta.started))
+        # The date and the time on one line: "19:30" alone under "2026-05-01" read as another field.
+        when = text(stamp(meta.started)).replace(" ", "&nbsp;", 1)
     fields: list[Field] = [("Date", when)]
     if meta.place:
         fields.append(("Place", text(meta.place)))
@@ -173,4 +174,6 @@ def _title(
         ("Game", status),
     ]
     lines = rule_lines(rules, custom)
-    return title_block(heading, lines, fields, width)
+    # The QR code to the game's read-only page, when the server's address is known.
+    qr = ("Online", QRCode(meta.read_only_url)) if meta.read_only_url else None
+    return title_block(heading, lines, fields, width, qr)

@@ -148,7 +148,7 @@ def fitted_rows(
 ) -> tuple[tuple[str, ...], ParagraphStyle]:
     """The lines (as typed) and the style of :func:`fitted`."""
     rows, size = _fit(raw, style.fontName, style.fontSize, room, lines, smallest)
-    return rows, _resized(style, size)
+    return rows, resized(style, size)
 
 
 def fits(raw: str, style: ParagraphStyle, room: float) -> bool:
@@ -179,7 +179,7 @@ def _fit(
 
 
 @functools.lru_cache(maxsize=256)
-def _resized(style: ParagraphStyle, size: float) -> ParagraphStyle:
+def resized(style: ParagraphStyle, size: float) -> ParagraphStyle:
     """``style`` at another size (styles are built once, so this is cached by identity)."""
     if size == style.fontSize:
         return style

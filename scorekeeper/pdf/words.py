@@ -119,17 +119,21 @@ def key_numbers(rules: engine.Rules, players: int | None = None) -> list[tuple[s
     >>> knock = engine.find_rules("knock-rummy")
     >>> [label for label, _ in key_numbers(knock, 4) + key_numbers(knock, 2) if label.startswith("Under")]
     ['Underknock bonus', 'Undercut bonus']
+    >>> [label for label, _ in key_numbers(engine.find_rules("three-hand-parlett"), 3) if "knocker" in label]
+    ['Underknocked knocker']
     """
     limit = "any count" if rules.knock_limit is None else f"{rules.knock_limit} or less"
     if rules.knock_limit_from != "fixed":
         limit = f"the {rules.knock_limit_from.replace('-', ' ')}"
     pairs = [("Knock", limit), ("Gin bonus", str(rules.gin_bonus))]
     said = vocabulary_for(rules)
+    beaten = said.beaten if players is None else beaten_word(rules, players)
     if rules.underknock_bonus:
-        beaten = said.beaten if players is None else beaten_word(rules, players)
         pairs.append((f"{beaten.capitalize()} bonus", str(rules.underknock_bonus)))
     if rules.knocker_penalty:
-        pairs.append(("Undercut knocker", f"−{rules.knocker_penalty}"))
+        # In the legend's word too: Parlett's pad said "Undercut knocker" beside "U underknock".
+        beaten_knocker = "Underknocked" if beaten == "underknock" else "Undercut"
+        pairs.append((f"{beaten_knocker} knocker", f"−{rules.knocker_penalty}"))
     if rules.box_bonus:
         pairs.append((f"{said.deal.capitalize()} bonus", str(rules.box_bonus)))
     if rules.game_bonus:

@@ -4,9 +4,11 @@ page's pixels compared module by module with the code of the expected link."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import segno
@@ -15,6 +17,7 @@ from reportlab.lib.units import mm
 from scorekeeper.pdf.events import (
     CARD_QR,
     Results,
+    ScoreLines,
     Standing,
     TableCard,
     TableResult,
@@ -22,7 +25,7 @@ from scorekeeper.pdf.events import (
     render_table_cards,
 )
 
-from .reading import contains_run, flat, lines, page_texts, reader
+from .reading import contains_run, flat, lines, page_texts, pdftotext, reader
 
 needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 JOIN = "http://192.168.1.20:5000/games/{}/join#" + "E" * 32
@@ -63,6 +66,19 @@ def test_each_table_gets_a_card_with_its_number_round_and_seats() -> None:
     assert "Round 2 · 40 minutes" in text
     assert "type the code K7M 1QX" in text and "type the code K7M 5QX" in text
     assert "Table 5" in pages[1] and "Table 5" not in pages[0]
+
+
+@pytest.mark.parametrize("size", ["A4", "letter"])
+def test_a_full_name_that_deals_first_prints_whole(size: str) -> None:
+    # Beside "deals first (the cut)" a 20-character name was cut: "Margarethe Johan…"
+    # (issue 35's review of the table cards).
+    seats = ("Margarethe Johansson", "محمد عبد الرحمن يوسف", "अर्जुन विश्वनाथ राणा")
+    cards = [TableCard("Club", 1, n, seats, dealer=seats[n - 1]) for n in (1, 2, 3)]
+    text = pdftotext(render_table_cards(cards, size=size))
+    assert "…" not in text
+    plain = re.sub("[\u202a-\u202e]", "", text)
+    for name in seats:
+        assert plain.count(name) == 3, name
 
 
 def test_a_card_without_a_link_has_no_qr_code() -> None:
@@ -186,3 +202,24 @@ def test_a_name_in_another_script_is_set_at_the_standings_size() -> None:
     reader(pdf).pages[0].extract_text(visitor_text=seen)
     assert sizes["Ann"] == {9.5} and set(sizes) == set(names), sizes
     assert all(found == {9.5} for found in sizes.values()), sizes
+
+
+def test_each_score_is_made_under_a_bold_name_in_every_script() -> None:
+    # "How each score is made" set Latin names bold and Arabic, Devanagari, Thai and Hebrew
+    # names in their regular face (issue 35's review of the results sheet). Chinese has no
+    # bold face bundled (Droid Sans Fallback): not here.
+    names = ("Ann", "محمد العربي", "अर्जुन शर्मा", "สมชาย ใจดี", "דוד כהן")
+    made = tuple(ScoreLines(name, (("round 1 table 1: +10", False),), "+10") for name in names)
+    pdf = render_results(Results("Night", lines=made))
+    faces: dict[str, set[str]] = {}
+
+    def seen(said: str, _cm: object, _tm: object, font: Any, _size: float) -> None:
+        for name in names:
+            if said.strip() and said.strip() in name and font is not None:
+                faces.setdefault(name, set()).add(str(font["/BaseFont"]).split("+")[-1])
+
+    page = reader(pdf).pages[0]
+    page.extract_text(visitor_text=seen)
+    assert set(faces) == set(names), faces
+    for name, found in faces.items():
+        assert all("Bold" in face for face in found), (name, found)

@@ -1,6 +1,7 @@
 """Things kept together on sheets longer than a page (issue 35), read back per page with
 pdftotext: a note on the page of its box, right under it; "Box detail" and a Hollywood
-"Game 2" never alone at a page's foot; the legend whole beside the footer's QR code."""
+"Game 2" never alone at a page's foot; the legend whole in the footer (the QR code, once
+beside it, now stands in the title block)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def test_a_heading_of_hollywood_games_is_on_the_page_of_its_working() -> None:
                 assert re.match(r"V3|G\d", lines[row + 1]), lines[row : row + 2]
 
 
-def test_the_legend_is_never_cut_by_the_qr_code() -> None:
+def test_the_legend_is_never_cut_short() -> None:
     game = games.jersey_game(11)
     for n, box in enumerate(game["boxes"]):
         box["id"] = f"b{n}"

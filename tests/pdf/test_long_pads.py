@@ -79,3 +79,14 @@ def test_hollywood_cells_are_at_least_15_mm() -> None:
     bands = hollywood_pad(engine.find_rules("hollywood"), 12, 173 * mm, 200 * mm, 30 * mm, 250 * mm)
     tables: list[Any] = [f for f in bands if hasattr(f, "_colWidths")]
     assert all(w >= 15 * mm - 0.01 for t in tables for w in list(t._colWidths)[5:])
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+@pytest.mark.parametrize("columns", [5, 12])
+def test_every_band_of_a_hollywood_pad_has_the_same_hand_rows(columns: int, paper: str) -> None:
+    # A hand is written across the bands on one row and the sheets are turned together:
+    # page 1 (under the title) held 17 hands and page 2 held 19 (issue 35's review).
+    sheets = _sheets(render_blank_pad("hollywood", columns=columns, page_size=paper))
+    rows = [_hand_rows(sheet) for sheet in sheets if _hand_rows(sheet)]
+    assert len(rows) == -(-columns // 4)  # a band of up to four games a sheet
+    assert len(set(rows)) == 1 and rows[0] >= 15, rows

@@ -6,18 +6,33 @@ from __future__ import annotations
 
 import datetime
 import re
+from pathlib import Path
 
 import pytest
+import segno
 
 from scorekeeper import engine
 from scorekeeper.pdf.blocks import short_names, widened
 from scorekeeper.pdf.meta import SheetMeta
 
 from . import games
-from .reading import pdftotext_lines, reader
+from .reading import pdftotext_lines, qr_modules, reader
 
 NAMES = ["Margarethe Johansson", "Bartholomew Ingallsx", "Constance Whitfieldo"]
-assert [len(n) for n in NAMES] == [20, 20, 20]
+ARABIC = ["محمد عبد الرحمن يوسف", "فاطمة الزهراء بن علي", "عبد الله بن عمر حسين"]
+DEVANAGARI = ["अर्जुन विश्वनाथ राणा", "प्रियंका रानी सिन्हा", "सिद्धार्थ मुखर्जी ओम"]
+assert {len(n) for n in NAMES + ARABIC + DEVANAGARI} == {20}
+FURNISHED = SheetMeta(
+    "eve1",
+    3,
+    created=datetime.datetime(2026, 5, 1, 19, 30),
+    printed=datetime.datetime(2026, 5, 2, 9, 0),
+    place="Club Nord",
+    read_only_url="http://192.168.1.20:8000/g/eve1",
+    currency="EUR",
+)
+"""Everything a club's sheet can carry at its top: a place, a currency (the game's own is
+USD) and the QR code to the game's page."""
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +62,49 @@ def test_fifteen_boxes_of_twenty_character_names_are_one_page(evening: dict[str,
     # The seat list above names every player whole.
     for name in NAMES:
         assert name in text
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+@pytest.mark.parametrize(
+    ("names", "meta"),
+    [
+        (NAMES, FURNISHED),
+        (ARABIC, FURNISHED),
+        (DEVANAGARI, None),
+        ([NAMES[0], ARABIC[0], DEVANAGARI[0]], FURNISHED),
+    ],
+    ids=["latin-furnished", "arabic-furnished", "devanagari-bare", "mixed-furnished"],
+)
+def test_an_evening_with_place_currency_and_qr_code_is_one_page(
+    names: list[str], meta: SheetMeta | None, paper: str, tmp_path: Path
+) -> None:
+    # On letter with a place, a currency and the QR code in the footer the settlement's
+    # V6 line spilled onto a page of its own (issue 35): the code stands in the title block.
+    game = games.evening_game(17, names)
+    pdf = games.sheet_pdf(game, detail=False, page_size=paper, meta=meta)
+    assert len(reader(pdf).pages) == 1
+    text = " ".join(pdftotext_lines(pdf))
+    symbol = "€" if meta else "$"
+    for said in (
+        "Final total",
+        "Settlement",
+        "Net result",
+        "Money",
+        "J16",
+        "V6",
+        f"at {symbol}0.05 a point:",
+    ):
+        assert said in text, said
+    # Every payment's money line and its amount, each in the unit of the game's money.
+    assert len(re.findall(rf"−?{re.escape(symbol)}\d+\.\d\d", text)) >= 9
+    if meta:
+        assert {"Club", "Nord", "ONLINE", "2026-05-01"} <= set(text.split())
+        # The code on the page is the game's address, module for module (test_paper's test).
+        grid, _ = qr_modules(pdf, tmp_path, dpi=200)
+        assert meta.read_only_url is not None
+        assert grid == [[bool(m) for m in row] for row in segno.make(meta.read_only_url, error="m").matrix]
+    for name in names:  # the seat list names everyone whole, in the text layer as typed
+        assert name in text, name
 
 
 def test_the_short_form_is_the_first_name_or_initials_when_first_names_clash() -> None:
@@ -87,5 +145,32 @@ def test_widened_fields_take_their_room_from_the_others() -> None:
     assert widened([40.0, 60.0, 100.0], [50.0, 20.0, 20.0]) == pytest.approx(
         [50.0, 60 - 10 / 3, 100 - 20 / 3]
     )
-    # Nobody can spare it: the widths stay as they were.
-    assert widened([40.0, 60.0], [90.0, 50.0]) == [40.0, 60.0]
+    # Short of 50 with 10 to spare: the short field gets the 10, the other keeps its need.
+    assert widened([40.0, 60.0], [90.0, 50.0]) == [50.0, 50.0]
+    # Two short fields share what is spared in proportion to what each is short.
+    assert widened([40.0, 40.0, 100.0], [70.0, 50.0, 80.0]) == pytest.approx([55.0, 45.0, 80.0])
+    # Nobody can spare anything: the widths stay as they were.
+    assert widened([40.0, 60.0], [90.0, 60.0]) == [40.0, 60.0]
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+@pytest.mark.parametrize("preset", ["jersey-scarne", "three-hand-parlett", "knock-rummy"])
+def test_no_label_of_the_title_block_wraps(preset: str, paper: str) -> None:
+    # Short names (Ann, Bob, Cal) asked little room for the seat list and its label wrapped
+    # to "PLAYERS IN SEAT" over "ORDER": the whole block a line taller (issue 35's review).
+    pdf = games.sheet_pdf(games.preset_game(preset), page_size=paper, meta=FURNISHED)
+    lines = pdftotext_lines(pdf)
+    for label in ("DATE", "PLACE", "PLAYERS IN SEAT ORDER", "STAKE", "GAME", "ONLINE"):
+        assert label in lines, label
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_a_payment_between_two_full_names_is_one_line(evening: dict[str, object], paper: str) -> None:
+    # Beside the chart on A4 the settlement's name columns wrapped "Margarethe / Johansson"
+    # while its figure columns stood half empty (issue 35's review).
+    pdf = games.sheet_pdf(evening, detail=False, page_size=paper, meta=FURNISHED)
+    score = engine.score(evening)
+    lines = pdftotext_lines(pdf, layout=True)
+    for payment in score["settlement"]:
+        row = rf"^{payment['from']} +{payment['to']} +{payment['points']} +€\d+\.\d\d\b"
+        assert any(re.match(row, line) for line in lines), payment

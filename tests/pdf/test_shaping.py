@@ -69,6 +69,21 @@ def test_the_text_layer_gives_back_every_name_as_typed(sheets: list[bytes], name
     assert name[::-1] not in plain or name == name[::-1]
 
 
+def test_a_search_finds_a_shaped_name_whole_wherever_it_prints() -> None:
+    # "प्रियंका": the vowel sign i is drawn before its conjunct. When its first glyph read
+    # back as the whole syllable and the conjunct's glyph as nothing, readers took the
+    # conjunct's room for a space: "प्रि यंका रा नी" could not be found (issue 35's review).
+    names = ["प्रियंका रानी सिन्हा", "सिद्धार्थ मुखर्जी", "เสน่ห์ ใจดี"]
+    pdf = games.sheet_pdf(games.jersey_game(11, players=names), detail=True)
+    lines = [line.strip() for line in pdftotext(pdf).splitlines()]
+    for seat, name in enumerate(names, start=1):
+        assert f"{seat} {name}" in lines, name  # the seat list
+    first = [name.split()[0] for name in names]
+    said = " ".join(lines).split()
+    assert all(said.count(word) >= 3 for word in first), first  # dealers, winners, detail
+    assert "प्रि" not in said and "सि" not in said
+
+
 def test_devanagari_is_shaped_a_vowel_sign_before_its_consonant_and_conjuncts_joined() -> None:
     # "कि": the vowel sign i is typed after ka and drawn before it.
     [(font, piece)] = runs(visual("कि"), FONT)

@@ -74,6 +74,15 @@ def test_a_knock_rummy_pad_keys_its_bonus_in_the_word_of_its_legend(players: int
     assert other not in said.lower()
 
 
+def test_parletts_pad_names_the_undercut_knocker_in_the_word_of_its_legend() -> None:
+    # Parlett's pad keyed "Undercut knocker −20" beside its legend's "U underknock" and its
+    # sheets' "Ann was underknocked and loses 20" (issue 35's review).
+    said = " ".join(pdftotext(render_blank_pad("three-hand-parlett")).split())
+    assert "U underknock" in said
+    assert said.count("Underknocked knocker −20") >= 2  # the title and the margin
+    assert "undercut" not in said.lower()
+
+
 def test_parlett_cites_its_own_rules_for_totals_and_settlement() -> None:
     text = _text(games.preset_game("three-hand-parlett"))
     assert "J16" not in text and "J14" not in text and "J15" not in text

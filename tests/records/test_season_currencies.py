@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from scorekeeper import records
 from scorekeeper.ledger.players import played
 from scorekeeper.pdf import render_season
-from tests.pdf.reading import flat
+from tests.pdf.reading import flat, pdftotext_lines
 
 from .games import GAME_A, stored
 
@@ -44,8 +44,15 @@ def _season(db: Session) -> None:
     assert sorted(g.currency for g in games) == ["", "EUR", "USD", "USD"]
     record = records.record("ann", games)
     assert record.overall.money_by_currency == {"USD": 206.4, "EUR": 103.2, "": 103.2}
-    text = flat(render_season(record, 2026, records.results_chart(["ann"], games, {"ann": "Ann"})))
+    pdf = render_season(record, 2026, records.results_chart(["ann"], games, {"ann": "Ann"}))
+    text = flat(pdf)
     assert "Money won or lost +$206.40 · +€103.20 · +103.20" in text
     # Never the four games' money added into one figure with no unit.
     assert "412.80" not in text
     assert "Jersey Gin (Scarne) 4 4 8 " in text and "+$206.40 · +€103.20 · +103.20" in text
+    # By rule set, a line a currency in the money column: on one line the three totals ran
+    # over the average credit beside them ("+€103.2054.0", issue 35's review).
+    lines = pdftotext_lines(pdf, layout=True)
+    row = next(n for n, line in enumerate(lines) if line.startswith("Jersey Gin (Scarne)"))
+    assert lines[row].split()[3:] == ["4", "4", "8", "54.0", "+$206.40"], lines[row]
+    assert lines[row + 1].split() == ["+€103.20"] and lines[row + 2].split() == ["+103.20"]
