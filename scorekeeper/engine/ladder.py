@@ -19,11 +19,12 @@ as E1 breaks them (tables won, then boxes won), then shared.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from .errors import MalformedError
+from .event import Standing as EventStanding
 
 Count = Literal["net", "average", "placings"]
 COUNTS: tuple[Count, ...] = ("net", "average", "placings")
@@ -62,6 +63,29 @@ class Standing:
     score: float
     won: float = 0
     boxes: int = 0
+    name: str = ""
+    """How the ladder shows the member (the roster's name; a guest's, as typed)."""
+    guest: bool = False
+    """A name the roster does not know yet."""
+    played_as: tuple[str, ...] = ()
+    """The names the evening's standings list the member under."""
+
+
+Who = Callable[[str], tuple[str, str, bool]]
+"""Who an entrant's name is in the club: (member key, name shown, a member?)."""
+
+
+def of_members(event: str, standings: Sequence[EventStanding], who: Who) -> Evening:
+    """An evening's standings (in rank order) as the club's members: each line named by
+    the member its player is (a guest keeps his name); a member listed under two names
+    counts once, by the better line."""
+    lines: dict[str, Standing] = {}
+    for s in standings:
+        key, name, member = who(s.player)
+        if key in lines:
+            continue
+        lines[key] = Standing(s.rank, key, s.score, s.won, s.boxes, name, not member, (s.player,))
+    return Evening(event, tuple(lines.values()))
 
 
 @dataclass(frozen=True)
@@ -197,4 +221,15 @@ def from_json(data: Mapping[str, object]) -> Ladder:
     return Ladder(count, best, of, least)  # type: ignore[arg-type]
 
 
-__all__ = ["COUNTS", "Evening", "Ladder", "Line", "Standing", "evening_points", "from_json", "ladder"]
+__all__ = [
+    "COUNTS",
+    "Evening",
+    "Ladder",
+    "Line",
+    "Standing",
+    "Who",
+    "evening_points",
+    "from_json",
+    "ladder",
+    "of_members",
+]

@@ -332,6 +332,7 @@ def attach(db: Session, club_id: str, event_id: str, key: str | None = None) -> 
         if owner is not None:
             raise RosterRefused(f"the evening {event.name} belongs to another club")
         store.clubs.attach(db, club_id, event_id)
+        store.ladder.evening_written(db, event_id)  # its standings kept for the seasons
         return {"event": event_id, "event_name": event.name}, {}
 
     return held(db, club_id, Kind.ATTACHED, {"event": event_id}, key, write)
