@@ -8,6 +8,11 @@ ladder counts the sum over every evening, or over the best ``best`` of them, or 
 average per evening played; a member needs ``min_evenings`` to be ranked; ties are broken
 as E1 breaks them (tables won, then boxes won), then shared.
 
+An evening's standings name players as the evening typed them; :func:`of_members` names
+them as the club's members. A member the evening lists under two names (two spellings
+linked to one member) is one person who played one evening: counted once, the two lines
+added, placed among the evening's people (see :func:`of_members`).
+
 >>> first = Evening("e1", (Standing(1, "ann", 30, won=2), Standing(2, "bob", -10), Standing(3, "cal", -20)))
 >>> second = Evening("e2", (Standing(1, "bob", 25, won=1), Standing(2, "ann", 5), Standing(3, "cal", -30)))
 >>> [(line.rank, line.member, line.points, line.moved) for line in ladder([first, second], Ladder())]
@@ -77,15 +82,51 @@ Who = Callable[[str], tuple[str, str, bool]]
 
 def of_members(event: str, standings: Sequence[EventStanding], who: Who) -> Evening:
     """An evening's standings (in rank order) as the club's members: each line named by
-    the member its player is (a guest keeps his name); a member listed under two names
-    counts once, by the better line."""
-    lines: dict[str, Standing] = {}
+    the member its player is (a guest keeps his name).
+
+    A member listed under two names in one evening (the director entered "Ann" and, in a
+    later round, "Annie"; or the owner linked a nickname that played) is one person who
+    played one evening: it counts once toward the evenings played, and its figures are
+    the sum of its lines (the net or placings points every game paid that person, tables
+    and boxes won). The evening then places its people, not its names: by score, then as
+    the event ranked their best line (so an evening with no such member keeps the
+    event's ranks, tie-breaks and all), and placings points (E8) count as many players as
+    there were people.
+
+    >>> lines = (EventStanding(1, "Ann", 30, 2, 1), EventStanding(2, "Bob", 10, 2),
+    ...          EventStanding(3, "Annie", -5, 1), EventStanding(4, "Cal", -35, 3))
+    >>> who = lambda p: ("m1", "Ann Lee", True) if p.startswith("Ann") else (p.lower(), p, False)
+    >>> [(s.rank, s.member, s.score, s.played_as) for s in of_members("e1", lines, who).standings]
+    [(1, 'm1', 25, ('Ann', 'Annie')), (2, 'bob', 10, ('Bob',)), (3, 'cal', -35, ('Cal',))]
+    """
+    lines: dict[str, list[EventStanding]] = {}
+    shown: dict[str, tuple[str, bool]] = {}
     for s in standings:
         key, name, member = who(s.player)
-        if key in lines:
-            continue
-        lines[key] = Standing(s.rank, key, s.score, s.won, s.boxes, name, not member, (s.player,))
-    return Evening(event, tuple(lines.values()))
+        lines.setdefault(key, []).append(s)
+        shown.setdefault(key, (name, member))
+    people = [
+        (
+            min(s.rank for s in mine),
+            Standing(
+                0,
+                key,
+                round(sum(s.score for s in mine), 9),
+                round(sum(s.won for s in mine), 9),
+                sum(s.boxes for s in mine),
+                shown[key][0],
+                not shown[key][1],
+                tuple(s.player for s in mine),
+            ),
+        )
+        for key, mine in lines.items()
+    ]
+    people.sort(key=lambda person: (-person[1].score, person[0]))
+    placed: list[Standing] = []
+    for i, (best, person) in enumerate(people):
+        level = i > 0 and (person.score, best) == (people[i - 1][1].score, people[i - 1][0])
+        placed.append(dataclasses.replace(person, rank=placed[-1].rank if level else i + 1))
+    return Evening(event, tuple(placed))
 
 
 @dataclass(frozen=True)

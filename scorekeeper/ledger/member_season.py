@@ -2,7 +2,9 @@
 won by kind, gins, undercuts and the best box, head to head with every member met (net
 and games), and the rating after each evening; as a page, CSV and JSON show it.
 
-Read from what the season read (its evenings' standings) and each evening's games'
+Read from what the season read (its evenings as the club's members: a member who played
+under two names in one evening is one line, its figures summed, placed among the
+evening's people, :func:`scorekeeper.engine.ladder.of_members`) and each evening's games'
 stored summaries (one query an evening): a member is every spelling the roster links
 to them (:func:`scorekeeper.ledger.clubs.who`)."""
 
@@ -102,19 +104,12 @@ def member_season(db: Session, season: Season, member: str) -> MemberSeason:
     names: dict[str, str] = {}
     shown = None
     for evening in season.evenings:
-        if not evening.winners:
+        people = evening.members
+        s = next((s for s in people.standings if s.member == member), None) if people else None
+        if people is None or s is None:
             continue
-        keys = {s.player: name_of(s.player) for s in evening.standings}
-        mine = [s for s in evening.standings if keys[s.player][0] == member]
-        if not mine:
-            continue
-        shown = shown or keys[mine[0].player][1]
-        points = ladders.evening_points(
-            ladders.Evening(
-                evening.row.id, tuple(ladders.Standing(s.rank, s.player, s.score) for s in evening.standings)
-            ),
-            "placings",
-        )
+        shown = shown or s.name
+        points = ladders.evening_points(people, "placings")
         gins = undercuts = won = 0
         for game in store.events.table_games(db, evening.row.id):
             seats = {p: name_of(p)[0] for p in game.players}
@@ -146,16 +141,15 @@ def member_season(db: Session, season: Season, member: str) -> MemberSeason:
                         tally[1] += amount
                     elif payment.get("from") in me and payment.get("to") == player:
                         tally[1] -= amount
-        s = mine[0]
         lines.append(
             EveningLine(
                 evening.row.id,
                 evening.row.name,
                 evening.day.isoformat(),
                 s.rank,
-                len(evening.standings),
+                len(people.standings),
                 s.score,
-                points[s.player],
+                points[member],
                 won,
                 gins,
                 undercuts,

@@ -37,6 +37,13 @@ class Evening:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...] = ()
     """Who stands first (shared first places all), once a box was scored."""
+    members: ladders.Evening | None = None
+    """Once played, its standings as the club's members (a member who played under two
+    names counted once: :func:`scorekeeper.engine.ladder.of_members`)."""
+
+    def twice(self) -> tuple[ladders.Standing, ...]:
+        """The members the evening lists under more than one name."""
+        return tuple(s for s in self.members.standings if len(s.played_as) > 1) if self.members else ()
 
     @property
     def day(self) -> dt.date:
@@ -122,22 +129,33 @@ def kept_ladder(
     row, entry, _club = _season_rows(db, season_id, club_id)
     rows = [e for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)]
     kept = store.ladder.evenings(db, row.club_id, [e.id for e in rows])
-    evenings = tuple(
-        Evening(e, kept[e.id].standings, kept[e.id].winners) if e.id in kept else Evening(e, ()) for e in rows
-    )
-    return evenings, ladder_of(db, row.club_id, evenings, entry.ladder)
+    return _laddered(db, row.club_id, entry, [(e, kept.get(e.id)) for e in rows])
 
 
 def fresh_ladder(db: Session, season_id: int) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:
     """The season's evenings and ladder computed now from every stored game (what the
     kept ones must equal)."""
     row, entry, _club = _season_rows(db, season_id, None)
-    evenings = []
-    for e in store.clubs.evenings(db, row.club_id):
-        if entry.holds(e.day):
-            made = store.ladder.fresh(db, e.id)
-            evenings.append(Evening(e, made.standings, made.winners) if made else Evening(e, ()))
-    return tuple(evenings), ladder_of(db, row.club_id, tuple(evenings), entry.ladder)
+    rows = [e for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)]
+    return _laddered(db, row.club_id, entry, [(e, store.ladder.fresh(db, e.id)) for e in rows])
+
+
+def _laddered(
+    db: Session,
+    club_id: str,
+    entry: SeasonEntry,
+    rows: list[tuple[EveningRow, store.ladder.EveningStandings | None]],
+) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:
+    """Each evening as the club's members (the roster as it stands), and E8 over those
+    played."""
+    name_of = clubs.who(db, club_id)
+    evenings = tuple(
+        Evening(e, kept.standings, kept.winners, ladders.of_members(e.id, kept.standings, name_of))
+        if kept is not None and kept.winners
+        else Evening(e, kept.standings if kept else (), kept.winners if kept else ())
+        for e, kept in rows
+    )
+    return evenings, ladder_of(evenings, entry.ladder)
 
 
 def _season_rows(db: Session, season_id: int, club_id: str | None) -> tuple[SeasonRow, SeasonEntry, ClubRow]:
@@ -147,13 +165,9 @@ def _season_rows(db: Session, season_id: int, club_id: str | None) -> tuple[Seas
     return row, entry_of(row), clubs.club(db, row.club_id)
 
 
-def ladder_of(
-    db: Session, club_id: str, evenings: tuple[Evening, ...], rules: ladders.Ladder
-) -> tuple[LadderLine, ...]:
-    """E8 over the evenings played, each entrant counted as the member the roster says
-    (:func:`scorekeeper.engine.ladder.of_members`)."""
-    name_of = clubs.who(db, club_id)
-    played = [ladders.of_members(e.row.id, e.standings, name_of) for e in evenings if e.winners]
+def ladder_of(evenings: tuple[Evening, ...], rules: ladders.Ladder) -> tuple[LadderLine, ...]:
+    """E8 over the evenings played, as the club's members."""
+    played = [e.members for e in evenings if e.members is not None]
     shown: dict[str, tuple[str, bool]] = {}
     for evening in played:
         for s in evening.standings:
