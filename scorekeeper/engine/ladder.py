@@ -23,8 +23,7 @@ added, placed among the evening's people (see :func:`of_members`).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -103,29 +102,36 @@ def of_members(event: str, standings: Sequence[EventStanding], who: Who) -> Even
     shown: dict[str, tuple[str, bool]] = {}
     for s in standings:
         key, name, member = who(s.player)
-        lines.setdefault(key, []).append(s)
-        shown.setdefault(key, (name, member))
-    people = [
-        (
-            min(s.rank for s in mine),
-            Standing(
-                0,
-                key,
-                round(sum(s.score for s in mine), 9),
-                round(sum(s.won for s in mine), 9),
-                sum(s.boxes for s in mine),
-                shown[key][0],
-                not shown[key][1],
-                tuple(s.player for s in mine),
-            ),
-        )
-        for key, mine in lines.items()
-    ]
-    people.sort(key=lambda person: (-person[1].score, person[0]))
+        found = lines.get(key)
+        if found is None:
+            lines[key] = [s]
+            shown[key] = (name, member)
+        else:
+            found.append(s)
+    people: list[tuple[float, int, str, float, int, tuple[str, ...]]] = []
+    for key, mine in lines.items():  # (score, best rank, member, won, boxes, names)
+        if len(mine) == 1:
+            one = mine[0]
+            people.append((one.score, one.rank, key, one.won, one.boxes, (one.player,)))
+        else:
+            people.append(
+                (
+                    round(sum(s.score for s in mine), 9),
+                    min(s.rank for s in mine),
+                    key,
+                    round(sum(s.won for s in mine), 9),
+                    sum(s.boxes for s in mine),
+                    tuple(s.player for s in mine),
+                )
+            )
+    people.sort(key=lambda person: (-person[0], person[1]))  # in the event's order already, but one
     placed: list[Standing] = []
-    for i, (best, person) in enumerate(people):
-        level = i > 0 and (person.score, best) == (people[i - 1][1].score, people[i - 1][0])
-        placed.append(dataclasses.replace(person, rank=placed[-1].rank if level else i + 1))
+    rank, last = 0, None
+    for i, (score, best, key, won, boxes, names) in enumerate(people, start=1):
+        if (score, best) != last:
+            rank, last = i, (score, best)
+        name, member = shown[key]
+        placed.append(Standing(rank, key, score, won, boxes, name, not member, names))
     return Evening(event, tuple(placed))
 
 
@@ -179,46 +185,75 @@ def ladder(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
     """The ladder after ``evenings`` (in play order), with each line's movement since
     the ladder before the last evening."""
     now = _ranked(evenings, rules)
-    if len(evenings) < 2:
-        return now
-    before = {line.member: line.rank for line in _ranked(evenings[:-1], rules) if line.ranked}
+    before = (
+        {line[1]: line[0] for line in _ranked(evenings[:-1], rules) if line[4]} if len(evenings) > 1 else {}
+    )
     return tuple(
-        dataclasses.replace(line, moved=before[line.member] - line.rank)
-        if line.ranked and line.member in before
-        else line
-        for line in now
+        Line(
+            rank,
+            member,
+            points,
+            played,
+            ranked,
+            won,
+            boxes,
+            contributions,
+            before[member] - rank if ranked and member in before else 0,
+        )
+        for rank, member, points, played, ranked, won, boxes, contributions in now
     )
 
 
-def _ranked(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
+_Ranked = tuple[int, str, float, int, bool, float, int, tuple[tuple[str, float, bool], ...]]
+"""A line before it is a :class:`Line`: rank, member, points, evenings, ranked, tables
+won, boxes won, contributions."""
+
+
+def _ranked(evenings: Sequence[Evening], rules: Ladder) -> list[_Ranked]:
+    """Every member's line, ranked: by points, tables won and boxes won (members level
+    on all three share a rank); a member below the minimum of evenings is listed
+    unranked (rank 0), after the ranked ones."""
     played: dict[str, list[tuple[str, float]]] = {}
     won: dict[str, float] = {}
     boxes: dict[str, int] = {}
     for evening in evenings:
         points = evening_points(evening, rules.count)
         for s in evening.standings:
-            played.setdefault(s.member, []).append((evening.event, points[s.member]))
-            won[s.member] = won.get(s.member, 0) + s.won
-            boxes[s.member] = boxes.get(s.member, 0) + s.boxes
-    lines = []
+            member = s.member
+            found = played.get(member)
+            if found is None:
+                played[member] = [(evening.event, points[member])]
+                won[member], boxes[member] = s.won, s.boxes
+            else:
+                found.append((evening.event, points[member]))
+                won[member] += s.won
+                boxes[member] += s.boxes
+    lines: list[_Ranked] = []
     for member, scores in played.items():
         counted = _counted(scores, rules.best)
-        total = sum(scores[i][1] for i in counted)
-        figure = total / len(counted) if rules.count == "average" and counted else total
-        lines.append(
-            Line(
-                0,
-                member,
-                _number(figure),
-                len(scores),
-                len(scores) >= rules.min_evenings,
-                won[member],
-                boxes[member],
-                tuple((event, p, i in counted) for i, (event, p) in enumerate(scores)),
-            )
+        total = sum(p for i, (_, p) in enumerate(scores) if counted is None or i in counted)
+        n = len(scores) if counted is None else len(counted)
+        figure = total / n if rules.count == "average" and n else total
+        contributions = tuple(
+            (event, p, counted is None or i in counted) for i, (event, p) in enumerate(scores)
         )
-    lines.sort(key=lambda line: (not line.ranked, -line.points, -line.won, -line.boxes, line.member))
-    return tuple(_with_ranks(lines))
+        ranked = len(scores) >= rules.min_evenings
+        lines.append(
+            (0, member, _number(figure), len(scores), ranked, won[member], boxes[member], contributions)
+        )
+    lines.sort(key=lambda line: (not line[4], -line[2], -line[5], -line[6], line[1]))
+    out: list[_Ranked] = []
+    rank, last, seen = 0, None, 0
+    for line in lines:
+        if not line[4]:
+            out.append(line)
+            continue
+        seen += 1
+        key = (line[2], line[5], line[6])
+        if key != last:
+            rank, last = seen, key
+        out.append((rank, *line[1:]))
+    return out
 
 
 def _number(value: float) -> float:
@@ -227,27 +262,13 @@ def _number(value: float) -> float:
     return int(value) if value == int(value) else value
 
 
-def _counted(scores: Sequence[tuple[str, float]], best: int | None) -> set[int]:
-    """The evenings that count: every one, or the best ``best`` (the earlier of equals)."""
+def _counted(scores: Sequence[tuple[str, float]], best: int | None) -> set[int] | None:
+    """The evenings that count: every one (None), or the best ``best`` (the earlier of
+    equals)."""
     if best is None or best >= len(scores):
-        return set(range(len(scores)))
+        return None
     order = sorted(range(len(scores)), key=lambda i: (-scores[i][1], i))
     return set(order[:best])
-
-
-def _with_ranks(lines: Iterable[Line]) -> Iterable[Line]:
-    """Ranks 1, 2, ... with members level on points, tables won and boxes won sharing
-    one; a member below the minimum of evenings is listed unranked (rank 0)."""
-    rank, last, seen = 0, None, 0
-    for line in lines:
-        if not line.ranked:
-            yield dataclasses.replace(line, rank=0)
-            continue
-        seen += 1
-        key = (line.points, line.won, line.boxes)
-        if key != last:
-            rank, last = seen, key
-        yield dataclasses.replace(line, rank=rank)
 
 
 def from_json(data: Mapping[str, object]) -> Ladder:

@@ -305,12 +305,18 @@ def who(db: Session, club_id: str) -> Callable[[str], tuple[str, str, bool]]:
     ``m<id>``; a name no spelling knows is a guest, keyed by its fold."""
     spelt = store.clubs.spellings(db, club_id)
     names = store.clubs.member_names(db, club_id)
+    known: dict[str, tuple[str, str, bool]] = {}  # a season asks for each name many times
 
     def name_of(player: str) -> tuple[str, str, bool]:
-        member = spelt.get(fold(player))
-        if member is None:
-            return f"guest:{fold(player)}", player, False
-        return f"m{member}", names[member], True
+        found = known.get(player)
+        if found is None:
+            member = spelt.get(fold(player))
+            if member is None:
+                found = f"guest:{fold(player)}", player, False
+            else:
+                found = f"m{member}", names[member], True
+            known[player] = found
+        return found
 
     return name_of
 

@@ -13,6 +13,8 @@ kept one must equal (the property test and the walk hold them equal).
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
@@ -117,19 +119,45 @@ def entry_of(row: SeasonRow) -> SeasonEntry:
 def season(db: Session, season_id: int, club_id: str | None = None) -> Season:
     """The season with its evenings, its ladder and the club's ratings as they stand now."""
     row, entry, found = _season_rows(db, season_id, club_id)
-    evenings, ladder = kept_ladder(db, season_id, club_id)
+    evenings, ladder = kept_ladder(db, season_id, row.club_id)
     return Season(found, row, entry, evenings, ladder, club_ratings(db, row.club_id))
+
+
+SEASONS = 8
+"""Seasons whose ladder is kept per process, the least recently read going first."""
+
+_kept: OrderedDict[tuple[str, int], tuple[object, tuple[Evening, ...], tuple[LadderLine, ...]]] = (
+    OrderedDict()
+)
+_keeping = threading.Lock()
 
 
 def kept_ladder(
     db: Session, season_id: int, club_id: str | None = None
 ) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:
     """The season's evenings and ladder from the kept evenings (:mod:`scorekeeper.store.
-    ladder`: one row an evening, no game read)."""
+    ladder`: one row an evening, no game read), ranked once per state of the club in
+    each process: 52 evenings of 90 players are some 4,700 lines to name as members and
+    rank (about 0.1 s of CPU, benchmarks/club_season.py), and the club's stamp
+    (:func:`scorekeeper.store.ladder.stamp`, two indexed reads) changes with every write
+    that could change them, in any process."""
     row, entry, _club = _season_rows(db, season_id, club_id)
+    stamp = store.ladder.stamp(db, row.club_id)
+    key = (str(db.get_bind().engine.url), season_id)
+    with _keeping:
+        found = _kept.get(key)
+        if found is not None and found[0] == stamp:
+            _kept.move_to_end(key)
+            return found[1], found[2]
     rows = [e for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)]
     kept = store.ladder.evenings(db, row.club_id, [e.id for e in rows])
-    return _laddered(db, row.club_id, entry, [(e, kept.get(e.id)) for e in rows])
+    evenings, ladder = _laddered(db, row.club_id, entry, [(e, kept.get(e.id)) for e in rows])
+    with _keeping:
+        _kept[key] = (stamp, evenings, ladder)
+        _kept.move_to_end(key)
+        while len(_kept) > SEASONS:
+            _kept.popitem(last=False)
+    return evenings, ladder
 
 
 def fresh_ladder(db: Session, season_id: int) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:

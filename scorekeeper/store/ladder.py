@@ -32,11 +32,11 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, delete, func, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..engine.event import Standing
+from ..engine.event import Standing, TableResult
 from ..engine.event.kept import Tally, names_of, ranked
 from .clubs import Club, ClubEvent
 from .events import load_event
-from .models import Base, Event, now
+from .models import Base, Event, Game, KeptEvent, KeptTable, now
 
 
 class KeptEvening(Base):
@@ -76,7 +76,10 @@ class EveningStandings:
 
 def _stored(s: Standing) -> list[Any]:
     """A line to the point, field by field (the JSON of a standing rounds to two places)."""
-    return list(dataclasses.astuple(s))
+    return [getattr(s, name) for name in _FIELDS]
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Standing))
 
 
 def _read(row: Sequence[Any]) -> Standing:
@@ -155,6 +158,38 @@ def evenings(db: Session, club_id: str, events: Sequence[str]) -> Mapping[str, E
     return found
 
 
+def results(db: Session, club_id: str, events: Sequence[str]) -> dict[str, list[TableResult]]:
+    """Each table's result of the club's evenings ``events``, seat by seat, as the kept
+    standings counted it (one query; an evening with no kept standings, from its games)."""
+    from . import kept
+
+    query = (
+        select(KeptTable.event_id, KeptTable.result)
+        .join(ClubEvent, ClubEvent.event_id == KeptTable.event_id)
+        .where(ClubEvent.club_id == club_id)
+    )
+    found: dict[str, list[TableResult]] = {}
+    for event_id, stored in db.execute(query):
+        found.setdefault(event_id, []).append(TableResult.from_json(stored))
+    counted = set(db.scalars(select(KeptEvent.event_id).where(KeptEvent.event_id.in_(list(events)))))
+    for event_id in events:
+        if event_id not in counted and (made := kept.fresh(db, event_id)) is not None:
+            found[event_id] = [table.result for table in made.tables.values()]
+    return found
+
+
+def summaries(db: Session, games: Sequence[str]) -> dict[str, tuple[list[str], dict[str, Any]]]:
+    """Each of ``games``'s players and stored summary (a member's page reads only the
+    games the member played)."""
+    found: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    wanted = sorted(set(games))
+    for chunk in range(0, len(wanted), 500):  # bound the IN list (SQLite's variables)
+        query = select(Game.id, Game.players, Game.summary).where(Game.id.in_(wanted[chunk : chunk + 500]))
+        for game_id, players, summary in db.execute(query):
+            found[game_id] = (players, summary)
+    return found
+
+
 def stamp(db: Session, club_id: str) -> tuple[object, ...] | None:
     """What changes whenever a season's ladder or ratings may: the club's version (its
     roster, seasons and evenings), and its kept evenings' count, versions and latest
@@ -197,6 +232,8 @@ __all__ = [
     "fresh",
     "read",
     "rebuild_missing",
+    "results",
     "stamp",
+    "summaries",
     "winners_of",
 ]

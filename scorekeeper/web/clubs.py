@@ -26,6 +26,7 @@ from .forms import club as forms
 from .forms.fields import add_error, choices
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
+bp.add_app_template_global(clubdata.contributions, "contributions")
 
 
 @bp.route("/new", methods=["GET", "POST"])

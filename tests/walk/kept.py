@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import records, store
 from scorekeeper.engine.event.kept import Line, Tally
-from scorekeeper.ledger import events, seasons
+from scorekeeper.ledger import clubs, events, ratings, seasons
 
 
 def _tidy(kept: store.kept.Kept) -> tuple[object, ...]:
@@ -43,7 +43,7 @@ def assert_kept_is_fresh(db: Session, event_id: str) -> None:
 def assert_ladder_is_fresh(db: Session, club_id: str, season_ids: Iterable[int]) -> None:
     """Every evening of the club kept for its seasons (issue 36) is the one computed now
     from its stored games, and so is each season's ladder read from them (the roster as
-    it stands applied to both)."""
+    it stands applied to both), and the club's ratings rated from the games' summaries."""
     db.rollback()
     kept = store.ladder.read(db, club_id)
     events_of_club = [e.id for e in store.clubs.evenings(db, club_id)]
@@ -52,4 +52,9 @@ def assert_ladder_is_fresh(db: Session, club_id: str, season_ids: Iterable[int])
         assert kept[event_id] == store.ladder.fresh(db, event_id), event_id
     for season_id in season_ids:
         assert seasons.kept_ladder(db, season_id) == seasons.fresh_ladder(db, season_id), season_id
+    evenings = store.clubs.evenings(db, club_id)
+    games = {e.id: [records.table_result(g) for g in store.events.table_games(db, e.id)] for e in evenings}
+    rated = ratings.rate(ratings.club_games(evenings, games, clubs.who(db, club_id))[0])
+    kept_ratings = ratings.club_ratings(db, club_id)  # from the kept tables, kept under the club's stamp
+    assert (kept_ratings.now, kept_ratings.history) == (rated.now, rated.history)
     db.rollback()
