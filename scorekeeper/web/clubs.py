@@ -265,6 +265,7 @@ def season(club_id: str, season_id: int) -> Response:
         "clubs/_season.html",
         season=found,
         club=club,
+        owner=clubdata.owns(club),
         today=dt.date.today(),
         counts=forms.LADDER_COUNTS,
     )

@@ -275,3 +275,38 @@ def _play_table(app: Flask, game_id: str, by: str) -> None:
         assert table is not None
         hands = {p: Hand(count=2 if p == by else 30 + i) for i, p in enumerate(table.players)}
         ledger.record(db, game_id, BoxEntry(ending="knock", by=by, hands=hands))
+
+
+def test_an_evening_put_on_the_calendar_ahead_shows_as_upcoming(app: Flask, client: FlaskClient) -> None:
+    """The owner starts an evening ahead from the new-evening form (its date, place,
+    rules and table size, the club chosen): the season page lists it to come with all
+    four, the calendar feed carries it, and the page tells the owner how (not a
+    stranger); once its first box is scored it is an evening played."""
+    club_id = _begin(client, public="y")
+    season = client.post(
+        f"/clubs/{club_id}/seasons",
+        data={"name": "Long", "starts": "2027-01-01", "ends": "2099-12-31", "count": "net", **_form_key()},
+    ).headers["Location"]
+    ahead = start_event(
+        client,
+        name="Spring opener",
+        date="2098-03-03",
+        place="Back room",
+        table_size="3",
+        entrants="Ann\nBob\nCal",
+        club=club_id,
+    )
+    page = client.get(season).get_data(as_text=True)
+    upcoming = page.split('id="upcoming"', 1)[1].split("</ul>", 1)[0]
+    assert f'href="/events/{ahead}">Spring opener</a>' in upcoming
+    assert "2098-03-03" in upcoming and "Back room" in upcoming
+    assert "Jersey Gin" in upcoming and "3 a table" in upcoming
+    assert 'id="plan-ahead"' in page and 'href="/events/new"' in page.split('id="plan-ahead"', 1)[1]
+    assert 'id="plan-ahead"' not in app.test_client().get(season).get_data(as_text=True)  # a stranger's
+    feed = icalendar.Calendar.from_ical(client.get(season + "/calendar.ics").data)
+    (planned,) = [e for e in feed.walk("VEVENT") if "Spring opener" in str(e["SUMMARY"])]
+    assert str(planned["LOCATION"]) == "Back room" and planned.decoded("DTSTART").isoformat() == "2098-03-03"
+    _play_first_table(app, ahead, "Ann")
+    page = client.get(season).get_data(as_text=True)
+    assert "Spring opener" not in page.split('id="upcoming-title"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/events/{ahead}">Spring opener</a>: won by' in page.split('id="past"', 1)[1]
