@@ -337,6 +337,7 @@ def attach(db: Session, club_id: str, event_id: str, key: str | None = None) -> 
             return None
         if owner is not None:
             raise RosterRefused(f"the evening {event.name} belongs to another club")
+        store.clubs.lock_event(db, event_id)
         store.clubs.attach(db, club_id, event_id)
         store.ladder.evening_written(db, event_id)  # its standings kept for the seasons
         return {"event": event_id, "event_name": event.name}, {}

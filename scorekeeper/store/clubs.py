@@ -218,6 +218,15 @@ def lock_club(db: Session, club_id: str) -> None:
         db.execute(select(Club.version).where(Club.id == club_id).with_for_update())
 
 
+def lock_event(db: Session, event_id: str) -> None:
+    """PostgreSQL: an event's row ``FOR UPDATE`` while it joins a club, the lock a box
+    at its tables takes first (:func:`scorekeeper.store.locks.writing`): the evening's
+    kept row is made from its standings as the last box left them, and a box after it
+    finds the event the club's and keeps the row."""
+    if db.get_bind().dialect.name != "sqlite":
+        db.execute(select(Event.version).where(Event.id == event_id).with_for_update())
+
+
 def get_club(db: Session, club_id: str) -> ClubRow | None:
     row = db.get(Club, club_id) if len(club_id) <= 32 else None
     if row is None:
