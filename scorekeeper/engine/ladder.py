@@ -8,6 +8,11 @@ ladder counts the sum over every evening, or over the best ``best`` of them, or 
 average per evening played; a member needs ``min_evenings`` to be ranked; ties are broken
 as E1 breaks them (tables won, then boxes won), then shared.
 
+An evening's standings name players as the evening typed them; :func:`of_members` names
+them as the club's members. A member the evening lists under two names (two spellings
+linked to one member) is one person who played one evening: counted once, the two lines
+added, placed among the evening's people (see :func:`of_members`).
+
 >>> first = Evening("e1", (Standing(1, "ann", 30, won=2), Standing(2, "bob", -10), Standing(3, "cal", -20)))
 >>> second = Evening("e2", (Standing(1, "bob", 25, won=1), Standing(2, "ann", 5), Standing(3, "cal", -30)))
 >>> [(line.rank, line.member, line.points, line.moved) for line in ladder([first, second], Ladder())]
@@ -18,12 +23,12 @@ as E1 breaks them (tables won, then boxes won), then shared.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from .errors import MalformedError
+from .event import Standing as EventStanding
 
 Count = Literal["net", "average", "placings"]
 COUNTS: tuple[Count, ...] = ("net", "average", "placings")
@@ -62,6 +67,72 @@ class Standing:
     score: float
     won: float = 0
     boxes: int = 0
+    name: str = ""
+    """How the ladder shows the member (the roster's name; a guest's, as typed)."""
+    guest: bool = False
+    """A name the roster does not know yet."""
+    played_as: tuple[str, ...] = ()
+    """The names the evening's standings list the member under."""
+
+
+Who = Callable[[str], tuple[str, str, bool]]
+"""Who an entrant's name is in the club: (member key, name shown, a member?)."""
+
+
+def of_members(event: str, standings: Sequence[EventStanding], who: Who) -> Evening:
+    """An evening's standings (in rank order) as the club's members: each line named by
+    the member its player is (a guest keeps his name).
+
+    A member listed under two names in one evening (the director entered "Ann" and, in a
+    later round, "Annie"; or the owner linked a nickname that played) is one person who
+    played one evening: it counts once toward the evenings played, and its figures are
+    the sum of its lines (the net or placings points every game paid that person, tables
+    and boxes won). The evening then places its people, not its names: by score, then as
+    the event ranked their best line (so an evening with no such member keeps the
+    event's ranks, tie-breaks and all), and placings points (E8) count as many players as
+    there were people.
+
+    >>> lines = (EventStanding(1, "Ann", 30, 2, 1), EventStanding(2, "Bob", 10, 2),
+    ...          EventStanding(3, "Annie", -5, 1), EventStanding(4, "Cal", -35, 3))
+    >>> who = lambda p: ("m1", "Ann Lee", True) if p.startswith("Ann") else (p.lower(), p, False)
+    >>> [(s.rank, s.member, s.score, s.played_as) for s in of_members("e1", lines, who).standings]
+    [(1, 'm1', 25, ('Ann', 'Annie')), (2, 'bob', 10, ('Bob',)), (3, 'cal', -35, ('Cal',))]
+    """
+    lines: dict[str, list[EventStanding]] = {}
+    shown: dict[str, tuple[str, bool]] = {}
+    for s in standings:
+        key, name, member = who(s.player)
+        found = lines.get(key)
+        if found is None:
+            lines[key] = [s]
+            shown[key] = (name, member)
+        else:
+            found.append(s)
+    people: list[tuple[float, int, str, float, int, tuple[str, ...]]] = []
+    for key, mine in lines.items():  # (score, best rank, member, won, boxes, names)
+        if len(mine) == 1:
+            one = mine[0]
+            people.append((one.score, one.rank, key, one.won, one.boxes, (one.player,)))
+        else:
+            people.append(
+                (
+                    round(sum(s.score for s in mine), 9),
+                    min(s.rank for s in mine),
+                    key,
+                    round(sum(s.won for s in mine), 9),
+                    sum(s.boxes for s in mine),
+                    tuple(s.player for s in mine),
+                )
+            )
+    people.sort(key=lambda person: (-person[0], person[1]))  # in the event's order already, but one
+    placed: list[Standing] = []
+    rank, last = 0, None
+    for i, (score, best, key, won, boxes, names) in enumerate(people, start=1):
+        if (score, best) != last:
+            rank, last = i, (score, best)
+        name, member = shown[key]
+        placed.append(Standing(rank, key, score, won, boxes, name, not member, names))
+    return Evening(event, tuple(placed))
 
 
 @dataclass(frozen=True)
@@ -114,46 +185,75 @@ def ladder(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
     """The ladder after ``evenings`` (in play order), with each line's movement since
     the ladder before the last evening."""
     now = _ranked(evenings, rules)
-    if len(evenings) < 2:
-        return now
-    before = {line.member: line.rank for line in _ranked(evenings[:-1], rules) if line.ranked}
+    before = (
+        {line[1]: line[0] for line in _ranked(evenings[:-1], rules) if line[4]} if len(evenings) > 1 else {}
+    )
     return tuple(
-        dataclasses.replace(line, moved=before[line.member] - line.rank)
-        if line.ranked and line.member in before
-        else line
-        for line in now
+        Line(
+            rank,
+            member,
+            points,
+            played,
+            ranked,
+            won,
+            boxes,
+            contributions,
+            before[member] - rank if ranked and member in before else 0,
+        )
+        for rank, member, points, played, ranked, won, boxes, contributions in now
     )
 
 
-def _ranked(evenings: Sequence[Evening], rules: Ladder) -> tuple[Line, ...]:
+_Ranked = tuple[int, str, float, int, bool, float, int, tuple[tuple[str, float, bool], ...]]
+"""A line before it is a :class:`Line`: rank, member, points, evenings, ranked, tables
+won, boxes won, contributions."""
+
+
+def _ranked(evenings: Sequence[Evening], rules: Ladder) -> list[_Ranked]:
+    """Every member's line, ranked: by points, tables won and boxes won (members level
+    on all three share a rank); a member below the minimum of evenings is listed
+    unranked (rank 0), after the ranked ones."""
     played: dict[str, list[tuple[str, float]]] = {}
     won: dict[str, float] = {}
     boxes: dict[str, int] = {}
     for evening in evenings:
         points = evening_points(evening, rules.count)
         for s in evening.standings:
-            played.setdefault(s.member, []).append((evening.event, points[s.member]))
-            won[s.member] = won.get(s.member, 0) + s.won
-            boxes[s.member] = boxes.get(s.member, 0) + s.boxes
-    lines = []
+            member = s.member
+            found = played.get(member)
+            if found is None:
+                played[member] = [(evening.event, points[member])]
+                won[member], boxes[member] = s.won, s.boxes
+            else:
+                found.append((evening.event, points[member]))
+                won[member] += s.won
+                boxes[member] += s.boxes
+    lines: list[_Ranked] = []
     for member, scores in played.items():
         counted = _counted(scores, rules.best)
-        total = sum(scores[i][1] for i in counted)
-        figure = total / len(counted) if rules.count == "average" and counted else total
-        lines.append(
-            Line(
-                0,
-                member,
-                _number(figure),
-                len(scores),
-                len(scores) >= rules.min_evenings,
-                won[member],
-                boxes[member],
-                tuple((event, p, i in counted) for i, (event, p) in enumerate(scores)),
-            )
+        total = sum(p for i, (_, p) in enumerate(scores) if counted is None or i in counted)
+        n = len(scores) if counted is None else len(counted)
+        figure = total / n if rules.count == "average" and n else total
+        contributions = tuple(
+            (event, p, counted is None or i in counted) for i, (event, p) in enumerate(scores)
         )
-    lines.sort(key=lambda line: (not line.ranked, -line.points, -line.won, -line.boxes, line.member))
-    return tuple(_with_ranks(lines))
+        ranked = len(scores) >= rules.min_evenings
+        lines.append(
+            (0, member, _number(figure), len(scores), ranked, won[member], boxes[member], contributions)
+        )
+    lines.sort(key=lambda line: (not line[4], -line[2], -line[5], -line[6], line[1]))
+    out: list[_Ranked] = []
+    rank, last, seen = 0, None, 0
+    for line in lines:
+        if not line[4]:
+            out.append(line)
+            continue
+        seen += 1
+        key = (line[2], line[5], line[6])
+        if key != last:
+            rank, last = seen, key
+        out.append((rank, *line[1:]))
+    return out
 
 
 def _number(value: float) -> float:
@@ -162,27 +262,13 @@ def _number(value: float) -> float:
     return int(value) if value == int(value) else value
 
 
-def _counted(scores: Sequence[tuple[str, float]], best: int | None) -> set[int]:
-    """The evenings that count: every one, or the best ``best`` (the earlier of equals)."""
+def _counted(scores: Sequence[tuple[str, float]], best: int | None) -> set[int] | None:
+    """The evenings that count: every one (None), or the best ``best`` (the earlier of
+    equals)."""
     if best is None or best >= len(scores):
-        return set(range(len(scores)))
+        return None
     order = sorted(range(len(scores)), key=lambda i: (-scores[i][1], i))
     return set(order[:best])
-
-
-def _with_ranks(lines: Iterable[Line]) -> Iterable[Line]:
-    """Ranks 1, 2, ... with members level on points, tables won and boxes won sharing
-    one; a member below the minimum of evenings is listed unranked (rank 0)."""
-    rank, last, seen = 0, None, 0
-    for line in lines:
-        if not line.ranked:
-            yield dataclasses.replace(line, rank=0)
-            continue
-        seen += 1
-        key = (line.points, line.won, line.boxes)
-        if key != last:
-            rank, last = seen, key
-        yield dataclasses.replace(line, rank=rank)
 
 
 def from_json(data: Mapping[str, object]) -> Ladder:
@@ -197,4 +283,15 @@ def from_json(data: Mapping[str, object]) -> Ladder:
     return Ladder(count, best, of, least)  # type: ignore[arg-type]
 
 
-__all__ = ["COUNTS", "Evening", "Ladder", "Line", "Standing", "evening_points", "from_json", "ladder"]
+__all__ = [
+    "COUNTS",
+    "Evening",
+    "Ladder",
+    "Line",
+    "Standing",
+    "Who",
+    "evening_points",
+    "from_json",
+    "ladder",
+    "of_members",
+]

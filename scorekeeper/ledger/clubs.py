@@ -305,12 +305,18 @@ def who(db: Session, club_id: str) -> Callable[[str], tuple[str, str, bool]]:
     ``m<id>``; a name no spelling knows is a guest, keyed by its fold."""
     spelt = store.clubs.spellings(db, club_id)
     names = store.clubs.member_names(db, club_id)
+    known: dict[str, tuple[str, str, bool]] = {}  # a season asks for each name many times
 
     def name_of(player: str) -> tuple[str, str, bool]:
-        member = spelt.get(fold(player))
-        if member is None:
-            return f"guest:{fold(player)}", player, False
-        return f"m{member}", names[member], True
+        found = known.get(player)
+        if found is None:
+            member = spelt.get(fold(player))
+            if member is None:
+                found = f"guest:{fold(player)}", player, False
+            else:
+                found = f"m{member}", names[member], True
+            known[player] = found
+        return found
 
     return name_of
 
@@ -331,7 +337,9 @@ def attach(db: Session, club_id: str, event_id: str, key: str | None = None) -> 
             return None
         if owner is not None:
             raise RosterRefused(f"the evening {event.name} belongs to another club")
+        store.clubs.lock_event(db, event_id)
         store.clubs.attach(db, club_id, event_id)
+        store.ladder.evening_written(db, event_id)  # its standings kept for the seasons
         return {"event": event_id, "event_name": event.name}, {}
 
     return held(db, club_id, Kind.ATTACHED, {"event": event_id}, key, write)

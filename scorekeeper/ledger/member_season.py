@@ -2,20 +2,23 @@
 won by kind, gins, undercuts and the best box, head to head with every member met (net
 and games), and the rating after each evening; as a page, CSV and JSON show it.
 
-Read from what the season read (its evenings' standings) and each evening's games'
-stored summaries (one query an evening): a member is every spelling the roster links
-to them (:func:`scorekeeper.ledger.clubs.who`)."""
+Read from what the season read (its evenings as the club's members: a member who played
+under two names in one evening is one line, its figures summed, placed among the
+evening's people, :func:`scorekeeper.engine.ladder.of_members`) and each evening's games'
+stored summaries (the member's games only, one query): a member is every spelling the
+roster links to them (:func:`scorekeeper.ledger.clubs.who`)."""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from .. import store
+from .. import records, store
 from ..engine import ladder as ladders
 from . import clubs
 from .ratings import Rating
@@ -93,6 +96,28 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+def _games_played(
+    db: Session, season: Season, member: str, name_of: Callable[[str], tuple[str, str, bool]]
+) -> dict[str, list[tuple[list[str], dict[str, Any]]]]:
+    """The games the member sat at, by evening in table order (players and stored
+    summary): found in the tables' results the ratings read (no other game is read),
+    then one query for their summaries."""
+    wanted: dict[str, list[str]] = {}
+    for evening in season.evenings:
+        if evening.members is None or not any(s.member == member for s in evening.members.standings):
+            continue
+        results = season.ratings.results.get(evening.row.id)
+        if results is None:  # not rated: read the evening's tables
+            results = [records.table_result(game) for game in store.events.table_games(db, evening.row.id)]
+        wanted[evening.row.id] = [
+            r.game
+            for r in sorted(results, key=lambda r: (r.round, r.table))
+            if r.game and any(name_of(p)[0] == member for p in r.players)
+        ]
+    read = store.ladder.summaries(db, [g for games in wanted.values() for g in games])
+    return {event: [read[g] for g in games if g in read] for event, games in wanted.items()}
+
+
 def member_season(db: Session, season: Season, member: str) -> MemberSeason:
     name_of = clubs.who(db, season.club.id)
     lines: list[EveningLine] = []
@@ -101,27 +126,19 @@ def member_season(db: Session, season: Season, member: str) -> MemberSeason:
     met: dict[str, list[float]] = {}
     names: dict[str, str] = {}
     shown = None
+    played = _games_played(db, season, member, name_of)
     for evening in season.evenings:
-        if not evening.winners:
+        people = evening.members
+        s = next((s for s in people.standings if s.member == member), None) if people else None
+        if people is None or s is None:
             continue
-        keys = {s.player: name_of(s.player) for s in evening.standings}
-        mine = [s for s in evening.standings if keys[s.player][0] == member]
-        if not mine:
-            continue
-        shown = shown or keys[mine[0].player][1]
-        points = ladders.evening_points(
-            ladders.Evening(
-                evening.row.id, tuple(ladders.Standing(s.rank, s.player, s.score) for s in evening.standings)
-            ),
-            "placings",
-        )
+        shown = shown or s.name
+        points = ladders.evening_points(people, "placings")
         gins = undercuts = won = 0
-        for game in store.events.table_games(db, evening.row.id):
-            seats = {p: name_of(p)[0] for p in game.players}
+        for players, stored in played.get(evening.row.id, ()):
+            seats = {p: name_of(p)[0] for p in players}
             me = [p for p, k in seats.items() if k == member]
-            if not me:
-                continue
-            summary = store.Summary.read(game.summary)
+            summary = store.Summary.read(stored)
             record = summary.record
             settled = bool(record and record.settlement)
             for result, winner, box_points in record.boxes if record else ():
@@ -146,16 +163,15 @@ def member_season(db: Session, season: Season, member: str) -> MemberSeason:
                         tally[1] += amount
                     elif payment.get("from") in me and payment.get("to") == player:
                         tally[1] -= amount
-        s = mine[0]
         lines.append(
             EveningLine(
                 evening.row.id,
                 evening.row.name,
                 evening.day.isoformat(),
                 s.rank,
-                len(evening.standings),
+                len(people.standings),
                 s.score,
-                points[s.player],
+                points[member],
                 won,
                 gins,
                 undercuts,

@@ -1,15 +1,20 @@
 """A club's season read (issue 36): its calendar (upcoming evenings and past ones with
-their winner) and its ladder (RULES.md E8), from the club's events' standings.
+their winner) and its ladder (RULES.md E8), from the club's evenings as kept.
 
-The ladder is a pure function of the evenings' standings (:func:`scorekeeper.engine.
-ladder.ladder`), each read through the one ledger function that gives an event's
-standings (:func:`scorekeeper.ledger.events.standings`: the games' stored summaries),
-so a correction of any box of any evening is in the ladder on the next read.
+Each evening's standings are kept by every write that changes them, in its transaction
+(:mod:`scorekeeper.store.ladder`: a box adds its game's difference to the event's kept
+sums, which are ranked into the evening's row), so a season read reads one row an
+evening and no game. The ladder is a pure function of those rows and the roster
+(:func:`scorekeeper.engine.ladder.of_members`, then :func:`~scorekeeper.engine.ladder.
+ladder`); :func:`fresh_ladder` is the same computed from the stored games, what the
+kept one must equal (the property test and the walk hold them equal).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
@@ -21,7 +26,6 @@ from ..engine.event import Standing
 from ..engine.rules import find_rules
 from ..store.clubs import ClubRow, EveningRow, SeasonRow
 from . import clubs
-from .events import standings
 from .ratings import Rating, Ratings, club_ratings
 from .table import NotFound
 
@@ -33,6 +37,15 @@ class Evening:
 
     row: EveningRow
     standings: tuple[Standing, ...]
+    winners: tuple[str, ...] = ()
+    """Who stands first (shared first places all), once a box was scored."""
+    members: ladders.Evening | None = None
+    """Once played, its standings as the club's members (a member who played under two
+    names counted once: :func:`scorekeeper.engine.ladder.of_members`)."""
+
+    def twice(self) -> tuple[ladders.Standing, ...]:
+        """The members the evening lists under more than one name."""
+        return tuple(s for s in self.members.standings if len(s.played_as) > 1) if self.members else ()
 
     @property
     def day(self) -> dt.date:
@@ -58,13 +71,6 @@ class Evening:
     def table_size(self) -> int:
         size = self.row.entry.get("table_size")
         return size if isinstance(size, int) else 0
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        """Who stands first (shared first places all), once a box was scored."""
-        if not any(s.games or s.score for s in self.standings):
-            return ()
-        return tuple(s.player for s in self.standings if s.rank == 1)
 
 
 @dataclass(frozen=True)
@@ -111,43 +117,89 @@ def entry_of(row: SeasonRow) -> SeasonEntry:
 
 
 def season(db: Session, season_id: int, club_id: str | None = None) -> Season:
-    """The season with its evenings and its ladder as they stand now."""
+    """The season with its evenings, its ladder and the club's ratings as they stand now."""
+    row, entry, found = _season_rows(db, season_id, club_id)
+    evenings, ladder = kept_ladder(db, season_id, row.club_id)
+    return Season(found, row, entry, evenings, ladder, club_ratings(db, row.club_id))
+
+
+SEASONS = 8
+"""Seasons whose ladder is kept per process, the least recently read going first."""
+
+_kept: OrderedDict[tuple[str, int], tuple[object, tuple[Evening, ...], tuple[LadderLine, ...]]] = (
+    OrderedDict()
+)
+_keeping = threading.Lock()
+
+
+def kept_ladder(
+    db: Session, season_id: int, club_id: str | None = None
+) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:
+    """The season's evenings and ladder from the kept evenings (:mod:`scorekeeper.store.
+    ladder`: one row an evening, no game read), ranked once per state of the club in
+    each process: 52 evenings of 90 players are some 4,700 lines to name as members and
+    rank (about 0.1 s of CPU, benchmarks/club_season.py), and the club's stamp
+    (:func:`scorekeeper.store.ladder.stamp`, two indexed reads) changes with every write
+    that could change them, in any process."""
+    row, entry, _club = _season_rows(db, season_id, club_id)
+    stamp = store.ladder.stamp(db, row.club_id)
+    key = (str(db.get_bind().engine.url), season_id)
+    with _keeping:
+        found = _kept.get(key)
+        if found is not None and found[0] == stamp:
+            _kept.move_to_end(key)
+            return found[1], found[2]
+    rows = [e for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)]
+    kept = store.ladder.evenings(db, row.club_id, [e.id for e in rows])
+    evenings, ladder = _laddered(db, row.club_id, entry, [(e, kept.get(e.id)) for e in rows])
+    with _keeping:
+        _kept[key] = (stamp, evenings, ladder)
+        _kept.move_to_end(key)
+        while len(_kept) > SEASONS:
+            _kept.popitem(last=False)
+    return evenings, ladder
+
+
+def fresh_ladder(db: Session, season_id: int) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:
+    """The season's evenings and ladder computed now from every stored game (what the
+    kept ones must equal)."""
+    row, entry, _club = _season_rows(db, season_id, None)
+    rows = [e for e in store.clubs.evenings(db, row.club_id) if entry.holds(e.day)]
+    return _laddered(db, row.club_id, entry, [(e, store.ladder.fresh(db, e.id)) for e in rows])
+
+
+def _laddered(
+    db: Session,
+    club_id: str,
+    entry: SeasonEntry,
+    rows: list[tuple[EveningRow, store.ladder.EveningStandings | None]],
+) -> tuple[tuple[Evening, ...], tuple[LadderLine, ...]]:
+    """Each evening as the club's members (the roster as it stands), and E8 over those
+    played."""
+    name_of = clubs.who(db, club_id)
+    evenings = tuple(
+        Evening(e, kept.standings, kept.winners, ladders.of_members(e.id, kept.standings, name_of))
+        if kept is not None and kept.winners
+        else Evening(e, kept.standings if kept else (), kept.winners if kept else ())
+        for e, kept in rows
+    )
+    return evenings, ladder_of(evenings, entry.ladder)
+
+
+def _season_rows(db: Session, season_id: int, club_id: str | None) -> tuple[SeasonRow, SeasonEntry, ClubRow]:
     row = store.clubs.get_season(db, season_id)
     if row is None or (club_id is not None and row.club_id != club_id):
         raise NotFound(f"there is no season {season_id}")
-    entry = entry_of(row)
-    found = clubs.club(db, row.club_id)
-    read: dict[str, list[store.events.TableGame]] = {}
-    evenings = []
-    for e in store.clubs.evenings(db, row.club_id):
-        if entry.holds(e.day):
-            read[e.id] = store.events.table_games(db, e.id)  # once: the standings' and ratings'
-            evenings.append(Evening(e, standings(db, e.id, read[e.id])))
-    ladder = ladder_of(db, row.club_id, tuple(evenings), entry.ladder)
-    return Season(found, row, entry, tuple(evenings), ladder, club_ratings(db, row.club_id, read))
+    return row, entry_of(row), clubs.club(db, row.club_id)
 
 
-def ladder_of(
-    db: Session, club_id: str, evenings: tuple[Evening, ...], rules: ladders.Ladder
-) -> tuple[LadderLine, ...]:
-    """E8 over the evenings played, each entrant counted as the member the roster says
-    (a member who played under two spellings in one evening counts once: the better)."""
-    name_of = clubs.who(db, club_id)
+def ladder_of(evenings: tuple[Evening, ...], rules: ladders.Ladder) -> tuple[LadderLine, ...]:
+    """E8 over the evenings played, as the club's members."""
+    played = [e.members for e in evenings if e.members is not None]
     shown: dict[str, tuple[str, bool]] = {}
-    played = []
-    for evening in evenings:
-        if not evening.winners:
-            continue
-        lines: list[ladders.Standing] = []
-        seen: set[str] = set()
+    for evening in played:
         for s in evening.standings:
-            key, name, member = name_of(s.player)
-            shown.setdefault(key, (name, member))
-            if key in seen:
-                continue
-            seen.add(key)
-            lines.append(ladders.Standing(s.rank, key, s.score, s.won, s.boxes))
-        played.append(ladders.Evening(evening.row.id, tuple(lines)))
+            shown.setdefault(s.member, (s.name, not s.guest))
     return tuple(LadderLine(line, *shown[line.member]) for line in ladders.ladder(played, rules))
 
 
@@ -155,4 +207,14 @@ def club_seasons(db: Session, club_id: str) -> list[SeasonRow]:
     return store.clubs.seasons(db, club_id)
 
 
-__all__ = ["Evening", "LadderLine", "Season", "club_seasons", "entry_of", "ladder_of", "season"]
+__all__ = [
+    "Evening",
+    "LadderLine",
+    "Season",
+    "club_seasons",
+    "entry_of",
+    "fresh_ladder",
+    "kept_ladder",
+    "ladder_of",
+    "season",
+]

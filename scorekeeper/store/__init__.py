@@ -10,7 +10,7 @@ before.
 from __future__ import annotations
 
 from ..engine.summary import Summary
-from . import clubs, events, kept
+from . import clubs, events, kept, ladder
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -180,6 +180,7 @@ __all__ = [
     "holding",
     "join_code_hash",
     "kept",
+    "ladder",
     "let_go",
     "live_boxes",
     "live_place",

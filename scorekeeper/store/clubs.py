@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import JSON, ForeignKey, String, func, select, update
+from sqlalchemy import JSON, ForeignKey, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..engine.history import HistoryEntry
-from .models import Base, Event, EventEntrant, EventTable, Game, now
+from .models import Base, Event, EventEntrant, now
 from .reads import join_code_hash, token_hash
 
 
@@ -218,6 +218,15 @@ def lock_club(db: Session, club_id: str) -> None:
         db.execute(select(Club.version).where(Club.id == club_id).with_for_update())
 
 
+def lock_event(db: Session, event_id: str) -> None:
+    """PostgreSQL: an event's row ``FOR UPDATE`` while it joins a club, the lock a box
+    at its tables takes first (:func:`scorekeeper.store.locks.writing`): the evening's
+    kept row is made from its standings as the last box left them, and a box after it
+    finds the event the club's and keeps the row."""
+    if db.get_bind().dialect.name != "sqlite":
+        db.execute(select(Event.version).where(Event.id == event_id).with_for_update())
+
+
 def get_club(db: Session, club_id: str) -> ClubRow | None:
     row = db.get(Club, club_id) if len(club_id) <= 32 else None
     if row is None:
@@ -393,28 +402,6 @@ def entrant_names(db: Session, club_id: str) -> list[str]:
         .order_by(EventEntrant.id)
     )
     return list(db.scalars(query))
-
-
-def club_stamp(db: Session, club_id: str) -> tuple[object, ...] | None:
-    """What changes whenever a season's ladder or ratings may: the club's version (its
-    roster, seasons and evenings), its events' versions and times, and the sum, count and
-    latest time of their games' versions (a box recorded or corrected at any table).
-    Two small queries; None: no such club."""
-    version = db.scalar(select(Club.version).where(Club.id == club_id)) if len(club_id) <= 32 else None
-    if version is None:
-        return None
-    events = db.execute(
-        select(func.coalesce(func.sum(Event.version), 0), func.count(Event.id), func.max(Event.updated_at))
-        .join(ClubEvent, ClubEvent.event_id == Event.id)
-        .where(ClubEvent.club_id == club_id)
-    ).one()
-    games = db.execute(
-        select(func.coalesce(func.sum(Game.version), 0), func.count(Game.id), func.max(Game.updated_at))
-        .join(EventTable, EventTable.game_id == Game.id)
-        .join(ClubEvent, ClubEvent.event_id == EventTable.event_id)
-        .where(ClubEvent.club_id == club_id)
-    ).one()
-    return (version, *events, *games)
 
 
 def clubs_named(db: Session, ids: Iterable[str]) -> list[ClubRow]:

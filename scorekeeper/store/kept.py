@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from ..engine.event import TableResult
 from ..engine.event.kept import Counted, Line, Tally, difference, result_of, total
 from ..engine.substitutes import Substitute, counted, read_substitutes
+from . import ladder
 from .events import load_event, table_games
 from .locks import HELD
 from .models import Event, KeptEvent, KeptPlayer, KeptTable, now
@@ -153,11 +154,14 @@ def rebuild(db: Session, event_id: str) -> None:
                 for kept in results
             ],
         )
+    ladder.evening_written(db, event_id)  # a club's evening: its seasons' row, in this transaction
 
 
 def rebuild_missing(db: Session) -> int:
     """Build the kept standings of every event that has none (stored before revision
-    0014, or restored from a backup), each committed; how many were built."""
+    0014, or restored from a backup), and the kept evening of every club event that
+    has none (before 0018: :func:`scorekeeper.store.ladder.rebuild_missing`), each
+    committed; how many were built."""
     missing = list(
         db.scalars(
             select(Event.id).where(~select(KeptEvent.event_id).where(KeptEvent.event_id == Event.id).exists())
@@ -166,7 +170,7 @@ def rebuild_missing(db: Session) -> int:
     for event_id in missing:
         rebuild(db, event_id)
         db.commit()
-    return len(missing)
+    return len(missing) + ladder.rebuild_missing(db)
 
 
 class _Sql:
@@ -246,6 +250,7 @@ def game_written(
         _Sql.counted,
         {"p_event": event_id, "p_version": version, "p_rounds": _stored_rounds(rounds), "p_at": now()},
     )
+    ladder.evening_written(db, event_id)  # a club's evening: its seasons' row, in this transaction
 
 
 def _add_lines(db: Session, event_id: str, change: Tally, version: int) -> None:

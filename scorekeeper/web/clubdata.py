@@ -13,8 +13,6 @@ import base64
 import datetime as dt
 import hashlib
 import hmac
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -22,12 +20,13 @@ from flask import abort, session
 from markupsafe import Markup
 
 from .. import store
+from ..engine.ladder import Line
 from ..ledger import clubs, seasons
 from ..ledger.ratings import Rating
 from ..ledger.seasons import Season
 from ..pdf.ladder import LadderLine, LadderSheet
 from ..store.clubs import ClubRow
-from . import database, gamedata, invite, links
+from . import database, eventdata, gamedata, invite, links
 
 OWNS = "clubs"
 MAX_CLUBS = 8
@@ -72,34 +71,12 @@ def owned() -> list[str]:
     return list(_held())
 
 
-SEASONS = 8
-"""Seasons kept per process, the least recently read going first."""
-
-_kept: OrderedDict[tuple[object, ...], Season] = OrderedDict()
-_keeping = threading.Lock()
-
-
 def season(season_id: int, club_id: str) -> Season:
-    """The season as it stands, read once per state of its club in each process: its
-    ladder and ratings are derived from every game of every evening (benchmarks/
-    club_season.py: most of a second for 52 evenings of 30 tables), and the club's
-    stamp (:func:`scorekeeper.store.clubs.club_stamp`: two small queries) changes with
-    any write that could change them, in any process, so nothing kept is served in
-    place of a newer state."""
-    db = database.session()
-    stamp = store.clubs.club_stamp(db, club_id)
-    key = (season_id, club_id, stamp)
-    with _keeping:
-        found = _kept.get(key)
-        if found is not None:
-            _kept.move_to_end(key)
-            return found
-    found = seasons.season(db, season_id, club_id)
-    with _keeping:
-        _kept[key] = found
-        while len(_kept) > SEASONS:
-            _kept.popitem(last=False)
-    return found
+    """The season as it stands: its evenings and ladder read from the kept evenings (one
+    row an evening, kept by every write: :mod:`scorekeeper.store.ladder`), its ratings
+    rated again only when a game of the club changed
+    (:func:`scorekeeper.ledger.ratings.club_ratings`)."""
+    return seasons.season(database.session(), season_id, club_id)
 
 
 def owned_clubs() -> list[ClubRow]:
@@ -184,6 +161,15 @@ def ladder_sheet(season: Season, counts: Mapping[str, str]) -> LadderSheet:
     )
 
 
+def contributions(line: Line) -> Markup:
+    """What each evening gave a ladder line, in play order, one not counted (outside the
+    best N) struck: built here as one string a line, not by the template evening by
+    evening (a season of 300 members and 52 evenings lists some 5,000 figures)."""
+    shown = ((eventdata.shown_number(points), counted) for _, points, counted in line.contributions)
+    # a shown number is digits, a sign and a point: nothing to escape
+    return Markup(" · ".join(number if counted else f"<s>{number}</s>" for number, counted in shown))
+
+
 def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
     """A member's rating after each evening as a small inline SVG (drawn on the server,
     no script): the skill as a line, its uncertainty as a band, in black and grey."""
@@ -217,6 +203,7 @@ def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
 
 
 __all__ = [
+    "contributions",
     "join_club",
     "keep_owner",
     "load",

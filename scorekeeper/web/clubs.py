@@ -26,6 +26,7 @@ from .forms import club as forms
 from .forms.fields import add_error, choices
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
+bp.add_app_template_global(clubdata.contributions, "contributions")
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -111,17 +112,37 @@ def join(club_id: str) -> Response:
     club = clubdata.load(club_id)
     code = request.form.get("code") or ""
     short = ledger.as_join_code(code) is not None
-    if short and invite.limit(f"club-{club.id}", director=True).left == 0:
-        return _owner_prompt(club, "Too many wrong short codes: the short code works again in a while.", 429)
+    limit = invite.limit(f"club-{club.id}", director=True)
+    if short and limit.left == 0:
+        return _owner_locked(club, limit)
     kept = clubs.owner_joined(database.session(), code, gamedata.secret(), club.id)
     if kept is None:
-        if short:
-            invite.count_wrong(f"club-{club.id}", director=True)
+        if not short:
+            return _owner_prompt(
+                club, "That code does not open this club (its codes may have been renewed).", 422
+            )
+        limit = invite.count_wrong(f"club-{club.id}", director=True)
+        if limit.left == 0:
+            return _owner_locked(club, limit)
         return _owner_prompt(
-            club, "That code does not open this club (its codes may have been renewed).", 422
+            club, f"That code does not open this club ({limit.left} more tries before a pause).", 422
         )
     clubdata.keep_owner(club.id, kept)
     return htmx.go(url_for("clubs.show", club_id=club.id))
+
+
+def _owner_locked(club: ClubRow, limit: invite.Limit) -> Response:
+    """429 with Retry-After, as a director's: the short code rests; the owner's link
+    still works."""
+    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
+    response = _owner_prompt(
+        club,
+        f"Too many wrong short codes: the short code works again in {minutes}. "
+        "The owner's link or QR code still works now.",
+        429,
+    )
+    response.headers["Retry-After"] = str(max(1, round(limit.wait)))
+    return response
 
 
 @bp.post("/<club_id>/owner/codes")
@@ -244,6 +265,7 @@ def season(club_id: str, season_id: int) -> Response:
         "clubs/_season.html",
         season=found,
         club=club,
+        owner=clubdata.owns(club),
         today=dt.date.today(),
         counts=forms.LADDER_COUNTS,
     )

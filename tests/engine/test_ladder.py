@@ -1,13 +1,22 @@
 """A season's ladder (RULES.md E8), worked by hand: sums, placings points, averages,
-the best N of M, the minimum of evenings, ties broken as E1 and then shared, and the
-movement since the last evening."""
+the best N of M, the minimum of evenings, ties broken as E1 and then shared, the
+movement since the last evening, and a member listed under two names in one evening."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorekeeper.engine.errors import MalformedError
-from scorekeeper.engine.ladder import Evening, Ladder, Standing, evening_points, from_json, ladder
+from scorekeeper.engine.event import Standing as EventStanding
+from scorekeeper.engine.ladder import (
+    Evening,
+    Ladder,
+    Standing,
+    evening_points,
+    from_json,
+    ladder,
+    of_members,
+)
 
 
 def _evening(event: str, *lines: tuple[str, float, int]) -> Evening:
@@ -105,3 +114,66 @@ def test_a_ladder_setting_out_of_range_names_its_field() -> None:
     with pytest.raises(MalformedError) as refused:
         from_json({"best": 0})
     assert refused.value.where == "ladder.best"
+
+
+def _who(player: str) -> tuple[str, str, bool]:
+    """The roster of the examples below: "Ann" and "Annie" are one member, Ann Lee."""
+    return ("m1", "Ann Lee", True) if player in ("Ann", "Annie") else (player.lower(), player, False)
+
+
+TWICE = (  # Tuesday's standings as the event ranked them: Ann and Annie are one member
+    EventStanding(1, "Ann", 30, 2, won=1, boxes=4),
+    EventStanding(2, "Bob", 10, 2, won=1, boxes=3),
+    EventStanding(3, "Annie", -5, 1, won=0, boxes=1),
+    EventStanding(4, "Cal", -35, 3, won=0, boxes=2),
+)
+
+
+@pytest.mark.rule("E8")
+def test_a_member_twice_in_one_evening_is_one_person_one_evening() -> None:
+    """Worked by hand. Tuesday lists Ann (+30) and Annie (-5), one member: Ann Lee
+    played one evening, +25 (the two lines added), 1 table and 5 boxes won; the evening
+    had three people, so Ann Lee is 1st, Bob 2nd, Cal 3rd (not 4th), and placings
+    points give 3, 2, 1 (not 4 to the first of four names). Thursday: Bob +20, Ann 0,
+    Cal -20. Net: Bob 10 + 20 = 30, Ann Lee 25 + 0 = 25, Cal -55; placings: Ann Lee and
+    Bob 3 + 2 = 5 each (Bob ahead on tables won, 2 to 1), Cal 1 + 1 = 2; Ann Lee
+    played two evenings, not three."""
+    tuesday = of_members("tue", TWICE, _who)
+    assert [(s.rank, s.member, s.score, s.won, s.boxes, s.played_as) for s in tuesday.standings] == [
+        (1, "m1", 25, 1, 5, ("Ann", "Annie")),
+        (2, "bob", 10, 1, 3, ("Bob",)),
+        (3, "cal", -35, 0, 2, ("Cal",)),
+    ]
+    assert tuesday.standings[0].name == "Ann Lee" and not tuesday.standings[0].guest
+    assert evening_points(tuesday, "placings") == {"m1": 3, "bob": 2, "cal": 1}
+    thursday = of_members(
+        "thu",
+        (EventStanding(1, "Bob", 20, won=1), EventStanding(2, "Ann", 0), EventStanding(3, "Cal", -20)),
+        _who,
+    )
+    net = {
+        line.member: (line.rank, line.points, line.evenings) for line in ladder([tuesday, thursday], Ladder())
+    }
+    assert net == {"bob": (1, 30, 2), "m1": (2, 25, 2), "cal": (3, -55, 2)}
+    placings = [
+        (line.rank, line.member, line.points) for line in ladder([tuesday, thursday], Ladder("placings"))
+    ]
+    assert placings == [(1, "bob", 5), (2, "m1", 5), (3, "cal", 2)]
+
+
+@pytest.mark.rule("E8")
+def test_an_evening_with_one_name_a_member_keeps_the_events_ranks() -> None:
+    """No member twice: the places are the event's, shared ranks and tie-breaks and all
+    (Dee and Eve level on everything share 3rd; Bob is above Cal on a tie-break only)."""
+    lines = (
+        EventStanding(1, "Bob", 10, won=2),
+        EventStanding(2, "Cal", 10, won=1),
+        EventStanding(3, "Dee", -10),
+        EventStanding(3, "Eve", -10),
+    )
+    assert [(s.rank, s.member) for s in of_members("e", lines, _who).standings] == [
+        (1, "bob"),
+        (2, "cal"),
+        (3, "dee"),
+        (3, "eve"),
+    ]

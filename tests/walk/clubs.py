@@ -7,7 +7,8 @@ The model keeps the roster as a partition of folded spellings (which spellings a
 member) and each undoable decision's spelling and what it named before; the stored
 roster must be that partition, an undo is refused exactly when the model says (undone
 already, or a later decision changed the spelling), and a season's ladder counts for
-every member the evenings that member played, whatever spelling they used."""
+every member the evenings that member played, whatever spelling they used; after every
+step each club's kept evenings and seasons' ladders equal a fresh computation."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import Flask
 from hypothesis import strategies as st
-from hypothesis.stateful import precondition, rule
+from hypothesis.stateful import invariant, precondition, rule
 
+from scorekeeper import store
 from scorekeeper.engine.contract.club import fold
+from tests.walk.kept import assert_ladder_is_fresh
 from tests.walk.phones import Phone, acknowledged, forms_of
 
 _groups = itertools.count(1)
@@ -49,6 +53,7 @@ class ClubSteps:
     events: list[Any]
     clubs: list[Club]
     touched_clubs: set[str]
+    app: Flask
 
     def _club_page(self, club: Club) -> str:
         answer = self.phone[club.owner].get(f"/clubs/{club.id}")
@@ -242,6 +247,17 @@ class ClubSteps:
         club.public = not club.public
 
     # --- after every step ------------------------------------------------------------------
+
+    @invariant()
+    def kept_ladders_are_fresh(self) -> None:
+        """After every step, every club's kept evenings (changed by the step's own
+        transaction) and its seasons' ladders equal the ones computed from the stored
+        games: read from the database, no page opened."""
+        if not getattr(self, "clubs", None):
+            return
+        with store.opened(self.app.config["DATABASE_URL"]) as db:
+            for club in self.clubs:
+                assert_ladder_is_fresh(db, club.id, [int(url.rsplit("/", 1)[1]) for url in club.seasons])
 
     def _club_pages(self, club: Club) -> None:
         stored = self._stored_club(club)

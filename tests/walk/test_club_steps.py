@@ -59,8 +59,10 @@ def test_the_club_steps_keep_the_model(migrated_once: Path, tmp_path: Path) -> N
     walk.publish_or_make_private(Choose(club))  # a stranger reads the club now
     walk.every_page_answers()
     assert club.public
+    walk.kept_ladders_are_fresh()
     walk.record_a_box_on_the_page(Choose(lambda games: games[0], 0, 25, 30), "gin")
     walk.every_page_answers()  # the ladder counts the evening now played, for every member
+    walk.kept_ladders_are_fresh()  # the box's difference kept in the evening's row
     season = walk.phone["watcher"].get(
         f"/api/v1/clubs/{club.id}/seasons/{club.seasons[0].rsplit('/', 1)[1]}",
         headers={"Authorization": f"Bearer {club.token}"},

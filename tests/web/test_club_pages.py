@@ -19,7 +19,7 @@ from scorekeeper import ledger, store
 from scorekeeper.engine.contract import BoxEntry, Hand
 from scorekeeper.ledger import events
 from tests.pdf.reading import flat
-from tests.web.test_event_pages import start_event
+from tests.web.test_event_pages import start_event, tables_of
 
 
 def _db(app: Flask) -> Iterator[Session]:
@@ -220,3 +220,93 @@ def test_a_members_season_page_csv_and_json(app: Flask, client: FlaskClient) -> 
     rows = stranger.get(ann_url.group(1) + "/season.csv").get_data(as_text=True).splitlines()
     assert rows[0].startswith("date,evening,rank") and rows[1].startswith("2027-01-05,Week 1,1,3,")
     assert stranger.get(ann_url.group(1).rsplit("/", 1)[0] + "/m999999").status_code == 404
+
+
+@pytest.mark.rule("E8")
+def test_a_member_under_two_names_in_one_evening_counts_once(app: Flask, client: FlaskClient) -> None:
+    """Ann and Annie both played Week 1 and the owner says they are one member: the
+    season page says so; Ann played one evening, her net the two lines' added; the
+    evening had five people, so her page counts five players and her place among them
+    (the ladder's), and her placings points are the ladder's."""
+    club_id = _begin(client, public="y")
+    names = ("Ann", "Annie", "Bob", "Cal", "Dee", "Eve")
+    first = start_event(client, name="Week 1", date="2027-01-05", entrants="\n".join(names), club=club_id)
+    for name in names:
+        if name != "Annie":
+            client.post(f"/clubs/{club_id}/link", data={"spelling": name, "member": "new", **_form_key()})
+    for db in _db(app):
+        ann = next(m for m in store.clubs.members(db, club_id) if m.name == "Ann")
+    client.post(f"/clubs/{club_id}/link", data={"spelling": "Annie", "member": str(ann.id), **_form_key()})
+    season = client.post(
+        f"/clubs/{club_id}/seasons",
+        data={
+            "name": "Winter",
+            "starts": "2027-01-01",
+            "ends": "2027-03-31",
+            "count": "placings",
+            **_form_key(),
+        },
+    ).headers["Location"]
+    for game_id, players in tables_of(client, first):
+        _play_table(app, game_id, players[0])
+    page = client.get(season).get_data(as_text=True)
+    twice = re.search(r"Ann played as (\w+) and (\w+): counted once", page)  # in the evening's order
+    assert twice is not None and sorted(twice.groups()) == ["Ann", "Annie"]
+    event = client.get(f"/api/v1/events/{first}").get_json()["standings"]
+    standings = {s["player"]: s["score"] for s in event}
+    ranks = {s["player"]: s["rank"] for s in event}
+    body = client.get(f"/api/v1/clubs/{club_id}/seasons/{season.rsplit('/', 1)[1]}").get_json()
+    lines = {line["name"]: line for line in body["ladder"]}
+    assert sorted(lines) == ["Ann", "Bob", "Cal", "Dee", "Eve"] and lines["Ann"]["evenings"] == 1
+    mine = client.get(f"{season}/members/m{ann.id}/season.json").get_json()
+    (evening,) = mine["evenings"]
+    net = standings["Ann"] + standings["Annie"]
+    assert evening["net"] == net
+    assert evening["players"] == 5 and evening["placings"] == lines["Ann"]["points"]
+    best = min(ranks["Ann"], ranks["Annie"])  # level on net: the event's order of her better line
+    above = [p for p in names[2:] if standings[p] > net or (standings[p] == net and ranks[p] < best)]
+    assert evening["rank"] == len(above) + 1
+
+
+def _play_table(app: Flask, game_id: str, by: str) -> None:
+    """A knock by ``by`` at the table of ``game_id``."""
+    for db in _db(app):
+        table = ledger.load(db, game_id)
+        assert table is not None
+        hands = {p: Hand(count=2 if p == by else 30 + i) for i, p in enumerate(table.players)}
+        ledger.record(db, game_id, BoxEntry(ending="knock", by=by, hands=hands))
+
+
+def test_an_evening_put_on_the_calendar_ahead_shows_as_upcoming(app: Flask, client: FlaskClient) -> None:
+    """The owner starts an evening ahead from the new-evening form (its date, place,
+    rules and table size, the club chosen): the season page lists it to come with all
+    four, the calendar feed carries it, and the page tells the owner how (not a
+    stranger); once its first box is scored it is an evening played."""
+    club_id = _begin(client, public="y")
+    season = client.post(
+        f"/clubs/{club_id}/seasons",
+        data={"name": "Long", "starts": "2027-01-01", "ends": "2099-12-31", "count": "net", **_form_key()},
+    ).headers["Location"]
+    ahead = start_event(
+        client,
+        name="Spring opener",
+        date="2098-03-03",
+        place="Back room",
+        table_size="3",
+        entrants="Ann\nBob\nCal",
+        club=club_id,
+    )
+    page = client.get(season).get_data(as_text=True)
+    upcoming = page.split('id="upcoming"', 1)[1].split("</ul>", 1)[0]
+    assert f'href="/events/{ahead}">Spring opener</a>' in upcoming
+    assert "2098-03-03" in upcoming and "Back room" in upcoming
+    assert "Jersey Gin" in upcoming and "3 a table" in upcoming
+    assert 'id="plan-ahead"' in page and 'href="/events/new"' in page.split('id="plan-ahead"', 1)[1]
+    assert 'id="plan-ahead"' not in app.test_client().get(season).get_data(as_text=True)  # a stranger's
+    feed = icalendar.Calendar.from_ical(client.get(season + "/calendar.ics").data)
+    (planned,) = [e for e in feed.walk("VEVENT") if "Spring opener" in str(e["SUMMARY"])]
+    assert str(planned["LOCATION"]) == "Back room" and planned.decoded("DTSTART").isoformat() == "2098-03-03"
+    _play_first_table(app, ahead, "Ann")
+    page = client.get(season).get_data(as_text=True)
+    assert "Spring opener" not in page.split('id="upcoming-title"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/events/{ahead}">Spring opener</a>: won by' in page.split('id="past"', 1)[1]
