@@ -51,12 +51,12 @@ lint: $(STAMP)
 # compiled once first: where PYTHONDONTWRITEBYTECODE is set (this machine sets it), every
 # process of the run (the workers, each test's server, the command line's) would otherwise
 # compile it again, 0.4 s of CPU each.
-# Two workers a core: with one more than the cores a quiet two-core run kept them 70 %
-# busy (CPU 14 min 22 s in 9 min 27 s of pytest): the tests wait (on a browser, a server
-# starting, a socket, a killed process), and the other workers run tests meanwhile.
+# One worker more than the cores: a third of the suite's time is spent waiting (on a
+# browser, a server starting, a socket), and the extra worker runs tests meanwhile (two
+# workers a core were slower: 11 min 24 s of pytest against 9 min 22 s, the machine full).
 # The lint runs beside the tests, not before them: mypy's cold run on a fresh clone is
 # half a minute of one core, which the suite's waits absorb; either failing fails the run.
-WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP) system-deps
 	@$(MAKE) --no-print-directory -j 2 lint suite
 
