@@ -51,11 +51,12 @@ lint: $(STAMP)
 # compiled once first: where PYTHONDONTWRITEBYTECODE is set (this machine sets it), every
 # process of the run (the workers, each test's server, the command line's) would otherwise
 # compile it again, 0.4 s of CPU each.
-# One worker more than the cores: a third of the suite's time is spent waiting (on a
-# browser, a server starting, a socket), and the extra worker runs tests meanwhile (two
-# workers a core were slower: 11 min 24 s of pytest against 9 min 22 s, the machine full).
+# One worker more than the cores: the extra worker runs tests while another waits on a
+# browser, a server starting or a socket. More do not help: the cores are already 92 %
+# busy over a run (/proc/stat), and two workers a core made pytest slower (11 min 24 s
+# against 9 min 59 s; docs/performance.md, "Test suite").
 # The lint runs beside the tests, not before them: mypy's cold run on a fresh clone is
-# half a minute of one core, which the suite's waits absorb; either failing fails the run.
+# half a minute of one core before the first test; either failing fails the run.
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP) system-deps
 	@$(MAKE) --no-print-directory -j 2 lint suite
