@@ -134,15 +134,7 @@ def join(club_id: str) -> Response:
 def _owner_locked(club: ClubRow, limit: invite.Limit) -> Response:
     """429 with Retry-After, as a director's: the short code rests; the owner's link
     still works."""
-    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-    response = _owner_prompt(
-        club,
-        f"Too many wrong short codes: the short code works again in {minutes}. "
-        "The owner's link or QR code still works now.",
-        429,
-    )
-    response.headers["Retry-After"] = str(max(1, round(limit.wait)))
-    return response
+    return invite.rested(lambda words, status: _owner_prompt(club, words, status), limit, "owner's")
 
 
 @bp.post("/<club_id>/owner/codes")

@@ -241,15 +241,7 @@ def join(event_id: str) -> Response:
 
 def _director_locked(event: eventdata.EventView, limit: invite.Limit) -> Response:
     """429 with Retry-After: the short code rests; the director's link still works."""
-    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
-    response = _director_prompt(
-        event,
-        f"Too many wrong short codes: the short code works again in {minutes}. "
-        "The director's link or QR code still works now.",
-        429,
-    )
-    response.headers["Retry-After"] = str(max(1, round(limit.wait)))
-    return response
+    return invite.rested(lambda words, status: _director_prompt(event, words, status), limit, "director's")
 
 
 @bp.post("/<event_id>/director/codes")

@@ -22,6 +22,7 @@ import functools
 import math
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import segno
@@ -217,6 +218,29 @@ class Limit:
     @property
     def minutes(self) -> int:
         return max(1, math.ceil(self.wait / 60))
+
+    @property
+    def minutes_words(self) -> str:
+        """The wait as said: "1 minute", "5 minutes"."""
+        return "1 minute" if self.minutes == 1 else f"{self.minutes} minutes"
+
+    @property
+    def retry_after(self) -> str:
+        """The wait as the ``Retry-After`` header gives it: whole seconds, at least 1."""
+        return str(max(1, round(self.wait)))
+
+
+def rested(prompt: Callable[[str, int], Response], limit: Limit, link: str) -> Response:
+    """A director's or a club owner's short code past its limit: ``prompt`` answers 429
+    with Retry-After, saying when the code works again and that ``link`` (the
+    director's, the owner's) still works now."""
+    response = prompt(
+        f"Too many wrong short codes: the short code works again in {limit.minutes_words}. "
+        f"The {link} link or QR code still works now.",
+        429,
+    )
+    response.headers["Retry-After"] = limit.retry_after
+    return response
 
 
 def _counters(director: bool = False) -> tuple[Tries, Tries]:

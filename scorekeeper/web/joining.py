@@ -163,21 +163,20 @@ def _wrong(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Re
 def _too_many(game_id: str | None, limit: invite.Limit, next_url: str | None) -> Response:
     message = too_many_words(limit)
     response = _refusal(game_id, 429, message, next_url, limit)
-    response.headers["Retry-After"] = str(max(1, round(limit.wait)))
+    response.headers["Retry-After"] = limit.retry_after
     return response
 
 
 def too_many_words(limit: invite.Limit) -> str:
     """What a client past the short code's limit is told: whose limit, how long, and
     what still works now (the join link or QR code, never limited)."""
-    minutes = "1 minute" if limit.minutes == 1 else f"{limit.minutes} minutes"
     whose = (
         "Too many wrong short codes have been tried for this game"
         if limit.game_closed
         else "Too many wrong short codes from this phone"
     )
     return (
-        f"{whose}: the short code works again in {minutes}. The join link or the "
+        f"{whose}: the short code works again in {limit.minutes_words}. The join link or the "
         "\u201cScore with us\u201d QR code on a scorer's phone still works now."
     )
 
