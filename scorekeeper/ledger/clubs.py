@@ -32,7 +32,7 @@ from ..engine.contract.club import ClubEntry, SeasonEntry, fold, ladder_json, me
 from ..engine.history import Kind, words
 from ..store.clubs import ClubRow, MemberRow
 from .codes import as_join_code, make_codes
-from .events.held import digest
+from .events.held import digest, repeated
 from .table import KeyReused, LedgerError, NotFound
 
 
@@ -130,15 +130,8 @@ def held(
     with store.holding(db, None):
         store.clubs.lock_club(db, club_id)
         row = club(db, club_id)
-        if key is not None:
-            earlier = store.clubs.earlier_write(db, club_id, key)
-            if earlier is not None:
-                if earlier != signed:
-                    raise KeyReused(
-                        "this form (or key) was already used for another change to this club: "
-                        "nothing was stored; reload the page and try again"
-                    )
-                return Done(row, repeated=True)
+        if key is not None and repeated(store.clubs.earlier_write(db, club_id, key), signed, "club"):
+            return Done(row, repeated=True)
         change = write(row)
         if change is None:
             return Done(row, repeated=True)

@@ -69,6 +69,21 @@ def digest(action: str, content: object) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def repeated(earlier: str | None, signed: str, subject: str) -> bool:
+    """Whether a key was used before for this very change (the write is answered as the
+    subject is now); a key used for another change is :class:`KeyReused`. ``earlier``:
+    the digest stored with the key ("" where none was kept: never this change), None
+    where the key is new; ``subject``: "event", "club"."""
+    if earlier is None:
+        return False
+    if earlier != signed:
+        raise KeyReused(
+            f"this form (or key) was already used for another change to this {subject}: "
+            "nothing was stored; reload the page and try again"
+        )
+    return True
+
+
 @dataclass(frozen=True)
 class Done:
     """What a director's write answers: the event after it (``repeated``: a resent key
@@ -96,12 +111,7 @@ def held(
         event = loaded(db, event_id)
         if key is not None:
             earlier = store.events.earlier_write(db, event_id, key)
-            if earlier is not None:
-                if earlier.digest != signed:
-                    raise KeyReused(
-                        "this form (or key) was already used for another change to this "
-                        "event: nothing was stored; reload the page and try again"
-                    )
+            if repeated(None if earlier is None else earlier.digest or "", signed, "event"):
                 return Done(event, repeated=True)
         change = write(event)
         if change is None:
