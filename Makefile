@@ -23,15 +23,23 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 # Debian packages the tests drive for real: Chromium (browser tests), poppler (PDF to PNG)
 # and a PostgreSQL server (the store's tests run on SQLite and again on PostgreSQL).
+# Chromium's headless shell (same source and version as chromium) is wanted, not needed:
+# the browser tests take a third of the CPU in it they take in the full browser's headless
+# mode (tests/web/browser.py), and fall back to chromium where it cannot be installed.
+APT := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 system-deps:
 	@if ! command -v chromium >/dev/null || ! command -v pdftoppm >/dev/null \
 			|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-				chromium poppler-utils postgresql >/dev/null; \
+			apt-get update -qq && $(APT) chromium poppler-utils postgresql >/dev/null; \
 		else \
 			echo "chromium, poppler-utils or postgresql missing and not root: those tests will be skipped"; \
 		fi; \
+	fi
+	@if ! command -v chromium-headless-shell >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		$(APT) chromium-headless-shell >/dev/null 2>&1 \
+			|| (apt-get update -qq && $(APT) chromium-headless-shell >/dev/null 2>&1) \
+			|| echo "chromium-headless-shell not installed: the browser tests run in chromium"; \
 	fi
 
 migrate: $(STAMP)
@@ -58,7 +66,9 @@ lint: $(STAMP)
 # The lint runs beside the tests, not before them: mypy's cold run on a fresh clone is
 # half a minute of one core before the first test; either failing fails the run.
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-test: $(STAMP) system-deps
+# The packages install while the libraries do; then the lint beside the tests.
+test:
+	@$(MAKE) --no-print-directory -j 2 $(STAMP) system-deps
 	@$(MAKE) --no-print-directory -j 2 lint suite
 
 suite: $(STAMP)

@@ -170,8 +170,11 @@ def postgres() -> Iterator[Postgres]:
         env=env,
         timeout=120,
     )
+    # A throwaway cluster that no test crashes (the crash tests kill the app's server, not
+    # PostgreSQL): it need not wait for the disk at each commit.
     options = (
         f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=32MB"
+        " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     )
     subprocess.run(
         [
