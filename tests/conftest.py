@@ -4,6 +4,7 @@ its test client and CLI runner."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,22 +20,36 @@ from scorekeeper.web import create_app
 from tests.web.browser import browser, chromium_process, live_server  # noqa: F401  (browser tests' fixtures)
 
 LONGEST_FIRST = (
-    "tests/walk/test_walk.py::TestWalk",
-    "tests/engine/test_showdown_properties.py::test_defender_lays_off_and_melds_to_his_lowest_count",
-    "tests/web/test_browser_events.py::test_a_nine_player_jersey_night_over_three_rounds",
-    "tests/web/test_browser_reliability.py::test_axe_finds_no_serious_violations",
-    "tests/reliability/test_hostile.py::test_a_table_keeps_recording_while_a_client_prints_the_biggest_sheets",
     "tests/web/test_table_score_in_view.py::test_thirty_boxes_with_the_totals_in_view_after_every_save",
+    "tests/reliability/test_crash.py::test_kill_9_mid_stream_leaves_every_game_consistent[sqlite",
+    "tests/reliability/test_crash.py::test_kill_9_mid_stream_leaves_every_game_consistent[postgresql",
+    "tests/web/test_browser_events.py::test_a_nine_player_jersey_night_over_three_rounds",
     "tests/web/test_table_game.py::test_a_whole_jersey_game_on_two_phones",
+    "tests/web/test_browser_reliability.py::test_axe_finds_no_serious_violations",
+    "tests/security/test_start_limits.py::test_a_burst_of_starts_from_one_address_is_refused_past_the_default",
+    "tests/reliability/test_migrate.py::test_migrations_started_at_once_do_not_collide",
+    "tests/reliability/test_hostile.py::test_a_table_keeps_recording_while_a_client_prints_the_biggest_sheets",
+    "tests/web/test_browser.py::test_a_whole_jersey_gin_game_on_a_phone",
+    "tests/reliability/test_event_restart.py::test_a_restart_in_the_middle_of_a_round_loses_nothing",
+    "tests/reliability/test_serving.py::test_one_process_holds_300_phones_each_on_its_own_connection",
+    "tests/walk/test_walk.py::TestWalk",
+    "tests/reliability/test_scale_out.py::test_two_instances_share_games_rights_and_one_winner",
+    "tests/reliability/test_serving.py::test_gunicorn_workers_record_boxes",
+    "tests/engine/test_event_seating.py::test_threes_repeat_opponents_no_more_than_the_fewest_possible",
+    "tests/ledger/test_kept_ladder.py::test_the_kept_ladder_equals_a_fresh_one_after_any_writes",
 )
-"""The tests of a minute or more (``--durations``, docs/performance.md "Test suite"),
-slowest first: run at the start, so that none of them is the last test of a worker while
-the other cores are idle (``make test``'s makespan is otherwise one of them late)."""
+"""The tests of about 20 s or more (``--durations`` of a run with three workers on two
+loaded cores, docs/performance.md "Test suite"), slowest first."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The :data:`LONGEST_FIRST` tests first, the others in their files' order (a stable
-    sort: every xdist worker collects the same order, as it must)."""
+    """The :data:`LONGEST_FIRST` tests dealt out to the workers like cards, each worker's
+    share at the head of its queue; the others in their files' order. pytest-xdist's
+    worksteal gives each worker a contiguous slice of this order (the first of n workers
+    ``len // n``, and so on) and an idle worker steals the tail half of the longest queue:
+    with the long tests all at the front, the first worker ran them one after another
+    while the others ran everything else. Every worker computes the same order, as it
+    must."""
 
     def rank(item: pytest.Item) -> int:
         return next(
@@ -42,7 +57,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             len(LONGEST_FIRST),
         )
 
-    items.sort(key=rank)
+    items.sort(key=rank)  # stable: the long ones first, slowest first
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
+        return
+    long = [item for item in items if rank(item) < len(LONGEST_FIRST)]
+    rest = items[len(long) :]
+    dealt: list[pytest.Item] = []
+    for worker in range(workers):
+        share = (len(items) - len(dealt)) // (workers - worker)  # xdist's first slices
+        head = long[worker::workers][:share]
+        dealt += head + rest[: share - len(head)]
+        rest = rest[share - len(head) :]
+    items[:] = dealt + rest
 
 
 @pytest.fixture(autouse=True, scope="session")
