@@ -25,7 +25,6 @@ LONGEST_FIRST = (
     "tests/reliability/test_crash.py::test_kill_9_mid_stream_leaves_every_game_consistent[postgresql",
     "tests/web/test_browser_events.py::test_a_nine_player_jersey_night_over_three_rounds",
     "tests/web/test_table_game.py::test_a_whole_jersey_game_on_two_phones",
-    "tests/web/test_browser_reliability.py::test_axe_finds_no_serious_violations",
     "tests/security/test_start_limits.py::test_a_burst_of_starts_from_one_address_is_refused_past_the_default",
     "tests/reliability/test_migrate.py::test_migrations_started_at_once_do_not_collide",
     "tests/reliability/test_hostile.py::test_a_table_keeps_recording_while_a_client_prints_the_biggest_sheets",

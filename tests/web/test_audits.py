@@ -55,6 +55,12 @@ def _game_pages(page: Any, base: str) -> dict[str, str]:
         "new": base + "/games/new",
         "house-rules": sheet + "/rules",
         "box": base + str(box),
+        "share": sheet + "/share",
+        "box-edit": base + str(box) + "/edit",
+        "check-typed": base + "/check?typed=AS+2S+3S+7H+7D+7C+9D+10D+JD+4C",
+        "settle": base + "/settle",
+        "rules-search": base + "/rules/?q=knock",
+        "not-found": base + "/games/nope",
     }
 
 
@@ -124,7 +130,12 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize("name", PAGES)
+AXE_ONLY = ["share", "box-edit", "check-typed", "settle", "rules-search", "not-found"]
+"""Pages axe audits beside :data:`PAGES`: a game's share page, a box's correction, a typed
+hand checked, the settlement, a rules search and a game that is not there."""
+
+
+@pytest.mark.parametrize("name", PAGES + AXE_ONLY)
 def test_axe_finds_no_violations(audited: tuple[Any, dict[str, str]], name: str) -> None:
     axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
     page, urls = audited
