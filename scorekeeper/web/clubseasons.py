@@ -1,0 +1,187 @@
+"""A season's page and the owner's writes on it (issue 36): an evening planned on its
+calendar (changed, cancelled; started on the night from the new-event form filled from
+the plan), its counting changed, an evening the owner directs joining the season and
+an evening leaving the club.
+
+The views are on the clubs' blueprint (:mod:`.clubs`). Every write is a POST on a real
+form with its key in a hidden field; a refused form is the season's page again, 422,
+with the message on the field at fault; a refusal of the ledger is the app's handler's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Response, request, url_for
+
+from ..engine import ScorekeeperError
+from ..engine.contract.club import PlanEntry, ladder_json
+from ..engine.ladder import from_json as ladder_from_json
+from ..engine.rules import find_rules
+from ..ledger import clubs, planned
+from ..store.clubs import ClubRow
+from ..store.plans import PlanRow
+from . import clubdata, database, eventdata, htmx
+from .clubs import bp, directed_evenings, readable
+from .forms import club as forms
+from .forms.fields import add_error, choices
+
+
+@bp.app_template_global("plan_rules")
+def plan_rules(name: str) -> str:
+    """A planned evening's rules as players say them."""
+    try:
+        return find_rules(name).title
+    except ValueError:
+        return name
+
+
+def _season_page(club: ClubRow, season_id: int, status: int = 200, **more: Any) -> Response:
+    found = clubdata.season(season_id, club.id)
+    owner = clubdata.owns(club)
+    counting = more.pop("counting_form", None) or forms.CountingForm(
+        formdata=None, data=ladder_json(found.entry.ladder)
+    )
+    joining = more.pop("join_form", None) or forms.EventForm(formdata=None)
+    joining.event.choices = choices(_joinable(club, found.entry.starts, found.entry.ends)) if owner else []
+    return htmx.render(
+        "clubs/season.html",
+        "clubs/_season.html",
+        status,
+        season=found,
+        club=club,
+        owner=owner,
+        today=dt.date.today(),
+        counts=forms.LADDER_COUNTS,
+        plan_form=more.pop("plan_form", None) or forms.PlanForm(formdata=None),
+        counting_form=counting,
+        join_form=joining,
+        **more,
+    )
+
+
+def _joinable(club: ClubRow, starts: dt.date, ends: dt.date) -> list[tuple[str, str]]:
+    """The club-less evenings this phone directs, those of the season's period."""
+    return [(e, label) for e, label, day in directed_evenings(club) if starts <= day <= ends]
+
+
+@bp.get("/<club_id>/seasons/<int:season_id>")
+def season(club_id: str, season_id: int) -> Response:
+    """The season's page: its ladder (E8), the evenings to come (planned ones too) and
+    the ones played with their winners, and the calendar feed."""
+    return _season_page(readable(club_id), season_id)
+
+
+def _planned(form: forms.PlanForm, today: dt.date | None) -> PlanEntry | None:
+    """The form's plan checked by the engine; None with the message on its field."""
+    if not form.validate():
+        return None
+    try:
+        return PlanEntry.from_json(form.plan(), today=today)
+    except ScorekeeperError as refused:
+        field = getattr(form, (refused.where or "").split(".")[0], None)
+        add_error(field if field is not None else form.date, refused.message)
+        return None
+
+
+@bp.post("/<club_id>/seasons/<int:season_id>/plans")
+def plan(club_id: str, season_id: int) -> Response:
+    """An evening on the season's calendar: date and time, place, rules, table size."""
+    club = clubdata.require_owner(club_id)
+    form = forms.PlanForm()
+    entry = _planned(form, dt.date.today())
+    if entry is None:
+        return _season_page(club, season_id, 422, plan_form=form)
+    try:
+        planned.plan(database.session(), club_id, season_id, entry, eventdata.usable(form.key.data))
+    except ScorekeeperError as refused:  # outside the season's period
+        add_error(form.date, refused.message)
+        return _season_page(club, season_id, 422, plan_form=form)
+    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#upcoming")
+
+
+def _plan_page(club: ClubRow, plan_row: PlanRow, form: forms.PlanForm, status: int = 200) -> Response:
+    return htmx.render("clubs/plan.html", "clubs/_plan.html", status, club=club, plan=plan_row, form=form)
+
+
+@bp.route("/<club_id>/plans/<int:plan_id>", methods=["GET", "POST"])
+def edit_plan(club_id: str, plan_id: int) -> Response:
+    """A planned evening changed (its date, time, place, rules, size, name or notes)."""
+    club = clubdata.require_owner(club_id)
+    db = database.session()
+    found = planned.plan_in(db, club_id, plan_id)
+    stored = planned.entry_of(found)
+    form = forms.PlanForm(
+        data={**stored.to_json(), "date": stored.day, "time": dt.time.fromisoformat(stored.time)}
+    )
+    if request.method != "POST":
+        return _plan_page(club, found, form)
+    moved = form.date.data != stored.day
+    entry = _planned(form, dt.date.today() if moved else None)
+    if entry is None:
+        return _plan_page(club, found, form, 422)
+    try:
+        planned.change(db, club_id, plan_id, entry, eventdata.usable(form.key.data))
+    except ScorekeeperError as refused:
+        add_error(form.date, refused.message)
+        return _plan_page(club, found, form, 422)
+    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=found.season_id) + "#upcoming")
+
+
+@bp.post("/<club_id>/plans/<int:plan_id>/cancel")
+def cancel_plan(club_id: str, plan_id: int) -> Response:
+    """The evening will not be played (undone from the club's history)."""
+    clubdata.require_owner(club_id)
+    form = forms.KeyForm()
+    done = planned.cancel(database.session(), club_id, plan_id, eventdata.usable(form.key.data))
+    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=done.plan.season_id) + "#upcoming")
+
+
+@bp.post("/<club_id>/seasons/<int:season_id>/counting")
+def counting(club_id: str, season_id: int) -> Response:
+    """The season's counting changed: the ladder ranks by it at once."""
+    club = clubdata.require_owner(club_id)
+    form = forms.CountingForm()
+    if not form.validate():
+        return _season_page(club, season_id, 422, counting_form=form)
+    try:
+        rules = ladder_from_json(form.ladder())
+    except ScorekeeperError as refused:
+        add_error(form.count, refused.message)
+        return _season_page(club, season_id, 422, counting_form=form)
+    clubs.change_counting(database.session(), club_id, season_id, rules, eventdata.usable(form.key.data))
+    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#ladder-rules")
+
+
+@bp.post("/<club_id>/seasons/<int:season_id>/events")
+def join_season(club_id: str, season_id: int) -> Response:
+    """An evening this phone directs, of no club, joins the club in this season."""
+    club = clubdata.require_owner(club_id)
+    form = forms.EventForm()
+    event_id = form.event.data or ""
+    if not form.validate() or not eventdata.can_direct(event_id):
+        add_error(form.event, "Choose an evening this phone directs.")
+        return _season_page(club, season_id, 422, join_form=form)
+    try:
+        clubs.attach(database.session(), club_id, event_id, eventdata.usable(form.key.data), season=season_id)
+    except ScorekeeperError as refused:
+        add_error(form.event, refused.message)
+        return _season_page(club, season_id, 422, join_form=form)
+    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#past")
+
+
+@bp.post("/<club_id>/events/<event_id>/leave")
+def detach(club_id: str, event_id: str) -> Response:
+    """An evening joined by mistake leaves the club (its own pages stay; its director
+    keeps the right). Back to the season it was read from, or the club's page."""
+    clubdata.require_owner(club_id)
+    form = forms.EventForm()
+    clubs.detach(database.session(), club_id, event_id, eventdata.usable(form.key.data))
+    back = form.event.data or ""
+    if back.isdigit():
+        return htmx.go(url_for("clubs.season", club_id=club_id, season_id=int(back)) + "#past")
+    return htmx.go(url_for("clubs.show", club_id=club_id) + "#evenings")
+
+
+__all__ = ["cancel_plan", "counting", "detach", "edit_plan", "join_season", "plan", "season"]
