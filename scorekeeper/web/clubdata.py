@@ -132,6 +132,32 @@ def require_owner(club_id: str) -> ClubRow:
     return row
 
 
+def directed_evenings() -> list[tuple[str, str, dt.date]]:
+    """The events this phone directs that belong to no club yet: the evenings it may
+    bring into the club (id, label, day)."""
+    db = database.session()
+    found = []
+    for key, _ in gamedata._held():
+        if not key.startswith(gamedata.EVENT):
+            continue
+        event_id = key[len(gamedata.EVENT) :]
+        row = store.events.get_event(db, event_id)
+        if row is None or store.clubs.club_of_event(db, event_id) is not None:
+            continue
+        if gamedata.can_direct(event_id):
+            day = store.clubs.EveningRow(event_id, row.name, row.entry, False, row.created_at).day
+            found.append((event_id, f"{row.name} ({day.isoformat()})", day))
+    return found
+
+
+def readable(club_id: str) -> ClubRow:
+    """The club, when this phone may read its pages (403 otherwise)."""
+    club = load(club_id)
+    if not may_read(club):
+        abort(403, description="This club's season is private: ask its owner for the owner's code.")
+    return club
+
+
 def may_read(club: ClubRow) -> bool:
     """A public club's pages are anyone's with the address; a private one's, the owner's."""
     return club.public or owns(club)
@@ -227,6 +253,7 @@ def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
 
 __all__ = [
     "contributions",
+    "directed_evenings",
     "join_club",
     "keep_owner",
     "load",
@@ -236,6 +263,7 @@ __all__ = [
     "owns",
     "plan_to_start",
     "rating_chart",
+    "readable",
     "require_owner",
     "share",
 ]

@@ -21,7 +21,7 @@ from ..ledger import calendar as calendar_feed
 from ..ledger import clubs, seasons
 from ..ledger.member_season import member_season
 from ..store.clubs import ClubRow
-from . import clubdata, database, eventdata, gamedata, htmx, invite, printing
+from . import clubdata, clubseasons, database, eventdata, gamedata, htmx, invite, printing
 from .forms import club as forms
 from .forms.fields import add_error, choices
 
@@ -47,30 +47,14 @@ def new() -> Response:
     return htmx.go(url_for("clubs.show", club_id=begun.club.id))
 
 
-def _directed_evenings(club: ClubRow) -> list[tuple[str, str, dt.date]]:
-    """The events this phone directs that belong to no club yet: the evenings it may
-    bring into the club (id, label, day)."""
-    db = database.session()
-    found = []
-    for key, _ in gamedata._held():
-        if not key.startswith(gamedata.EVENT):
-            continue
-        event_id = key[len(gamedata.EVENT) :]
-        row = store.events.get_event(db, event_id)
-        if row is None or store.clubs.club_of_event(db, event_id) is not None:
-            continue
-        if gamedata.can_direct(event_id):
-            day = store.clubs.EveningRow(event_id, row.name, row.entry, False, row.created_at).day
-            found.append((event_id, f"{row.name} ({day.isoformat()})", day))
-    return found
-
-
 def _club_page(club: ClubRow, status: int = 200, **more: Any) -> Response:
     db = database.session()
     owner = clubdata.owns(club)
     members = clubs.roster(db, club.id)
     attach = more.pop("attach", None) or forms.AttachForm(formdata=None)
-    attach.event.choices = choices((e, label) for e, label, _ in _directed_evenings(club)) if owner else []
+    attach.event.choices = (
+        choices((e, label) for e, label, _ in clubdata.directed_evenings()) if owner else []
+    )
     context = {
         "club": club,
         "owner": owner,
@@ -240,22 +224,10 @@ def add_season(club_id: str) -> Response:
     return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id))
 
 
-def directed_evenings(club: ClubRow) -> list[tuple[str, str, dt.date]]:
-    """The evenings this phone directs that belong to no club (for the owner's forms)."""
-    return _directed_evenings(club)
-
-
-def readable(club_id: str) -> ClubRow:
-    club = clubdata.load(club_id)
-    if not clubdata.may_read(club):
-        abort(403, description="This club's season is private: ask its owner for the owner's code.")
-    return club
-
-
 @bp.get("/<club_id>/seasons/<int:season_id>/members/<member>")
 def member(club_id: str, season_id: int, member: str) -> Response:
     """A member's season: each evening, boxes won by kind, head to head, the rating chart."""
-    club = readable(club_id)
+    club = clubdata.readable(club_id)
     db = database.session()
     found = clubdata.season(season_id, club.id)
     mine = member_season(db, found, member)
@@ -268,7 +240,7 @@ def member(club_id: str, season_id: int, member: str) -> Response:
 @bp.get("/<club_id>/seasons/<int:season_id>/members/<member>/season.<any(csv, json):kind>")
 def member_export(club_id: str, season_id: int, member: str, kind: str) -> Response:
     """A member's season as CSV (an evening a row) or JSON (everything the page shows)."""
-    club = readable(club_id)
+    club = clubdata.readable(club_id)
     db = database.session()
     mine = member_season(db, clubdata.season(season_id, club.id), member)
     if kind == "json":
@@ -284,7 +256,7 @@ def ladder_pdf(club_id: str, season_id: int) -> Response:
     the top rated, the season's dates and the print time."""
     from ..pdf.ladder import render_ladder
 
-    club = readable(club_id)
+    club = clubdata.readable(club_id)
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     with printing.turn():
         found = clubdata.season(season_id, club.id)
@@ -297,7 +269,7 @@ def ladder_pdf(club_id: str, season_id: int) -> Response:
 @bp.get("/<club_id>/seasons/<int:season_id>/calendar.ics")
 def calendar(club_id: str, season_id: int) -> Response:
     """The season's evenings as an iCalendar feed, for members' phones."""
-    club = readable(club_id)
+    club = clubdata.readable(club_id)
     found = clubdata.season(season_id, club.id)
     body = calendar_feed.season_calendar(
         found,
@@ -309,6 +281,6 @@ def calendar(club_id: str, season_id: int) -> Response:
     return response
 
 
-from . import clubseasons  # noqa: E402  (the season's page and writes, on this blueprint)
+clubseasons.register(bp)  # the season's page and the owner's writes on it
 
-__all__ = ["bp", "clubseasons", "readable"]
+__all__ = ["bp"]

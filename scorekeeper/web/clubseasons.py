@@ -3,7 +3,7 @@ calendar (changed, cancelled; started on the night from the new-event form fille
 the plan), its counting changed, an evening the owner directs joining the season and
 an evening leaving the club.
 
-The views are on the clubs' blueprint (:mod:`.clubs`). Every write is a POST on a real
+The views are on the clubs' blueprint (:mod:`.clubs` calls :func:`register`). Every write is a POST on a real
 form with its key in a hidden field; a refused form is the season's page again, 422,
 with the message on the field at fault; a refusal of the ledger is the app's handler's.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Response, request, url_for
+from flask import Blueprint, Response, request, url_for
 
 from ..engine import ScorekeeperError
 from ..engine.contract.club import PlanEntry, ladder_json
@@ -23,12 +23,10 @@ from ..ledger import clubs, planned
 from ..store.clubs import ClubRow
 from ..store.plans import PlanRow
 from . import clubdata, database, eventdata, htmx
-from .clubs import bp, directed_evenings, readable
 from .forms import club as forms
 from .forms.fields import add_error, choices
 
 
-@bp.app_template_global("plan_rules")
 def plan_rules(name: str) -> str:
     """A planned evening's rules as players say them."""
     try:
@@ -63,14 +61,13 @@ def _season_page(club: ClubRow, season_id: int, status: int = 200, **more: Any) 
 
 def _joinable(club: ClubRow, starts: dt.date, ends: dt.date) -> list[tuple[str, str]]:
     """The club-less evenings this phone directs, those of the season's period."""
-    return [(e, label) for e, label, day in directed_evenings(club) if starts <= day <= ends]
+    return [(e, label) for e, label, day in clubdata.directed_evenings() if starts <= day <= ends]
 
 
-@bp.get("/<club_id>/seasons/<int:season_id>")
 def season(club_id: str, season_id: int) -> Response:
     """The season's page: its ladder (E8), the evenings to come (planned ones too) and
     the ones played with their winners, and the calendar feed."""
-    return _season_page(readable(club_id), season_id)
+    return _season_page(clubdata.readable(club_id), season_id)
 
 
 def _planned(form: forms.PlanForm, today: dt.date | None) -> PlanEntry | None:
@@ -85,7 +82,6 @@ def _planned(form: forms.PlanForm, today: dt.date | None) -> PlanEntry | None:
         return None
 
 
-@bp.post("/<club_id>/seasons/<int:season_id>/plans")
 def plan(club_id: str, season_id: int) -> Response:
     """An evening on the season's calendar: date and time, place, rules, table size."""
     club = clubdata.require_owner(club_id)
@@ -105,7 +101,6 @@ def _plan_page(club: ClubRow, plan_row: PlanRow, form: forms.PlanForm, status: i
     return htmx.render("clubs/plan.html", "clubs/_plan.html", status, club=club, plan=plan_row, form=form)
 
 
-@bp.route("/<club_id>/plans/<int:plan_id>", methods=["GET", "POST"])
 def edit_plan(club_id: str, plan_id: int) -> Response:
     """A planned evening changed (its date, time, place, rules, size, name or notes)."""
     club = clubdata.require_owner(club_id)
@@ -129,7 +124,6 @@ def edit_plan(club_id: str, plan_id: int) -> Response:
     return htmx.go(url_for("clubs.season", club_id=club_id, season_id=found.season_id) + "#upcoming")
 
 
-@bp.post("/<club_id>/plans/<int:plan_id>/cancel")
 def cancel_plan(club_id: str, plan_id: int) -> Response:
     """The evening will not be played (undone from the club's history)."""
     clubdata.require_owner(club_id)
@@ -138,7 +132,6 @@ def cancel_plan(club_id: str, plan_id: int) -> Response:
     return htmx.go(url_for("clubs.season", club_id=club_id, season_id=done.plan.season_id) + "#upcoming")
 
 
-@bp.post("/<club_id>/seasons/<int:season_id>/counting")
 def counting(club_id: str, season_id: int) -> Response:
     """The season's counting changed: the ladder ranks by it at once."""
     club = clubdata.require_owner(club_id)
@@ -154,7 +147,6 @@ def counting(club_id: str, season_id: int) -> Response:
     return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#ladder-rules")
 
 
-@bp.post("/<club_id>/seasons/<int:season_id>/events")
 def join_season(club_id: str, season_id: int) -> Response:
     """An evening this phone directs, of no club, joins the club in this season."""
     club = clubdata.require_owner(club_id)
@@ -171,7 +163,6 @@ def join_season(club_id: str, season_id: int) -> Response:
     return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#past")
 
 
-@bp.post("/<club_id>/events/<event_id>/leave")
 def detach(club_id: str, event_id: str) -> Response:
     """An evening joined by mistake leaves the club (its own pages stay; its director
     keeps the right). Back to the season it was read from, or the club's page."""
@@ -184,4 +175,16 @@ def detach(club_id: str, event_id: str) -> Response:
     return htmx.go(url_for("clubs.show", club_id=club_id) + "#evenings")
 
 
-__all__ = ["cancel_plan", "counting", "detach", "edit_plan", "join_season", "plan", "season"]
+def register(bp: Blueprint) -> None:
+    """The views on the clubs' blueprint (their endpoints ``clubs.season`` and so on)."""
+    bp.add_app_template_global(plan_rules, "plan_rules")
+    bp.add_url_rule("/<club_id>/seasons/<int:season_id>", view_func=season)
+    bp.add_url_rule("/<club_id>/seasons/<int:season_id>/plans", view_func=plan, methods=["POST"])
+    bp.add_url_rule("/<club_id>/plans/<int:plan_id>", view_func=edit_plan, methods=["GET", "POST"])
+    bp.add_url_rule("/<club_id>/plans/<int:plan_id>/cancel", view_func=cancel_plan, methods=["POST"])
+    bp.add_url_rule("/<club_id>/seasons/<int:season_id>/counting", view_func=counting, methods=["POST"])
+    bp.add_url_rule("/<club_id>/seasons/<int:season_id>/events", view_func=join_season, methods=["POST"])
+    bp.add_url_rule("/<club_id>/events/<event_id>/leave", view_func=detach, methods=["POST"])
+
+
+__all__ = ["cancel_plan", "counting", "detach", "edit_plan", "join_season", "plan", "register", "season"]
