@@ -78,7 +78,9 @@ def new() -> Response:
             form.form_errors.append(str(refused))
         return _new_page(form, 422)
     eventdata.directs(event_id)
-    clubdata.join_club(form.club.data, event_id, eventdata.usable(form.key.data), form.plan.data)
+    # the plan is linked when it is still to start and of the club chosen (else the event only joins)
+    plan = str(planned[0].id) if planned is not None and planned[0].club_id == form.club.data else None
+    clubdata.join_club(form.club.data, event_id, eventdata.usable(form.key.data), plan)
     return htmx.go(url_for("events.show", event_id=event_id))
 
 
