@@ -63,6 +63,7 @@ class Plan:
 
     season: str
     time: str
+    date: str
     cancelled: bool = False
     event: str | None = None
 
@@ -304,23 +305,24 @@ class ClubSteps:
         season = data.draw(st.sampled_from(club.seasons)) if club.seasons else self._api_season_of(club)
         plan = {"date": (dt.date.today() + dt.timedelta(days=days)).isoformat(), "time": hour}
         plan |= {"rules": "jersey-scarne", "table_size": "3", "place": "Back room"}
-        before = {p["id"] for p in self._api_season(club, season)["plans"]}
         if club.owner == "director" and data.draw(st.booleans()):
             answer = self.phone["director"].post(f"{season}/plans", data=plan)
             assert acknowledged(answer), answer.get_data(as_text=True)[:2000]
+            # the page answers with the season: the plan's id is read from the API
+            (made,) = [p for p in self._api_season(club, season)["plans"] if p["id"] not in club.plans]
         else:
             answer = self.phone["bob"].post(
                 f"/api/v1{season}/plans", json={**plan, "table_size": 3}, headers=self._owner_api(club)
             )
             assert answer.status_code == 201, answer.get_data(as_text=True)
-        (made,) = [p for p in self._api_season(club, season)["plans"] if p["id"] not in before]
+            made = answer.get_json()
         assert (made["date"], made["time"], made["cancelled"], made["event"]) == (
             plan["date"],
             hour,
             False,
             None,
         )
-        club.plans[made["id"]] = Plan(season, hour)
+        club.plans[made["id"]] = Plan(season, hour, plan["date"])
 
     def _open_plans(self, club: Club) -> list[int]:
         return [n for n, p in club.plans.items() if not p.cancelled and p.event is None]
@@ -353,8 +355,7 @@ class ClubSteps:
             assert form is not None
             assert acknowledged(self.phone["director"].submit(form, time=hour))
         else:
-            stored = next(p for p in self._api_season(club, plan.season)["plans"] if p["id"] == number)
-            body = {k: stored[k] for k in ("date", "place", "rules", "table_size", "name", "notes")}
+            body = {"date": plan.date, "place": "Back room", "rules": "jersey-scarne", "table_size": 3}
             answer = self.phone["bob"].open(
                 "PUT",
                 f"/api/v1/clubs/{club.id}/plans/{number}",
@@ -567,8 +568,8 @@ class ClubSteps:
                 club.counting[url],
             )
         mine = {n: p for n, p in club.plans.items() if p.season == url}
-        stored = {p["id"]: (p["cancelled"], p["event"], p["time"]) for p in body["plans"]}
-        assert stored == {n: (p.cancelled, p.event, p.time) for n, p in mine.items()}, (stored, mine)
+        stored = {p["id"]: (p["cancelled"], p["event"], p["date"], p["time"]) for p in body["plans"]}
+        assert stored == {n: (p.cancelled, p.event, p.date, p.time) for n, p in mine.items()}, (stored, mine)
         assert {e["event"] for e in body["evenings"]} == {e for e in club.events}, (
             body["evenings"],
             club.events,
