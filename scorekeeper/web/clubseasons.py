@@ -3,9 +3,10 @@ calendar (changed, cancelled; started on the night from the new-event form fille
 the plan), its counting changed, an evening the owner directs joining the season and
 an evening leaving the club.
 
-The views are on the clubs' blueprint (:mod:`.clubs` calls :func:`register`). Every write is a POST on a real
-form with its key in a hidden field; a refused form is the season's page again, 422,
-with the message on the field at fault; a refusal of the ledger is the app's handler's.
+The views are on the clubs' blueprint (:mod:`.clubs` calls :func:`register`). Every
+write is a POST on a real form with its key in a hidden field; a refused form is the
+season's page again, 422, with the message on the field at fault; a refusal of the
+ledger is the app's handler's.
 """
 
 from __future__ import annotations
@@ -167,10 +168,10 @@ def detach(club_id: str, event_id: str) -> Response:
     """An evening joined by mistake leaves the club (its own pages stay; its director
     keeps the right). Back to the season it was read from, or the club's page."""
     clubdata.require_owner(club_id)
-    form = forms.EventForm()
+    form = forms.LeaveForm()
     clubs.detach(database.session(), club_id, event_id, eventdata.usable(form.key.data))
-    back = form.event.data or ""
-    if back.isdigit():
+    back = form.season.data or ""
+    if back.isdigit() and len(back) < 10:
         return htmx.go(url_for("clubs.season", club_id=club_id, season_id=int(back)) + "#past")
     return htmx.go(url_for("clubs.show", club_id=club_id) + "#evenings")
 

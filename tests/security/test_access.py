@@ -410,7 +410,7 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/clubs/aclub/plans/1/cancel", {}),
         ("/clubs/aclub/seasons/1/counting", {"count": "net"}),
         ("/clubs/aclub/seasons/1/events", {"event": "anevent"}),
-        ("/clubs/aclub/events/anevent/leave", {"event": "1"}),
+        ("/clubs/aclub/events/anevent/leave", {"season": "1"}),
     ]
 
 

@@ -153,12 +153,12 @@ def test_the_counting_changed_and_an_evening_leaving_and_joining_from_the_pages(
 
     leave = re.findall(r'action="(/clubs/\w+/events/\w+/leave)"', page)
     assert len(leave) == 2
-    assert (
-        client.post(
-            f"/clubs/{club_id}/events/{second}/leave", data={"event": season.rsplit("/", 1)[1], **_form_key()}
-        ).status_code
-        == 303
+    left = client.post(
+        f"/clubs/{club_id}/events/{second}/leave", data={"season": season.rsplit("/", 1)[1], **_form_key()}
     )
+    assert left.status_code == 303 and left.headers["Location"].endswith(season + "#past")
+    club_page = client.get(f"/clubs/{club_id}").get_data(as_text=True)
+    assert re.findall(r'action="/clubs/\w+/events/(\w+)/leave"', club_page) == [first]  # the club's page too
     page = client.get(season).get_data(as_text=True)
     shown = page.split('id="join-season-form"', 1)[0]  # the ladder and the evenings
     assert "Week 2" not in shown and "Dee" not in shown and "Week 1" in shown

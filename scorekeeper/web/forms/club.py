@@ -167,12 +167,20 @@ class EventForm(FlaskForm):
     event = SelectField("Evening", validate_choice=False, validators=[InputRequired("Choose an evening.")])
 
 
+class LeaveForm(FlaskForm):
+    """An evening leaves the club; ``season``: the season's page it was sent from."""
+
+    key = HiddenField(default=_key)
+    season = HiddenField()
+
+
 __all__ = [
     "LADDER_COUNTS",
     "AttachForm",
     "CountingForm",
     "EventForm",
     "KeyForm",
+    "LeaveForm",
     "LinkForm",
     "NewClubForm",
     "PlanForm",
