@@ -60,6 +60,18 @@ def _season_page(club: ClubRow, season_id: int, status: int = 200, **more: Any) 
     )
 
 
+def _done(club: ClubRow, season_id: int, anchor: str) -> Response:
+    """After a write from the season's page: for htmx the page swapped in place (a
+    redirect to the same address with another fragment would not reload it), its
+    address pushed; a browser without JavaScript follows the 303."""
+    url = url_for("clubs.season", club_id=club.id, season_id=season_id) + anchor
+    if not htmx.is_htmx():
+        return htmx.go(url)
+    response = _season_page(club, season_id)
+    response.headers["HX-Push-Url"] = url
+    return response
+
+
 def _joinable(club: ClubRow, starts: dt.date, ends: dt.date) -> list[tuple[str, str]]:
     """The club-less evenings this phone directs, those of the season's period."""
     return [(e, label) for e, label, day in clubdata.directed_evenings() if starts <= day <= ends]
@@ -95,7 +107,7 @@ def plan(club_id: str, season_id: int) -> Response:
     except ScorekeeperError as refused:  # outside the season's period
         add_error(form.date, refused.message)
         return _season_page(club, season_id, 422, plan_form=form)
-    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#upcoming")
+    return _done(club, season_id, "#upcoming")
 
 
 def _plan_page(club: ClubRow, plan_row: PlanRow, form: forms.PlanForm, status: int = 200) -> Response:
@@ -145,7 +157,7 @@ def counting(club_id: str, season_id: int) -> Response:
         add_error(form.count, refused.message)
         return _season_page(club, season_id, 422, counting_form=form)
     clubs.change_counting(database.session(), club_id, season_id, rules, eventdata.usable(form.key.data))
-    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#ladder-rules")
+    return _done(club, season_id, "#ladder-rules")
 
 
 def join_season(club_id: str, season_id: int) -> Response:
@@ -161,7 +173,7 @@ def join_season(club_id: str, season_id: int) -> Response:
     except ScorekeeperError as refused:
         add_error(form.event, refused.message)
         return _season_page(club, season_id, 422, join_form=form)
-    return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id) + "#past")
+    return _done(club, season_id, "#past")
 
 
 def detach(club_id: str, event_id: str) -> Response:

@@ -132,10 +132,15 @@ def test_the_counting_changed_and_an_evening_leaving_and_joining_from_the_pages(
     _play_first_table(app, second, "Bob")
     refused = client.post(season + "/counting", data={"count": "placings", "best": "0", **_form_key()})
     assert refused.status_code == 422 and 'id="best-errors"' in refused.get_data(as_text=True)
-    changed = client.post(
-        season + "/counting", data={"count": "placings", "best": "1", "min_evenings": "2", **_form_key()}
+    changed = client.post(  # htmx: the season swapped in place, ranked anew, its address pushed
+        season + "/counting",
+        data={"count": "placings", "best": "1", "min_evenings": "2", **_form_key()},
+        headers={"HX-Request": "true"},
     )
-    assert changed.status_code == 303
+    assert changed.status_code == 200 and changed.headers["HX-Push-Url"] == season + "#ladder-rules"
+    swapped = changed.get_data(as_text=True)
+    assert swapped.lstrip().startswith('<section id="season"') and "<html" not in swapped
+    assert 'id="counting-changed"' in swapped
     page = client.get(season).get_data(as_text=True)
     assert (
         "Placings points" in page.split('id="ladder-rules"', 1)[1][:300] and 'id="counting-changed"' in page
