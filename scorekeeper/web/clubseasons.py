@@ -39,11 +39,14 @@ def plan_rules(name: str) -> str:
 def _season_page(club: ClubRow, season_id: int, status: int = 200, **more: Any) -> Response:
     found = clubdata.season(season_id, club.id)
     owner = clubdata.owns(club)
-    counting = more.pop("counting_form", None) or forms.CountingForm(
-        formdata=None, data=ladder_json(found.entry.ladder)
-    )
-    joining = more.pop("join_form", None) or forms.EventForm(formdata=None)
-    joining.event.choices = choices(_joinable(club, found.entry.starts, found.entry.ends)) if owner else []
+    if owner:  # the owner's forms (a reader's page, the one read most, builds none)
+        more.setdefault(
+            "counting_form", forms.CountingForm(formdata=None, data=ladder_json(found.entry.ladder))
+        )
+        more.setdefault("plan_form", forms.PlanForm(formdata=None))
+        joining = more.setdefault("join_form", forms.EventForm(formdata=None))
+        if not joining.event.choices:
+            joining.event.choices = choices(_joinable(club, found.entry.starts, found.entry.ends))
     return htmx.render(
         "clubs/season.html",
         "clubs/_season.html",
@@ -53,9 +56,6 @@ def _season_page(club: ClubRow, season_id: int, status: int = 200, **more: Any) 
         owner=owner,
         today=dt.date.today(),
         counts=forms.LADDER_COUNTS,
-        plan_form=more.pop("plan_form", None) or forms.PlanForm(formdata=None),
-        counting_form=counting,
-        join_form=joining,
         **more,
     )
 
