@@ -174,7 +174,7 @@ class PlanEntry:
             size,
             _optional(body.get("name"), _at(where, "name"), "evening's name", MAX_PLAN_NAME),
             _optional(body.get("place"), _at(where, "place"), "place", MAX_PLACE),
-            _optional(body.get("notes"), _at(where, "notes"), "notes", MAX_NOTE),
+            _optional(body.get("notes"), _at(where, "notes"), "notes", MAX_NOTE, lines=True),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -193,24 +193,19 @@ def _time(data: Json, where: str) -> str:
     """A start time of day, ``19:30`` (24-hour clock)."""
     text = _text(data if data is not None else "", where, "time", 8).strip()
     try:
-        return (
-            datetime.time.fromisoformat(text).strftime("%H:%M") if len(text) == 5 else _bad_time(text, where)
-        )
+        if len(text) == 5:
+            return datetime.time.fromisoformat(text).strftime("%H:%M")
     except ValueError:
-        return _bad_time(text, where)
-
-
-def _bad_time(text: str, where: str) -> str:
+        pass
     raise MalformedError(f"the start time is written 19:30, not {text[:8]!r}", where)
 
 
-def _optional(data: Json, where: str, what: str, most: int) -> str | None:
+def _optional(data: Json, where: str, what: str, most: int, *, lines: bool = False) -> str | None:
+    """An optional text, spaces collapsed (``lines``: kept as typed, ends trimmed)."""
     if data is None:
         return None
     text = (
-        " ".join(_text(data, where, what, most).split())
-        if what != "notes"
-        else _text(data, where, what, most).strip()
+        _text(data, where, what, most).strip() if lines else " ".join(_text(data, where, what, most).split())
     )
     return text or None
 
