@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, assert_never
 
+from .ladder import counting_words
 from .rules import setting_words
 from .vocabulary import title_of
 
@@ -71,6 +72,14 @@ class Kind(enum.StrEnum):
     SEASON = "season"
     ATTACHED = "attached"
     """An event joined to a club (its entrants are matched to the club's members)."""
+    COUNTING = "counting"
+    """A season's counting changed (its ladder's rules: before and after)."""
+    DETACHED = "detached"
+    """An event taken out of a club (joined by mistake): it belongs to no club again."""
+    PLANNED = "planned"
+    """An evening planned on a season's calendar, before its entrants are known."""
+    PLAN_CHANGED = "plan-changed"
+    PLAN_CANCELLED = "plan-cancelled"
     OWNER_CODES = "owner-codes"
     PUBLISHED = "published"
     """A club's season pages made public, or private again."""
@@ -207,7 +216,24 @@ def worded(entry: HistoryEntry, deal: str = "box") -> tuple[str, str]:
         case Kind.SEASON:
             return "Season", f"{d.get('name', '?')} ({d.get('from', '?')} to {d.get('to', '?')})"
         case Kind.ATTACHED:
-            return "Owner", f"the evening {d.get('event_name', d.get('event', '?'))} joined the club"
+            planned = f" (the evening planned for {d['planned']})" if d.get("planned") else ""
+            return "Owner", f"the evening {d.get('event_name', d.get('event', '?'))} joined the club{planned}"
+        case Kind.DETACHED:
+            return "Owner", f"the evening {d.get('event_name', d.get('event', '?'))} left the club"
+        case Kind.COUNTING:
+            before, after = d.get("before"), d.get("after")
+            was = counting_words(before) if isinstance(before, Mapping) else "?"
+            now = counting_words(after) if isinstance(after, Mapping) else "?"
+            return "Owner", f"{d.get('name', 'the season')} counts {now} (was {was})" + _undone(d)
+        case Kind.PLANNED:
+            return "Owner", f"an evening planned for {_plan_words(d.get('plan'))}"
+        case Kind.PLAN_CHANGED:
+            return (
+                "Owner",
+                f"the evening planned for {_plan_words(d.get('before'))} changed: {_plan_changed(d)}",
+            )
+        case Kind.PLAN_CANCELLED:
+            return "Owner", f"the evening planned for {_plan_words(d.get('plan'))} cancelled" + _undone(d)
         case Kind.PUBLISHED:
             return "Owner", "the season pages are public" if d.get(
                 "public"
@@ -261,6 +287,25 @@ def _rules_changed(d: Mapping[str, Any]) -> str:
     ]
     parts += [f"{name.replace('_', ' ')} back to the book" for name in before if name not in after]
     return "; ".join(parts)
+
+
+def _plan_words(plan: object) -> str:
+    """A planned evening as its history names it: "2027-01-12 19:30"."""
+    if not isinstance(plan, Mapping):
+        return "?"
+    return f"{plan.get('date', '?')} {plan.get('time', '')}".strip()
+
+
+def _plan_changed(d: Mapping[str, Any]) -> str:
+    before = d.get("before") if isinstance(d.get("before"), Mapping) else {}
+    after = d.get("after") if isinstance(d.get("after"), Mapping) else {}
+    assert isinstance(before, Mapping) and isinstance(after, Mapping)
+    parts = [
+        f"{name.replace('_', ' ')} {before.get(name) or '–'} → {value or '–'}"
+        for name, value in after.items()
+        if before.get(name) != value
+    ]
+    return "; ".join(parts) or "nothing"
 
 
 def _tables_and_byes(d: Mapping[str, Any]) -> str:

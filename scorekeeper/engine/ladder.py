@@ -271,6 +271,25 @@ def _counted(scores: Sequence[tuple[str, float]], best: int | None) -> set[int] 
     return set(order[:best])
 
 
+COUNT_WORDS: dict[str, str] = {"net": "total net", "average": "average net", "placings": "placings points"}
+
+
+def counting_words(data: Mapping[str, object]) -> str:
+    """A season's counting (CONTRACT.md ``ladder``) in a few words, as its history says it.
+
+    >>> counting_words({"count": "placings", "best": 3, "min_evenings": 2})
+    'placings points, the best 3 evenings, 2 evenings to be ranked'
+    >>> counting_words({"count": "net", "min_evenings": 0})
+    'total net, every evening'
+    """
+    said = [COUNT_WORDS.get(str(data.get("count", "net")), str(data.get("count"))[:20])]
+    best, of, least = data.get("best"), data.get("of"), data.get("min_evenings")
+    said.append(f"the best {best}" + (f" of {of}" if of else "") + " evenings" if best else "every evening")
+    if least:
+        said.append(f"{least} evenings to be ranked")
+    return ", ".join(said)
+
+
 def from_json(data: Mapping[str, object]) -> Ladder:
     """A season's ``ladder`` as CONTRACT.md gives it."""
     count = data.get("count", "net")
@@ -285,11 +304,13 @@ def from_json(data: Mapping[str, object]) -> Ladder:
 
 __all__ = [
     "COUNTS",
+    "COUNT_WORDS",
     "Evening",
     "Ladder",
     "Line",
     "Standing",
     "Who",
+    "counting_words",
     "evening_points",
     "from_json",
     "ladder",

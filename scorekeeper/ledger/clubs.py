@@ -29,7 +29,9 @@ from sqlalchemy.orm import Session
 
 from .. import store
 from ..engine.contract.club import ClubEntry, SeasonEntry, fold, ladder_json, member_name
+from ..engine.errors import MalformedError
 from ..engine.history import Kind, words
+from ..engine.ladder import Ladder
 from ..store.clubs import ClubRow, MemberRow
 from .codes import as_join_code, make_codes
 from .events.held import digest, repeated
@@ -233,29 +235,59 @@ def split(db: Session, club_id: str, spelling: str, key: str | None = None) -> D
     return held(db, club_id, Kind.SPLIT_OFF, {"spelling": folded}, key, write)
 
 
-UNDOABLE = frozenset({Kind.MEMBER, Kind.LINKED, Kind.SPLIT_OFF})
+UNDOABLE = frozenset({Kind.MEMBER, Kind.LINKED, Kind.SPLIT_OFF, Kind.COUNTING, Kind.PLAN_CANCELLED})
+"""The owner's decisions an undo takes back: the roster's, a season's counting and an
+evening's cancel."""
 
 
 def undo(db: Session, club_id: str, line: int, key: str | None = None) -> Done:
-    """Undo a roster decision: the spelling names again whom it named before. Refused
-    when it was undone already or a later decision changed that spelling since."""
+    """Undo an owner's decision (a line of the club's history): a spelling names again
+    whom it named before, a season counts as it did, a cancelled evening stands again.
+    Refused when it was undone already or a later decision changed the same thing."""
 
     def write(row: ClubRow) -> Change:
         found = store.clubs.history_line(db, club_id, line)
         if found is None or found.line.kind not in UNDOABLE:
-            raise RosterRefused(f"line {line} of this club's history is no link or split to undo")
+            raise RosterRefused(f"line {line} of this club's history is no decision to undo")
         if found.undone:
             raise RosterRefused("this decision was undone already")
         d = found.line.detail
-        folded, shown = str(d["folded"]), str(d["spelling"])
-        if store.clubs.spellings(db, club_id).get(folded) != d["member"]:
-            raise RosterRefused(f"a later decision changed “{shown}”: undo that one first")
-        before = d.get("before")
-        store.clubs.set_spelling(db, club_id, folded, shown, before if isinstance(before, int) else None)
+        if found.line.kind is Kind.COUNTING:
+            _undo_counting(db, club_id, d)
+        elif found.line.kind is Kind.PLAN_CANCELLED:
+            _undo_cancel(db, club_id, d)
+        else:
+            _undo_spelling(db, club_id, d)
         store.clubs.mark_undone(db, found.id)
         return {"line": found.id, "what": words(found.line)}, {}
 
     return held(db, club_id, Kind.DECISION_UNDONE, {"line": line}, key, write)
+
+
+def _undo_spelling(db: Session, club_id: str, d: Any) -> None:
+    folded, shown = str(d["folded"]), str(d["spelling"])
+    if store.clubs.spellings(db, club_id).get(folded) != d["member"]:
+        raise RosterRefused(f"a later decision changed “{shown}”: undo that one first")
+    before = d.get("before")
+    store.clubs.set_spelling(db, club_id, folded, shown, before if isinstance(before, int) else None)
+
+
+def _undo_counting(db: Session, club_id: str, d: Any) -> None:
+    season = store.clubs.get_season(db, int(d["season"]))
+    if season is None or season.club_id != club_id:
+        raise RosterRefused("that season is gone")
+    if season.ladder != d["after"]:
+        raise RosterRefused(f"a later change of {season.name}'s counting stands: undo that one first")
+    store.clubs.set_ladder(db, season.id, dict(d["before"]))
+
+
+def _undo_cancel(db: Session, club_id: str, d: Any) -> None:
+    plan = store.plans.get_plan(db, int(d["id"]))
+    if plan is None or plan.club_id != club_id:
+        raise RosterRefused("that planned evening is gone")
+    if not plan.cancelled:
+        raise RosterRefused("that evening is not cancelled now")
+    store.plans.change_plan(db, plan.id, cancelled=False)
 
 
 def near_members(name: str, members: Iterable[MemberRow], n: int = 3) -> list[MemberRow]:
@@ -317,25 +349,106 @@ def who(db: Session, club_id: str) -> Callable[[str], tuple[str, str, bool]]:
 # --- events and seasons -----------------------------------------------------------------------
 
 
-def attach(db: Session, club_id: str, event_id: str, key: str | None = None) -> Done:
+def attach(
+    db: Session,
+    club_id: str,
+    event_id: str,
+    key: str | None = None,
+    *,
+    season: int | None = None,
+    plan: int | None = None,
+) -> Done:
     """The event belongs to the club from now on (its entrants are matched to the
-    roster). An event belongs to one club at most."""
+    roster). An event belongs to one club at most. With ``season``, its date must fall
+    in that season's period; with ``plan``, the planned evening it is points at it from
+    now on (the calendar shows the event in the plan's place), in the same write."""
 
     def write(row: ClubRow) -> Change | None:
         event = store.events.get_event(db, event_id)
         if event is None:
             raise NotFound(f"there is no event {event_id!r}")
         owner = store.clubs.club_of_event(db, event_id)
-        if owner == club_id:
-            return None
-        if owner is not None:
+        if owner is not None and owner != club_id:
             raise RosterRefused(f"the evening {event.name} belongs to another club")
-        store.clubs.lock_event(db, event_id)
-        store.clubs.attach(db, club_id, event_id)
-        store.ladder.evening_written(db, event_id)  # its standings kept for the seasons
-        return {"event": event_id, "event_name": event.name}, {}
+        day = store.clubs.EveningRow(event.id, event.name, event.entry, False, event.created_at).day
+        if season is not None:
+            found = store.clubs.get_season(db, season)
+            if found is None or found.club_id != club_id:
+                raise NotFound(f"there is no season {season}")
+            if not found.starts <= day <= found.ends:
+                raise MalformedError(
+                    f"the evening {event.name} is of {day}, outside the season {found.name} "
+                    f"({found.starts} to {found.ends})",
+                    "event",
+                )
+        planned = _link_plan(db, club_id, plan, event_id) if plan is not None else None
+        if owner == club_id and planned is None:
+            return None
+        if owner is None:
+            store.clubs.lock_event(db, event_id)
+            store.clubs.attach(db, club_id, event_id)
+            store.ladder.evening_written(db, event_id)  # its standings kept for the seasons
+        detail: dict[str, Any] = {"event": event_id, "event_name": event.name}
+        if planned is not None:
+            detail |= {"plan": plan, "planned": planned}
+        return detail, {}
 
-    return held(db, club_id, Kind.ATTACHED, {"event": event_id}, key, write)
+    content = {"event": event_id, "season": season, "plan": plan}
+    return held(db, club_id, Kind.ATTACHED, content if season or plan else {"event": event_id}, key, write)
+
+
+def _link_plan(db: Session, club_id: str, plan_id: int, event_id: str) -> str:
+    """The planned evening points at the event started from it; its day and time."""
+    found = store.plans.get_plan(db, plan_id)
+    if found is None or found.club_id != club_id:
+        raise NotFound(f"there is no planned evening {plan_id} in this club")
+    if found.cancelled:
+        raise RosterRefused("this evening was cancelled: undo the cancel to start it")
+    if found.event_id is not None and found.event_id != event_id:
+        raise RosterRefused("this planned evening was started already")
+    store.plans.change_plan(db, plan_id, event_id=event_id)
+    return f"{found.entry.get('date', '?')} {found.entry.get('time', '')}".strip()
+
+
+def detach(db: Session, club_id: str, event_id: str, key: str | None = None) -> Done:
+    """The event leaves the club (it joined by mistake): it belongs to no club again, its
+    seasons' ladders and the club's ratings no longer count it, its own pages and its
+    director's right are untouched. A plan it was started from stands unstarted again."""
+
+    def write(row: ClubRow) -> Change | None:
+        event = store.events.get_event(db, event_id)
+        if event is None:
+            raise NotFound(f"there is no event {event_id!r}")
+        if store.clubs.club_of_event(db, event_id) != club_id:
+            raise RosterRefused(f"the evening {event.name} does not belong to this club")
+        store.clubs.lock_event(db, event_id)
+        store.clubs.detach(db, event_id)
+        store.ladder.evening_left(db, event_id)
+        plan = store.plans.plan_of_event(db, event_id)
+        if plan is not None:
+            store.plans.change_plan(db, plan, event_id=None)
+        return {"event": event_id, "event_name": event.name, "plan": plan}, {}
+
+    return held(db, club_id, Kind.DETACHED, {"event": event_id}, key, write)
+
+
+def change_counting(db: Session, club_id: str, season_id: int, rules: Ladder, key: str | None = None) -> Done:
+    """The season counts by ``rules`` from now on (its ladder's count, best N of M,
+    minimum evenings). The kept evenings hold no count (the ladder ranks them on read,
+    :mod:`scorekeeper.store.ladder`), so nothing kept is stale: the club's version, up
+    in this write, is the ladder's stamp, and the next read ranks by the new rules."""
+    after = ladder_json(rules)
+
+    def write(row: ClubRow) -> Change | None:
+        season = store.clubs.get_season(db, season_id)
+        if season is None or season.club_id != club_id:
+            raise NotFound(f"there is no season {season_id}")
+        if season.ladder == after:
+            return None
+        store.clubs.set_ladder(db, season_id, after)
+        return {"season": season_id, "name": season.name, "before": season.ladder, "after": after}, {}
+
+    return held(db, club_id, Kind.COUNTING, {"season": season_id, "ladder": after}, key, write)
 
 
 def add_season(db: Session, club_id: str, season: SeasonEntry, key: str | None = None) -> tuple[Done, int]:
@@ -366,7 +479,9 @@ __all__ = [
     "add_season",
     "attach",
     "begin",
+    "change_counting",
     "club",
+    "detach",
     "held",
     "is_owner",
     "link",

@@ -25,6 +25,7 @@ from ..engine.contract.club import SeasonEntry
 from ..engine.event import Standing
 from ..engine.rules import find_rules
 from ..store.clubs import ClubRow, EveningRow, SeasonRow
+from ..store.plans import PlanRow
 from . import clubs
 from .ratings import Rating, Ratings, club_ratings
 from .table import NotFound
@@ -93,6 +94,16 @@ class Season:
     ratings: Ratings = field(default_factory=Ratings)
     """Every member's rating from every game at the club's events (not only this
     season's: a rating carries over)."""
+    plans: tuple[PlanRow, ...] = ()
+    """The evenings planned on its calendar (a started one points at its event)."""
+
+    def planned(self, today: dt.date) -> tuple[PlanRow, ...]:
+        """The plans not started yet, from ``today`` on (cancelled ones too, said so)."""
+        return tuple(p for p in self.plans if p.event_id is None and p.day >= today)
+
+    def plan_of(self, event_id: str) -> PlanRow | None:
+        """The plan an evening was started from."""
+        return next((p for p in self.plans if p.event_id == event_id), None)
 
     def rating(self, member: str) -> Rating | None:
         return self.ratings.now.get(member)
@@ -120,7 +131,8 @@ def season(db: Session, season_id: int, club_id: str | None = None) -> Season:
     """The season with its evenings, its ladder and the club's ratings as they stand now."""
     row, entry, found = _season_rows(db, season_id, club_id)
     evenings, ladder = kept_ladder(db, season_id, row.club_id)
-    return Season(found, row, entry, evenings, ladder, club_ratings(db, row.club_id))
+    plans = tuple(store.plans.plans(db, season_id))
+    return Season(found, row, entry, evenings, ladder, club_ratings(db, row.club_id), plans)
 
 
 SEASONS = 8

@@ -10,7 +10,7 @@ before.
 from __future__ import annotations
 
 from ..engine.summary import Summary
-from . import clubs, events, kept, ladder
+from . import clubs, events, kept, ladder, plans
 from .backup import (
     BACKUP_FORMAT,
     BACKUP_TABLES,
@@ -189,6 +189,7 @@ __all__ = [
     "new_game_id",
     "odd_text",
     "opened",
+    "plans",
     "recent_games",
     "refuse_network_storage",
     "renew_codes",

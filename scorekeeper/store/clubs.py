@@ -98,6 +98,8 @@ class ClubSeason(Base):
     ends: Mapped[dt.date]
     ladder: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(default=now)
+    counting_at: Mapped[dt.datetime | None]
+    """When its counting last changed after it was made (revision 0019)."""
 
 
 class ClubEvent(Base):
@@ -110,7 +112,15 @@ class ClubEvent(Base):
     at: Mapped[dt.datetime] = mapped_column(default=now)
 
 
-CLUB_TABLES = ("clubs", "club_members", "club_spellings", "club_history", "club_seasons", "club_events")
+CLUB_TABLES = (
+    "clubs",
+    "club_members",
+    "club_spellings",
+    "club_history",
+    "club_seasons",
+    "club_plans",  # scorekeeper.store.plans
+    "club_events",
+)
 
 
 class ClubNotFound(LookupError):
@@ -159,6 +169,8 @@ class SeasonRow:
     starts: dt.date
     ends: dt.date
     ladder: dict[str, Any]
+    counting_at: dt.datetime | None = None
+    """When its counting last changed (None: as it was made)."""
 
 
 @dataclass(frozen=True)
@@ -368,12 +380,24 @@ def get_season(db: Session, season_id: int) -> SeasonRow | None:
     return None if row is None else _season(row)
 
 
+def set_ladder(db: Session, season_id: int, ladder: dict[str, Any]) -> None:
+    """The season counts by ``ladder`` from now on."""
+    db.execute(update(ClubSeason).where(ClubSeason.id == season_id).values(ladder=ladder, counting_at=now()))
+    db.flush()
+
+
 def _season(row: ClubSeason) -> SeasonRow:
-    return SeasonRow(row.id, row.club_id, row.name, row.starts, row.ends, dict(row.ladder))
+    return SeasonRow(row.id, row.club_id, row.name, row.starts, row.ends, dict(row.ladder), row.counting_at)
 
 
 def attach(db: Session, club_id: str, event_id: str) -> None:
     db.add(ClubEvent(event_id=event_id, club_id=club_id))
+    db.flush()
+
+
+def detach(db: Session, event_id: str) -> None:
+    """The event belongs to no club again."""
+    db.execute(sa.delete(ClubEvent).where(ClubEvent.event_id == event_id))
     db.flush()
 
 

@@ -140,6 +140,13 @@ def evening_written(db: Session, event_id: str) -> None:
     )
 
 
+def evening_left(db: Session, event_id: str) -> None:
+    """In the write that takes an event out of its club: its kept row goes (its seasons'
+    ladders and the club's ratings no longer count it; :func:`stamp` changes with the
+    count of rows and the club's version)."""
+    db.connection().execute(delete(KeptEvening).where(KeptEvening.event_id == event_id))
+
+
 def read(db: Session, club_id: str) -> dict[str, EveningStandings]:
     """Every kept evening of the club, by event."""
     query = select(KeptEvening.event_id, KeptEvening.standings, KeptEvening.winners).where(
@@ -227,6 +234,7 @@ __all__ = [
     "KEPT_EVENING_TABLES",
     "EveningStandings",
     "KeptEvening",
+    "evening_left",
     "evening_written",
     "evenings",
     "fresh",

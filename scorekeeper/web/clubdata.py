@@ -10,6 +10,7 @@ from the games' and events' rights.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import hashlib
 import hmac
@@ -20,12 +21,14 @@ from flask import abort, session
 from markupsafe import Markup
 
 from .. import store
+from ..engine.contract.club import PlanEntry
 from ..engine.ladder import Line
 from ..ledger import clubs, seasons
 from ..ledger.ratings import Rating
 from ..ledger.seasons import Season
 from ..pdf.ladder import LadderLine, LadderSheet
 from ..store.clubs import ClubRow
+from ..store.plans import PlanRow
 from . import database, eventdata, gamedata, invite, links
 
 OWNS = "clubs"
@@ -85,14 +88,34 @@ def owned_clubs() -> list[ClubRow]:
     return [row for row in found if row is not None and owns(row)]
 
 
-def join_club(club_id: str | None, event_id: str, key: str | None) -> None:
+def join_club(club_id: str | None, event_id: str, key: str | None, plan: str | None = None) -> None:
     """An event this phone just started joins the club chosen on its form, when this
-    phone owns that club (a resent form joins it once)."""
+    phone owns that club (a resent form joins it once); started from a planned evening
+    of that club (``plan``), the plan points at it, in the same write."""
     if not club_id:
         return
     row = store.clubs.get_club(database.session(), club_id)
     if row is not None and owns(row):
-        clubs.attach(database.session(), club_id, event_id, None if key is None else f"event:{key}"[:64])
+        number = int(plan) if plan and plan.isdigit() and len(plan) < 10 else None
+        clubs.attach(
+            database.session(), club_id, event_id, None if key is None else f"event:{key}"[:64], plan=number
+        )
+
+
+def plan_to_start(plan: str | None) -> tuple[PlanRow, PlanEntry] | None:
+    """The planned evening the new-event form is filled from: one of a club this phone
+    owns, neither cancelled nor started (else the form is an empty one)."""
+    if not plan or not plan.isdigit() or len(plan) > 9:
+        return None
+    found = store.plans.get_plan(database.session(), int(plan))
+    if found is None or found.cancelled or found.event_id is not None:
+        return None
+    club = store.clubs.get_club(database.session(), found.club_id)
+    season = store.clubs.get_season(database.session(), found.season_id)
+    if club is None or season is None or not owns(club):
+        return None
+    entry = PlanEntry.from_json(found.entry)
+    return found, entry if entry.name else dataclasses.replace(entry, name=f"{season.name} evening")
 
 
 def load(club_id: str) -> ClubRow:
@@ -107,6 +130,32 @@ def require_owner(club_id: str) -> ClubRow:
     if not owns(row):
         abort(403, description="Only the club's owner can do this: ask the owner for the owner's code.")
     return row
+
+
+def directed_evenings() -> list[tuple[str, str, dt.date]]:
+    """The events this phone directs that belong to no club yet: the evenings it may
+    bring into the club (id, label, day)."""
+    db = database.session()
+    found = []
+    for key, _ in gamedata._held():
+        if not key.startswith(gamedata.EVENT):
+            continue
+        event_id = key[len(gamedata.EVENT) :]
+        row = store.events.get_event(db, event_id)
+        if row is None or store.clubs.club_of_event(db, event_id) is not None:
+            continue
+        if gamedata.can_direct(event_id):
+            day = store.clubs.EveningRow(event_id, row.name, row.entry, False, row.created_at).day
+            found.append((event_id, f"{row.name} ({day.isoformat()})", day))
+    return found
+
+
+def readable(club_id: str) -> ClubRow:
+    """The club, when this phone may read its pages (403 otherwise)."""
+    club = load(club_id)
+    if not may_read(club):
+        abort(403, description="This club's season is private: ask its owner for the owner's code.")
+    return club
 
 
 def may_read(club: ClubRow) -> bool:
@@ -204,6 +253,7 @@ def rating_chart(points: Sequence[tuple[str, Rating]], title: str) -> Markup:
 
 __all__ = [
     "contributions",
+    "directed_evenings",
     "join_club",
     "keep_owner",
     "load",
@@ -211,7 +261,9 @@ __all__ = [
     "owned",
     "owner_pass",
     "owns",
+    "plan_to_start",
     "rating_chart",
+    "readable",
     "require_owner",
     "share",
 ]

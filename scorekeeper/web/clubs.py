@@ -21,7 +21,7 @@ from ..ledger import calendar as calendar_feed
 from ..ledger import clubs, seasons
 from ..ledger.member_season import member_season
 from ..store.clubs import ClubRow
-from . import clubdata, database, eventdata, gamedata, htmx, invite, printing
+from . import clubdata, clubseasons, database, eventdata, gamedata, htmx, invite, printing
 from .forms import club as forms
 from .forms.fields import add_error, choices
 
@@ -47,29 +47,14 @@ def new() -> Response:
     return htmx.go(url_for("clubs.show", club_id=begun.club.id))
 
 
-def _directed_evenings(club: ClubRow) -> list[tuple[str, str]]:
-    """The events this phone directs that belong to no club yet: the evenings it may
-    bring into the club."""
-    db = database.session()
-    found = []
-    for key, _ in gamedata._held():
-        if not key.startswith(gamedata.EVENT):
-            continue
-        event_id = key[len(gamedata.EVENT) :]
-        row = store.events.get_event(db, event_id)
-        if row is None or store.clubs.club_of_event(db, event_id) is not None:
-            continue
-        if gamedata.can_direct(event_id):
-            found.append((event_id, f"{row.name} ({row.entry.get('date') or row.created_at.date()})"))
-    return found
-
-
 def _club_page(club: ClubRow, status: int = 200, **more: Any) -> Response:
     db = database.session()
     owner = clubdata.owns(club)
     members = clubs.roster(db, club.id)
     attach = more.pop("attach", None) or forms.AttachForm(formdata=None)
-    attach.event.choices = choices(_directed_evenings(club)) if owner else []
+    attach.event.choices = (
+        choices((e, label) for e, label, _ in clubdata.directed_evenings()) if owner else []
+    )
     context = {
         "club": club,
         "owner": owner,
@@ -239,34 +224,10 @@ def add_season(club_id: str) -> Response:
     return htmx.go(url_for("clubs.season", club_id=club_id, season_id=season_id))
 
 
-def _readable(club_id: str) -> ClubRow:
-    club = clubdata.load(club_id)
-    if not clubdata.may_read(club):
-        abort(403, description="This club's season is private: ask its owner for the owner's code.")
-    return club
-
-
-@bp.get("/<club_id>/seasons/<int:season_id>")
-def season(club_id: str, season_id: int) -> Response:
-    """The season's page: its ladder (E8), the evenings to come and the ones played
-    with their winners, and the calendar feed."""
-    club = _readable(club_id)
-    found = clubdata.season(season_id, club.id)
-    return htmx.render(
-        "clubs/season.html",
-        "clubs/_season.html",
-        season=found,
-        club=club,
-        owner=clubdata.owns(club),
-        today=dt.date.today(),
-        counts=forms.LADDER_COUNTS,
-    )
-
-
 @bp.get("/<club_id>/seasons/<int:season_id>/members/<member>")
 def member(club_id: str, season_id: int, member: str) -> Response:
     """A member's season: each evening, boxes won by kind, head to head, the rating chart."""
-    club = _readable(club_id)
+    club = clubdata.readable(club_id)
     db = database.session()
     found = clubdata.season(season_id, club.id)
     mine = member_season(db, found, member)
@@ -279,7 +240,7 @@ def member(club_id: str, season_id: int, member: str) -> Response:
 @bp.get("/<club_id>/seasons/<int:season_id>/members/<member>/season.<any(csv, json):kind>")
 def member_export(club_id: str, season_id: int, member: str, kind: str) -> Response:
     """A member's season as CSV (an evening a row) or JSON (everything the page shows)."""
-    club = _readable(club_id)
+    club = clubdata.readable(club_id)
     db = database.session()
     mine = member_season(db, clubdata.season(season_id, club.id), member)
     if kind == "json":
@@ -295,7 +256,7 @@ def ladder_pdf(club_id: str, season_id: int) -> Response:
     the top rated, the season's dates and the print time."""
     from ..pdf.ladder import render_ladder
 
-    club = _readable(club_id)
+    club = clubdata.readable(club_id)
     size = "letter" if request.args.get("size", "").lower() == "letter" else "A4"
     with printing.turn():
         found = clubdata.season(season_id, club.id)
@@ -308,12 +269,18 @@ def ladder_pdf(club_id: str, season_id: int) -> Response:
 @bp.get("/<club_id>/seasons/<int:season_id>/calendar.ics")
 def calendar(club_id: str, season_id: int) -> Response:
     """The season's evenings as an iCalendar feed, for members' phones."""
-    club = _readable(club_id)
+    club = clubdata.readable(club_id)
     found = clubdata.season(season_id, club.id)
-    body = calendar_feed.season_calendar(found, lambda e: url_for("events.show", event_id=e, _external=True))
+    body = calendar_feed.season_calendar(
+        found,
+        lambda e: url_for("events.show", event_id=e, _external=True),
+        lambda: url_for("clubs.season", club_id=club.id, season_id=season_id, _external=True),
+    )
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Disposition"] = f'inline; filename="season-{season_id}.ics"'
     return response
 
+
+clubseasons.register(bp)  # the season's page and the owner's writes on it
 
 __all__ = ["bp"]

@@ -49,12 +49,15 @@ bp.add_app_template_global(eventdata.standing_rows, "standing_rows")
 @bp.route("/new", methods=["GET", "POST"])
 def new() -> Response:
     """The new-event form; POST starts the event, seats round 1 and goes to its page."""
-    preset = request.values.get("rules") or GAME_ORDER[0]
+    planned = clubdata.plan_to_start(request.values.get("plan"))
+    preset = request.values.get("rules") or (planned[1].rules if planned else GAME_ORDER[0])
     if preset not in engine.PRESETS:
         preset = GAME_ORDER[0]
     form = forms.new_event_form_class(preset)()
     form.rules.data = preset
     form.club.choices = choices([("", "No club"), *((c.id, c.name) for c in clubdata.owned_clubs())])
+    if request.method != "POST" and planned is not None:  # "Start this evening" on a season's page
+        forms.fill_from_plan(form, planned[0].club_id, planned[0].id, planned[1])
     if request.method != "POST":
         if htmx.is_htmx() and "entrants" in request.args:  # "13 players: 4 tables, 1 bye"
             return htmx.varied(
@@ -75,7 +78,9 @@ def new() -> Response:
             form.form_errors.append(str(refused))
         return _new_page(form, 422)
     eventdata.directs(event_id)
-    clubdata.join_club(form.club.data, event_id, eventdata.usable(form.key.data))
+    # the plan is linked when it is still to start and of the club chosen (else the event only joins)
+    plan = str(planned[0].id) if planned is not None and planned[0].club_id == form.club.data else None
+    clubdata.join_club(form.club.data, event_id, eventdata.usable(form.key.data), plan)
     return htmx.go(url_for("events.show", event_id=event_id))
 
 

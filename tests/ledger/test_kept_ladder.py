@@ -1,8 +1,9 @@
 """The kept ladder (issue 36): every write that changes a club evening's standings keeps
 that evening's row for the club's seasons in its own transaction, and after any sequence
 of writes (boxes, corrections, deletions, undo, tables ended, penalties and their
-withdrawal, entrants and rounds, an evening joining the club, the roster's links, splits
-and undos) each kept evening and each season's ladder equal the ones computed from the
+withdrawal, entrants and rounds, an evening joining the club or a season and leaving
+it, the season's counting changed and undone, the roster's links, splits and undos)
+each kept evening and each season's ladder equal the ones computed from the
 stored games (a property test); a box changes its evening's row only, in its own write."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from scorekeeper.engine import ScorekeeperError
 from scorekeeper.engine.contract import BoxEntry, Hand
 from scorekeeper.engine.contract.club import ClubEntry, SeasonEntry
 from scorekeeper.engine.event import EventEntry
+from scorekeeper.engine.ladder import Ladder
 from scorekeeper.ledger import clubs, events, seasons
 from scorekeeper.ledger.table import LedgerError
 from tests.conftest import copy_database
@@ -67,8 +69,22 @@ class _Roster:
         if lines:
             clubs.undo(self.db, self.club, self.draw(st.sampled_from(lines)))
 
+    def counting(self) -> None:
+        """The season's counting changed (its only season: the one the test reads)."""
+        (season,) = store.clubs.seasons(self.db, self.club)
+        count = self.draw(st.sampled_from(["net", "average", "placings"]))
+        best = self.draw(st.sampled_from([None, 1, 2]))
+        clubs.change_counting(
+            self.db, self.club, season.id, Ladder(count, best, None, self.draw(st.integers(0, 2)))
+        )
 
-ROSTER = ("link", "link", "split", "undo")
+    def detach(self) -> None:
+        evenings = store.clubs.evenings(self.db, self.club)
+        if evenings:
+            clubs.detach(self.db, self.club, self.draw(st.sampled_from(evenings)).id)
+
+
+ROSTER = ("link", "link", "split", "undo", "counting", "detach")
 
 
 @settings(
@@ -112,8 +128,9 @@ def test_the_kept_ladder_equals_a_fresh_one_after_any_writes(
     for _ in range(data.draw(st.integers(6, 14))):
         action = data.draw(st.sampled_from((*WRITES, "withdraw_penalty", "entrants", *ROSTER, "attach")))
         try:
-            if action == "attach":
-                clubs.attach(db, club_id, evenings[2])
+            if action == "attach":  # to the club, or to its season
+                event = data.draw(st.sampled_from(evenings))
+                clubs.attach(db, club_id, event, season=data.draw(st.sampled_from([None, season_id])))
             elif action in ROSTER:
                 getattr(roster, action)()
             else:

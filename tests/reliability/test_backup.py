@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import engine, ledger, store
 from scorekeeper.engine.contract import BoxEntry
-from scorekeeper.engine.contract.club import ClubEntry, SeasonEntry
+from scorekeeper.engine.contract.club import ClubEntry, PlanEntry, SeasonEntry
 from scorekeeper.engine.event import EventEntry
-from scorekeeper.ledger import clubs, events
+from scorekeeper.engine.ladder import Ladder
+from scorekeeper.ledger import clubs, events, planned
 
 CAL = "C\u0327al 🃏"
 """A combining cedilla and an emoji, as a keyboard may send them: stored composed (NFC,
@@ -164,7 +165,10 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
             clubs.link(db, club, "Ann", None)
             clubs.attach(db, club, event.id)
             winter = SeasonEntry.from_json({"name": "Winter", "from": "2027-01-01", "to": "2027-03-31"})
-            clubs.add_season(db, club, winter)
+            season_id = clubs.add_season(db, club, winter)[1]
+            plan = PlanEntry.from_json({"date": "2027-01-12", "time": "19:30", "place": "Back room"})
+            planned.plan(db, club, season_id, plan)  # an evening planned, its counting changed
+            clubs.change_counting(db, club, season_id, Ladder("placings", best=2))
     finally:
         engine_.dispose()
     path = tmp_path / "backup.json"
@@ -186,8 +190,9 @@ def test_whole_database_backup_and_restore(database_url: str, tmp_path: Path) ->
         "clubs": 1,
         "club_members": 1,
         "club_spellings": 1,
-        "club_history": 4,  # begun, Ann a member, the event joined, the season
+        "club_history": 6,  # begun, Ann a member, the event joined, the season, a plan, its counting
         "club_seasons": 1,
+        "club_plans": 1,
         "club_events": 1,
     }
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

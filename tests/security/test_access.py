@@ -74,12 +74,24 @@ CLUB_WRITES = {
     "clubs.undo",
     "clubs.attach",
     "clubs.add_season",
+    "clubs.plan",
+    "clubs.edit_plan",
+    "clubs.cancel_plan",
+    "clubs.counting",
+    "clubs.join_season",
+    "clubs.detach",
     "api.publish_club",
     "api.link_member",
     "api.split_member",
     "api.undo_decision",
     "api.attach_event",
     "api.create_season",
+    "api.plan_evening",
+    "api.change_plan",
+    "api.cancel_plan",
+    "api.change_counting",
+    "api.join_season",
+    "api.detach_event",
 }
 """Routes that need a club's owner's right (issue 36)."""
 
@@ -136,6 +148,7 @@ def _url(rule: Any, game: StoredGame) -> str:
         .replace("<club_id>", "aclub")
         .replace("<int:season_id>", "1")
         .replace("<int:line>", "1")
+        .replace("<int:plan_id>", "1")
     )
 
 
@@ -392,6 +405,12 @@ def _csrf_posts(stored: StoredGame) -> list[tuple[str, dict[str, str]]]:
         ("/clubs/aclub/undo/1", {}),
         ("/clubs/aclub/events", {"event": "anevent"}),
         ("/clubs/aclub/seasons", {"name": "W", "starts": "2027-01-01", "ends": "2027-02-01"}),
+        ("/clubs/aclub/seasons/1/plans", {"date": "2099-01-01", "time": "19:30", "table_size": "3"}),
+        ("/clubs/aclub/plans/1", {"date": "2099-01-01", "time": "19:30", "table_size": "3"}),
+        ("/clubs/aclub/plans/1/cancel", {}),
+        ("/clubs/aclub/seasons/1/counting", {"count": "net"}),
+        ("/clubs/aclub/seasons/1/events", {"event": "anevent"}),
+        ("/clubs/aclub/events/anevent/leave", {"season": "1"}),
     ]
 
 
@@ -406,7 +425,7 @@ def test_every_form_needs_its_csrf_token(
     form_routes = {
         rule.endpoint for rule in _mutating_rules(secure_app) if not rule.endpoint.startswith("api.")
     }
-    assert len(posts) == len(form_routes) == 40
+    assert len(posts) == len(form_routes) == 46
     for url, data in posts:
         for token in (None, "forged"):
             sent = data if token is None else {**data, "csrf_token": token}

@@ -1,6 +1,7 @@
 """The walk's club steps (issue 36): a club begun from its page and through the API,
 evenings joining it, the new names decided (a new member, or the near member the page
-offers), spellings split off, decisions undone, seasons added; then every club page,
+offers), spellings split off, decisions undone, seasons added (and, in
+tests/walk/seasons.py, a season changed after it is made); then every club page,
 season page, calendar feed and the API's club and season, as the owner and a stranger.
 
 The model keeps the roster as a partition of folded spellings (which spellings are one
@@ -25,6 +26,7 @@ from scorekeeper import store
 from scorekeeper.engine.contract.club import fold
 from tests.walk.kept import assert_ladder_is_fresh
 from tests.walk.phones import Phone, acknowledged, forms_of
+from tests.walk.seasons import Plan, SeasonSteps
 
 _groups = itertools.count(1)
 
@@ -44,9 +46,14 @@ class Club:
     """History line -> (spelling, the member it set, the member before, undone)."""
     seasons: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    counting: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each season's ladder rules as the model expects them (by season URL)."""
+    plans: dict[int, Plan] = field(default_factory=dict)
+    owner_lines: dict[int, tuple[str, Any, bool]] = field(default_factory=dict)
+    """History line -> ("counting", (season, before, after)) or ("cancel", plan), undone."""
 
 
-class ClubSteps:
+class ClubSteps(SeasonSteps):
     """Mixed into the walk's state machine: its rules join the walk's."""
 
     phone: dict[str, Phone]
@@ -279,9 +286,11 @@ class ClubSteps:
             season_id = url.rsplit("/", 1)[1]
             owner = self.phone[club.owner]
             assert owner.get(url).status_code == (200 if sees else 403)
+            calendar = None
             if sees:
                 feed = owner.get(url + "/calendar.ics")
                 assert feed.status_code == 200 and feed.data.startswith(b"BEGIN:VCALENDAR")
+                calendar = feed.data
                 printed = owner.get(url + "/ladder.pdf")
                 assert printed.status_code == 200 and printed.data.startswith(b"%PDF")
             body = (
@@ -293,6 +302,7 @@ class ClubSteps:
                 .get_json()
             )
             self._ladder_counts_each_members_evenings(club, body)
+            self._calendar_is_the_models(club, url, body, calendar)
             for line in body["ladder"][:3] if sees else ():  # a member's season: page, CSV, JSON
                 page = f"{url}/members/{line['member']}"
                 assert owner.get(page).status_code == 200

@@ -1,7 +1,11 @@
 """The walk's club steps played in one fixed order (the random walk may meet them
 rarely in a short run): an evening joins a club, its new names decided, a spelling
 linked and split off, decisions undone (one refused, as the model predicts), a season,
-a box that moves its ladder; the model's checks run after every step."""
+a box that moves its ladder; evenings planned (the page and the API), changed,
+cancelled and the cancel undone, one started from its plan; the season's counting
+changed from the page and the API (an undo refused while the later change stands);
+an evening leaving the club and joining the season again; the model's checks run
+after every step."""
 
 from __future__ import annotations
 
@@ -69,3 +73,39 @@ def test_the_club_steps_keep_the_model(migrated_once: Path, tmp_path: Path) -> N
     )
     lines = season.get_json()["ladder"]
     assert len(lines) == 6 and all(line["evenings"] == 1 and not line["guest"] for line in lines)
+
+    # the season's calendar, counting and evenings (the three writes after the season)
+    season_url = club.seasons[0]
+    walk.plan_an_evening(Choose(club, season_url, True), 3, "19:30")  # from the page
+    walk.plan_an_evening(Choose(club, season_url, False), 5, "19:00")  # through the API
+    walk.every_page_answers()
+    first, second = sorted(club.plans)
+    walk.change_or_cancel_a_plan(Choose(club, first), False, True)  # moved to 20:00 on its page
+    walk.change_or_cancel_a_plan(Choose(club, second), True, False)  # cancelled through the API
+    walk.every_page_answers()
+    assert club.plans[first].time == "20:00" and club.plans[second].cancelled
+    (cancel,) = [n for n, (kind, _, _) in club.owner_lines.items() if kind == "cancel"]
+    walk.undo_a_cancel_or_a_counting(Choose(club, cancel))
+    walk.undo_a_cancel_or_a_counting(Choose(club, cancel))  # refused: undone already
+    assert not club.plans[second].cancelled
+    walk.start_a_planned_evening(Choose(club, first, ["Ann", "Bob", "Cal"]))
+    walk.every_page_answers()  # the feed shows the evening under the plan's UID
+    started = club.plans[first].event
+    assert started is not None and started in club.events
+    walk.change_a_seasons_counting(Choose(club, season_url, True), "average", 1, 1)  # the page
+    walk.change_a_seasons_counting(Choose(club, season_url, False), "net", 0, 0)  # the API
+    earlier, later = sorted(n for n, (kind, _, _) in club.owner_lines.items() if kind == "counting")
+    walk.undo_a_cancel_or_a_counting(Choose(club, earlier))  # refused: the later change stands
+    walk.undo_a_cancel_or_a_counting(Choose(club, later))
+    walk.every_page_answers()
+    assert club.counting[season_url] == {"count": "average", "best": 1, "min_evenings": 1}
+    played = walk.events[0].id
+    walk.an_evening_leaves_the_club(Choose(club, played), True)
+    walk.an_evening_leaves_the_club(Choose(club, started), False)  # its plan stands unstarted again
+    walk.every_page_answers()
+    walk.kept_ladders_are_fresh()
+    assert club.plans[first].event is None and played not in club.events
+    walk.an_evening_joins_a_season(Choose(club, season_url, True, lambda options: played))
+    walk.every_page_answers()
+    walk.kept_ladders_are_fresh()
+    assert played in club.events

@@ -1,8 +1,9 @@
 """A club's season in the browser (issue 36): an owner's phone begins a club, starts two
 evenings, brings them into the club, makes every new name a member, adds a season
 counting net, and the ladder moves as the second evening is played (each evening's box
-sent quickly through the API with the director's token). A phone of 390 x 844, Debian's
-Chromium."""
+sent quickly through the API with the director's token); then plans an evening on the
+season's calendar (no entrants) and on the night starts it from the season's page, the
+new-event form filled from the plan. A phone of 390 x 844, Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -110,4 +111,29 @@ def test_an_owner_builds_a_season_and_the_ladder_moves(browser: Any, live_server
     ]
     assert "Week 2: won by Cal" in owner.locator("#past").inner_text()
     shot(owner, "club-season-ladder", full_page=True)
+    owner.get_by_text("Plan an evening").click()
+    owner.fill("#plan-form #date", "2027-03-30")
+    owner.fill("#plan-form #time", "19:30")
+    owner.fill("#plan-form #place", "Front room")
+    owner.get_by_role("button", name="Plan the evening").click()
+    owner.wait_for_url(re.compile(r"#upcoming$"))
+    assert "2027-03-30 19:30 Winter evening · Front room" in " ".join(
+        owner.locator("#upcoming").inner_text().split()
+    )
+    owner.get_by_role("link", name="Start this evening").click()
+    owner.wait_for_url(re.compile(r"/events/new\?"))
+    assert (owner.input_value("#name"), owner.input_value("#date"), owner.input_value("#place")) == (
+        "Winter evening",
+        "2027-03-30",
+        "Front room",
+    )
+    owner.fill("#rounds", "1")
+    owner.fill("#entrants", "\n".join(THREE))
+    owner.get_by_role("button", name="Start the event and seat round 1").click()
+    owner.wait_for_url(re.compile(r"/events/(?!new\b)[^/?]+$"), timeout=30_000)
+    started = str(owner.url).rsplit("/", 1)[1]
+    owner.goto(season)
+    upcoming = owner.locator("#upcoming")
+    assert upcoming.get_by_role("link", name="Winter evening").get_attribute("href") == f"/events/{started}"
+    assert "Start this evening" not in upcoming.inner_text()  # the plan is that evening now
     assert owner.script_errors == []

@@ -26,10 +26,12 @@ from typing import Any
 from ..errors import MalformedError
 from ..ladder import Ladder
 from ..ladder import from_json as ladder_from_json
-from .fields import MAX_NAME, MAX_PLACE, Json, _fields, _flag, _text, player_name
+from ..rules import find_rules
+from .fields import MAX_NAME, MAX_NOTE, MAX_PLACE, Json, _fields, _flag, _text, _whole, player_name
 
 MAX_CLUB_NAME = 120
 MAX_SEASON_NAME = 80
+MAX_PLAN_NAME = 80
 
 
 def fold(spelling: str) -> str:
@@ -112,6 +114,102 @@ class SeasonEntry:
         }
 
 
+@dataclass(frozen=True)
+class PlanEntry:
+    """An evening planned on a season's calendar before its entrants are known: its
+    date and start time, place, rules preset and table size, a name and notes.
+
+    >>> plan = PlanEntry.from_json({"date": "2027-01-12", "time": "19:30", "rules": "gin", "table_size": 2})
+    >>> plan.day, plan.time, plan.rules, plan.table_size
+    (datetime.date(2027, 1, 12), '19:30', 'gin', 2)
+    >>> PlanEntry.from_json({"date": "2027-01-12", "time": "19:30", "table_size": 9})
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: Jersey Gin (Scarne) is played 3 to a table, not 9
+    >>> PlanEntry.from_json({"date": "2027-01-12", "time": "19:30"}, today=datetime.date(2027, 2, 1))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.errors.MalformedError: the evening's date (2027-01-12) is past: plan ...
+    """
+
+    day: datetime.date
+    time: str
+    rules: str = "jersey-scarne"
+    table_size: int = 3
+    name: str | None = None
+    place: str | None = None
+    notes: str | None = None
+
+    FIELDS = frozenset({"name", "date", "time", "place", "rules", "table_size", "notes"})
+
+    @classmethod
+    def from_json(cls, data: Json, where: str = "", today: datetime.date | None = None) -> PlanEntry:
+        """The plan, checked; ``today`` given, a date before it is refused (a new plan,
+        or a plan moved to another day)."""
+        body = _fields(data, where, "a planned evening", cls.FIELDS)
+        day = _day(body.get("date"), _at(where, "date"))
+        if today is not None and day < today:
+            raise MalformedError(
+                f"the evening's date ({day}) is past: plan an evening from {today} on", _at(where, "date")
+            )
+        time = _time(body.get("time"), _at(where, "time"))
+        rules = find_rules(
+            _text(body.get("rules", "jersey-scarne"), _at(where, "rules"), "rules", 40), _at(where, "rules")
+        )
+        default = rules.min_players if rules.min_players == rules.max_players else 4
+        size = _whole(body.get("table_size", default), _at(where, "table_size"), "table_size")
+        if not rules.min_players <= size <= rules.max_players:
+            allowed = (
+                str(rules.min_players)
+                if rules.min_players == rules.max_players
+                else f"{rules.min_players} to {rules.max_players}"
+            )
+            raise MalformedError(
+                f"{rules.title} is played {allowed} to a table, not {size}", _at(where, "table_size")
+            )
+        return cls(
+            day,
+            time,
+            rules.name,
+            size,
+            _optional(body.get("name"), _at(where, "name"), "evening's name", MAX_PLAN_NAME),
+            _optional(body.get("place"), _at(where, "place"), "place", MAX_PLACE),
+            _optional(body.get("notes"), _at(where, "notes"), "notes", MAX_NOTE, lines=True),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "date": self.day.isoformat(),
+            "time": self.time,
+            "place": self.place,
+            "rules": self.rules,
+            "table_size": self.table_size,
+            "notes": self.notes,
+        }
+
+
+def _time(data: Json, where: str) -> str:
+    """A start time of day, ``19:30`` (24-hour clock)."""
+    text = _text(data if data is not None else "", where, "time", 8).strip()
+    try:
+        if len(text) == 5:
+            return datetime.time.fromisoformat(text).strftime("%H:%M")
+    except ValueError:
+        pass
+    raise MalformedError(f"the start time is written 19:30, not {text[:8]!r}", where)
+
+
+def _optional(data: Json, where: str, what: str, most: int, *, lines: bool = False) -> str | None:
+    """An optional text, spaces collapsed (``lines``: kept as typed, ends trimmed)."""
+    if data is None:
+        return None
+    text = (
+        _text(data, where, what, most).strip() if lines else " ".join(_text(data, where, what, most).split())
+    )
+    return text or None
+
+
 def ladder_json(rules: Ladder) -> dict[str, Any]:
     """CONTRACT.md's ``ladder``: ``best``/``of`` absent when every evening counts."""
     out: dict[str, Any] = {"count": rules.count, "min_evenings": rules.min_evenings}
@@ -136,8 +234,10 @@ def _at(where: str, name: str) -> str:
 
 __all__ = [
     "MAX_CLUB_NAME",
+    "MAX_PLAN_NAME",
     "MAX_SEASON_NAME",
     "ClubEntry",
+    "PlanEntry",
     "SeasonEntry",
     "fold",
     "ladder_json",

@@ -1,19 +1,23 @@
 """The API's clubs (issue 36; CONTRACT.md "A club and its season"): begin a club, read
-it, the owner's roster decisions (link, split, undo), an event joining the club, and
-seasons with their ladder. The owner's writes take the owner's token
+it, the owner's roster decisions (link, split, undo), an event joining the club (or a
+season, or a planned evening) and leaving it, seasons with their ladder and their
+counting changed, and evenings planned on a season's calendar. The owner's writes take the owner's token
 (``Authorization: Bearer``) and an ``Idempotency-Key``; a private club is read with
 the owner's token too."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from flask import Response, abort, jsonify, url_for
 
 from ... import store
-from ...engine.contract.club import ClubEntry, SeasonEntry
-from ...ledger import clubs, events, seasons
+from ...engine.contract.club import ClubEntry, PlanEntry, SeasonEntry
+from ...engine.ladder import from_json as ladder_from_json
+from ...ledger import clubs, events, planned, seasons
 from ...store.clubs import ClubRow
+from ...store.plans import PlanRow
 from .. import clubdata, database, gamedata
 from .base import _bearer, _idempotency_key, _object_body, bp, error_response
 
@@ -144,22 +148,43 @@ def undo_decision(club_id: str, line: int) -> Response:
     return _answer(clubs.undo(database.session(), club_id, line, _idempotency_key()).club)
 
 
-@bp.post("/clubs/<club_id>/events")
-def attach_event(club_id: str) -> Response:
-    """``{"event": id, "director_token": ...}``: the event joins the club (its
-    director's token says the director agrees)."""
-    _owner(club_id)
-    data = _object_body()
+def _directed(data: dict[str, Any]) -> str:
+    """The event a body names, its director agreeing (``director_token``)."""
     event_id = _text(data, "event")
     row = store.events.get_event(database.session(), event_id)
     if row is None:
-        return error_response(404, "not-found", f"there is no event {event_id!r}")
+        abort(error_response(404, "not-found", f"there is no event {event_id!r}", "event"))
     token = data.get("director_token")
     if not isinstance(token, str) or not events.is_director(row, token):
-        return error_response(
-            403, "forbidden", "director_token is not this event's director's", "director_token"
+        abort(
+            error_response(
+                403, "forbidden", "director_token is not this event's director's", "director_token"
+            )
         )
-    return _answer(clubs.attach(database.session(), club_id, event_id, _idempotency_key()).club)
+    return event_id
+
+
+@bp.post("/clubs/<club_id>/events")
+def attach_event(club_id: str) -> Response:
+    """``{"event": id, "director_token": ...}``: the event joins the club (its
+    director's token says the director agrees); with ``"plan": 12`` it is that planned
+    evening, started (the plan points at it, in the same write)."""
+    _owner(club_id)
+    data = _object_body()
+    event_id = _directed(data)
+    plan = data.get("plan")
+    if plan is not None and (not isinstance(plan, int) or isinstance(plan, bool)):
+        return error_response(422, "malformed", "plan is a planned evening's id (a number)", "plan")
+    done = clubs.attach(database.session(), club_id, event_id, _idempotency_key(), plan=plan)
+    return _answer(done.club)
+
+
+@bp.delete("/clubs/<club_id>/events/<event_id>")
+def detach_event(club_id: str, event_id: str) -> Response:
+    """The event leaves the club (joined by mistake): it belongs to no club again, its
+    own pages and its director's right untouched."""
+    _owner(club_id)
+    return _answer(clubs.detach(database.session(), club_id, event_id, _idempotency_key()).club)
 
 
 def season_json(found: seasons.Season) -> dict[str, Any]:
@@ -201,10 +226,20 @@ def season_json(found: seasons.Season) -> dict[str, Any]:
                 "table_size": e.table_size,
                 "winners": list(e.winners),
                 "finished": e.row.finished,
+                "plan": None if (p := found.plan_of(e.row.id)) is None else p.id,
             }
             for e in found.evenings
         ],
+        "plans": [plan_json(p) for p in found.plans],
+        "counting_changed": None
+        if found.row.counting_at is None
+        else found.row.counting_at.isoformat(timespec="seconds") + "Z",
     }
+
+
+def plan_json(row: PlanRow) -> dict[str, Any]:
+    """A planned evening: its entry, cancelled or not, and the event it became."""
+    return {"id": row.id, **row.entry, "cancelled": row.cancelled, "event": row.event_id}
 
 
 @bp.post("/clubs/<club_id>/seasons")
@@ -226,4 +261,64 @@ def get_season(club_id: str, season_id: int) -> Response:
     return jsonify(season_json(clubdata.season(season_id, club_id)))
 
 
-__all__ = ["club_json", "season_json"]
+def _season_answer(club_id: str, season_id: int) -> Response:
+    return jsonify(season_json(seasons.season(database.session(), season_id, club_id)))
+
+
+@bp.post("/clubs/<club_id>/seasons/<int:season_id>/counting")
+def change_counting(club_id: str, season_id: int) -> Response:
+    """``{"ladder": {"count": "placings", "best": 3, "min_evenings": 2}}``: the season
+    counts so from now on; answers the season, its ladder ranked anew."""
+    _owner(club_id)
+    raw = _object_body().get("ladder")
+    if not isinstance(raw, dict):
+        return error_response(
+            422, "malformed", "ladder is an object (count, best, of, min_evenings)", "ladder"
+        )
+    rules = ladder_from_json(raw)
+    clubs.change_counting(database.session(), club_id, season_id, rules, _idempotency_key())
+    return _season_answer(club_id, season_id)
+
+
+@bp.post("/clubs/<club_id>/seasons/<int:season_id>/events")
+def join_season(club_id: str, season_id: int) -> Response:
+    """``{"event": id, "director_token": ...}``: an event of no club joins the club in
+    this season (its date must fall in the season's period)."""
+    _owner(club_id)
+    event_id = _directed(_object_body())
+    clubs.attach(database.session(), club_id, event_id, _idempotency_key(), season=season_id)
+    return _season_answer(club_id, season_id)
+
+
+@bp.post("/clubs/<club_id>/seasons/<int:season_id>/plans")
+def plan_evening(club_id: str, season_id: int) -> Response:
+    """A planned evening (``date``, ``time``, ``place``, ``rules``, ``table_size``,
+    ``name``, ``notes``): 201 with the plan; a date in the past is refused."""
+    _owner(club_id)
+    entry = PlanEntry.from_json(_object_body(), today=dt.date.today())
+    made = planned.plan(database.session(), club_id, season_id, entry, _idempotency_key())
+    response = jsonify(plan_json(made.plan))
+    response.status_code = 200 if made.done.repeated else 201
+    return response
+
+
+@bp.put("/clubs/<club_id>/plans/<int:plan_id>")
+def change_plan(club_id: str, plan_id: int) -> Response:
+    """The planned evening as given from now on (the whole plan, as when planned)."""
+    _owner(club_id)
+    db = database.session()
+    before = planned.entry_of(planned.plan_in(db, club_id, plan_id))
+    body = _object_body()
+    moved = body.get("date") != before.day.isoformat()
+    entry = PlanEntry.from_json(body, today=dt.date.today() if moved else None)
+    return jsonify(plan_json(planned.change(db, club_id, plan_id, entry, _idempotency_key()).plan))
+
+
+@bp.post("/clubs/<club_id>/plans/<int:plan_id>/cancel")
+def cancel_plan(club_id: str, plan_id: int) -> Response:
+    """The evening will not be played (undo: the club's history line)."""
+    _owner(club_id)
+    return jsonify(plan_json(planned.cancel(database.session(), club_id, plan_id, _idempotency_key()).plan))
+
+
+__all__ = ["club_json", "plan_json", "season_json"]

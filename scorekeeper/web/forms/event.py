@@ -31,6 +31,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ... import engine
 from ...engine import vocabulary
+from ...engine.contract.club import PlanEntry
 from ...engine.event import MAX_ENTRANTS, MAX_EVENT_NAME, MAX_ROUNDS, EventEntry
 from ...engine.movement import table_sizes
 from .fields import NUMERIC, FlaskForm, add_error, choices, not_huge
@@ -86,6 +87,9 @@ class NewEventForm(FlaskForm):
     club = SelectField("The club it belongs to", default="", validate_choice=False)
     """One of the clubs this phone owns, or none (issue 36): its entrants are then
     matched to the club's members."""
+    plan = HiddenField()
+    """The club's planned evening this event is (issue 36): it points at the event once
+    started."""
     entrants = TextAreaField(
         "Entrants, one a line",
         validators=[InputRequired("Enter the players, one name a line.")],
@@ -119,6 +123,18 @@ def new_event_form_class(preset: str) -> type[NewEventForm]:
         validators=[InputRequired("Give the number of players at a table."), not_huge],
     )
     return type(f"NewEventForm_{preset.replace('-', '_')}", (NewEventForm,), attributes)
+
+
+def fill_from_plan(form: NewEventForm, club_id: str, plan_id: int, plan: PlanEntry) -> None:
+    """The new-event form filled from a club's planned evening: its name, date, place,
+    table size and club (the rules are the form's preset already); the entrants are
+    the night's."""
+    form.name.data = plan.name or form.name.data
+    form.date.data = plan.day
+    form.place.data = plan.place or ""
+    form.table_size.data = plan.table_size
+    form.club.data = club_id
+    form.plan.data = str(plan_id)
 
 
 def event_from_form(form: NewEventForm) -> EventEntry | None:
