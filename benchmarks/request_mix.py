@@ -111,6 +111,8 @@ class Mix:
     profiles: list[cProfile.Profile] = field(default_factory=list)
     """One profile of each request of the ``profiled`` kind."""
     counting: bool = True
+    last: str = ""
+    """The kind the last request was counted under ("" if not counted)."""
 
     def call(
         self,
@@ -139,6 +141,7 @@ class Mix:
         if self.counting:
             self.cpu[kind] += spent
             self.count[kind] += 1
+        self.last = kind if self.counting else ""
         found: dict[str, str] = {}
         for name, value in pairs:
             found[name.lower()] = value
@@ -203,8 +206,8 @@ class Served(Mix):
 
     port: int = 0
     pid: int = 0
-    pending: tuple[str, float] | None = None
-    """The kind of the request last sent and the server's CPU when it was sent."""
+    sent_at: float | None = None
+    """The server's CPU when the last request was sent."""
 
     def server_cpu(self) -> float:
         total = 0
@@ -215,37 +218,14 @@ class Served(Mix):
                 continue  # a thread that ended meanwhile
         return total / 1e9
 
-    def settle(self) -> None:
-        """Count the last request's CPU up to now (before the counts are read)."""
-        if self.pending is not None:
-            kind, before = self.pending
-            if kind:
-                self.cpu[kind] += self.server_cpu() - before
-            self.pending = None
-
-    def call(
-        self,
-        kind: str,
-        phone: Phone,
-        method: str,
-        path: str,
-        data: str | None = None,
-        headers: dict[str, str] | None = None,
-        expect: tuple[int, ...] = (200,),
-        classify: Callable[[int], str] | None = None,
-    ) -> Answer:
-        counted = self.counting
-        self.counting = False  # Mix.call counts nothing: the CPU is the next request's start
-        try:
-            answer = super().call(kind, phone, method, path, data, headers, expect, classify)
-        finally:
-            self.counting = counted
-        if self.counting:
-            final = classify(answer.status) if classify is not None else kind
-            self.count[final] += 1
-            assert self.pending is not None
-            self.pending = (final, self.pending[1])
-        return answer
+    def settle(self) -> float:
+        """Count the last request's CPU up to now (before the counts are read): the
+        server's CPU now."""
+        now = self.server_cpu()
+        if self.sent_at is not None and self.last:
+            self.cpu[self.last] += now - self.sent_at
+        self.sent_at = None
+        return now
 
     def exchange(
         self,
@@ -259,12 +239,7 @@ class Served(Mix):
         if phone.connection is None:
             phone.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         body = None if data is None else data.encode()
-        now = self.server_cpu()
-        if self.pending is not None:
-            kind, before = self.pending
-            if kind:
-                self.cpu[kind] += now - before
-        self.pending = ("", now)
+        self.sent_at = self.settle()
         phone.connection.request(method, path, body=body, headers=sent)
         response = phone.connection.getresponse()
         raw = response.read()
