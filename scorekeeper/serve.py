@@ -1,5 +1,5 @@
 """``scorekeeper serve``: the app in one process, waitress with threads, for a table or a
-club evening (300 phones). Kept whole (a little over 500 lines): the server's settings,
+club evening (300 phones). Kept whole (about 600 lines): the server's settings,
 its connection reserve, its refusals' log and its settling before it serves are one
 start-up read top to bottom. A server with several cores runs gunicorn instead
 (docs/deploy.md); both serve the same ``scorekeeper.web:create_app()``.

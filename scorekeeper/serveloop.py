@@ -160,18 +160,29 @@ class Steady:
         if before is not None and before[0] is dispatcher:
             if before[1] == flags:
                 return
-            if before[1] and flags:
-                self.poller.modify(fd, flags)
-            elif flags:
-                self.poller.register(fd, flags)
-            else:
-                self.poller.unregister(fd)
-        else:
-            if before is not None:
-                self._forget(fd)
-            if flags:
-                self.poller.register(fd, flags)
+            if not flags:
+                with contextlib.suppress(OSError, ValueError):
+                    self.poller.unregister(fd)
+                self.known[fd] = (dispatcher, flags)
+                return
+        elif before is not None:
+            self._forget(fd)
         self.known[fd] = (dispatcher, flags)
+        if flags:
+            self._watch(fd, dispatcher, flags)
+
+    def _watch(self, fd: int, dispatcher: Any, flags: int) -> None:
+        """Wait for ``flags`` on ``fd``, whether the set has it or not (a socket closed
+        and its number reused leaves the set on its own). A socket that is no longer
+        open is closed as waitress's loop closes it (``POLLNVAL``)."""
+        try:
+            try:
+                self.poller.modify(fd, flags)
+            except FileNotFoundError:
+                self.poller.register(fd, flags)
+        except OSError:
+            self.known.pop(fd, None)
+            wasyncore.readwrite(dispatcher, select.POLLNVAL)
 
     def _forget(self, fd: int) -> None:
         """``fd``'s dispatcher left the map (closed): out of the set, if still there."""
