@@ -157,9 +157,11 @@ class Steady:
         self.asked += 1
         flags = flags_of(dispatcher)
         before = self.known.get(fd)
+        watched = False
         if before is not None and before[0] is dispatcher:
             if before[1] == flags:
                 return
+            watched = bool(before[1])
             if not flags:
                 with contextlib.suppress(OSError, ValueError):
                     self.poller.unregister(fd)
@@ -169,17 +171,23 @@ class Steady:
             self._forget(fd)
         self.known[fd] = (dispatcher, flags)
         if flags:
-            self._watch(fd, dispatcher, flags)
+            self._watch(fd, dispatcher, flags, watched)
 
-    def _watch(self, fd: int, dispatcher: Any, flags: int) -> None:
-        """Wait for ``flags`` on ``fd``, whether the set has it or not (a socket closed
-        and its number reused leaves the set on its own). A socket that is no longer
-        open is closed as waitress's loop closes it (``POLLNVAL``)."""
+    def _watch(self, fd: int, dispatcher: Any, flags: int, watched: bool) -> None:
+        """Wait for ``flags`` on ``fd`` (``watched``: the set has it), whether or not the
+        set has it after all (a socket closed and its number reused leaves the set on its
+        own). A socket that is no longer open is closed as waitress's loop closes it
+        (``POLLNVAL``)."""
         try:
             try:
-                self.poller.modify(fd, flags)
+                if watched:
+                    self.poller.modify(fd, flags)
+                else:
+                    self.poller.register(fd, flags)
             except FileNotFoundError:
                 self.poller.register(fd, flags)
+            except FileExistsError:
+                self.poller.modify(fd, flags)
         except OSError:
             self.known.pop(fd, None)
             wasyncore.readwrite(dispatcher, select.POLLNVAL)
