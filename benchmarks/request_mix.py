@@ -32,9 +32,11 @@ of that kind's requests, top functions by cumulative time).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gzip
 import heapq
+import http.client
 import io
 import json
 import os
@@ -58,7 +60,7 @@ from scorekeeper.ledger import make_codes
 from scorekeeper.web import create_app
 
 from . import webgames
-from .club import BOX_SECONDS, POLL_SECONDS, PROJECTORS, start_event
+from .club import BOX_SECONDS, POLL_SECONDS, PROJECTORS, instances, start_event
 
 DIRECTOR_SECONDS = 30.0
 """How often the director opens the director's page."""
@@ -91,22 +93,26 @@ class Answer:
 
 @dataclass
 class Phone:
-    """A browser: its session cookie, kept from the answers' ``Set-Cookie``."""
+    """A browser: its session cookie, kept from the answers' ``Set-Cookie`` (and, with
+    ``--served``, its keep-alive connection to the server)."""
 
     cookie: str = ""
+    connection: http.client.HTTPConnection | None = None
 
 
 @dataclass
 class Mix:
     """CPU (seconds) and count by kind, and the profiler of one kind if asked."""
 
-    app: Flask
+    app: Flask | None
     cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     count: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     profiled: str = ""
     profiles: list[cProfile.Profile] = field(default_factory=list)
     """One profile of each request of the ``profiled`` kind."""
     counting: bool = True
+    last: str = ""
+    """The kind the last request was counted under ("" if not counted)."""
 
     def call(
         self,
@@ -121,12 +127,44 @@ class Mix:
     ) -> Answer:
         """One request through the WSGI app, its CPU counted under ``kind`` (or what
         ``classify`` makes of its status)."""
-        url = urllib.parse.urlsplit(path)
         sent = {"Accept-Encoding": "gzip", **(headers or {})}
         if phone.cookie:
             sent["Cookie"] = phone.cookie
         if data is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+        profiler = cProfile.Profile() if self.profiled and self.counting else None
+        status, pairs, raw, spent = self.exchange(phone, method, path, data, sent, profiler)
+        if classify is not None:
+            kind = classify(status)
+        if profiler is not None and kind == self.profiled:
+            self.profiles.append(profiler)
+        if self.counting:
+            self.cpu[kind] += spent
+            self.count[kind] += 1
+        self.last = kind if self.counting else ""
+        found: dict[str, str] = {}
+        for name, value in pairs:
+            found[name.lower()] = value
+            if name.lower() == "set-cookie" and value.startswith("session="):
+                phone.cookie = value.split(";", 1)[0]
+        if found.get("content-encoding") == "gzip":
+            raw = gzip.decompress(raw)
+        if status not in expect:
+            raise RuntimeError(f"{kind} {method} {path}: {status} {raw[:300]!r}")
+        return Answer(status, found, raw)
+
+    def exchange(
+        self,
+        phone: Phone,
+        method: str,
+        path: str,
+        data: str | None,
+        sent: dict[str, str],
+        profiler: cProfile.Profile | None,
+    ) -> tuple[int, list[tuple[str, str]], bytes, float]:
+        """The request through the WSGI app in this process, its environ built before
+        the timer starts: status, headers, body and the CPU seconds it took."""
+        url = urllib.parse.urlsplit(path)
         environ = EnvironBuilder(
             path=url.path,
             query_string=url.query,
@@ -140,7 +178,7 @@ class Mix:
         def start_response(status: str, response_headers: list[tuple[str, str]], exc: Any = None) -> None:
             got.append((int(status.split(" ", 1)[0]), response_headers))
 
-        profiler = cProfile.Profile() if self.profiled and self.counting else None
+        assert self.app is not None
         if profiler is not None:
             profiler.enable()
         started = time.process_time()
@@ -155,23 +193,60 @@ class Mix:
         if profiler is not None:
             profiler.disable()
         status, pairs = got[0]
-        if classify is not None:
-            kind = classify(status)
-        if profiler is not None and kind == self.profiled:
-            self.profiles.append(profiler)
-        if self.counting:
-            self.cpu[kind] += spent
-            self.count[kind] += 1
-        found: dict[str, str] = {}
-        for name, value in pairs:
-            found[name.lower()] = value
-            if name.lower() == "set-cookie" and value.startswith("session="):
-                phone.cookie = value.split(";", 1)[0]
-        if found.get("content-encoding") == "gzip":
-            raw = gzip.decompress(raw)
-        if status not in expect:
-            raise RuntimeError(f"{kind} {method} {path}: {status} {raw[:300]!r}")
-        return Answer(status, found, raw)
+        return status, pairs, raw, spent
+
+
+@dataclass
+class Served(Mix):
+    """The same requests through a ``scorekeeper serve`` process (waitress, its access
+    log, one keep-alive connection a phone), one at a time: each request's CPU is the
+    server's (every thread's, from /proc's ``schedstat``, in nanoseconds) from the
+    moment it is sent to the moment the next one is, so whatever the server does after
+    answering (the access log line, closing the app's iterator) counts for it."""
+
+    port: int = 0
+    pid: int = 0
+    sent_at: float | None = None
+    """The server's CPU when the last request was sent."""
+
+    def server_cpu(self) -> float:
+        total = 0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, IndexError, ValueError):
+                continue  # a thread that ended meanwhile
+        return total / 1e9
+
+    def settle(self) -> float:
+        """Count the last request's CPU up to now (before the counts are read): the
+        server's CPU now."""
+        now = self.server_cpu()
+        if self.sent_at is not None and self.last:
+            self.cpu[self.last] += now - self.sent_at
+        self.sent_at = None
+        return now
+
+    def exchange(
+        self,
+        phone: Phone,
+        method: str,
+        path: str,
+        data: str | None,
+        sent: dict[str, str],
+        profiler: cProfile.Profile | None,
+    ) -> tuple[int, list[tuple[str, str]], bytes, float]:
+        if phone.connection is None:
+            phone.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        body = None if data is None else data.encode()
+        self.sent_at = self.settle()
+        phone.connection.request(method, path, body=body, headers=sent)
+        response = phone.connection.getresponse()
+        raw = response.read()
+        if response.will_close:
+            phone.connection.close()
+            phone.connection = None
+        return response.status, list(response.getheaders()), raw, 0.0
 
 
 @dataclass
@@ -267,25 +342,38 @@ def _director_joins(mix: Mix, event_id: str, code: str) -> Phone:
 
 
 def run(
-    tables: int = 300, seconds: float = 120.0, seed: int = 34, profile: str = "", callees: str = ""
+    tables: int = 300,
+    seconds: float = 120.0,
+    seed: int = 34,
+    profile: str = "",
+    callees: str = "",
+    served: bool = False,
 ) -> dict[str, Any]:
-    """The evening replayed; CPU per request by kind, and the mix's average."""
+    """The evening replayed; CPU per request by kind, and the mix's average
+    (``served``: through a ``scorekeeper serve`` process, its CPU)."""
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory(prefix="scorekeeper-mix-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-mix-") as tmp, contextlib.ExitStack() as stack:
         url = f"sqlite:///{Path(tmp) / 'mix.sqlite3'}"
         with webgames.database(url) as db:
             event = start_event(db, tables, SECRET)
-        app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET})
-        mix = Mix(app, profiled=profile)
+        mix: Mix
+        if served:
+            ports, servers = stack.enter_context(instances(url, 1, Path(tmp), SECRET))
+            mix = Served(None, port=ports[0], pid=servers[0].pid)
+        else:
+            mix = Mix(create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET}), profiled=profile)
+        clock = mix.server_cpu if isinstance(mix, Served) else time.process_time
         listed = json.loads(mix.call("open", Phone(), "GET", f"/api/v1/events/{event.id}").body)
         seated = [
             Table(t["game"], make_codes(SECRET.encode(), t["game"], 1).edit, t["players"])
             for t in listed["tables"]
         ]
-        started = time.process_time()
+        started = clock()
         for table in seated:
             _open(mix, table)
-        opening = time.process_time() - started
+        if isinstance(mix, Served):
+            mix.settle()
+        opening = clock() - started
         director = _director_joins(mix, event.id, event.director)
         projectors = [Projector() for _ in range(PROJECTORS)]
         # Warm-up, not counted: one table's box and everything that follows it.
@@ -322,11 +410,14 @@ def run(
             when, number, action, period = heapq.heappop(beats)
             action()
             heapq.heappush(beats, (when + period, number, action, period))
+        if isinstance(mix, Served):
+            mix.settle()
     requests = sum(mix.count[k] for k in KINDS)
     total = sum(mix.cpu[k] for k in KINDS)
     result: dict[str, Any] = {
         "tables": tables,
         "seconds": seconds,
+        "through": "scorekeeper serve (waitress, access log)" if served else "the WSGI app, in process",
         "kinds": {
             kind: {
                 "requests": mix.count[kind],
@@ -352,7 +443,7 @@ def run(
 
 def report(result: dict[str, Any]) -> str:
     lines = [
-        f"{result['tables']} tables, {result['seconds']:g} s of the evening, "
+        f"{result['tables']} tables, {result['seconds']:g} s of the evening through {result['through']}, "
         f"{result['requests']} requests, load average {result['load']} ({os.cpu_count()} cores)",
         f"{'kind':<16}{'requests':>9}{'CPU ms':>9}{'CPU share':>10}",
     ]
@@ -371,9 +462,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120.0, help="of the evening's clock")
     parser.add_argument("--profile", default="", choices=("", *KINDS, "open"), help="cProfile this kind")
     parser.add_argument("--callees", default="", help="with --profile: what these functions call")
+    parser.add_argument(
+        "--served",
+        action="store_true",
+        help="through a scorekeeper serve process (waitress, access log, keep-alive): the server's CPU",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args.tables, args.seconds, profile=args.profile, callees=args.callees)
+    if args.served and args.profile:
+        parser.error("--profile profiles the app in process: not with --served")
+    result = run(args.tables, args.seconds, profile=args.profile, callees=args.callees, served=args.served)
     if args.json:
         sys.stdout.write(json.dumps({k: v for k, v in result.items() if k != "profile"}, indent=2) + "\n")
     else:

@@ -1,5 +1,5 @@
 """``scorekeeper serve``: the app in one process, waitress with threads, for a table or a
-club evening (300 phones). Kept whole (a little over 500 lines): the server's settings,
+club evening (300 phones). Kept whole (about 600 lines): the server's settings,
 its connection reserve, its refusals' log and its settling before it serves are one
 start-up read top to bottom. A server with several cores runs gunicorn instead
 (docs/deploy.md); both serve the same ``scorekeeper.web:create_app()``.
@@ -91,6 +91,8 @@ from typing import Any, ClassVar, NoReturn
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, MultiSocketServer
 from waitress.task import WSGITask
+
+from . import serveloop
 
 log = logging.getLogger("scorekeeper.serve")
 
@@ -326,6 +328,8 @@ class Guarded(HTTPChannel):
     open: ClassVar[Counter[str]] = Counter()
     lock: ClassVar[threading.Lock] = threading.Lock()
     holds: ClassVar[Holds | None] = None
+    loop: ClassVar[serveloop.Steady | None] = None
+    """The server's loop, told when a connection joins or leaves its map."""
     said: ClassVar[dict[str, tuple[float, int]]] = {}
     """By address: when its refusals were last logged, and how many since."""
     task_class = WSGITask
@@ -408,7 +412,20 @@ class Guarded(HTTPChannel):
             return False
         return bool(super().readable())
 
+    def service(self) -> None:
+        """Serve the connection's requests (a worker thread), noting for the loop which
+        connection its wake-ups are for (:mod:`.serveloop`)."""
+        with serveloop.serving(self._fileno):  # type: ignore[attr-defined]
+            super().service()
+
+    def add_channel(self, map: Any = None) -> None:
+        super().add_channel(map)
+        if self.loop is not None:
+            self.loop.touch(self._fileno)  # type: ignore[attr-defined]
+
     def del_channel(self, map: Any = None) -> None:
+        if self.loop is not None and self._fileno is not None:  # type: ignore[attr-defined]
+            self.loop.touch(self._fileno)  # type: ignore[attr-defined]
         super().del_channel(map)
         with self.lock:
             if self.address is not None:
@@ -469,8 +486,16 @@ def guarded(
     of a :class:`Guarded` class of its own with this cap and deadline, and (with
     ``hold_seconds``) hold a refused address's next requests (:class:`Holds`). With
     the cap and waitress's ``connection_limit``, the last :data:`RESERVE_SHARE`-th of
-    the limit is kept for addresses holding fewer than :data:`FEW` connections."""
+    the limit is kept for addresses holding fewer than :data:`FEW` connections. The
+    server runs on :mod:`.serveloop`'s loop, whose turns cost nothing per idle
+    connection."""
     holds = Holds(hold_seconds) if hold_seconds > 0 else None
+    listening = [
+        each
+        for each in ((server.map or {}).values() if isinstance(server, MultiSocketServer) else [server])
+        if isinstance(each, BaseWSGIServer)
+    ]
+    loop = serveloop.install(server, listening)
     channel = type(
         "GuardedChannel",
         (Guarded,),
@@ -482,16 +507,15 @@ def guarded(
             "open": Counter(),
             "lock": threading.Lock(),
             "holds": holds,
+            "loop": loop,
             "task_class": Answered if holds is not None else KeptAlive,
         },
     )
-    listening = (server.map or {}).values() if isinstance(server, MultiSocketServer) else [server]
     later = Later()
     for each in listening:
-        if isinstance(each, BaseWSGIServer):
-            each.channel_class = channel
-            if holds is not None:
-                each.add_task = _holding(each.add_task, holds, later)  # type: ignore[method-assign,assignment]
+        each.channel_class = channel
+        if holds is not None:
+            each.add_task = _holding(each.add_task, holds, later)  # type: ignore[method-assign,assignment]
 
 
 def _holding(add_task: Callable[[Any], None], holds: Holds, later: Later) -> Callable[[Any], None]:

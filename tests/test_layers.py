@@ -204,6 +204,7 @@ FLOORS: dict[str, float] = {
     "scorekeeper.ledger": 3.5,
     "scorekeeper.web": 4,
     "scorekeeper.serve": 4,
+    "scorekeeper.serveloop": 4,  # the server's loop, beside serve (waitress only)
     "scorekeeper.cli": 5,
     "scorekeeper.__main__": 5,
     "scorekeeper.gunicorn_conf": 5,

@@ -286,10 +286,37 @@ def _greedy(players: list[str], sizes: Sequence[int], before: Met, rng: random.R
     pool = list(players)
     rng.shuffle(pool)
     tables: list[list[str]] = []
+    if any(count < 0 for count in before.values()):
+        for size in sizes:
+            table = [pool.pop()]
+            while len(table) < size:
+                pick = min(
+                    range(len(pool)), key=lambda i: sum(before[frozenset((pool[i], p))] for p in table)
+                )
+                table.append(pool.pop(pick))
+            tables.append(table)
+        return tables
+    # The first of the pool with the fewest meetings, as ``min`` finds it; meetings are
+    # never fewer than none, so the first who met nobody at the table is that player
+    # without looking further (at 900 players the scan of the whole pool for every seat
+    # was 1.2 of a 300-table seating's 3.2 s, issue 34).
+    met_by: dict[str, Counter[str]] = {}
+    for pair, count in before.items():
+        if count and len(pair) == 2:
+            a, b = pair
+            met_by.setdefault(a, Counter())[b] += count
+            met_by.setdefault(b, Counter())[a] += count
     for size in sizes:
         table = [pool.pop()]
         while len(table) < size:
-            pick = min(range(len(pool)), key=lambda i: sum(before[frozenset((pool[i], p))] for p in table))
+            pick, fewest = 0, -1
+            for i, player in enumerate(pool):
+                mates = met_by.get(player)
+                cost = 0 if mates is None else sum(mates[p] for p in table)
+                if fewest < 0 or cost < fewest:
+                    pick, fewest = i, cost
+                    if cost == 0:
+                        break
             table.append(pool.pop(pick))
         tables.append(table)
     return tables

@@ -102,6 +102,31 @@ def start(
     edit secret (a new random one when None) and it has no short code; a ``key``
     already used for a start answers that game again; more than ``max_boxes`` boxes is
     :class:`TooManyBoxes`."""
+    stored = _stored_start(db, game, key, token, rematch_of, secret, max_boxes)
+    if isinstance(stored, Started):
+        return stored
+    game_id, edit_code = stored
+    return Started(_current(db, game_id), edit_code)
+
+
+def start_game(db: Session, game: GameEntry, *, key: str | None = None, secret: bytes | None = None) -> str:
+    """:func:`start`, answering only the new game's id: the game is not read back and
+    scored (an event's seating starts hundreds in one request, and a third of each
+    start was reading it back, issue 34); its first page scores it."""
+    stored = _stored_start(db, game, key, None, None, secret, None)
+    return stored.table.id if isinstance(stored, Started) else stored[0]
+
+
+def _stored_start(
+    db: Session,
+    game: GameEntry,
+    key: str | None,
+    token: str | None,
+    rematch_of: str | None,
+    secret: bytes | None,
+    max_boxes: int | None,
+) -> Started | tuple[str, str | None]:
+    """A start stored: the new game's id and edit secret, or the earlier start of this key."""
     digest = _digest("start", game.to_json(), rematch_of)
     if key is not None and (earlier := _started_before(db, key, digest)) is not None:
         return earlier
@@ -141,7 +166,7 @@ def start(
         earlier = _started_before(db, key, digest)
         assert earlier is not None
         return earlier
-    return Started(_current(db, row.id), edit_code)
+    return row.id, edit_code
 
 
 def import_game(db: Session, data: object, max_boxes: int | None = None) -> tuple[store.GameRow, str]:
@@ -330,5 +355,6 @@ __all__ = [
     "renew_codes",
     "reopen",
     "start",
+    "start_game",
     "undo",
 ]

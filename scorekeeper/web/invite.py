@@ -25,11 +25,11 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import segno
 from flask import Response, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
 
 from .. import ledger, store
+from ..pdf.document import qr_code
 from . import gamedata, htmx
 from .links import public_url
 
@@ -69,8 +69,9 @@ def qr_svg(url: str, title: str) -> Markup:
     Drawn once per link in each process: a scorer's sheet shows two, and drawing them
     (choosing the best of eight masks) took 33 of the 48 ms of the sheet a scorer's
     phone loads after every box it records (the club evening's slowest request,
-    benchmarks/FINDINGS.md)."""
-    code = segno.make(url, error="m")
+    benchmarks/FINDINGS.md). With the mask fixed (:data:`..pdf.document.QR_MASK`) a code
+    takes a fifth of that: the first sheet of every table's scorer draws two."""
+    code = qr_code(url)
     svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup
 

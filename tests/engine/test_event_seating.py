@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.engine import movement
 from scorekeeper.engine.event import Seating
 from scorekeeper.engine.movement import cut_at_table, met, repeats, seat_round, table_sizes
 
@@ -186,3 +188,35 @@ def test_each_tables_dealer_is_drawn_by_the_cut(players: int, seed: int, round: 
     assert all(last.ranks[last.dealer] > rank for p, rank in last.ranks.items() if p != last.dealer)
     for before, after in itertools.pairwise(cuts):
         assert set(after.ranks) == set(before.recut)
+
+
+def _greedy_by_scan(
+    players: list[str], sizes: Sequence[int], before: Counter[frozenset[str]], rng: random.Random
+) -> list[list[str]]:
+    """The greedy start as it was first written: every seat scans the whole pool."""
+    pool = list(players)
+    rng.shuffle(pool)
+    tables: list[list[str]] = []
+    for size in sizes:
+        table = [pool.pop()]
+        while len(table) < size:
+            pick = min(range(len(pool)), key=lambda i: sum(before[frozenset((pool[i], p))] for p in table))
+            table.append(pool.pop(pick))
+        tables.append(table)
+    return tables
+
+
+@given(st.integers(13, 60), st.sampled_from([3, 4]), st.integers(1, 4), st.integers(0, 2**32))
+@settings(max_examples=25, deadline=None)
+def test_the_greedy_start_picks_whom_a_scan_of_the_whole_pool_picks(
+    count: int, size: int, rounds: int, seed: int
+) -> None:
+    """The greedy start stops at the first player who met nobody at the table (issue 34:
+    a 300-table seating scanned 900 players for every seat): the same tables as the scan."""
+    names = NAMES[: min(count, len(NAMES))] + [f"Q{i:02}" for i in range(max(count - len(NAMES), 0))]
+    before = met(_rounds(names, rounds, seed, size))
+    sizes = table_sizes(len(names), size)
+    playing = names[: sum(sizes)]
+    assert movement._greedy(playing, sizes, before, random.Random(seed)) == _greedy_by_scan(
+        playing, sizes, before, random.Random(seed)
+    )

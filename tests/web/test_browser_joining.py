@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import segno
 
+from scorekeeper.pdf.document import QR_MASK
 from tests.web.browser import MARKS, SHEET_URL, screenshot
 
 pytestmark = MARKS
@@ -77,7 +78,7 @@ def test_scorer_shows_qr_codes_and_a_watcher_joins_by_them(browser: Any, live_se
     for svg, link in zip(qrs.all(), (join_link, watch_link), strict=True):
         box = svg.bounding_box()
         assert box is not None and box["width"] >= 140  # big enough to scan across a table
-        drawn = segno.make(link, error="m").svg_inline(scale=4)
+        drawn = segno.make(link, error="m", mask=QR_MASK).svg_inline(scale=4)
         assert _svg_path(svg.evaluate("e => e.outerHTML")) == _svg_path(drawn)
     code = ann.page.locator("#join-code").inner_text()
     assert re.fullmatch(r"[2-9A-HJKMNP-TV-Z]{3} [2-9A-HJKMNP-TV-Z]{3}", code)

@@ -3,7 +3,7 @@ closing the current one (RULES.md E3, E7). Each is one write of the event's prol
 (:func:`.held.held`): the games a seating starts and the games a forced close ends are
 written in the same transaction as the round itself.
 
-Each table's game is an ordinary game, created by :func:`scorekeeper.ledger.start` with
+Each table's game is an ordinary game, created by :func:`scorekeeper.ledger.start_game` with
 its players in seat order, the event's rules and the dealer by the cut (J1), and written
 to by the same use cases as any game; the event links the games to its tables.
 """
@@ -26,7 +26,7 @@ from ...engine.history import Kind
 from ...engine.movement import cut_at_table, seat_round
 from ...store.events import LoadedEvent
 from ...store.models import now as _now
-from .. import end, make_codes, start
+from .. import end, make_codes, start_game
 from ..table import KeyReused, LedgerError
 from .held import Change, RoundRefused, RoundStillPlaying, held, loaded
 from .reading import Codes, event_row, standings, tables
@@ -205,7 +205,7 @@ def table_game(
         place=_table_place(entry, round, table),
         started=(entry.date or _now().date().isoformat()),
     )
-    return start(db, game, key=f"event:{event.id}:{round}:{table}:{attempt}", secret=secret).table.id
+    return start_game(db, game, key=f"event:{event.id}:{round}:{table}:{attempt}", secret=secret)
 
 
 def _table_place(entry: EventEntry, round: int, table: int) -> str:

@@ -34,7 +34,7 @@ from ...engine import vocabulary
 from ...engine.contract.club import PlanEntry
 from ...engine.event import MAX_ENTRANTS, MAX_EVENT_NAME, MAX_ROUNDS, EventEntry
 from ...engine.movement import table_sizes
-from .fields import NUMERIC, FlaskForm, add_error, choices, not_huge
+from .fields import NUMERIC, FlaskForm, Roster, add_error, choices, not_huge
 from .game import setting_field, settings_from_form
 
 ROUND_ENDS = (
@@ -260,8 +260,8 @@ class SwapForm(FlaskForm):
     """Before a round starts: two players change seats."""
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
-    first = SelectField("Player", validate_choice=False)
-    second = SelectField("Changes seats with", validate_choice=False)
+    first = SelectField("Player", validate_choice=False, widget=Roster())
+    second = SelectField("Changes seats with", validate_choice=False, widget=Roster())
 
 
 class CloseRoundForm(FlaskForm):
@@ -276,7 +276,7 @@ class PenaltyForm(FlaskForm):
     """The director takes points from a player, with the reason."""
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
-    player = SelectField("Player", validate_choice=False, id="penalty-player")
+    player = SelectField("Player", validate_choice=False, id="penalty-player", widget=Roster())
     points = IntegerField(
         "Points",
         validators=[InputRequired("Give the points taken."), not_huge, NumberRange(1, 100_000)],
@@ -293,7 +293,7 @@ class ReplaceForm(FlaskForm):
     """The director puts another player in a seat (one who left mid-game)."""
 
     key = HiddenField(default=lambda: secrets.token_urlsafe(16))
-    player = SelectField("Player who leaves", validate_choice=False, id="replace-player")
+    player = SelectField("Player who leaves", validate_choice=False, id="replace-player", widget=Roster())
     by = StringField(
         "Replaced by",
         validators=[InputRequired("Name the new player."), Length(max=80)],
