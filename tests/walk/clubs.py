@@ -116,7 +116,7 @@ class ClubSteps(SeasonSteps):
         first when it has none)."""
         owned = [c for c in self.clubs if c.owner == "director"]
         club = data.draw(st.sampled_from(owned)) if owned else self._begin(data.draw(st.booleans()))
-        form = self.phone["director"].form(f"/clubs/{club.id}", "/events")
+        form = self.phone["director"].form(f"/clubs/{club.id}", "/events", ending=True)
         self.touched_clubs.add(club.id)
         if form is None:  # every evening this phone directs belongs to a club
             return

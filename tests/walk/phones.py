@@ -116,13 +116,22 @@ class Phone:
             raise ServerError(f"{self.name}: {method} {url} answered {answer.status_code}:\n{body[:1500]}")
         return answer
 
-    def form(self, url: str, action: str) -> Form | None:
-        """The form on the page at ``url`` whose action contains ``action`` (None when
-        the page offers none: the write is not offered to this phone now)."""
+    def form(self, url: str, action: str, *, ending: bool = False) -> Form | None:
+        """The form on the page at ``url`` whose action contains ``action`` (``ending``:
+        ends with it; a club's page has its evenings' leave forms, ``…/events/<id>/leave``,
+        beside the one that brings an evening in, ``…/events``), None when the page
+        offers none: the write is not offered to this phone now."""
         page = self.get(url)
         if page.status_code != 200:
             return None
-        return next((f for f in forms_of(page.get_data(as_text=True)) if action in f.action), None)
+        return next(
+            (
+                f
+                for f in forms_of(page.get_data(as_text=True))
+                if (f.action.endswith(action) if ending else action in f.action)
+            ),
+            None,
+        )
 
     def submit(self, form: Form, **changes: str) -> TestResponse:
         return self.post(form.action, data={**form.fields, **changes})

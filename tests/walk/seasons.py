@@ -254,7 +254,7 @@ class SeasonSteps:
         season = data.draw(st.sampled_from(club.seasons))
         taken = {e for c in self.clubs for e in c.events}
         if club.owner == "director" and data.draw(st.booleans()):
-            form = self.phone["director"].form(season, "/events")
+            form = self.phone["director"].form(season, "/events", ending=True)
             if form is None:  # no evening of this phone is free to join
                 return
             event = data.draw(st.sampled_from(form.options["event"]))
