@@ -598,6 +598,12 @@ def instances(
                 "SCOREKEEPER_WAITRESS_CONNECTIONS_PER_ADDRESS": "0",
                 # One director seats every table of the ramp's largest events from here.
                 "SCOREKEEPER_START_LIMIT": "10000 per minute",
+                # A room of more than 1,000 phones (the default cap: 333 tables) raises the
+                # cap, as docs/deploy.md tells such a club to: at 400 tables the phones
+                # past it waited for a free connection and timed out, the server idle.
+                "SCOREKEEPER_WAITRESS_CONNECTION_LIMIT": os.environ.get(
+                    "SCOREKEEPER_WAITRESS_CONNECTION_LIMIT", "2000"
+                ),
             }
             with (folder / f"server-{number}.log").open("wb") as log:
                 servers.append(
