@@ -75,9 +75,10 @@ class ClubSteps(SeasonSteps):
         return answer.get_json()  # type: ignore[no-any-return]
 
     def _learn_lines(self, club: Club, spelling: str, before: int | None, now: int) -> None:
-        """The history line a decision just made (the newest undo form)."""
+        """The history line a decision just made (the undo form the model knows no line of:
+        the page also offers to undo the owner's season decisions, ``owner_lines``)."""
         lines = [int(n) for n in re.findall(r'action="/clubs/\w+/undo/(\d+)"', self._club_page(club))]
-        fresh = [n for n in lines if n not in club.decisions]
+        fresh = [n for n in lines if n not in club.decisions and n not in club.owner_lines]
         assert len(fresh) == 1, (lines, club.decisions)
         club.decisions[fresh[0]] = (spelling, now, before, False)
 

@@ -27,7 +27,17 @@ from ..errors import MalformedError
 from ..ladder import Ladder
 from ..ladder import from_json as ladder_from_json
 from ..rules import find_rules
-from .fields import MAX_NAME, MAX_NOTE, MAX_PLACE, Json, _fields, _flag, _text, _whole, player_name
+from .fields import (
+    MAX_NAME,
+    MAX_NOTE,
+    MAX_PLACE,
+    Json,
+    _fields,
+    _flag,
+    _text,
+    player_name,
+    table_size,
+)
 
 MAX_CLUB_NAME = 120
 MAX_SEASON_NAME = 80
@@ -156,17 +166,7 @@ class PlanEntry:
         rules = find_rules(
             _text(body.get("rules", "jersey-scarne"), _at(where, "rules"), "rules", 40), _at(where, "rules")
         )
-        default = rules.min_players if rules.min_players == rules.max_players else 4
-        size = _whole(body.get("table_size", default), _at(where, "table_size"), "table_size")
-        if not rules.min_players <= size <= rules.max_players:
-            allowed = (
-                str(rules.min_players)
-                if rules.min_players == rules.max_players
-                else f"{rules.min_players} to {rules.max_players}"
-            )
-            raise MalformedError(
-                f"{rules.title} is played {allowed} to a table, not {size}", _at(where, "table_size")
-            )
+        size = table_size(rules, body, _at(where, "table_size"))
         return cls(
             day,
             time,

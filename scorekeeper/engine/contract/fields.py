@@ -14,6 +14,9 @@ from typing import Any, Literal
 
 from ..errors import MalformedError
 
+if typing.TYPE_CHECKING:
+    from ..rules import Rules
+
 Ending = Literal["knock", "gin", "break", "draw", "misdeal"]
 ENDINGS: tuple[Ending, ...] = ("knock", "gin", "break", "draw", "misdeal")
 MAX_NAME = 40
@@ -189,6 +192,21 @@ def _whole(data: Json, where: str, what: str) -> int:
     if not isinstance(data, int) or isinstance(data, bool):
         raise MalformedError(f"{what} must be a whole number, not {_shown(data)}", where)
     return data
+
+
+def table_size(rules: Rules, body: Mapping[str, Json], where: str) -> int:
+    """``body``'s ``table_size``, the players to a table (absent: the rules' own number,
+    or 4 where they take a range), within what the rules allow; ``where`` is its path."""
+    default = rules.min_players if rules.min_players == rules.max_players else 4
+    size = _whole(body.get("table_size", default), where, "table_size")
+    if not rules.min_players <= size <= rules.max_players:
+        allowed = (
+            str(rules.min_players)
+            if rules.min_players == rules.max_players
+            else f"{rules.min_players} to {rules.max_players}"
+        )
+        raise MalformedError(f"{rules.title} is played {allowed} to a table, not {size}", where)
+    return size
 
 
 def _flag(data: Mapping[str, Json], name: str, where: str) -> bool:

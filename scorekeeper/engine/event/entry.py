@@ -12,7 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..contract.fields import MAX_NAME, MAX_PLACE, _at, _fields, _name, _shown, _text, _whole, check_text
+from ..contract.fields import (
+    MAX_NAME,
+    MAX_PLACE,
+    _at,
+    _fields,
+    _name,
+    _shown,
+    _text,
+    _whole,
+    check_text,
+    table_size,
+)
 from ..errors import MalformedError
 from ..rules import find_rules
 
@@ -285,17 +296,7 @@ class EventEntry:
             if isinstance(value, str):
                 check_text(value, _at(_at(where, "settings"), key), "setting")
         rules.with_settings(dict(settings))  # unknown settings refused here, named
-        default_size = rules.min_players if rules.min_players == rules.max_players else 4
-        size = _whole(body.get("table_size", default_size), _at(where, "table_size"), "table_size")
-        if not rules.min_players <= size <= rules.max_players:
-            allowed = (
-                str(rules.min_players)
-                if rules.min_players == rules.max_players
-                else f"{rules.min_players} to {rules.max_players}"
-            )
-            raise MalformedError(
-                f"{rules.title} is played {allowed} to a table, not {size}", _at(where, "table_size")
-            )
+        size = table_size(rules, body, _at(where, "table_size"))
         rounds = _whole(body.get("rounds", 1), _at(where, "rounds"), "rounds")
         if not 1 <= rounds <= MAX_ROUNDS:
             raise MalformedError(f"rounds is from 1 to {MAX_ROUNDS}, not {rounds}", _at(where, "rounds"))
