@@ -29,6 +29,7 @@ from tests.walk.phones import Phone, acknowledged, forms_of
 from tests.walk.seasons import Plan, SeasonSteps
 
 _groups = itertools.count(1)
+_keys = itertools.count(1)
 
 
 @dataclass
@@ -200,7 +201,9 @@ class ClubSteps(SeasonSteps):
         line = data.draw(st.sampled_from(sorted(club.decisions)))
         spelling, now, before, undone = club.decisions[line]
         answer = self.phone[club.owner].post(
-            f"/clubs/{club.id}/undo/{line}", data={"key": f"undo-{line}-{len(club.decisions)}"}
+            # A key of its own: the same key again is a resend, answered as the first was.
+            f"/clubs/{club.id}/undo/{line}",
+            data={"key": f"undo-{line}-{next(_keys)}"},
         )
         if undone or club.group.get(spelling) != now:
             assert answer.status_code == 422, answer.status_code
