@@ -194,12 +194,9 @@ def check_players(names: Sequence[str], rules: Rules, where: str = "players") ->
                 f"{where}[{i}]",
             )
     if not rules.min_players <= len(names) <= rules.max_players:
-        wanted = (
-            str(rules.min_players)
-            if rules.min_players == rules.max_players
-            else f"{rules.min_players} to {rules.max_players}"
+        raise MalformedError(
+            f"{rules.title} is played by {rules.players_words} players, not {len(names)}", where
         )
-        raise MalformedError(f"{rules.title} is played by {wanted} players, not {len(names)}", where)
     return names
 
 

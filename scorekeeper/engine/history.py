@@ -276,10 +276,14 @@ def _changed(d: Mapping[str, Any]) -> str:
     return "; ".join(parts) if parts else said(after)
 
 
+def _before_after(d: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """A change's ``before`` and ``after`` (each empty where it is not a mapping)."""
+    before, after = d.get("before"), d.get("after")
+    return (before if isinstance(before, Mapping) else {}), (after if isinstance(after, Mapping) else {})
+
+
 def _rules_changed(d: Mapping[str, Any]) -> str:
-    before = d.get("before") if isinstance(d.get("before"), Mapping) else {}
-    after = d.get("after") if isinstance(d.get("after"), Mapping) else {}
-    assert isinstance(before, Mapping) and isinstance(after, Mapping)
+    before, after = _before_after(d)
     parts = [
         f"{name.replace('_', ' ')} {setting_words(value)}"
         for name, value in after.items()
@@ -297,9 +301,7 @@ def _plan_words(plan: object) -> str:
 
 
 def _plan_changed(d: Mapping[str, Any]) -> str:
-    before = d.get("before") if isinstance(d.get("before"), Mapping) else {}
-    after = d.get("after") if isinstance(d.get("after"), Mapping) else {}
-    assert isinstance(before, Mapping) and isinstance(after, Mapping)
+    before, after = _before_after(d)
     parts = [
         f"{name.replace('_', ' ')} {before.get(name) or '–'} → {value or '–'}"
         for name, value in after.items()

@@ -240,6 +240,18 @@ class Rules:
         return {name: value for name, value in self.settings().items() if getattr(preset, name) != value}
 
     @property
+    def players_words(self) -> str:
+        """How many play: "3", or "2 to 4" where the rules take a range."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players} to {self.max_players}"
+
+    @property
+    def usual_table_size(self) -> int:
+        """The players to a table when none is said: the rules' own number, or 4."""
+        return self.min_players if self.min_players == self.max_players else 4
+
+    @property
     def is_three_hand(self) -> bool:
         return self.min_players == 3
 

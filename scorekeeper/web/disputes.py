@@ -185,12 +185,7 @@ def _setup_args(
 
 def _players_problem(players: list[str], rules: engine.Rules) -> str:
     if not rules.min_players <= len(players) <= rules.max_players:
-        wanted = (
-            str(rules.min_players)
-            if rules.min_players == rules.max_players
-            else f"{rules.min_players} to {rules.max_players}"
-        )
-        return f"{rules.title} is played by {wanted} players: separate the names with commas."
+        return f"{rules.title} is played by {rules.players_words} players: separate the names with commas."
     if len({p.casefold() for p in players}) != len(players):
         return "Two players have the same name."
     try:

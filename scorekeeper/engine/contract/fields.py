@@ -197,15 +197,9 @@ def _whole(data: Json, where: str, what: str) -> int:
 def table_size(rules: Rules, body: Mapping[str, Json], where: str) -> int:
     """``body``'s ``table_size``, the players to a table (absent: the rules' own number,
     or 4 where they take a range), within what the rules allow; ``where`` is its path."""
-    default = rules.min_players if rules.min_players == rules.max_players else 4
-    size = _whole(body.get("table_size", default), where, "table_size")
+    size = _whole(body.get("table_size", rules.usual_table_size), where, "table_size")
     if not rules.min_players <= size <= rules.max_players:
-        allowed = (
-            str(rules.min_players)
-            if rules.min_players == rules.max_players
-            else f"{rules.min_players} to {rules.max_players}"
-        )
-        raise MalformedError(f"{rules.title} is played {allowed} to a table, not {size}", where)
+        raise MalformedError(f"{rules.title} is played {rules.players_words} to a table, not {size}", where)
     return size
 
 

@@ -115,7 +115,7 @@ def new_event_form_class(preset: str) -> type[NewEventForm]:
     attributes: dict[str, Any] = {"setting_names": tuple(s.name for s in engine.SETTINGS)}
     for setting in engine.SETTINGS:
         attributes[f"setting_{setting.name}"] = setting_field(setting, getattr(rules, setting.name))
-    size = rules.min_players if rules.min_players == rules.max_players else 4
+    size = rules.usual_table_size
     attributes["table_size"] = IntegerField(
         "Players at a table",
         default=size,
