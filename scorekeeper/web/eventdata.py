@@ -429,12 +429,14 @@ ROWS = 8192
 few 1,000-player events."""
 
 
-def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = False) -> list[Markup]:
-    """The standings table's lines. A projector's page is drawn again for every box of
-    the evening (issue 34: the 900 lines of a 300-table evening took 36 ms of CPU a
-    drawing); a box moves a few players, but the rank of every line between their old
-    and new places, so what follows the rank is drawn once per process for the values
-    it shows (:func:`_standing_row`) and the rank put before it here. ``entered``: the
+def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = False) -> Markup:
+    """The standings table's lines, in one piece of markup (empty:
+    no line). A projector's page is drawn again for every box of the evening (issue 34:
+    the 900 lines of a 300-table evening took 36 ms of CPU a drawing); a box moves a few
+    players, but the rank of every line between their old and new places, so what
+    follows the rank is drawn once per process for the values it shows
+    (:func:`_standing_row`), the rank put before it here and the lines joined into one
+    piece of markup (a line each, the template escaped each of them again). ``entered``: the
     round each player first played; ``link``: each name links to the player's page."""
     drawn = current_app.extensions.get("scorekeeper.standing_rows")
     if drawn is None:
@@ -450,9 +452,10 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
         rest = drawn(values, entered.get(s.player, 1), event_id, ties)
         # nothing here but numbers and our own markup: the name is in what was drawn
         start = '<tr class="withdrawn">' if s.withdrawn else "<tr>"
-        rank = f'<td class="num rank">{"=" if tied else ""}{s.rank}</td>'
-        rows.append(Markup(f"        {start}\n          {rank}\n{rest}"))
-    return rows
+        rows.append(
+            f'        {start}\n          <td class="num rank">{"=" if tied else ""}{s.rank}</td>\n{rest}'
+        )
+    return Markup("\n      ".join(rows))
 
 
 def _standing_row(values: tuple[Any, ...], entered: int, event_id: str, ties: tuple[str, ...]) -> Markup:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import engine, ledger
 from ..ledger import LedgerError
-from . import clubdata, database, eventdata, eventresults, htmx, invite, printing
+from . import clubdata, database, eventdata, eventresults, htmx, invite, printing, projector
 from .forms import GAME_ORDER, presets
 from .forms import event as forms
 from .forms.fields import add_error, choices
@@ -44,6 +44,7 @@ def event_now() -> datetime.datetime:
 
 bp.add_app_template_global(eventdata.shown_number, "number")
 bp.add_app_template_global(eventdata.standing_rows, "standing_rows")
+bp.add_app_template_global(projector.table_lines, "table_lines")
 
 
 @bp.route("/new", methods=["GET", "POST"])

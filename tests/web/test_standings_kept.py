@@ -199,3 +199,49 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
         for s in fresh
     }
     assert after[players[1]][0] == "1" and after != before
+
+
+def test_the_event_json_is_written_from_its_pieces_as_a_whole_dump_writes_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 34: the API's event is joined from each standing's, table's and entry's
+    JSON written before; through boxes at two tables the text is the whole event's
+    dump, and a box writes again only what changed."""
+    import json
+
+    from flask import current_app
+
+    from scorekeeper.web.api import events as api_events
+    from tests.web.conftest import box_form, version_of
+    from tests.web.test_event_pages import tables_of
+
+    event_id = start_event(client)
+    (first, at_first), (second, at_second) = tables_of(client, event_id)[:2]
+
+    def both() -> tuple[str, str, int]:
+        text = client.get(f"/api/v1/events/{event_id}").get_data(as_text=True)
+        with app.app_context():
+            now = standings.now(event_id)
+            assert now is not None
+            whole = current_app.json.dumps(api_events.event_json(now.event, now.board)) + "\n"
+            pieces = api_events._pieces()
+            written = len(pieces.written) + len(pieces.ranked)
+        return text, whole, written
+
+    text, whole, written = both()
+    assert text == whole and json.loads(text)["standings"]
+    for game_id, players, counts in (
+        (first, at_first, {0: 14, 1: 4, 2: 13}),
+        (second, at_second, {0: 14, 1: 4, 2: 13}),
+    ):
+        client.post(
+            f"/games/{game_id}/boxes/new",
+            data=box_form(version_of(client, game_id), by=players[1], counts=counts),
+        )
+        before = written
+        text, whole, written = both()
+        assert text == whole
+        scores = {s["player"]: s["score"] for s in json.loads(text)["standings"]}
+        assert scores[players[1]] > 0  # the box's winner gained
+        # the table and its players' lines (a rank alone is not written again)
+        assert written - before == 1 + len(players)

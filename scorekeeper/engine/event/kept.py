@@ -246,6 +246,10 @@ def standings(
     return ranked(event, total(event, results), names, withdrawn=withdrawn)
 
 
+_TIE_PLACE = {"won": 0, "boxes": 1, "head_to_head": 2}
+"""Where each tie-break's value is in a player's ``(won, boxes, head to head)``."""
+
+
 def ranked(
     event: EventEntry, tally: Tally, names: Sequence[str], *, withdrawn: Sequence[str] = ()
 ) -> tuple[Standing, ...]:
@@ -272,26 +276,32 @@ def ranked(
             penalty[pen.player] += pen.points
             score[pen.player] -= pen.points
 
-    def key_of(p: str, h2h: float = 0) -> tuple[float, ...]:
-        keys: list[float] = [round(score[p], 6)]
-        for tie in event.tie_breaks:
-            if tie == "won":
-                keys.append(lines[p].won / SCALE)
-            elif tie == "boxes":
-                keys.append(lines[p].boxes)
-            else:
-                keys.append(round(h2h, 6))
-        return tuple(keys)
-
-    plain = {p: key_of(p) for p in names}
+    # Each player's key is made once (issue 34: 900 players ranked for every new state
+    # of a 300-table evening): the score, then the tie-breaks, head to head as 0 until
+    # the players level on all of it so far are known.
+    where = [_TIE_PLACE[tie] for tie in event.tie_breaks]
+    plain: dict[str, tuple[float, ...]] = {}
+    for p, line in lines.items():
+        values = (line.won / SCALE, line.boxes, 0)
+        plain[p] = (round(score[p], 6), *[values[w] for w in where])
+    level = Counter(plain.values())
     h2h = dict.fromkeys(names, 0.0)
-    for p in names:  # only pairs that met: level ones count
-        for q, owed in lines[p].versus.items():
-            if q in plain and plain[p] == plain[q]:
-                h2h[p] += owed / 2
-    final = {p: key_of(p, h2h[p]) if h2h[p] else plain[p] for p in names}  # h2h 0: the same key
-    negated = {p: tuple(-k for k in key) for p, key in final.items()}
-    order = sorted(names, key=negated.__getitem__)
+    for p, key in plain.items():  # only pairs that met: level ones count
+        if level[key] > 1:
+            for q, owed in lines[p].versus.items():
+                if q in plain and plain[q] == key:
+                    h2h[p] += owed / 2
+    final = plain
+    if 2 in where and any(h2h.values()):
+        final = dict(plain)
+        for p, value in h2h.items():
+            if value:  # h2h 0: the same key
+                final[p] = tuple(
+                    round(value, 6) if w == 2 else k for w, k in zip((-1, *where), plain[p], strict=True)
+                )
+    # Stable, as sorting the negated keys was: players level on everything keep the
+    # order of ``names``.
+    order = sorted(names, key=final.__getitem__, reverse=True)
     rows: list[Standing] = []
     gone = set(withdrawn)
     for i, p in enumerate(order):

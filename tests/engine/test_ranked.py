@@ -1,0 +1,128 @@
+"""The standings ranked from an event's sums (engine.event.kept.ranked) against the
+ranking as first written: each player's key is now made once and the players level
+with nobody skip the head-to-head sums (issue 34), with the same standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.engine.event import EventEntry, Penalty, Seating, Standing, TieBreak
+from scorekeeper.engine.event.kept import SCALE, Line, Tally, ranked
+
+PLAYERS = tuple(f"P{n}" for n in range(8))
+
+
+def ranked_as_first_written(
+    event: EventEntry, tally: Tally, names: Sequence[str], *, withdrawn: Sequence[str] = ()
+) -> tuple[Standing, ...]:
+    """``ranked`` before issue 34's cut, word for word."""
+    empty = Line()
+    lines = {p: tally.lines.get(p, empty) for p in names}
+    score = {p: line.score / SCALE for p, line in lines.items()}
+    byes = dict.fromkeys(names, 0)
+    for seating in event.seating:
+        for p in seating.byes:
+            if p not in score:
+                continue
+            byes[p] += 1
+            if event.bye == "average":
+                points, count = tally.rounds.get(seating.round, (0, 0))
+                score[p] += points / count / SCALE if count else 0
+            else:
+                score[p] += event.bye
+    penalty = dict.fromkeys(names, 0)
+    for pen in event.penalties:
+        if pen.player in penalty and not pen.withdrawn:
+            penalty[pen.player] += pen.points
+            score[pen.player] -= pen.points
+
+    def key_of(p: str, h2h: float = 0) -> tuple[float, ...]:
+        keys: list[float] = [round(score[p], 6)]
+        for tie in event.tie_breaks:
+            if tie == "won":
+                keys.append(lines[p].won / SCALE)
+            elif tie == "boxes":
+                keys.append(lines[p].boxes)
+            else:
+                keys.append(round(h2h, 6))
+        return tuple(keys)
+
+    plain = {p: key_of(p) for p in names}
+    h2h = dict.fromkeys(names, 0.0)
+    for p in names:
+        for q, owed in lines[p].versus.items():
+            if q in plain and plain[p] == plain[q]:
+                h2h[p] += owed / 2
+    final = {p: key_of(p, h2h[p]) if h2h[p] else plain[p] for p in names}
+    negated = {p: tuple(-k for k in key) for p, key in final.items()}
+    order = sorted(names, key=negated.__getitem__)
+    rows: list[Standing] = []
+    gone = set(withdrawn)
+    for i, p in enumerate(order):
+        line = lines[p]
+        rank = rows[-1].rank if rows and final[p] == final[order[i - 1]] else i + 1
+        rows.append(
+            Standing(
+                rank,
+                p,
+                score[p],
+                line.games,
+                line.won / SCALE,
+                line.boxes,
+                byes[p],
+                penalty[p],
+                h2h[p],
+                p in gone,
+            )
+        )
+    return tuple(rows)
+
+
+small = st.integers(-2, 2)
+
+
+@st.composite
+def tallies(draw: st.DrawFn) -> Tally:
+    """Sums with few values, so that many players are level on some or all keys."""
+    lines = {}
+    for p in draw(st.lists(st.sampled_from(PLAYERS), unique=True)):
+        versus = {q: draw(small) for q in draw(st.lists(st.sampled_from(PLAYERS), unique=True)) if q != p}
+        lines[p] = Line(
+            draw(small) * SCALE // 2, draw(st.integers(0, 2)), draw(small) * SCALE // 3, draw(small), versus
+        )
+    rounds = {1: (draw(small) * SCALE, draw(st.integers(0, 3)))}
+    return Tally(lines, rounds)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    tally=tallies(),
+    names=st.lists(st.sampled_from(PLAYERS), unique=True, min_size=1),
+    ties=st.lists(st.sampled_from(("won", "boxes", "head_to_head")), unique=True),
+    byes=st.lists(st.sampled_from(PLAYERS), unique=True, max_size=3),
+    bye=st.sampled_from(("average", 0, 5)),
+    penalized=st.lists(st.tuples(st.sampled_from(PLAYERS), st.integers(1, 3), st.booleans()), max_size=3),
+    withdrawn=st.lists(st.sampled_from(PLAYERS), unique=True, max_size=2),
+)
+def test_ranked_is_the_ranking_as_first_written(
+    tally: Tally,
+    names: list[str],
+    ties: list[TieBreak],
+    byes: list[str],
+    bye: str | int,
+    penalized: list[tuple[str, int, bool]],
+    withdrawn: list[str],
+) -> None:
+    event = EventEntry(
+        "x",
+        tuple(names),
+        seating=(Seating(1, (), tuple(byes)),),
+        tie_breaks=tuple(ties),
+        bye=bye,  # type: ignore[arg-type]
+        penalties=tuple(Penalty(p, points, "late", withdrawn=gone) for p, points, gone in penalized),
+    )
+    expected = ranked_as_first_written(event, tally, names, withdrawn=withdrawn)
+    assert ranked(event, tally, names, withdrawn=withdrawn) == expected
