@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.engine.substitutes import Substitute
 from scorekeeper.engine.vocabulary import TableStatus
-from scorekeeper.web import projector
+from scorekeeper.web import create_app, projector
 
 AS_FIRST_WRITTEN = jinja2.Environment(autoescape=True).from_string(
     """<li class="{{ t.status }}"><span class="table-no">Table {{ t.table }}</span> <span class="state">{{ t.said }}</span>{% if t.boxes %} <span class="boxes">{{ t.boxes }} box{{ 'es' if t.boxes != 1 }}</span>{% endif %}{% for sub in t.substitutes %} <span class="substitute">{{ sub.words() }}</span>{% endfor %}</li>"""  # noqa: E501
@@ -33,6 +33,7 @@ def test_a_table_line_is_the_templates(
     status: TableStatus, boxes: int, substitutes: tuple[Substitute, ...]
 ) -> None:
     table = Table(status, 12, boxes, substitutes)
-    drawn = projector._table_line(status, 12, boxes, substitutes)
+    with create_app({"DATABASE_URL": "sqlite://", "SECRET_KEY": "lines-" + "l" * 40}).app_context():
+        drawn = projector._table_line(projector.Line(status, 12, boxes, substitutes))
     assert drawn == AS_FIRST_WRITTEN.render(t=table)
     assert "<b>" not in drawn
