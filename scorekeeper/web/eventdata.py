@@ -231,6 +231,11 @@ def history(event_id: str) -> list[HistoryEntry]:
     return store.events.event_history(database.session(), event_id)
 
 
+def now() -> datetime.datetime:
+    """Now in UTC without a zone, as the store keeps times."""
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
 def seat_of_game(db: Any, game_id: str) -> tuple[ledger_events.Seat, Clock | None] | None:
     """Where a game is played in an event, and its round's clock while a timed round
     runs (None for a game of no event): one read, since every table's sheet asks."""

@@ -9,7 +9,6 @@ scorer's: :mod:`.eventdata` keeps it in the session.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -36,12 +35,7 @@ def event_seat(game_id: str) -> tuple[Any, eventdata.Clock | None] | None:
     return eventdata.seat_of_game(database.session(), game_id)
 
 
-@bp.app_template_global("event_now")
-def event_now() -> datetime.datetime:
-    """Now in UTC without a zone, as the store keeps times."""
-    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
-
-
+bp.add_app_template_global(eventdata.now, "event_now")
 bp.add_app_template_global(eventdata.shown_number, "number")
 bp.add_app_template_global(eventdata.standing_rows, "standing_rows")
 bp.add_app_template_global(projector.table_lines, "table_lines")
@@ -146,7 +140,7 @@ def standings(event_id: str) -> Response:
         return response
     event = eventdata.view_of(now)
     poll = current_app.config["POLL_SECONDS"]
-    minute = event.clock.left(event_now()) if event.clock and not event.finished else None
+    minute = event.clock.left(eventdata.now()) if event.clock and not event.finished else None
     fragment = now.drawn(
         ("projector", minute, poll),
         lambda: Markup(
