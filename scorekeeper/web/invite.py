@@ -72,7 +72,8 @@ def qr_svg(url: str, title: str) -> Markup:
     (choosing the best of eight masks) took 33 of the 48 ms of the sheet a scorer's
     phone loads after every box it records (the club evening's slowest request,
     benchmarks/FINDINGS.md). With the mask fixed (:data:`..pdf.document.QR_MASK`) a code
-    takes a fifth of that: the first sheet of every table's scorer draws two."""
+    takes a fifth of that. A game's two codes are files of their own now (:func:`qr_file`,
+    issue 34); this inline one is a club owner's and an event director's."""
     code = qr_code(url)
     svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup
