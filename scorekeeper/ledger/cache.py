@@ -101,11 +101,13 @@ def scored(
     game_id: str,
     score: Callable[[store.GameRow, Sequence[store.BoxRow]], Table],
     kept: Kept | None = None,
+    row: store.GameRow | None = None,
 ) -> Table | None:
     """The game scored (``score`` rules a row and its boxes), from ``kept`` (the
-    process's :data:`KEPT`) when it has not changed since; None if there is no such game."""
+    process's :data:`KEPT`) when it has not changed since; None if there is no such game.
+    ``row``: the game's row as this transaction read it already (not read again)."""
     kept = KEPT if kept is None else kept
-    row = store.get_game(db, game_id)
+    row = store.get_game(db, game_id) if row is None or row.id != game_id else row
     if row is None:
         return None
     database = str(db.connection().engine.url)

@@ -39,10 +39,11 @@ def _check_room(boxes: int, max_boxes: int | None) -> None:
 # --- reading ------------------------------------------------------------------------------
 
 
-def load(db: Session, game_id: str) -> Table | None:
+def load(db: Session, game_id: str, row: store.GameRow | None = None) -> Table | None:
     """The game with its live boxes, scored; None if there is none. A game unchanged
-    since it was last scored in this process is not scored again (:mod:`.cache`)."""
-    return cache.scored(db, game_id, Table.of)
+    since it was last scored in this process is not scored again (:mod:`.cache`);
+    ``row``: its row as this transaction read it already."""
+    return cache.scored(db, game_id, Table.of, row=row)
 
 
 def _current(db: Session, game_id: str) -> Table:

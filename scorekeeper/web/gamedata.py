@@ -89,7 +89,8 @@ def find(game_id: str) -> ledger.Table | None:
     boxes = store.Summary.read(found.summary).boxes
     if isinstance(boxes, int):
         printing.big_game_turn(boxes, exempt=lambda: _scoring(found))
-    table = ledger.load(db, game_id)
+    # The row read once (issue 34: twice a page), unless the request waited for its turn.
+    table = ledger.load(db, game_id, None if printing.holds_big_game_turn() else found)
     if table is not None and not isinstance(boxes, int):  # a game stored without one
         printing.big_game_turn(len(table.boxes), exempt=lambda: _scoring(found))
     return table

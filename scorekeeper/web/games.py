@@ -194,7 +194,7 @@ def _sheet_page(table: ledger.Table) -> Response:
         last_write=last,
         undo_form=undo_form,
         joined=editable and gamedata.just_joined(table.id),
-        invite=invite.invite(table) if editable and open_ else None,
+        invite=invite.invite(table.row) if editable and open_ else None,
         limit=invite.limit(table.id) if open_ and not editable else None,
     )
     return invite.private(response) if editable else response
@@ -266,7 +266,7 @@ def share(game_id: str) -> Response:
             "games/_share.html",
             game=game,
             editable=editable,
-            invite=invite.invite(game) if editable else None,
+            invite=invite.invite(game.row) if editable else None,
             limit=None if editable else invite.limit(game.id),
             # Never from a Host header a stranger may have written (issue 33).
             watch_url=None if editable else public_url("games.sheet", game_id=game.id),

@@ -19,6 +19,7 @@ database table would cost a write per wrong try for no measured gain.
 from __future__ import annotations
 
 import functools
+import io
 import math
 import time
 from collections import OrderedDict, deque
@@ -43,7 +44,8 @@ after table, so a cache smaller than the room keeps none: at 512, a 300-table ev
 @dataclass(frozen=True)
 class Invite:
     """What a scorer's phone shows to bring others in: the watch link for everyone,
-    and (when the codes can be shown) the join link, the short code and both QR codes."""
+    and (when the codes can be shown) the join link, the short code and both QR codes
+    (a game's are drawn apart, each from its own address: :func:`qr_file`)."""
 
     watch_url: str | None
     watch_qr: Markup | None
@@ -70,7 +72,8 @@ def qr_svg(url: str, title: str) -> Markup:
     (choosing the best of eight masks) took 33 of the 48 ms of the sheet a scorer's
     phone loads after every box it records (the club evening's slowest request,
     benchmarks/FINDINGS.md). With the mask fixed (:data:`..pdf.document.QR_MASK`) a code
-    takes a fifth of that: the first sheet of every table's scorer draws two."""
+    takes a fifth of that. A game's two codes are files of their own now (:func:`qr_file`,
+    issue 34); this inline one is a club owner's and an event director's."""
     code = qr_code(url)
     svg = code.svg_inline(scale=4, svgclass="qr", lineclass=None, omitsize=True, title=title)
     return Markup(svg)  # segno escapes the title; the rest is its own markup
@@ -90,33 +93,42 @@ def join_url(game_id: str, edit_code: str) -> str | None:
     return None if base is None else base + "#" + edit_code
 
 
-def invite(table: ledger.Table) -> Invite:
-    """The game's invitation as its scorer sees it (call only for a phone with rights)."""
-    watch = public_url("games.sheet", game_id=table.id)
+def invite(row: store.GameRow) -> Invite:
+    """The game's invitation as its scorer sees it (call only for a phone with rights):
+    its links and codes, no QR code drawn. The sheet shows each code as an image from
+    its own address (``/games/<id>/qr/join.svg``, ``watch.svg``: web/joining.py), which
+    a phone asks for only when the invitation comes into view (issue 34: drawing both
+    for every table's first sheet was a fifth of the CPU of the phones opening their
+    games at each round of a 300-table evening)."""
+    watch = public_url("games.sheet", game_id=row.id)
     if watch is None:
         try:
-            codes = ledger.codes_of(table.row, gamedata.secret())
+            codes = ledger.codes_of(row, gamedata.secret())
         except ledger.CodesUnknown:
             return Invite(None, None, problem=NO_ADDRESS)
         return Invite(None, None, join_code=codes.join, edit_code=codes.edit, problem=NO_ADDRESS)
-    watch_qr = qr_svg(watch, "QR code to watch this game")
     try:
-        codes = ledger.codes_of(table.row, gamedata.secret())
+        codes = ledger.codes_of(row, gamedata.secret())
     except ledger.CodesUnknown as unknown:
-        held = gamedata.token_of(table.id)
-        if held is not None and store.check_edit_token(table.row, held):
-            link = join_url(table.id, held) or ""
-            return Invite(
-                watch,
-                watch_qr,
-                link,
-                qr_svg(link, "QR code to score with us"),
-                edit_code=held,
-                problem=str(unknown),
-            )
-        return Invite(watch, watch_qr, problem=str(unknown))
-    link = join_url(table.id, codes.edit) or ""
-    return Invite(watch, watch_qr, link, qr_svg(link, "QR code to score with us"), codes.join, codes.edit)
+        held = gamedata.token_of(row.id)
+        if held is not None and store.check_edit_token(row, held):
+            link = join_url(row.id, held) or ""
+            return Invite(watch, None, link, edit_code=held, problem=str(unknown))
+        return Invite(watch, None, problem=str(unknown))
+    return Invite(watch, None, join_url(row.id, codes.edit) or "", None, codes.join, codes.edit)
+
+
+JOIN_TITLE = "QR code to score with us"
+WATCH_TITLE = "QR code to watch this game"
+
+
+@functools.lru_cache(maxsize=QR_CODES)
+def qr_file(url: str, title: str) -> bytes:
+    """A QR code of ``url`` as an SVG file (an image of its own, as ``<img>`` shows
+    it), drawn as :func:`qr_svg` draws it: once per link in each process."""
+    out = io.BytesIO()
+    qr_code(url).save(out, kind="svg", scale=4, xmldecl=False, svgclass=None, lineclass=None, title=title)
+    return out.getvalue()
 
 
 def private(response: Response) -> Response:

@@ -25,6 +25,7 @@ from flask import (
 
 from .. import ledger, store
 from . import database, gamedata, htmx, invite
+from .links import public_url
 
 bp = Blueprint("joining", __name__)
 
@@ -134,6 +135,39 @@ def join_by_code() -> Response:
     gamedata.name_phone(request.form.get("phone"), "joined")
     gamedata.note_joined(row.id)
     return htmx.go(url_for("games.sheet", game_id=row.id))
+
+
+@bp.get("/games/<game_id>/qr/join.svg")
+def join_qr(game_id: str) -> Response:
+    """The "Score with us" QR code: the join link, its edit code in it. For the game's
+    scorers only (a watcher gets 403 and no code), never kept by a cache nor sent on as
+    a Referer; 404 where the sheet shows no join link (no address, codes unknown)."""
+    row = gamedata.row(game_id)
+    if not gamedata.can_edit(row):
+        refused = make_response("Only this game's scorers see its join code.", 403)
+        refused.mimetype = "text/plain"
+        return invite.private(refused)
+    link = invite.invite(row).join_url
+    if not link:
+        abort(404, description="This game's join link cannot be shown here.")
+    return invite.private(_svg(invite.qr_file(link, invite.JOIN_TITLE)))
+
+
+@bp.get("/games/<game_id>/qr/watch.svg")
+def watch_qr(game_id: str) -> Response:
+    """The "Watch" QR code: the sheet's read-only link, for anyone who may watch (anyone
+    with the game's address); kept an hour by the phone."""
+    row = gamedata.row(game_id)
+    link = public_url("games.sheet", game_id=row.id)
+    if link is None:
+        abort(404, description=invite.NO_ADDRESS)
+    response = _svg(invite.qr_file(link, invite.WATCH_TITLE))
+    response.cache_control.max_age = 3600
+    return response
+
+
+def _svg(body: bytes) -> Response:
+    return Response(body, mimetype="image/svg+xml")
 
 
 @bp.post("/games/<game_id>/codes")

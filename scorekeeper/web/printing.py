@@ -205,6 +205,12 @@ def big_game_turn(boxes: int, exempt: Callable[[], bool] | None = None) -> None:
     g.scorekeeper_big_turn = gate
 
 
+def holds_big_game_turn() -> bool:
+    """Whether this request took a turn to read a very large game (it may have waited
+    for it: what it read before may have changed meanwhile)."""
+    return has_request_context() and "scorekeeper_big_turn" in g
+
+
 def _end_big_game_turn(_error: BaseException | None) -> None:
     gate = g.pop("scorekeeper_big_turn", None)
     if gate is not None:

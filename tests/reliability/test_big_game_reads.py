@@ -99,9 +99,9 @@ def test_a_big_games_turn_comes_before_it_is_read(
     loaded: list[str] = []
     load = ledger.load
 
-    def loading(db: Any, game_id: str) -> ledger.Table | None:
+    def loading(db: Any, game_id: str, row: Any = None) -> ledger.Table | None:
         loaded.append(game_id)
-        return load(db, game_id)
+        return load(db, game_id, row)
 
     monkeypatch.setattr(ledger, "load", loading)
     gate = app.extensions["scorekeeper.big_game_gate"]

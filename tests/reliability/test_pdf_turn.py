@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
-from scorekeeper import ledger, records
+from scorekeeper import ledger, records, store
 from scorekeeper.web import players, printing
 
 GAME = {
@@ -36,9 +36,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     load, counted = ledger.load, players.counted
 
-    def loading(db: Session, game_id: str) -> ledger.Table | None:
+    def loading(db: Session, game_id: str, row: store.GameRow | None = None) -> ledger.Table | None:
         seen.append(game_id)
-        return load(db, game_id)
+        return load(db, game_id, row)
 
     def counting() -> list[records.Played]:
         seen.append("counted")

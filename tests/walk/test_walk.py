@@ -783,9 +783,20 @@ class Walk(ClubSteps, RuleBasedStateMachine):
                 poll = phone.get(f"/games/{game.id}/sheet?since={since}", headers={"HX-Request": "true"})
                 assert poll.status_code in (200, 204)
             phone.get(f"/games/{game.id}/share")
+            for image in re.findall(r'<img class="qr" src="([^"]+)"', page):  # a scorer's, drawn apart
+                drawn = phone.get(image)
+                assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml", (
+                    image,
+                    drawn.status_code,
+                )
             for box in boxes:
                 assert phone.get(f"/games/{game.id}/boxes/{box['id']}").status_code == 200
-        scorer = self._scorer(game)
+        scorer, watcher = self._scorer(game), self.phone["watcher"]
+        join_qr, watch_qr = (f"/games/{game.id}/qr/{which}.svg" for which in ("join", "watch"))
+        assert scorer.get(join_qr).data.startswith(b"<svg")
+        refused = watcher.get(join_qr)  # the join code is the scorers' alone
+        assert refused.status_code == 403 and b"<svg" not in refused.data
+        assert watcher.get(watch_qr).data == scorer.get(watch_qr).data
         for url in (
             f"/games/{game.id}/boxes/new",
             f"/games/{game.id}/rules",

@@ -63,7 +63,8 @@ def _svg_path(svg: str) -> str:
 
 def test_scorer_shows_qr_codes_and_a_watcher_joins_by_them(browser: Any, live_server: str) -> None:
     """Ann's sheet has two QR codes, each the very link beside it (drawn again by segno
-    and compared); Bob opens the join link (the code in its fragment): the page fills
+    and compared), each an image from its own address: Bob, watching, reads the watch
+    code but not the join code; Bob opens the join link (the code in its fragment): the page fills
     the code in, drops it from the address, and only the button makes Bob a scorer."""
     ann, bob = Phone(browser), Phone(browser)
     sheet = _new_game(ann.page, live_server)
@@ -73,13 +74,24 @@ def test_scorer_shows_qr_codes_and_a_watcher_joins_by_them(browser: Any, live_se
     join_link = ann.page.locator("#join-link").input_value()
     watch_link = ann.page.locator("#watch-link").input_value()
     assert watch_link == sheet and re.fullmatch(rf"{sheet}/join#[\w-]{{32}}", join_link)
-    qrs = invite.locator("svg.qr")
+    qrs = invite.locator("img.qr")
     assert qrs.count() == 2
-    for svg, link in zip(qrs.all(), (join_link, watch_link), strict=True):
-        box = svg.bounding_box()
+    sources: list[tuple[str, str]] = []
+    for img, link in zip(qrs.all(), (join_link, watch_link), strict=True):
+        img.scroll_into_view_if_needed()
+        ann.page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle())
+        box = img.bounding_box()
         assert box is not None and box["width"] >= 140  # big enough to scan across a table
+        source = live_server + str(img.get_attribute("src"))
+        answer = ann.page.request.get(source)  # the image as this phone has it
+        assert answer.headers["content-type"].startswith("image/svg+xml")
         drawn = segno.make(link, error="m", mask=QR_MASK).svg_inline(scale=4)
-        assert _svg_path(svg.evaluate("e => e.outerHTML")) == _svg_path(drawn)
+        assert _svg_path(answer.text()) == _svg_path(drawn)
+        sources.append((source, _svg_path(drawn)))
+    (join_qr, join_path), (watch_qr, _) = sources
+    refused = bob.page.request.get(join_qr)  # a watcher never reads the join code
+    assert refused.status == 403 and join_path not in refused.text()
+    assert bob.page.request.get(watch_qr).text() == ann.page.request.get(watch_qr).text()
     code = ann.page.locator("#join-code").inner_text()
     assert re.fullmatch(r"[2-9A-HJKMNP-TV-Z]{3} [2-9A-HJKMNP-TV-Z]{3}", code)
 
