@@ -231,6 +231,8 @@ class Evening:
 
 
 VERSION = re.compile(rb'data-version="(\d+)"')
+QR_CODE = re.compile(rb'<img class="qr" src="([^"]+)"')
+"""A QR code's image on a sheet (the scorer's, open while the game has no box)."""
 FORM_FIELD = re.compile(rb'name="(csrf_token|version)"[^>]*value="([^"]*)"')
 HX = {"HX-Request": "true"}
 STAMP = re.compile(rb'data-stamp="([^"]+)"')
@@ -315,6 +317,8 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
             raise Refused(f"joining answered {status}")
         _, _, page = await phone.request("GET", urllib.parse.urlsplit(headers["location"]).path)
         version = _version(page)
+        for code in QR_CODE.findall(page):  # shown open on a new game: the phone fetches them
+            await phone.request("GET", code.decode())
     except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
         night.errors[f"open: {err}" if isinstance(err, Refused) else f"open: {type(err).__name__}"] += 1
         phone.close()

@@ -171,7 +171,7 @@ def test_join_from_home_and_renew(browser: Any, live_server: str) -> None:
     dee.page.wait_for_url(sheet)
     assert dee.page.get_by_role("link", name=re.compile("Record box 1")).is_visible()
 
-    ann.page.locator("#invite summary").click()
+    ann.page.locator("#invite details.codes summary").click()
     ann.shot("6-renew")
     ann.page.get_by_role("button", name="Renew the codes").click()
     ann.page.wait_for_url(sheet + "#invite")

@@ -72,7 +72,7 @@ def test_a_phone_that_lost_its_right_is_sent_to_the_prompt_quietly(live_server: 
     bob.wait_for_selector(".record-bar a")
     bob.locator(".record-bar a").click()
     bob.wait_for_selector("#box-form")
-    ann.locator("#invite summary").click()
+    ann.locator("#invite details.codes summary").click()
     ann.get_by_role("button", name="Renew the codes").click()
     ann.wait_for_url(sheet + "#invite")
     bob.fill("#hands-0-count", "14")  # the live preview asks, and is refused
