@@ -87,6 +87,20 @@ def _exchange(sock: socket.socket, request: bytes) -> tuple[int, bytes]:
     return status, head
 
 
+def _switches(servers: list[Any]) -> int:
+    """Context switches so far of every thread of the servers (/proc): a thread that
+    waits for the interpreter's lock or for work sleeps and is woken, one switch each."""
+    total = 0
+    for server in servers:
+        for status in Path(f"/proc/{server.pid}/task").glob("*/status"):
+            try:
+                text = status.read_text()
+            except OSError:
+                continue
+            total += sum(int(n) for n in re.findall(r"(?m)^\w*ctxt_switches:\s+(\d+)", text))
+    return total
+
+
 def _polling(port: int, request: bytes, polls: int, log: Path) -> None:
     with socket.create_connection((HOST, port)) as sock:
         for _ in range(polls):
@@ -100,13 +114,14 @@ def _polling(port: int, request: bytes, polls: int, log: Path) -> None:
 
 def _through_server(
     url: str, paths: list[str], polls: int, connections: int = 1
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[float]]:
     """Server CPU ms per poll of each of ``paths``, polled on ``connections`` keep-alive
     connections at once (a path without ``since``: the standings page, polled with the
     stamp it shows), and the wall-clock ms per poll (all connections' polls over the time
-    they took)."""
+    they took), and the server threads' context switches a poll."""
     found: list[float] = []
     walls: list[float] = []
+    switches: list[float] = []
     with tempfile.TemporaryDirectory() as folder, instances(url, 1, Path(folder)) as (ports, servers):
         log = Path(folder) / "server-0.log"
         for path in paths:
@@ -122,14 +137,15 @@ def _through_server(
                 threading.Thread(target=_polling, args=(ports[0], request.encode(), each, log))
                 for _ in range(connections)
             ]
-            before, started = server_cpu(servers), time.perf_counter()
+            before, started, switched = server_cpu(servers), time.perf_counter(), _switches(servers)
             for phone in phones:
                 phone.start()
             for phone in phones:
                 phone.join()
             found.append((server_cpu(servers) - before) * 1000 / (each * connections))
             walls.append((time.perf_counter() - started) * 1000 / (each * connections))
-    return found, walls
+            switches.append((_switches(servers) - switched) / (each * connections))
+    return found, walls, switches
 
 
 def run(
@@ -146,7 +162,7 @@ def run(
             event = start_event(db, 100, "poll-benchmark-secret")
         inside = _in_process(url, table.game_id, polls, profile)
         paths = [inside["path"], f"/events/{event.id}/standings"]
-        (served, standings), (wall, _) = _through_server(url, paths, polls, connections)
+        (served, standings), (wall, _), (switched, _) = _through_server(url, paths, polls, connections)
     return {
         "polls": polls,
         "connections": connections,
@@ -154,6 +170,7 @@ def run(
         "in_process_ms": round(inside["cpu_ms"], 3),
         "server_ms": round(served, 3),
         "wall_ms": round(wall, 3),
+        "switches": round(switched, 2),
         "standings_server_ms": round(standings, 3),
         "load": Path("/proc/loadavg").read_text().split()[:3],
         "profile": inside["profile"],
@@ -174,7 +191,7 @@ def main() -> None:
         f"unchanged poll, {result['polls']} polls on {result['connections']} connection(s), "
         f"{result['database']}: in the process {result['in_process_ms']} ms CPU, "
         f"through waitress {result['server_ms']} ms of server CPU ({result['wall_ms']} ms of "
-        "wall clock a poll); the standings' 204 "
+        f"wall clock a poll, {result['switches']} context switches); the standings' 204 "
         f"{result['standings_server_ms']} ms; load average {' '.join(result['load'])} "
         f"({os.cpu_count()} cores)\n"
     )
