@@ -133,3 +133,45 @@ def test_connections_the_server_closed_are_replaced_unnoticed(postgres: Postgres
             raw.close()
     finally:
         engine.dispose()
+
+
+def test_the_standings_poll_reads_the_stamp_on_either_database(database_url: str) -> None:
+    """The projector's unchanged poll (its stamp read in autocommit on PostgreSQL) is a
+    204 until a box changes the standings, then the app's new board; the connection it
+    read on goes back to the pool in a transaction as any other."""
+    import re
+
+    from scorekeeper.engine.event import EventEntry
+    from scorekeeper.ledger import events
+
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "poll-" + "p" * 40})
+    engine = app.extensions["scorekeeper.engine"]
+    client = app.test_client()
+    hx = {"HX-Request": "true"}
+    names = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay")
+    try:
+        with store.db.opened(database_url) as db:
+            event_id = events.start_event(
+                db, EventEntry("Stamp", names, rounds=2, seed=7), secret=b"k" * 40
+            ).event.id
+            kept = store.kept.read(db, event_id)
+            assert kept is not None
+            game_id = sorted(kept.tables)[0]
+        page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+        stamp = re.search(r'data-stamp="([^"]+)"', page)
+        assert stamp is not None
+        poll = f"/events/{event_id}/standings?since={stamp.group(1)}"
+        for _ in range(3):
+            assert client.get(poll, headers=hx).status_code == 204
+        with store.db.opened(database_url) as db:
+            table = ledger.load(db, game_id)
+            assert table is not None
+            hands = {p: Hand(count=n) for p, n in zip(table.players, (14, 4, 13), strict=True)}
+            ledger.record(db, game_id, BoxEntry(ending="knock", by=table.players[1], hands=hands))
+        moved = client.get(poll, headers=hx)
+        assert moved.status_code == 200 and stamp.group(1) not in moved.get_data(as_text=True)
+        assert engine.pool.checkedout() == 0
+        with engine.connect() as sql:
+            assert sql.get_isolation_level() != "AUTOCOMMIT"
+    finally:
+        engine.dispose()
