@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import select
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,10 @@ from .locks import IMMEDIATE
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SQLITE_BUSY_MS = 10_000
+POOL_RECYCLE_SECONDS = 1800
+"""A pooled PostgreSQL connection older than this is replaced at its next checkout: one
+that a network device dropped without a word (no FIN, so :func:`_alive` cannot see it)
+is not kept for ever."""
 
 
 def connect(url: str) -> Engine:
@@ -39,7 +44,28 @@ def connect(url: str) -> Engine:
         url = "postgresql+psycopg://" + url.removeprefix("postgres://")
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS)
+    event.listen(engine, "checkout", _alive)
+    return engine
+
+
+def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled PostgreSQL connection the server has closed (a restart, an
+    administrator's termination, its idle timeout) is thrown away at checkout, and the
+    pool takes another (SQLAlchemy's "pessimistic" disconnect handling, with its
+    ``DisconnectionError``), so the request that checks it out does not fail.
+
+    Instead of ``pool_pre_ping``'s ``SELECT 1`` (a round trip to the server on every
+    checkout, every unchanged poll's included: issue 34), it asks the socket: an idle
+    connection has nothing to read unless the server has said something on its own,
+    which for us is its goodbye (``FATAL: terminating connection``) or the socket's
+    end. Anything else it may say unasked (a notice) costs a new connection, no more."""
+    if dbapi_connection.closed:
+        raise sa.exc.DisconnectionError("the connection is closed")
+    ready = select.poll()
+    ready.register(dbapi_connection.fileno(), select.POLLIN | select.POLLPRI)
+    if ready.poll(0):
+        raise sa.exc.DisconnectionError("the server closed the connection, or spoke unasked")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

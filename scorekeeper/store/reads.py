@@ -76,18 +76,27 @@ def version_on(engine: sa.Engine, game_id: str) -> int | None:
     what a poll reads before the web app opens a session (``web/polls.py``). A club
     evening's requests are most of them such polls, and the wrapping cost three times
     the read (issue 34: 0.29 ms of CPU a poll in the app, SQLite's ``BEGIN`` and
-    ``ROLLBACK`` among it). One statement is atomic on its own."""
+    ``ROLLBACK`` among it). One statement is atomic on its own, so on PostgreSQL it is
+    read in the driver's autocommit: psycopg would otherwise send ``BEGIN`` before it
+    and the pool ``ROLLBACK`` after it, three round trips to the server for one read
+    (with autocommit the pool's rollback has nothing to end and sends nothing)."""
     if not _plausible(game_id):
         return None
     statement, positional = _driver_statement(engine.dialect)
     raw = engine.raw_connection()  # back to the pool, rolled back, when closed
+    driver = raw.driver_connection
+    autocommit = engine.dialect.name == "postgresql"
     try:
+        if autocommit:
+            driver.autocommit = True  # type: ignore[union-attr]
         cursor = raw.cursor()
         try:
             cursor.execute(statement, (game_id,) if positional else {"p_game": game_id})
             row = cursor.fetchone()
         finally:
             cursor.close()
+            if autocommit and not driver.closed:  # type: ignore[union-attr]
+                driver.autocommit = False  # type: ignore[union-attr]
     finally:
         raw.close()
     return None if row is None else int(row[0])

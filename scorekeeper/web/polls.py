@@ -46,6 +46,14 @@ class Unchanged:
     ) -> None:
         self.app = app
         self.engine = engine
+        self.reading = (
+            engine.execution_options(isolation_level="AUTOCOMMIT")
+            if engine.dialect.name == "postgresql"
+            else engine
+        )
+        """The engine the standings' stamp is read on: on PostgreSQL in autocommit, one
+        statement needing no transaction (no ``BEGIN`` before it, no ``ROLLBACK``
+        after it: ``store.version_on`` reads the sheet's version so too)."""
         self.headers = headers
         self.stamp = stamp
 
@@ -72,7 +80,7 @@ class Unchanged:
             return store.version_on(self.engine, sheet.group(1)) == int(since[0])
         standings = STANDINGS.fullmatch(path)
         if standings is not None:
-            with self.engine.connect() as sql:
+            with self.reading.connect() as sql:
                 parts = store.kept.stamp(sql, standings.group(1))
             # no kept standings yet (-1): the app's own stamp reads the games
             return parts is not None and parts[2] != -1 and self.stamp(parts) == since[0]

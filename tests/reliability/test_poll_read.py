@@ -3,9 +3,15 @@ driver on a pooled connection) reads what the app reads, on SQLite and PostgreSQ
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import BoxEntry, GameEntry, Hand
 from scorekeeper.web import create_app, database
+
+from .conftest import Postgres
 
 
 def test_the_poll_reads_the_games_version_on_either_database(database_url: str) -> None:
@@ -69,3 +75,103 @@ def test_a_box_at_an_event_table_keeps_its_sums_on_either_database(database_url:
         assert_kept_is_fresh(db, event_id)
         after = store.kept.read(db, event_id, since=before.version)
         assert after is not None and set(after.tables) == {game_id} and after.tables[game_id].ended
+
+
+@pytest.mark.postgres
+def test_connections_the_server_closed_are_replaced_unnoticed(postgres: Postgres) -> None:
+    """Issue 34: no ``SELECT 1`` before every checkout any more (``store.db._alive``
+    asks the socket instead). A PostgreSQL that closed the app's pooled connections (a
+    restart, an administrator, its idle timeout) costs no request an error: the poll's
+    read, a page and a write each take a fresh connection, and the poll read in
+    autocommit leaves its connection in no transaction."""
+    import psycopg
+
+    url = postgres.new_database(template=postgres.migrated)
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "poll-" + "p" * 40})
+    engine = app.extensions["scorekeeper.engine"]
+    client = app.test_client()
+    hx = {"HX-Request": "true"}
+    try:
+        with app.app_context():
+            db = database.session()
+            game = GameEntry.from_json(
+                {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
+            )
+            game_id = ledger.start(db, game).table.id
+            version = store.game_version(db, game_id)
+        poll = f"/games/{game_id}/sheet?since={version}"
+        # several pooled connections: polls and pages at once would leave as many
+        held = [engine.raw_connection() for _ in range(3)]
+        for each in held:
+            each.close()
+        assert engine.pool.checkedin() == 3
+        assert client.get(poll, headers=hx).status_code == 204
+        with psycopg.connect(postgres.admin_url, autocommit=True) as admin:
+            closed = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                (url.rsplit("/", 1)[1],),
+            ).fetchone()
+        assert closed is not None and closed[0] == 3
+        time.sleep(0.2)  # the server's goodbye reaches the sockets
+        for _ in range(4):
+            assert client.get(poll, headers=hx).status_code == 204
+        assert client.get(f"/games/{game_id}").status_code == 200
+        with app.app_context():
+            db = database.session()
+            hands = {"Ann": Hand(count=14), "Bob": Hand(count=4), "Cal": Hand(count=13)}
+            ledger.record(db, game_id, BoxEntry(ending="knock", by="Bob", hands=hands))
+            after = store.game_version(db, game_id)
+        assert after is not None and after != version
+        changed = client.get(poll, headers=hx)
+        assert changed.status_code == 200 and f'data-version="{after}"' in changed.get_data(as_text=True)
+        with engine.connect() as sql:
+            assert sql.exec_driver_sql("SELECT 1").scalar() == 1
+        raw = engine.raw_connection()
+        try:
+            assert raw.driver_connection.autocommit is False
+        finally:
+            raw.close()
+    finally:
+        engine.dispose()
+
+
+def test_the_standings_poll_reads_the_stamp_on_either_database(database_url: str) -> None:
+    """The projector's unchanged poll (its stamp read in autocommit on PostgreSQL) is a
+    204 until a box changes the standings, then the app's new board; the connection it
+    read on goes back to the pool in a transaction as any other."""
+    import re
+
+    from scorekeeper.engine.event import EventEntry
+    from scorekeeper.ledger import events
+
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "poll-" + "p" * 40})
+    engine = app.extensions["scorekeeper.engine"]
+    client = app.test_client()
+    hx = {"HX-Request": "true"}
+    names = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay")
+    try:
+        with store.db.opened(database_url) as db:
+            event_id = events.start_event(
+                db, EventEntry("Stamp", names, rounds=2, seed=7), secret=b"k" * 40
+            ).event.id
+            kept = store.kept.read(db, event_id)
+            assert kept is not None
+            game_id = sorted(kept.tables)[0]
+        page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+        stamp = re.search(r'data-stamp="([^"]+)"', page)
+        assert stamp is not None
+        poll = f"/events/{event_id}/standings?since={stamp.group(1)}"
+        for _ in range(3):
+            assert client.get(poll, headers=hx).status_code == 204
+        with store.db.opened(database_url) as db:
+            table = ledger.load(db, game_id)
+            assert table is not None
+            hands = {p: Hand(count=n) for p, n in zip(table.players, (14, 4, 13), strict=True)}
+            ledger.record(db, game_id, BoxEntry(ending="knock", by=table.players[1], hands=hands))
+        moved = client.get(poll, headers=hx)
+        assert moved.status_code == 200 and stamp.group(1) not in moved.get_data(as_text=True)
+        assert engine.pool.checkedout() == 0
+        with engine.connect() as sql:
+            assert sql.get_isolation_level() != "AUTOCOMMIT"
+    finally:
+        engine.dispose()
