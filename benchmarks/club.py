@@ -31,6 +31,11 @@ as the server; the server's CPU is read from /proc.
 
 ``python -m benchmarks.club --minutes 1`` for a short run; ``make bench`` runs it
 with the others.
+
+Kept whole (about 950 lines): the phones, the projectors, the director, the servers it
+starts and the report are one evening, read top to bottom, and ``make bench``, issue
+34's table and docs/performance.md all read its one result; split, each part would
+import every other.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ Clients are threads of this process, each with its own keep-alive connection
 (:mod:`benchmarks.wire`) and its own cookie (a phone), sending requests back to back for
 a fixed time and at most :data:`MAX_REQUESTS` requests per run: the
 ceiling of one process, far beyond a club's load (``benchmarks/club.py`` measures the
-club evening, the target since issue 12). Target: no errors at 32 clients.
+club evening, the target since issue 12). Target: no errors at 32 clients. Kept whole
+(a little over 500 lines): its runs, their clients and their report are one measurement.
 
 What is measured, per run:
 
