@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from flask import Flask
 
 from scorekeeper import ledger, store
 from scorekeeper.engine.contract import BoxEntry, GameEntry, Hand
@@ -14,18 +15,23 @@ from scorekeeper.web import create_app, database
 from .conftest import Postgres
 
 
+def _started(app: Flask) -> tuple[str, int | None]:
+    """A new Jersey game of the app's database: its id and version."""
+    with app.app_context():
+        db = database.session()
+        game = GameEntry.from_json(
+            {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
+        )
+        game_id = ledger.start(db, game).table.id
+        return game_id, store.game_version(db, game_id)
+
+
 def test_the_poll_reads_the_games_version_on_either_database(database_url: str) -> None:
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "poll-" + "p" * 40})
     engine = app.extensions["scorekeeper.engine"]
     client = app.test_client()
     try:
-        with app.app_context():
-            db = database.session()
-            game = GameEntry.from_json(
-                {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
-            )
-            game_id = ledger.start(db, game).table.id
-            before = store.game_version(db, game_id)
+        game_id, before = _started(app)
         assert before is not None and store.version_on(engine, game_id) == before
         poll = f"/games/{game_id}/sheet?since={before}"
         assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
@@ -92,13 +98,7 @@ def test_connections_the_server_closed_are_replaced_unnoticed(postgres: Postgres
     client = app.test_client()
     hx = {"HX-Request": "true"}
     try:
-        with app.app_context():
-            db = database.session()
-            game = GameEntry.from_json(
-                {"rules": "jersey-scarne", "players": ["Ann", "Bob", "Cal"], "dealer": "Ann"}
-            )
-            game_id = ledger.start(db, game).table.id
-            version = store.game_version(db, game_id)
+        game_id, version = _started(app)
         poll = f"/games/{game_id}/sheet?since={version}"
         # several pooled connections: polls and pages at once would leave as many
         held = [engine.raw_connection() for _ in range(3)]
