@@ -205,16 +205,13 @@ def add_season(club_id: str) -> Response:
     form = forms.SeasonForm()
     if not form.validate():
         return _club_page(club, 422, season_form=form)
-    ladder: dict[str, Any] = {"count": form.count.data, "min_evenings": form.min_evenings.data or 0}
-    if form.best.data:
-        ladder["best"] = form.best.data
     try:
         entry = SeasonEntry.from_json(
             {
                 "name": form.name.data,
                 "from": form.starts.data.isoformat() if form.starts.data else "",
                 "to": form.ends.data.isoformat() if form.ends.data else "",
-                "ladder": ladder,
+                "ladder": form.ladder(),
             }
         )
     except ValueError as refused:

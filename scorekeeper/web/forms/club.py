@@ -74,49 +74,22 @@ class AttachForm(FlaskForm):
     event = SelectField("Evening", validate_choice=False, validators=[InputRequired("Choose an evening.")])
 
 
-def _count() -> RadioField:
-    """How a season's ladder counts (the season's form and its counting's alike)."""
-    return RadioField("The ladder counts", choices=choices(LADDER_COUNTS.items()), default="net")
+class CountingForm(FlaskForm):
+    """A season's counting: set by the season's form, changed after it was made by this."""
 
-
-def _best() -> IntegerField:
-    return IntegerField(
+    key = HiddenField(default=_key)
+    count = RadioField("The ladder counts", choices=choices(LADDER_COUNTS.items()), default="net")
+    best = IntegerField(
         "Best evenings that count (empty: every one)",
         validators=[Optional(), not_huge, NumberRange(1, 366)],
         render_kw=NUMERIC,
     )
-
-
-def _min_evenings() -> IntegerField:
-    return IntegerField(
+    min_evenings = IntegerField(
         "Evenings to be ranked",
         default=0,
         validators=[Optional(), not_huge, NumberRange(0, 366)],
         render_kw=NUMERIC,
     )
-
-
-class SeasonForm(FlaskForm):
-    key = HiddenField(default=_key)
-    name = StringField(
-        "Name of the season",
-        validators=[InputRequired("Give the season a name."), Length(max=MAX_SEASON_NAME)],
-        render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"},
-    )
-    starts = DateField("From", validators=[InputRequired("Give the season's first day.")])
-    ends = DateField("To", validators=[InputRequired("Give the season's last day.")])
-    count = _count()
-    best = _best()
-    min_evenings = _min_evenings()
-
-
-class CountingForm(FlaskForm):
-    """A season's counting, changed after it was made: what the season form set."""
-
-    key = HiddenField(default=_key)
-    count = _count()
-    best = _best()
-    min_evenings = _min_evenings()
 
     def ladder(self) -> dict[str, Any]:
         """CONTRACT.md's ``ladder`` the form says."""
@@ -124,6 +97,18 @@ class CountingForm(FlaskForm):
         if self.best.data:
             out["best"] = self.best.data
         return out
+
+
+class SeasonForm(CountingForm):
+    """A new season: its name and period, and its counting."""
+
+    name = StringField(
+        "Name of the season",
+        validators=[InputRequired("Give the season a name."), Length(max=MAX_SEASON_NAME)],
+        render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"},
+    )
+    starts = DateField("From", validators=[InputRequired("Give the season's first day.")])
+    ends = DateField("To", validators=[InputRequired("Give the season's last day.")])
 
 
 class PlanForm(FlaskForm):
