@@ -49,6 +49,16 @@ def connect(url: str) -> Engine:
     return engine
 
 
+def one_statement(engine: Engine) -> Engine:
+    """The engine to read one statement on outside any session (a poll's): on
+    PostgreSQL in autocommit, so psycopg sends no ``BEGIN`` before it and the pool no
+    ``ROLLBACK`` after it (three round trips to the server for one read, issue 34); one
+    statement is atomic on its own. SQLite's engine as it is."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine
+
+
 def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     """A pooled PostgreSQL connection the server has closed (a restart, an
     administrator's termination, its idle timeout) is thrown away at checkout, and the

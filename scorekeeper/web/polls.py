@@ -46,14 +46,9 @@ class Unchanged:
     ) -> None:
         self.app = app
         self.engine = engine
-        self.reading = (
-            engine.execution_options(isolation_level="AUTOCOMMIT")
-            if engine.dialect.name == "postgresql"
-            else engine
-        )
-        """The engine the standings' stamp is read on: on PostgreSQL in autocommit, one
-        statement needing no transaction (no ``BEGIN`` before it, no ``ROLLBACK``
-        after it: ``store.version_on`` reads the sheet's version so too)."""
+        self.reading = store.db.one_statement(engine)
+        """The engine the standings' stamp is read on (``store.version_on`` reads the
+        sheet's version without a transaction too)."""
         self.headers = headers
         self.stamp = stamp
 
