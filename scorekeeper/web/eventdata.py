@@ -453,8 +453,7 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
     rows = []
     for n, s in enumerate(lines):
         tied = (n > 0 and lines[n - 1].rank == s.rank) or (n < last and lines[n + 1].rank == s.rank)
-        values = (s.player, s.score, s.games, s.won, s.boxes, s.byes, s.penalty, s.head_to_head, s.withdrawn)
-        rest = drawn(values, entered.get(s.player, 1), event_id, ties)
+        rest = drawn(s.unranked, entered.get(s.player, 1), event_id, ties)
         # nothing here but numbers and our own markup: the name is in what was drawn
         start = '<tr class="withdrawn">' if s.withdrawn else "<tr>"
         rows.append(

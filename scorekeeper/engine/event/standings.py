@@ -138,6 +138,22 @@ class Standing:
     head_to_head: float = 0
     withdrawn: bool = False
 
+    @property
+    def unranked(self) -> tuple[str, float, int, float, int, int, int, float, bool]:
+        """Every value but the rank, in the fields' order: what a line shows after its
+        rank (a box moves the ranks of many lines and the values of a few)."""
+        return (
+            self.player,
+            self.score,
+            self.games,
+            self.won,
+            self.boxes,
+            self.byes,
+            self.penalty,
+            self.head_to_head,
+            self.withdrawn,
+        )
+
     def to_json(self) -> dict[str, Json]:
         return {
             "rank": self.rank,

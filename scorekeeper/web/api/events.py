@@ -96,7 +96,7 @@ class Pieces:
         """A standing written: its rank put in the piece written once for the rest of its
         values (a box moves the rank of every line between its players' old and new
         places)."""
-        key = (s.player, s.score, s.games, s.won, s.boxes, s.byes, s.penalty, s.head_to_head, s.withdrawn)
+        key = s.unranked
         found = self.ranked.get(key)
         if found is None:
             head, _, tail = self.dumps({**s.to_json(), "rank": -1}).partition(RANK)
