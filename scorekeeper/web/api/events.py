@@ -45,18 +45,33 @@ def event_json(event: store.events.LoadedEvent, board: events.Board | None = Non
     """CONTRACT.md's event with its standings, the current round's tables and clock
     (``board``: the event's, when the caller has it)."""
     board = board or events.board(database.session(), event)
+    return _event_fields(
+        event,
+        event.entry.to_json(),
+        [s.to_json() for s in board.standings],
+        [t.to_json() for t in board.tables],
+    )
+
+
+def _event_fields(event: store.events.LoadedEvent, entry: Any, standings: Any, tables: Any) -> dict[str, Any]:
+    """The event's fields in CONTRACT.md's order, with its entry, standings and tables
+    as given (as values, or as JSON written already: :class:`Written`)."""
     clock = events.clock(event)
     return {
         "id": event.id,
         "version": event.row.version,
         "round": event.row.current_round,
         "finished": event.row.finished,
-        "event": event.entry.to_json(),
-        "standings": [s.to_json() for s in board.standings],
-        "tables": [t.to_json() for t in board.tables],
+        "event": entry,
+        "standings": standings,
+        "tables": tables,
         "clock": None if clock is None else {"started": clock[0].isoformat() + "Z", "minutes": clock[1]},
         "withdrawn": list(event.withdrawn),
     }
+
+
+class Written(str):
+    """A value's JSON, written already: put in as it is."""
 
 
 PIECES = 8192
@@ -131,8 +146,6 @@ def event_json_text(event: store.events.LoadedEvent, board: events.Board) -> str
     """``current_app.json.dumps(event_json(event, board))``, the same text, from the
     pieces written before: each standing, each table and the entry."""
     pieces = _pieces()
-    dumps = pieces.dumps
-    clock = events.clock(event)
     tables = (
         pieces.of(
             (
@@ -151,21 +164,19 @@ def event_json_text(event: store.events.LoadedEvent, board: events.Board) -> str
         )
         for t in board.tables
     )
-    parts = {
-        "id": dumps(event.id),
-        "version": dumps(event.row.version),
-        "round": dumps(event.row.current_round),
-        "finished": dumps(event.row.finished),
-        "event": pieces.entry(event.entry),
-        "standings": "[" + ", ".join(pieces.standing(s) for s in board.standings) + "]",
-        "tables": "[" + ", ".join(tables) + "]",
-        "clock": dumps(
-            None if clock is None else {"started": clock[0].isoformat() + "Z", "minutes": clock[1]}
-        ),
-        "withdrawn": dumps(list(event.withdrawn)),
-    }
-    keys = sorted(parts) if getattr(current_app.json, "sort_keys", False) else list(parts)
-    return "{" + ", ".join(f"{dumps(k)}: {parts[k]}" for k in keys) + "}"
+    fields = _event_fields(
+        event,
+        Written(pieces.entry(event.entry)),
+        Written("[" + ", ".join(pieces.standing(s) for s in board.standings) + "]"),
+        Written("[" + ", ".join(tables) + "]"),
+    )
+    dumps = pieces.dumps
+    keys = sorted(fields) if getattr(current_app.json, "sort_keys", False) else list(fields)
+    return "{" + ", ".join(f"{dumps(k)}: {_written(fields[k], dumps)}" for k in keys) + "}"
+
+
+def _written(value: Any, dumps: Callable[[Any], str]) -> str:
+    return value if isinstance(value, Written) else dumps(value)
 
 
 def _event_response(event: store.events.LoadedEvent, status: int = 200) -> Response:
