@@ -62,7 +62,7 @@ from scorekeeper.ledger import make_codes
 from scorekeeper.web import create_app
 
 from . import webgames
-from .club import BOX_SECONDS, POLL_SECONDS, PROJECTORS, instances, start_event
+from .club import BOX_SECONDS, POLL_SECONDS, PROJECTORS, QR_CODE, instances, start_event
 
 DIRECTOR_SECONDS = 30.0
 """How often the director opens the director's page."""
@@ -84,7 +84,6 @@ VERSION = re.compile(rb'data-version="(\d+)"')
 FORM_FIELD = re.compile(rb'name="(csrf_token|version)"[^>]*value="([^"]*)"')
 STAMP = re.compile(rb'data-stamp="([^"]+)"')
 JOIN_TOKEN = re.compile(rb'name="csrf_token" value="([^"]+)"')
-QR = re.compile(rb'<img class="qr" src="([^"]+)"')
 
 
 @dataclass
@@ -273,7 +272,7 @@ def _open(mix: Mix, table: Table) -> None:
     answer = mix.call("open", table.scorer, "POST", join, data, expect=(303,))
     sheet = mix.call("open", table.scorer, "GET", urllib.parse.urlsplit(answer.headers["location"]).path)
     table.versions[id(table.scorer)] = _version(sheet.body)
-    for image in QR.findall(sheet.body):  # as Chromium asks at once for a new game's (issue 34)
+    for image in QR_CODE.findall(sheet.body):  # as Chromium asks at once for a new game's (issue 34)
         mix.call("qr", table.scorer, "GET", image.decode())
     for phone in table.watchers:
         table.versions[id(phone)] = _version(mix.call("open", phone, "GET", f"/games/{table.game_id}").body)
