@@ -26,6 +26,19 @@ def _started(app: Flask) -> tuple[str, int | None]:
         return game_id, store.game_version(db, game_id)
 
 
+def _event_at_its_first_table(database_url: str, name: str) -> tuple[str, str]:
+    """A new six-player event of two rounds: its id and its first table's game."""
+    from scorekeeper.engine.event import EventEntry
+    from scorekeeper.ledger import events
+
+    with store.db.opened(database_url) as db:
+        entry = EventEntry(name, ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay"), rounds=2, seed=7)
+        event_id = events.start_event(db, entry, secret=b"k" * 40).event.id
+        kept = store.kept.read(db, event_id)
+        assert kept is not None
+        return event_id, sorted(kept.tables)[0]
+
+
 def test_the_poll_reads_the_games_version_on_either_database(database_url: str) -> None:
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "poll-" + "p" * 40})
     engine = app.extensions["scorekeeper.engine"]
@@ -55,18 +68,12 @@ def test_a_box_at_an_event_table_keeps_its_sums_on_either_database(database_url:
     """Issue 34: the kept standings' write (``store.kept.game_written``, its statements
     built once) adds a box's difference on PostgreSQL as on SQLite: a player's first
     line, then his line again, a table's end by agreement, and the sums stay fresh."""
-    from scorekeeper.engine.event import EventEntry
-    from scorekeeper.ledger import events
     from tests.walk.kept import assert_kept_is_fresh
 
-    names = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay")
+    event_id, game_id = _event_at_its_first_table(database_url, "Kept")
     with store.db.opened(database_url) as db:
-        event_id = events.start_event(
-            db, EventEntry("Kept", names, rounds=2, seed=7), secret=b"k" * 40
-        ).event.id
         before = store.kept.read(db, event_id)
         assert before is not None
-        game_id = sorted(before.tables)[0]
         for counts in ((14, 4, 13), (3, 20, 25)):
             table = ledger.load(db, game_id)
             assert table is not None
@@ -141,22 +148,12 @@ def test_the_standings_poll_reads_the_stamp_on_either_database(database_url: str
     read on goes back to the pool in a transaction as any other."""
     import re
 
-    from scorekeeper.engine.event import EventEntry
-    from scorekeeper.ledger import events
-
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "poll-" + "p" * 40})
     engine = app.extensions["scorekeeper.engine"]
     client = app.test_client()
     hx = {"HX-Request": "true"}
-    names = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay")
     try:
-        with store.db.opened(database_url) as db:
-            event_id = events.start_event(
-                db, EventEntry("Stamp", names, rounds=2, seed=7), secret=b"k" * 40
-            ).event.id
-            kept = store.kept.read(db, event_id)
-            assert kept is not None
-            game_id = sorted(kept.tables)[0]
+        event_id, game_id = _event_at_its_first_table(database_url, "Stamp")
         page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
         stamp = re.search(r'data-stamp="([^"]+)"', page)
         assert stamp is not None
