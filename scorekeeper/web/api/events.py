@@ -3,9 +3,8 @@ director's writes, each with an Idempotency-Key."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Response, abort, current_app, jsonify, request, url_for
 
@@ -95,43 +94,50 @@ class Pieces:
         self.written: dict[Hashable, str] = {}
         self.entries: dict[int, tuple[EventEntry, str]] = {}
         self.ranked: dict[Hashable, tuple[str, str]] = {}
-        self.lock = threading.Lock()
 
     def of(self, key: Hashable, value: Callable[[], Any]) -> str:
         """``value()`` written, once for ``key``."""
-        found = self.written.get(key)
-        if found is None:
-            found = self.dumps(value())
-            if len(self.written) >= PIECES:  # a new evening's lines: start again
-                self.written.clear()
-            self.written[key] = found
-        return found
+        return _kept(self.written, key, lambda: self.dumps(value()), PIECES)
 
     def standing(self, s: Standing) -> str:
         """A standing written: its rank put in the piece written once for the rest of its
         values (a box moves the rank of every line between its players' old and new
         places)."""
-        key = s.unranked
-        found = self.ranked.get(key)
-        if found is None:
+
+        def cut() -> tuple[str, str]:
             head, _, tail = self.dumps({**s.to_json(), "rank": -1}).partition(RANK)
-            found = (head + RANK[:-2], tail)
-            if len(self.ranked) >= PIECES:
-                self.ranked.clear()
-            self.ranked[key] = found
-        return f"{found[0]}{s.rank}{found[1]}"
+            return head + RANK[:-2], tail
+
+        head, tail = _kept(self.ranked, s.unranked, cut, PIECES)
+        return f"{head}{s.rank}{tail}"
 
     def entry(self, entry: EventEntry) -> str:
         """The event's entry written, once for the entry as read (a box at a table keeps
-        the event's)."""
+        the event's): found by its identity, not hashed (it holds every entrant)."""
         found = self.entries.get(id(entry))
         if found is None or found[0] is not entry:
             found = (entry, self.dumps(entry.to_json()))
-            with self.lock:
-                if len(self.entries) >= 16:
-                    self.entries.clear()
-                self.entries[id(entry)] = found
+            if len(self.entries) >= 16:
+                self.entries.clear()
+            self.entries[id(entry)] = found
         return found[1]
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def _kept(pieces: dict[K, V], key: K, make: Callable[[], V], size: int) -> V:
+    """``pieces[key]``, made by ``make()`` the first time; ``pieces`` emptied once it
+    holds ``size`` (a new evening's lines: start again). Threads may make a piece twice,
+    never a wrong one."""
+    found = pieces.get(key)
+    if found is None:
+        found = make()
+        if len(pieces) >= size:
+            pieces.clear()
+        pieces[key] = found
+    return found
 
 
 def _pieces() -> Pieces:
