@@ -3,8 +3,7 @@ a box through the box's history, once, and only while nothing else was written."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy.orm import Session
@@ -25,9 +24,8 @@ ANN = knock("Ann", Ann=2, Bob=10, Cal=11)  # Ann +17
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Iterator[Session]:
-    url = f"sqlite:///{tmp_path / 'undo.sqlite3'}"
-    store.migrate(url)
+def db(migrated: Callable[[str], str]) -> Iterator[Session]:
+    url = migrated("undo.sqlite3")
     with store.opened(url) as session:
         yield session
 

@@ -7,8 +7,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
@@ -20,9 +19,8 @@ from scorekeeper.web import create_app
 from .games import GAME_A, GAME_B, GAME_C
 
 
-def _app(tmp_path: Path, public: bool) -> Flask:
-    url = f"sqlite:///{tmp_path / 'pages.sqlite3'}"
-    store.migrate(url)
+def _app(migrated: Callable[[str], str], public: bool) -> Flask:
+    url = migrated("pages.sqlite3")
     return create_app(
         {
             "TESTING": True,
@@ -36,9 +34,9 @@ def _app(tmp_path: Path, public: bool) -> Flask:
 
 
 @pytest.fixture
-def started(tmp_path: Path) -> Iterator[tuple[Flask, list[tuple[str, str]]]]:
+def started(migrated: Callable[[str], str]) -> Iterator[tuple[Flask, list[tuple[str, str]]]]:
     """A club server (every game counts) with the three games: (id, edit token) each."""
-    app = _app(tmp_path, public=True)
+    app = _app(migrated, public=True)
     with store.opened(app.config["DATABASE_URL"]) as db:
         games = [ledger.start(db, GameEntry.from_json(g)) for g in (GAME_A, GAME_B, GAME_C)]
         yield app, [(s.table.id, s.token or "") for s in games]
@@ -76,8 +74,8 @@ def test_a_players_page_shows_the_figures(started: tuple[Flask, list[tuple[str, 
     assert app.test_client().get("/players/nobody").status_code == 404
 
 
-def test_which_games_count_follows_the_home_page(tmp_path: Path) -> None:
-    app = _app(tmp_path, public=False)
+def test_which_games_count_follows_the_home_page(migrated: Callable[[str], str]) -> None:
+    app = _app(migrated, public=False)
     with store.opened(app.config["DATABASE_URL"]) as db:
         a, b = (ledger.start(db, GameEntry.from_json(g)).table.id for g in (GAME_A, GAME_B))
     client = app.test_client()
@@ -199,9 +197,9 @@ def test_the_season_pdf_and_bad_requests(started: tuple[Flask, list[tuple[str, s
     assert client.get("/games/nosuchgame/boxes.csv").status_code == 404
 
 
-def test_any_name_has_a_page(tmp_path: Path) -> None:
+def test_any_name_has_a_page(migrated: Callable[[str], str]) -> None:
     """A name is user text: slashes, spaces, ? # % and markup all reach the player."""
-    app = _app(tmp_path, public=True)
+    app = _app(migrated, public=True)
     odd = ["A/B", 'C d?#% <b>"x"</b>']
     with store.opened(app.config["DATABASE_URL"]) as db:
         ledger.start(

@@ -4,16 +4,14 @@ a box, its edit token, and browsers with and without edit rights."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import store
 from scorekeeper.web import create_app
 
 GAME: dict[str, Any] = {
@@ -32,10 +30,9 @@ GAME: dict[str, Any] = {
 
 
 @pytest.fixture
-def secure_app(tmp_path: Path) -> Iterator[Flask]:
+def secure_app(migrated: Callable[[str], str]) -> Iterator[Flask]:
     """The app as it runs for real: CSRF on, not in testing mode."""
-    url = f"sqlite:///{tmp_path / 'security.sqlite3'}"
-    store.migrate(url)
+    url = migrated("security.sqlite3")
     yield create_app({"DATABASE_URL": url, "SECRET_KEY": "security-tests-" + "s" * 32})
 
 

@@ -5,6 +5,7 @@ token, a game's id reveals nothing, cookies are locked down."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -339,13 +340,12 @@ def test_session_cookie_flags(secure_app: Flask, stored_game: StoredGame) -> Non
     assert "Secure" in forced
 
 
-def test_forwarded_proto_is_believed_only_behind_a_configured_proxy(tmp_path: Any) -> None:
+def test_forwarded_proto_is_believed_only_behind_a_configured_proxy(migrated: Callable[[str], str]) -> None:
     """X-Forwarded-Proto: https makes the cookie Secure only with PROXY_FIX set; without
     it any phone could claim HTTPS (and the header is ignored)."""
     from scorekeeper.web import create_app
 
-    url = f"sqlite:///{tmp_path / 'proxy.sqlite3'}"
-    store.migrate(url)
+    url = migrated("proxy.sqlite3")
     headers = {"X-Forwarded-Proto": "https"}
     for proxies, secure in ((0, False), (1, True)):
         app = create_app({"DATABASE_URL": url, "SECRET_KEY": "p" * 40, "PROXY_FIX": proxies})

@@ -7,15 +7,13 @@ a mark, a code as the start of its stored hash), and bounded."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import store
 from scorekeeper.web import create_app, gamedata
 
 GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann"}
@@ -29,9 +27,8 @@ EVENT = {
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'cookie.sqlite3'}"
-    store.migrate(url)
+def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("cookie.sqlite3")
     yield create_app(
         {
             "TESTING": True,

@@ -6,14 +6,12 @@ and every 429 says when to come back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from scorekeeper import store
 from scorekeeper.web import create_app
 
 EVENT = {
@@ -27,9 +25,8 @@ GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "An
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'director.sqlite3'}"
-    store.migrate(url)
+def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("director.sqlite3")
     yield create_app(
         {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "d" * 40, "WTF_CSRF_ENABLED": False}
     )

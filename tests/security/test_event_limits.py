@@ -9,15 +9,13 @@ thousands pairs without recursion."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import store
 from scorekeeper.engine.event import MAX_ENTRANTS
 from scorekeeper.engine.movement import seat_round
 from scorekeeper.web import create_app, limits
@@ -27,9 +25,8 @@ OTHER = {"REMOTE_ADDR": "192.0.2.20"}
 
 
 @pytest.fixture
-def limited_app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'events.sqlite3'}"
-    store.migrate(url)
+def limited_app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("events.sqlite3")
     yield create_app(
         {"DATABASE_URL": url, "SECRET_KEY": "event-limit-tests-" + "s" * 32, "WTF_CSRF_ENABLED": False}
     )

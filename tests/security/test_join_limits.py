@@ -5,23 +5,20 @@ and a refusal says what still works."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from scorekeeper import store
 from scorekeeper.web import create_app
 
 GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann"}
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
-    store.migrate(url)
+def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("limits.sqlite3")
     yield create_app(
         {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "t" * 40, "WTF_CSRF_ENABLED": False}
     )

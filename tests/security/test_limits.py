@@ -6,14 +6,13 @@ request that cannot start in time is told to come back (503, Retry-After)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from scorekeeper import engine, store
+from scorekeeper import engine
 from scorekeeper.web import create_app
 from tests.web.conftest import box_form, start_game, version_of
 
@@ -33,10 +32,9 @@ def draws(count: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def small_app(tmp_path: Path) -> Iterator[Flask]:
+def small_app(migrated: Callable[[str], str]) -> Iterator[Flask]:
     """A server that keeps at most MOST boxes a game, and waits no time for a printer."""
-    url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
-    store.migrate(url)
+    url = migrated("limits.sqlite3")
     yield create_app(
         {
             "TESTING": True,

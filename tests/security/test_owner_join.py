@@ -6,21 +6,18 @@ refused by the limit, nor is another address."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from scorekeeper import store
 from scorekeeper.web import create_app
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'owner.sqlite3'}"
-    store.migrate(url)
+def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("owner.sqlite3")
     yield create_app(
         {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "o" * 40, "WTF_CSRF_ENABLED": False}
     )

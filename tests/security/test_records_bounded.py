@@ -4,8 +4,7 @@ newest ``RECORDS_MAX_GAMES`` games, however many the server holds."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from flask import Flask
@@ -33,9 +32,8 @@ def game(players: list[str]) -> dict[str, object]:
 
 
 @pytest.fixture
-def club_app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    store.migrate(url)
+def club_app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("club.sqlite3")
     yield create_app(
         {
             "DATABASE_URL": url,

@@ -7,6 +7,7 @@ and HEAD are tested in test_access.py.)"""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import cli, store
+from scorekeeper import cli
 from tests.web.conftest import box_form, start_game, version_of
 
 from .conftest import GAME, StoredGame, snapshot
@@ -121,10 +122,12 @@ def test_a_game_without_rules_takes_the_preset_for_its_players(secure_app: Flask
 
 
 def test_the_command_line_stake_and_rules(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    migrated: Callable[[str], str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
-    store.migrate(url)
+    url = migrated("cli.sqlite3")
     monkeypatch.setattr("scorekeeper.cli.database._database_url", lambda: url)
     game = tmp_path / "game.json"
     game.write_text(json.dumps({**GAME, "stake": 0}).replace('"stake": 0', '"stake": ' + "9" * 4000))

@@ -3,23 +3,20 @@ no link from a Host header a stranger may have written."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from scorekeeper import store
 from scorekeeper.web import create_app
 
 GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "Ann"}
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'smaller.sqlite3'}"
-    store.migrate(url)
+def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("smaller.sqlite3")
     yield create_app(
         {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "r" * 40, "WTF_CSRF_ENABLED": False}
     )

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 import stat
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import scorekeeper
-from scorekeeper import store
 from scorekeeper.web import app as web_app
 from scorekeeper.web import create_app, session
 
@@ -56,11 +56,12 @@ def test_servers_starting_together_agree_on_one_key(tmp_path: Path) -> None:
     assert len(keys) == 16 and len(set(keys)) == 1 and path.read_text() == keys[0]
 
 
-def test_the_app_uses_the_instance_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_app_uses_the_instance_key(
+    tmp_path: Path, migrated: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without SECRET_KEY in the configuration the app makes one in its instance folder,
     and a restarted app reads the same one (sessions survive a restart)."""
-    url = f"sqlite:///{tmp_path / 'k.sqlite3'}"
-    store.migrate(url)
+    url = migrated("k.sqlite3")
     import flask
 
     def flask_in_tmp(*args: Any, **kwargs: Any) -> flask.Flask:

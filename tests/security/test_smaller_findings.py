@@ -6,7 +6,7 @@ configured or trusted host."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,8 @@ GAME: dict[str, Any] = {"rules": "gin", "players": ["Ann", "Bob"], "dealer": "An
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'smaller.sqlite3'}"
-    store.migrate(url)
+def app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("smaller.sqlite3")
     yield create_app(
         {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "s" * 40, "WTF_CSRF_ENABLED": False}
     )

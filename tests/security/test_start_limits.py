@@ -4,13 +4,11 @@ everything but starting a game, go on as before."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
 
-from scorekeeper import store
 from scorekeeper.web import create_app, limits
 
 from .conftest import GAME
@@ -20,9 +18,8 @@ OTHER = {"REMOTE_ADDR": "192.0.2.20"}
 
 
 @pytest.fixture
-def limited_app(tmp_path: Path) -> Iterator[Flask]:
-    url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
-    store.migrate(url)
+def limited_app(migrated: Callable[[str], str]) -> Iterator[Flask]:
+    url = migrated("limits.sqlite3")
     yield create_app(
         {"DATABASE_URL": url, "SECRET_KEY": "limit-tests-" + "s" * 32, "WTF_CSRF_ENABLED": False}
     )

@@ -5,7 +5,7 @@ for the new names, one for those back from a withdrawal, and one version."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import event
@@ -26,9 +26,8 @@ ENTRY = EventEntry.from_json(
 )
 
 
-def test_late_entries_are_written_in_one_statement(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'entrants.sqlite3'}"
-    store.migrate(url)
+def test_late_entries_are_written_in_one_statement(migrated: Callable[[str], str]) -> None:
+    url = migrated("entrants.sqlite3")
     engine = store.connect(url)
     try:
         with Session(engine, expire_on_commit=False) as db:

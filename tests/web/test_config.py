@@ -4,12 +4,12 @@ a secret from the environment wins over the instance's ``secret_key`` file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
-from scorekeeper import store
 from scorekeeper.web import app as web_app
 from scorekeeper.web import create_app
 
@@ -26,10 +26,8 @@ def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def url(tmp_path: Path) -> str:
-    database = f"sqlite:///{tmp_path / 'env.sqlite3'}"
-    store.migrate(database)
-    return database
+def url(migrated: Callable[[str], str]) -> str:
+    return migrated("env.sqlite3")
 
 
 def _signed_by(app: Flask, data: dict[str, str]) -> str:
