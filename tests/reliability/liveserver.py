@@ -27,6 +27,7 @@ import atexit
 import functools
 import multiprocessing
 import multiprocessing.context
+import multiprocessing.util  # its exit handler (joins children) registered before _stop_left
 import os
 import signal
 import subprocess
@@ -155,7 +156,7 @@ def _forkserver() -> multiprocessing.context.ForkServerContext:
     """The forkserver context, its preload set before its first (lazy) start."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(PRELOAD))
-    atexit.register(_stop_left)  # runs before multiprocessing's own, which joins children
+    atexit.register(_stop_left)  # after multiprocessing.util's: runs before it, at exit
     return context
 
 
