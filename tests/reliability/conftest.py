@@ -30,7 +30,9 @@ import requests
 
 from scorekeeper import store
 
-PROJECT = Path(__file__).resolve().parents[2]
+from . import liveserver
+
+PROJECT = liveserver.PROJECT
 START_SECONDS = 60.0
 """How long a server may take to answer its health check: a server starts in one or two
 seconds, but on a machine loaded by other work (load 13 on two cores) 20 s was too few;
@@ -45,23 +47,38 @@ def free_port() -> int:
 
 @dataclass
 class LiveServer:
-    """One waitress process serving the app on ``database_url``."""
+    """One waitress process serving the app on ``database_url``, its output in ``log``.
+
+    This plain server is forked from a forkserver that has loaded the app once
+    (tests/reliability/liveserver.py, :func:`~tests.reliability.liveserver.launch`): a
+    fork and ``create_app`` instead of a whole interpreter start each time. A subclass
+    that changes :meth:`command` or :meth:`environment` runs that command line in a new
+    interpreter (:class:`subprocess.Popen`), as an operator starts it. Either way it is
+    a process of its own that :meth:`kill` ends with SIGKILL."""
 
     database_url: str
     log: Path
     port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
+    process: subprocess.Popen[bytes] | liveserver.Forked | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def command(self) -> list[str]:
+        """The command line that serves: for the plain server, the one whose ``main``
+        the fork runs (a subclass's is run as it is)."""
         return [sys.executable, "-m", "tests.reliability.liveserver", self.database_url, str(self.port)]
 
     def environment(self) -> dict[str, str] | None:
         """The process's environment (None: this one's)."""
         return None
+
+    def forked(self) -> bool:
+        """Whether :meth:`start` forks the plain server (neither :meth:`command` nor
+        :meth:`environment` changed by a subclass) rather than run a command line."""
+        plain = LiveServer.command, LiveServer.environment
+        return (type(self).command, type(self).environment) == plain
 
     def ready(self) -> bool:
         try:
@@ -70,11 +87,15 @@ class LiveServer:
             return False
 
     def start(self) -> Self:
-        """Start the process and wait (bounded) until it is :meth:`ready`."""
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                self.command(), cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT, env=self.environment()
-            )
+        """Start the process and wait (bounded) until it is :meth:`ready`; fail with
+        the log's tail if it exits or does not answer in time."""
+        if self.forked():
+            self.process = liveserver.launch(self.database_url, self.port, self.log)
+        else:
+            with self.log.open("ab") as log:
+                self.process = subprocess.Popen(
+                    self.command(), cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT, env=self.environment()
+                )
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
