@@ -115,10 +115,10 @@ def joined(
 
 def free_codes(db: Session, secret: bytes, game_id: str, round: int) -> store.Codes:
     """The codes of the first round from ``round`` whose short code no other game
-    uses: a short code names one game."""
+    uses: a short code names one game (one indexed existence check a round tried)."""
     while True:
         codes = make_codes(secret, game_id, round)
-        if all(g.id == game_id for g in store.games_with_join_code(db, codes.join)):
+        if not store.join_code_taken(db, codes.join, game_id):
             return codes
         round += 1
 

@@ -385,12 +385,16 @@ def box_limit_of_game(db: Session, game_id: str) -> int | None:
     a game of no event."""
     if not _plausible(game_id):
         return None
-    entry = db.execute(
-        select(Event.entry)
-        .join(EventTable, EventTable.event_id == Event.id)
-        .where(EventTable.game_id == game_id)
-    ).scalar()
+    entry = db.connection().execute(_BOX_LIMIT, {"p_game": game_id}).scalar()
     return None if entry is None else box_limit(entry)
+
+
+_BOX_LIMIT = (
+    select(Event.entry)
+    .join(EventTable, EventTable.event_id == Event.id)
+    .where(EventTable.game_id == sa.bindparam("p_game"))
+)
+""":func:`box_limit_of_game`'s statement, built once: every box written asks it."""
 
 
 def seat_of(
@@ -402,7 +406,7 @@ def seat_of(
     changed poll's CPU)."""
     if not _plausible(game_id):
         return None
-    row = db.execute(_SEAT, {"p_game": game_id}).first()
+    row = db.connection().execute(_SEAT, {"p_game": game_id}).first()
     if row is None:
         return None
     started, minutes, closed = row[4], row[5], row[6]

@@ -181,9 +181,12 @@ class _Sql:
     players = typing.cast(sa.Table, KeptPlayer.__table__)
     tables = typing.cast(sa.Table, KeptTable.__table__)
     events = typing.cast(sa.Table, KeptEvent.__table__)
-    table = select(tables.c.event_id, tables.c.result).where(tables.c.game_id == bindparam("p_game"))
-    event = select(events.c.version, events.c.counting, events.c.rounds).where(
-        events.c.event_id == bindparam("p_event")
+    # The game's table and its event's kept row in one read (an outer join: an event
+    # stored before its kept row was built has none).
+    table = (
+        select(tables.c.event_id, tables.c.result, events.c.version, events.c.counting, events.c.rounds)
+        .select_from(tables.outerjoin(events, events.c.event_id == tables.c.event_id))
+        .where(tables.c.game_id == bindparam("p_game"))
     )
     lines = select(players).where(
         players.c.event_id == bindparam("p_event"),
@@ -225,14 +228,11 @@ def game_written(
     if db.info.get(HELD):
         return
     sql = db.connection()
-    table = sql.execute(_Sql.table, {"p_game": game_id}).first()
-    if table is None:
+    kept = sql.execute(_Sql.table, {"p_game": game_id}).first()
+    if kept is None or kept.version is None:
         return
-    event_id = table.event_id
-    kept = sql.execute(_Sql.event, {"p_event": event_id}).first()
-    if kept is None:
-        return
-    before = _kept_result(table.result, None)
+    event_id = kept.event_id
+    before = _kept_result(kept.result, None)
     after = dataclasses.replace(
         before,
         result=result_of(before.result.round, before.result.table, game_id, before.result.players, summary),

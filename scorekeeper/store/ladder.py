@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, delete, func, insert, select
+from sqlalchemy import JSON, ForeignKey, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..engine.event import Standing, TableResult
@@ -115,11 +115,15 @@ def fresh(db: Session, event_id: str) -> EveningStandings | None:
     return _evening(db, event_id, fresh=True)
 
 
+_CLUB_OF_EVENT = select(ClubEvent.club_id).where(ClubEvent.event_id == bindparam("p_event"))
+""":func:`evening_written`'s first read, built once: every box written at an event asks it."""
+
+
 def evening_written(db: Session, event_id: str) -> None:
     """In a write's transaction: the evening's row made again from its kept sums, when
     the event belongs to a club (one indexed read otherwise)."""
     sql = db.connection()
-    club_id = sql.execute(select(ClubEvent.club_id).where(ClubEvent.event_id == event_id)).scalar()
+    club_id = sql.execute(_CLUB_OF_EVENT, {"p_event": event_id}).scalar()
     if club_id is None:
         return
     found = _evening(db, event_id, fresh=False)

@@ -16,13 +16,13 @@ from ..engine.contract import BoxEntry, GameEntry, escaped, sound
 from ..engine.history import HistoryEntry, Kind
 from .models import (
     BOXES,
+    EVENTS,
     GAMES,
     MAX_ROW_ID,
     Box,
     BoxRevision,
     BoxRow,
     Game,
-    GameEvent,
     GameRow,
     RevisionRow,
 )
@@ -46,6 +46,29 @@ class _Sql:
         .select_from(GAMES.outerjoin(BOXES, (BOXES.c.game_id == GAMES.c.id) & BOXES.c.deleted.is_(False)))
         .where(GAMES.c.id == sa.bindparam("p_game"))
         .order_by(BOXES.c.position, BOXES.c.id)
+    )
+    # What every sheet reads besides the game: its own history lines and deleted boxes.
+    events = (
+        select(EVENTS.c.action, EVENTS.c.detail, EVENTS.c.game_version, EVENTS.c.at)
+        .where(EVENTS.c.game_id == sa.bindparam("p_game"))
+        .order_by(EVENTS.c.id)
+    )
+    deleted = (
+        select(BOXES.c.id, BOXES.c.entry, BOXES.c.revision, BOXES.c.ruling)
+        .where(BOXES.c.game_id == sa.bindparam("p_game"), BOXES.c.deleted.is_(True))
+        .order_by(BOXES.c.position, BOXES.c.id)
+    )
+    with_join_code = (
+        select(GAMES)
+        .where(GAMES.c.join_code_hash == sa.bindparam("p_hash"))
+        .order_by(GAMES.c.updated_at.desc())
+        .limit(5)
+    )
+    # Whether another game has a join code: what starting a game asks (an indexed read).
+    join_code_taken = (
+        select(GAMES.c.id)
+        .where(GAMES.c.join_code_hash == sa.bindparam("p_hash"), GAMES.c.id != sa.bindparam("p_game"))
+        .limit(1)
     )
 
 
@@ -161,10 +184,10 @@ def get_box(db: Session, game: GameRow, box_id: int) -> BoxRow | None:
 def deleted_boxes(db: Session, game_id: str) -> list[BoxRow]:
     """The game's deleted boxes with their last ruling, in play order: the sheet still
     names them once the Undo bar is gone, each linked to its history."""
-    query = select(Box).where(Box.game_id == game_id, Box.deleted.is_(True)).order_by(Box.position, Box.id)
+    rows = db.connection().execute(_Sql.deleted, {"p_game": game_id})
     return [
-        BoxRow(box.id, sound(box.entry, "entry", []), box.revision, True, sound(box.ruling, "ruling", []))
-        for box in db.scalars(query)
+        BoxRow(row.id, sound(row.entry, "entry", []), row.revision, True, sound(row.ruling, "ruling", []))
+        for row in rows
     ]
 
 
@@ -203,10 +226,10 @@ def history(db: Session, box: Box | BoxRow) -> list[RevisionRow]:
 def game_events(db: Session, game_id: str) -> list[HistoryEntry]:
     """The changes to the game itself (house rules, its end, a director's penalty or
     seat change), oldest first, each read once into its typed history line."""
-    query = select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
+    rows = db.connection().execute(_Sql.events, {"p_game": game_id})
     return [
         HistoryEntry.stored(row.action, sound(row.detail, "detail", []), row.game_version, row.at)
-        for row in db.scalars(query)
+        for row in rows
     ]
 
 
@@ -275,13 +298,15 @@ def join_code_hash(code: str) -> str:
 def games_with_join_code(db: Session, code: str) -> list[GameRow]:
     """The games whose short join code is ``code`` (normally one; none for a wrong
     code), most recently changed first."""
-    query = (
-        select(GAMES)
-        .where(GAMES.c.join_code_hash == join_code_hash(code))
-        .order_by(GAMES.c.updated_at.desc())
-        .limit(5)
-    )
-    return [GameRow.of(row) for row in db.connection().execute(query)]
+    rows = db.connection().execute(_Sql.with_join_code, {"p_hash": join_code_hash(code)})
+    return [GameRow.of(row) for row in rows]
+
+
+def join_code_taken(db: Session, code: str, game_id: str) -> bool:
+    """Whether a game other than ``game_id`` has the short join code ``code``: one
+    indexed existence check, no game's row read (every game started asks)."""
+    found = db.connection().execute(_Sql.join_code_taken, {"p_hash": join_code_hash(code), "p_game": game_id})
+    return found.first() is not None
 
 
 def all_game_ids(db: Session) -> Iterator[str]:

@@ -12,6 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from scorekeeper import store
+from scorekeeper.ledger.codes import free_codes, make_codes
 
 GAME = store.NewGame(
     rules="jersey-scarne",
@@ -166,3 +167,20 @@ def test_a_writer_holds_the_database_until_it_ends(tmp_path: Path) -> None:
             raise RuntimeError("refused")
         assert not db.in_transaction()
         assert store.game_version(db, game.id) == 1
+
+
+def test_a_join_code_is_taken_only_by_another_game(tmp_path: Path) -> None:
+    """Starting a game asks whether another game has the short code it would get (one
+    existence check, ``free_codes``): the game's own code is not taken, another's is."""
+    db = _db(tmp_path)
+    secret = b"s" * 32
+    first, _ = store.create_game(db, GAME, game_id="first", codes=make_codes(secret, "first", 1))
+    taken = make_codes(secret, "first", 1).join
+    assert store.join_code_taken(db, taken, "second")
+    assert not store.join_code_taken(db, taken, first.id)
+    assert not store.join_code_taken(db, make_codes(secret, "second", 1).join, "second")
+    # A game whose first round's short code another game has goes on to round 2.
+    clash = store.Codes("e" * 32, make_codes(secret, "third", 1).join, 1)
+    store.create_game(db, GAME, game_id="other", codes=clash)
+    assert free_codes(db, secret, "third", 1) == make_codes(secret, "third", 2)
+    assert free_codes(db, secret, "first", 1) == make_codes(secret, "first", 1)
