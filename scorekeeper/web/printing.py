@@ -43,7 +43,7 @@ from typing import Any
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from .. import ledger, pdf
+from .. import ledger
 from ..engine.contract import GameEntry, Sheet
 from ..pdf.meta import SheetMeta
 from . import links
@@ -117,7 +117,9 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
 
 def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str, meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
-    return printed(pdf.render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
+    from ..pdf.sheet import render_sheet  # ReportLab (0.4 s of CPU at import) only when printing
+
+    return printed(render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
 
 
 def printed(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
