@@ -125,7 +125,7 @@ def _serve(env: dict[str, str]) -> tuple[float, set[str]]:
 
 
 PRINTER = """
-import os, sys, time
+import json, os, sys, time
 from scorekeeper.web import printing
 printer = printing._printer(1)
 first = printer.submit(os.getpid).result()
@@ -133,19 +133,22 @@ def cpu():
     fields = open(f"/proc/{first}/stat").read().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 started = cpu()
+loaded = printer.submit(eval, "sorted({m.partition('.')[0] for m in __import__('sys').modules})").result()
+print(json.dumps(loaded), file=sys.stderr)
 from scorekeeper.pdf import render_blank_pad
 printer.submit(render_blank_pad, "jersey-scarne").result()
 print(started, cpu())
 """
 
 
-def _printer(env: dict[str, str]) -> tuple[float, float]:
-    """The printing process's CPU at its first answer and after its first blank pad."""
+def _printer(env: dict[str, str]) -> tuple[float, float, set[str]]:
+    """The printing process's CPU at its first answer and after its first blank pad, and
+    what it had loaded at its first answer."""
     done = subprocess.run(
         [sys.executable, "-c", PRINTER], env=env, capture_output=True, text=True, check=True
     )
     started, pad = (float(word) for word in done.stdout.split())
-    return started, pad
+    return started, pad, _loaded(done.stderr)
 
 
 def say(text: str) -> None:
@@ -184,11 +187,12 @@ def main(argv: list[str] | None = None) -> None:
         say(f"{name:12} {cpu * 1000:7.0f} ms CPU  loads {', '.join(loaded) or '-'}")
     if not options.only or "printer" in options.only:
         printed = [_printer(env) for _ in range(options.runs)]
-        started = statistics.median(first for first, _ in printed)
-        pad = statistics.median(second for _, second in printed)
+        started = statistics.median(first for first, _, _ in printed)
+        pad = statistics.median(second for _, second, _ in printed)
+        loaded = sorted(set().union(*(found for _, _, found in printed)))
         say(
             f"{'printer':12} {started * 1000:7.0f} ms CPU to its first answer,"
-            f" {pad * 1000:.0f} ms to its first pad"
+            f" {pad * 1000:.0f} ms to its first pad; loads {', '.join(loaded) or '-'} at its first answer"
         )
     say(f"load average {Path('/proc/loadavg').read_text().split()[0]}")
 

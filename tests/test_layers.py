@@ -75,6 +75,51 @@ def test_the_web_app_does_load_flask() -> None:
     assert "flask" in _loaded_by("scorekeeper.web")
 
 
+PRINTING = ("reportlab", "icalendar")
+"""What only a print or a calendar feed needs: loaded at their first use, not at a
+start (issue 31 point 7: ReportLab and the fonts 0.4 s of CPU, icalendar 0.24 s)."""
+
+
+def test_the_web_app_starts_without_what_only_printing_needs() -> None:
+    code = (
+        "from scorekeeper.web import create_app; create_app({'DATABASE_URL': 'sqlite://', 'SECRET_KEY': 'x'})"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=ROOT,
+    )
+    loaded = {name.partition(".")[0] for name in json.loads(done.stdout)}
+    assert "flask" in loaded  # the app was built
+    assert sorted(loaded & set(PRINTING)) == []
+
+
+def test_the_command_line_loads_only_what_its_command_needs() -> None:
+    """``scorekeeper rules`` and ``score`` load no framework, no database and no PDF;
+    ``check`` loads the database but not the web app nor the PDF's libraries."""
+    loaded = _loaded_by("scorekeeper.cli", "scorekeeper.__main__")
+    assert sorted(loaded & {*WEB_STACK, *DATABASE, *PRINTING}) == []
+
+
+def test_the_printing_process_loads_no_web_app() -> None:
+    """The printing process (``web/printing.py``'s spawned pool) imports its
+    initializer's module: from ``scorekeeper.pdf.printer`` it loads the standard library
+    only, where ``scorekeeper.web.printing`` loaded the whole app. The real pool is
+    started here and asked what it holds after its first blank pad."""
+    from scorekeeper.pdf import render_blank_pad
+    from scorekeeper.web import printing
+
+    pool = printing._printer(1)
+    assert pool.submit(render_blank_pad, "gin").result().startswith(b"%PDF")
+    held = pool.submit(eval, "sorted({m.partition('.')[0] for m in __import__('sys').modules})").result()
+    assert "reportlab" in held  # it did print
+    assert sorted(set(held) & {*WEB_STACK, *DATABASE, "icalendar"}) == []
+    assert "scorekeeper.web" not in pool.submit(eval, "list(__import__('sys').modules)").result()
+
+
 def _blueprints() -> dict[str, Path]:
     """The web modules that define a blueprint (``bp = Blueprint(...)``), by name."""
     found = {}

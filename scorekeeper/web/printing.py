@@ -34,9 +34,7 @@ import concurrent.futures
 import contextlib
 import datetime
 import multiprocessing
-import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -45,6 +43,7 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from .. import ledger
 from ..engine.contract import GameEntry, Sheet
+from ..pdf import printer
 from ..pdf.meta import SheetMeta
 from . import links
 
@@ -145,7 +144,7 @@ def _printer(workers: int) -> concurrent.futures.ProcessPoolExecutor:
                 concurrent.futures.ProcessPoolExecutor(
                     max_workers=max(workers, 1),
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=printer.lower_priority,  # not of this package: see pdf/printer.py
                 )
             )
             atexit.register(_close_printer)
@@ -157,22 +156,6 @@ def _close_printer() -> None:
     with _PRINTER_LOCK:
         while _PRINTER:
             _PRINTER.pop().shutdown(wait=True, cancel_futures=True)
-
-
-def _lower_priority() -> None:
-    """In a printing process: yield the CPU to the server's requests (Unix ``nice``),
-    and end with the server, even one killed with SIGKILL (no exit handler runs then,
-    and an orphaned printer would wait for work for ever)."""
-    if hasattr(os, "nice"):
-        os.nice(10)
-    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
-
-
-def _end_with(server: int) -> None:
-    """Exit once the process that started this one is gone (it is then not the parent)."""
-    while os.getppid() == server:
-        time.sleep(1.0)
-    os._exit(0)
 
 
 BIG_GAME_BOXES = 100
