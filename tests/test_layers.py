@@ -71,8 +71,18 @@ def test_the_store_loads_no_web_framework() -> None:
 
 
 def test_the_web_app_does_load_flask() -> None:
-    """The check above can fail: importing the web package does load Flask."""
-    assert "flask" in _loaded_by("scorekeeper.web")
+    """The check above can fail: importing the web app does load Flask (the package
+    itself loads ``create_app`` at its first use)."""
+    assert "flask" in _loaded_by("scorekeeper.web.app")
+
+
+def test_the_command_lines_configuration_loads_flask_config_only() -> None:
+    """``scorekeeper check``, ``backup``, ``export`` find the database through
+    ``web/config.py``: Flask's ``Config``, not the app (WTForms, the limiter, the
+    database, the PDF)."""
+    loaded = _loaded_by("scorekeeper.web.config")
+    assert "flask" in loaded
+    assert sorted(loaded & {"flask_wtf", "wtforms", "flask_limiter", *DATABASE, *PRINTING}) == []
 
 
 PRINTING = ("reportlab", "icalendar")

@@ -11,6 +11,7 @@ from flask import Flask
 
 from scorekeeper import store
 from scorekeeper.web import app as web_app
+from scorekeeper.web import config as web_config
 from scorekeeper.web import create_app
 
 
@@ -18,7 +19,8 @@ from scorekeeper.web import create_app
 def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private instance folder, and an environment without the app's variables."""
     folder = tmp_path / "instance"
-    monkeypatch.setattr(web_app, "instance_folder", lambda: folder)
+    monkeypatch.setattr(web_app, "instance_folder", lambda: folder)  # the app's
+    monkeypatch.setattr(web_config, "instance_folder", lambda: folder)  # the command line's
     monkeypatch.delenv("DATABASE_URL", raising=False)
     for name in ("SECRET_KEY", "DATABASE_URL", "POLL_SECONDS", "PROXY_FIX"):
         monkeypatch.delenv(f"SCOREKEEPER_{name}", raising=False)
@@ -89,7 +91,7 @@ def test_plain_database_url_is_the_fallback(
     preferred = f"sqlite:///{tmp_path / 'preferred.sqlite3'}"
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", preferred)
     assert create_app().config["DATABASE_URL"] == preferred
-    assert web_app.database_url() == preferred
+    assert web_config.database_url() == preferred
 
 
 def test_a_tests_configuration_wins_over_the_environment(
@@ -105,7 +107,7 @@ def test_a_tests_configuration_wins_over_the_environment(
 def test_the_command_lines_url_makes_no_secret(instance: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The command line finds the database as the app does, without building the app
     or writing a secret key."""
-    assert web_app.database_url() == f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
+    assert web_config.database_url() == f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
     assert not (instance / "secret_key").exists()
 
 
