@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MethodType
 from typing import Any
 
 from flask import Flask, Response, make_response, request
 from flask_wtf.csrf import CSRFError, CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from werkzeug.routing import Rule
 
 from .. import engine, ledger
 from ..engine import history, vocabulary
@@ -32,6 +34,25 @@ from .config import database_url as database_url
 from .session import SessionInterface, instance_secret
 
 _WEB = Path(__file__).resolve().parent
+
+
+class LazyRule(Rule):
+    """A URL rule whose two URL builders are compiled at their first ``url_for``, not
+    when the rule is added. Werkzeug compiles both for each of the app's 129 rules as it
+    adds them: 0.1 s of CPU, most of a ``create_app`` after the imports (and the suite
+    builds hundreds of apps), for builders most processes never call. The builder is
+    Werkzeug's own, so every URL is what it was; two threads building one rule's first
+    URL at once compile it twice, and use either."""
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        compiled: list[Callable[..., tuple[str, str]]] = []
+
+        def build(rule: Rule, **values: Any) -> tuple[str, str]:
+            if not compiled:
+                compiled.append(MethodType(Rule._compile_builder(rule, append_unknown), rule))
+            return compiled[0](**values)
+
+        return build
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -47,6 +68,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         template_folder=str(_folder("templates")),
         static_folder=str(_folder("static")),
     )
+    app.url_rule_class = LazyRule
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     configure(app.config, instance, test_config)
