@@ -4,7 +4,8 @@ Each kind of start the suite and a club server pay, run ``--runs`` times in a fr
 interpreter, its CPU (user + system, the process and the children it waited for) as
 the median:
 
-- ``import web``: ``import scorekeeper.web``;
+- ``import web``: ``import scorekeeper.web.app`` (the package itself loads the app at
+  its first use);
 - ``create_app``: that and the app built on a fresh SQLite database;
 - ``serve``: ``python -m scorekeeper serve`` until ``/health`` answers (its CPU read
   from ``/proc/PID/stat``, then it is stopped);
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     }
     subprocess.run([sys.executable, "-m", "scorekeeper", "migrate"], env=env, check=True, capture_output=True)
     kinds: dict[str, Callable[[], tuple[float, set[str]]]] = {
-        "import web": lambda: _cpu_of(_python("import scorekeeper.web"), env),
+        "import web": lambda: _cpu_of(_python("import scorekeeper.web.app"), env),
         "create_app": lambda: _cpu_of(_python("from scorekeeper.web import create_app; create_app()"), env),
         "serve": lambda: _serve(env),
         "cli rules": lambda: _cpu_of(_cli("rules", "gin"), env),
