@@ -108,8 +108,9 @@ def test_the_web_app_starts_without_what_only_printing_needs() -> None:
 
 
 def test_the_command_line_loads_only_what_its_command_needs() -> None:
-    """``scorekeeper rules`` and ``score`` load no framework, no database and no PDF;
-    ``check`` loads the database but not the web app nor the PDF's libraries."""
+    """The command line loads no framework, no database and no PDF to start: ``rules``
+    and ``score`` need none, the stored data's commands load theirs inside each command
+    (``check`` its database address through ``web/config.py``, below)."""
     loaded = _loaded_by("scorekeeper.cli", "scorekeeper.__main__")
     assert sorted(loaded & {*WEB_STACK, *DATABASE, *PRINTING}) == []
 
@@ -123,11 +124,15 @@ def test_the_printing_process_loads_no_web_app() -> None:
     from scorekeeper.web import printing
 
     pool = printing._printer(1)
-    assert pool.submit(render_blank_pad, "gin").result().startswith(b"%PDF")
-    held = pool.submit(eval, "sorted({m.partition('.')[0] for m in __import__('sys').modules})").result()
+    try:
+        assert pool.submit(render_blank_pad, "gin").result().startswith(b"%PDF")
+        held = pool.submit(eval, "sorted({m.partition('.')[0] for m in __import__('sys').modules})").result()
+        modules = pool.submit(eval, "list(__import__('sys').modules)").result()
+    finally:
+        printing._close_printer()  # this worker's later prints start their own
     assert "reportlab" in held  # it did print
     assert sorted(set(held) & {*WEB_STACK, *DATABASE, "icalendar"}) == []
-    assert "scorekeeper.web" not in pool.submit(eval, "list(__import__('sys').modules)").result()
+    assert "scorekeeper.web" not in modules
 
 
 def _blueprints() -> dict[str, Path]:
