@@ -6,12 +6,16 @@ app is built by :func:`scorekeeper.web.create_app`.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import functools
+from typing import Any
 
 
+@functools.cache
 def _version() -> str:
     """The installed distribution's version; in a checkout never installed, the one
     ``pyproject.toml`` beside the package names."""
+    from importlib.metadata import PackageNotFoundError, version  # 0.1 s of CPU: see below
+
     try:
         return version("scorekeeper")
     except PackageNotFoundError:
@@ -25,4 +29,10 @@ def _version() -> str:
             return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> Any:
+    """``__version__``, found at its first use: importlib.metadata (and the email
+    package it loads) cost every process about 0.1 s of CPU at import, which the
+    command line's rules and the printing process need not pay."""
+    if name == "__version__":
+        return _version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

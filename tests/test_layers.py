@@ -71,8 +71,68 @@ def test_the_store_loads_no_web_framework() -> None:
 
 
 def test_the_web_app_does_load_flask() -> None:
-    """The check above can fail: importing the web package does load Flask."""
-    assert "flask" in _loaded_by("scorekeeper.web")
+    """The check above can fail: importing the web app does load Flask (the package
+    itself loads ``create_app`` at its first use)."""
+    assert "flask" in _loaded_by("scorekeeper.web.app")
+
+
+def test_the_command_lines_configuration_loads_flask_config_only() -> None:
+    """``scorekeeper check``, ``backup``, ``export`` find the database through
+    ``web/config.py``: Flask's ``Config``, not the app (WTForms, the limiter, the
+    database, the PDF)."""
+    loaded = _loaded_by("scorekeeper.web.config")
+    assert "flask" in loaded
+    assert sorted(loaded & {"flask_wtf", "wtforms", "flask_limiter", *DATABASE, *PRINTING}) == []
+
+
+PRINTING = ("reportlab", "icalendar")
+"""What only a print or a calendar feed needs: loaded at their first use, not at a
+start (issue 31 point 7: ReportLab and the fonts 0.4 s of CPU, icalendar 0.24 s)."""
+
+
+def test_the_web_app_starts_without_what_only_printing_needs() -> None:
+    code = (
+        "from scorekeeper.web import create_app; create_app({'DATABASE_URL': 'sqlite://', 'SECRET_KEY': 'x'})"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=ROOT,
+    )
+    loaded = {name.partition(".")[0] for name in json.loads(done.stdout)}
+    assert "flask" in loaded  # the app was built
+    assert sorted(loaded & set(PRINTING)) == []
+
+
+def test_the_command_line_loads_only_what_its_command_needs() -> None:
+    """The command line loads no framework, no database and no PDF to start: ``rules``
+    and ``score`` need none, the stored data's commands load theirs inside each command
+    (``check`` its database address through ``web/config.py``, below)."""
+    loaded = _loaded_by("scorekeeper.cli", "scorekeeper.__main__")
+    assert sorted(loaded & {*WEB_STACK, *DATABASE, *PRINTING}) == []
+
+
+def test_the_printing_process_loads_no_web_app() -> None:
+    """The printing process (``web/printing.py``'s spawned pool) imports its
+    initializer's module: from ``scorekeeper.pdf.printer`` it loads the standard library
+    only, where ``scorekeeper.web.printing`` loaded the whole app. The real pool is
+    started here and asked what it holds after its first blank pad."""
+    from scorekeeper.pdf import render_blank_pad
+    from scorekeeper.web import printing
+
+    pool = printing._printer(1)
+    try:
+        assert pool.submit(render_blank_pad, "gin").result().startswith(b"%PDF")
+        held = pool.submit(eval, "sorted({m.partition('.')[0] for m in __import__('sys').modules})").result()
+        modules = pool.submit(eval, "list(__import__('sys').modules)").result()
+    finally:
+        printing._close_printer()  # this worker's later prints start their own
+    assert "reportlab" in held  # it did print
+    assert sorted(set(held) & {*WEB_STACK, *DATABASE, "icalendar"}) == []
+    assert "scorekeeper.web" not in modules
 
 
 def _blueprints() -> dict[str, Path]:

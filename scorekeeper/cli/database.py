@@ -45,7 +45,7 @@ def _database_url() -> str:
     instance/config.py, else the instance's SQLite file), without building the app;
     a SQLite file on a network file system is refused."""
     from scorekeeper.store import NetworkStorage, refuse_network_storage
-    from scorekeeper.web.app import database_url
+    from scorekeeper.web.config import database_url  # Flask's Config, not the app
 
     url = database_url()
     try:

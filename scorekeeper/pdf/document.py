@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import segno
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfbase.pdfmetrics import getFont
@@ -23,6 +22,8 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from . import fonts
 from .meta import SheetMeta, pdf_date
+from .qr import QR_MASK as QR_MASK
+from .qr import qr_code
 from .styles import FONT, FONT_BOLD, INK, MARGIN, MUTED, RULE, register_fonts
 
 EDGE = 10 * mm
@@ -202,20 +203,6 @@ def draw_footer(canvas: Canvas, layout: Layout, pages: int) -> None:
             canvas, layout.left_margin, y + n * LEGEND_LEADING, line, FONT, 7, room=right - layout.left_margin
         )
     canvas.restoreState()
-
-
-QR_MASK = 4
-"""The mask of every QR code we draw (pages, cards, sheets). segno otherwise draws the
-code with each of the eight masks and keeps the one its penalty rules score best: 7 of
-the 9 ms a code took, the most of a scorer's first sheet and of a 300-table evening's
-table cards (issue 34). Any mask makes a valid code every reader decodes; 4 is the
-one the search chose most often for our join links (34 of 100)."""
-
-
-def qr_code(text: str) -> segno.QRCode:
-    """The QR code of ``text`` as we draw it everywhere: error correction M (survives a
-    glare on a screen, a crease on paper), never a Micro QR, the mask fixed."""
-    return segno.make(text, error="m", micro=False, mask=QR_MASK)
 
 
 def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:

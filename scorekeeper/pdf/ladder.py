@@ -9,7 +9,6 @@ print time is a value given). The page frame, fonts and styles are the score she
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
@@ -18,35 +17,12 @@ from . import words
 from .blocks import name_cell
 from .document import Layout, build
 from .styles import FONT, FONT_BOLD, FRAMED_GRID, HEAD, MARGIN, paper_size, ruled, styles, text
+from .values import LadderLine as LadderLine
+from .values import LadderSheet as LadderSheet
 
 HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
 SIZE = 9.5
 """The ladder's body size: a name in any script is set at it, as a Latin one is."""
-
-
-@dataclass(frozen=True)
-class LadderLine:
-    rank: int | None
-    """None: below the season's minimum of evenings (listed, unranked)."""
-    name: str
-    points: float
-    evenings: int
-    moved: int
-    rating: str = ""
-
-
-@dataclass(frozen=True)
-class LadderSheet:
-    club: str
-    season: str
-    period: str
-    counted: str
-    """How the ladder counts, in words."""
-    lines: Sequence[LadderLine]
-    evenings: Sequence[tuple[str, str, str]]
-    """Each evening played: date, name, winner(s)."""
-    top_rated: Sequence[tuple[str, str]]
-    printed: str
 
 
 def render_ladder(sheet: LadderSheet, *, size: str = "A4") -> bytes:

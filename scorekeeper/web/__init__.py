@@ -10,6 +10,19 @@ A WSGI server takes the factory: ``gunicorn 'scorekeeper.web:create_app()'``.
 
 from __future__ import annotations
 
-from .app import create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app``, loaded at its first use: ``scorekeeper.web.config`` (the command
+    line's database address) then loads without the app's every module."""
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,7 +26,7 @@ from ..engine.ladder import Line
 from ..ledger import clubs, seasons
 from ..ledger.ratings import Rating
 from ..ledger.seasons import Season
-from ..pdf.ladder import LadderLine, LadderSheet
+from ..pdf.values import LadderLine, LadderSheet
 from ..store.clubs import ClubRow
 from ..store.plans import PlanRow
 from . import database, eventdata, gamedata, invite, links

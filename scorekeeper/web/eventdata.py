@@ -25,7 +25,7 @@ from ..engine.event import EventEntry, Seating, Standing
 from ..engine.history import HistoryEntry
 from ..engine.vocabulary import TableStatus
 from ..ledger import events as ledger_events
-from ..pdf.events import TableCard
+from ..pdf.values import TableCard
 from . import database, gamedata, invite, limits, links, standings
 
 TableView = ledger_events.TableState

@@ -18,9 +18,9 @@ from ..engine.event.breakdown import number, score_lines, total, who_pays
 from ..engine.history import Kind
 from ..engine.substitutes import read_substitutes
 from ..engine.vocabulary import TIE_BREAK_SHORT, TIE_BREAK_WORDS, TableStatus
-from ..pdf.events import Results, ScoreLines
-from ..pdf.events import Standing as PrintedStanding
-from ..pdf.events import TableResult as PrintedTable
+from ..pdf.values import Results, ScoreLines
+from ..pdf.values import Standing as PrintedStanding
+from ..pdf.values import TableResult as PrintedTable
 from . import database
 from .eventdata import EventView, TableView, history, shown_number
 

@@ -30,7 +30,7 @@ from flask import Response, current_app, make_response, render_template, request
 from markupsafe import Markup
 
 from .. import ledger, store
-from ..pdf.document import qr_code
+from ..pdf.qr import qr_code
 from . import gamedata, htmx
 from .links import public_url
 
@@ -71,7 +71,7 @@ def qr_svg(url: str, title: str) -> Markup:
     Drawn once per link in each process: a scorer's sheet shows two, and drawing them
     (choosing the best of eight masks) took 33 of the 48 ms of the sheet a scorer's
     phone loads after every box it records (the club evening's slowest request,
-    benchmarks/FINDINGS.md). With the mask fixed (:data:`..pdf.document.QR_MASK`) a code
+    benchmarks/FINDINGS.md). With the mask fixed (:data:`..pdf.qr.QR_MASK`) a code
     takes a fifth of that. A game's two codes are files of their own now (:func:`qr_file`,
     issue 34); this inline one is a club owner's and an event director's."""
     code = qr_code(url)

@@ -16,7 +16,6 @@ from flask import Blueprint, Response, abort, current_app, request, url_for
 
 from .. import chart, exports, records, store
 from ..ledger import players
-from ..pdf import render_season
 from . import database, gamedata, htmx, printing
 
 bp = Blueprint("players", __name__)
@@ -168,6 +167,8 @@ def season_pdf(person: str) -> Response | tuple[str, int]:
     size = request.args.get("size") or "A4"
     if size.lower() not in ("a4", "letter"):
         return htmx.error_page(422, "Which paper?", "size must be A4 or letter.")
+    from ..pdf import render_season  # ReportLab (0.4 s of CPU at import) only when printing
+
     with printing.turn():
         games = counted()
         record = _record(person, games)

@@ -34,17 +34,16 @@ import concurrent.futures
 import contextlib
 import datetime
 import multiprocessing
-import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from .. import ledger, pdf
+from .. import ledger
 from ..engine.contract import GameEntry, Sheet
+from ..pdf import printer
 from ..pdf.meta import SheetMeta
 from . import links
 
@@ -117,7 +116,9 @@ def pdf_response(table: ledger.Table, detail: bool | None, size: str = "A4") -> 
 
 def _render(game: GameEntry, sheet: Sheet, detail: bool | None, size: str, meta: SheetMeta) -> bytes:
     """The PDF's bytes, from the printing process (or this one, by configuration)."""
-    return printed(pdf.render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
+    from ..pdf.sheet import render_sheet  # ReportLab (0.4 s of CPU at import) only when printing
+
+    return printed(render_sheet, game, sheet, detail=detail, page_size=size, meta=meta)
 
 
 def printed(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
@@ -143,7 +144,7 @@ def _printer(workers: int) -> concurrent.futures.ProcessPoolExecutor:
                 concurrent.futures.ProcessPoolExecutor(
                     max_workers=max(workers, 1),
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=printer.lower_priority,  # not of this package: see pdf/printer.py
                 )
             )
             atexit.register(_close_printer)
@@ -155,22 +156,6 @@ def _close_printer() -> None:
     with _PRINTER_LOCK:
         while _PRINTER:
             _PRINTER.pop().shutdown(wait=True, cancel_futures=True)
-
-
-def _lower_priority() -> None:
-    """In a printing process: yield the CPU to the server's requests (Unix ``nice``),
-    and end with the server, even one killed with SIGKILL (no exit handler runs then,
-    and an orphaned printer would wait for work for ever)."""
-    if hasattr(os, "nice"):
-        os.nice(10)
-    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
-
-
-def _end_with(server: int) -> None:
-    """Exit once the process that started this one is gone (it is then not the parent)."""
-    while os.getppid() == server:
-        time.sleep(1.0)
-    os._exit(0)
 
 
 BIG_GAME_BOXES = 100

@@ -67,6 +67,33 @@ def test_health_says_503_until_the_schema_is_current(tmp_path: Path) -> None:
     )
 
 
+def test_the_schema_check_reads_what_alembic_reads(tmp_path: Path) -> None:
+    """``schema_current`` and ``head_revisions`` read the version table and the scripts'
+    literals without Alembic (0.55 s of CPU at each server's start): the heads are
+    Alembic's own, and a database one migration behind is not current."""
+    import sqlalchemy as sa
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from scorekeeper.store.db import MIGRATIONS, head_revisions
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    scripts = ScriptDirectory.from_config(config)
+    assert head_revisions() == frozenset(scripts.get_heads())
+    url = f"sqlite:///{tmp_path / 'check.sqlite3'}"
+    assert not store.schema_current(url)  # no version table
+    store.migrate(url)
+    assert store.schema_current(url)
+    (head,) = head_revisions()
+    below = scripts.get_revision(head).down_revision
+    assert isinstance(below, str)
+    with store.opened(url) as db:
+        db.execute(sa.text("UPDATE alembic_version SET version_num = :below"), {"below": below})
+        db.commit()
+    assert not store.schema_current(url)
+
+
 MOUNTS = """\
 /dev/sda1 / ext4 rw,relatime 0 0
 tmpfs /tmp tmpfs rw 0 0
