@@ -40,8 +40,8 @@ PROJECT = Path(__file__).resolve().parents[2]
 PRELOAD = (
     # what this module's main imports: the server and the app's modules
     "waitress",
-    "scorekeeper.web",
-    # what create_app imports when called: the blueprints, the schema's head (alembic)
+    "scorekeeper.web.app",
+    # what create_app imports when called: the blueprints
     "scorekeeper.web.api",
     "scorekeeper.web.boxes",
     "scorekeeper.web.clubs",
@@ -56,9 +56,6 @@ PRELOAD = (
     "scorekeeper.web.players",
     "scorekeeper.web.rules",
     "werkzeug.middleware.proxy_fix",
-    "alembic.config",
-    "alembic.script",
-    "alembic.runtime.migration",
     # the drivers, loaded at the first connection
     "sqlite3",
     "sqlalchemy.dialects.sqlite",
