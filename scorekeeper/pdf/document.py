@@ -22,7 +22,6 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from . import fonts
 from .meta import SheetMeta, pdf_date
-from .qr import QR_MASK as QR_MASK
 from .qr import qr_code
 from .styles import FONT, FONT_BOLD, INK, MARGIN, MUTED, RULE, register_fonts
 

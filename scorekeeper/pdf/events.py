@@ -44,11 +44,7 @@ from .styles import (
     styles,
     text,
 )
-from .values import Results as Results
-from .values import ScoreLines as ScoreLines
-from .values import Standing as Standing
-from .values import TableCard as TableCard
-from .values import TableResult as TableResult
+from .values import Results, TableCard, TableResult
 
 CARD_COLUMNS, CARD_ROWS = 2, 2
 """Four cards a page: A6 on A4, about 4 x 5.5 inches on Letter."""

@@ -17,8 +17,7 @@ from . import words
 from .blocks import name_cell
 from .document import Layout, build
 from .styles import FONT, FONT_BOLD, FRAMED_GRID, HEAD, MARGIN, paper_size, ruled, styles, text
-from .values import LadderLine as LadderLine
-from .values import LadderSheet as LadderSheet
+from .values import LadderLine, LadderSheet
 
 HEADED = (*FRAMED_GRID, ("BACKGROUND", (0, 0), (-1, 0), HEAD))
 SIZE = 9.5
@@ -104,4 +103,4 @@ def _evenings(evenings: Sequence[tuple[str, str, str]], width: float) -> Flowabl
     return table
 
 
-__all__ = ["LadderLine", "LadderSheet", "render_ladder"]
+__all__ = ["render_ladder"]

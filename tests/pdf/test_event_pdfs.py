@@ -14,17 +14,9 @@ import pytest
 import segno
 from reportlab.lib.units import mm
 
-from scorekeeper.pdf.document import QR_MASK
-from scorekeeper.pdf.events import (
-    CARD_QR,
-    Results,
-    ScoreLines,
-    Standing,
-    TableCard,
-    TableResult,
-    render_results,
-    render_table_cards,
-)
+from scorekeeper.pdf.events import CARD_QR, render_results, render_table_cards
+from scorekeeper.pdf.qr import QR_MASK
+from scorekeeper.pdf.values import Results, ScoreLines, Standing, TableCard, TableResult
 
 from .reading import contains_run, flat, lines, page_texts, pdftotext, reader
 

@@ -3,7 +3,8 @@ any script, at the size of the Latin names beside it."""
 
 from __future__ import annotations
 
-from scorekeeper.pdf.ladder import LadderLine, LadderSheet, render_ladder
+from scorekeeper.pdf.ladder import render_ladder
+from scorekeeper.pdf.values import LadderLine, LadderSheet
 
 from .reading import contains_run, lines, reader
 

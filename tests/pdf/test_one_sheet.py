@@ -13,8 +13,8 @@ import segno
 
 from scorekeeper import engine
 from scorekeeper.pdf.blocks import short_names, widened
-from scorekeeper.pdf.document import QR_MASK
 from scorekeeper.pdf.meta import SheetMeta
+from scorekeeper.pdf.qr import QR_MASK
 
 from . import games
 from .reading import pdftotext_lines, qr_modules, reader

@@ -14,9 +14,9 @@ from reportlab.lib.units import mm
 
 from scorekeeper import engine
 from scorekeeper.pdf import render_blank_pad
-from scorekeeper.pdf.document import QR_MASK
 from scorekeeper.pdf.meta import SheetMeta
 from scorekeeper.pdf.pad import box_pad, hollywood_pad
+from scorekeeper.pdf.qr import QR_MASK
 from scorekeeper.pdf.styles import MARGIN
 
 from . import games

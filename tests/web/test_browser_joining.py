@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import segno
 
-from scorekeeper.pdf.document import QR_MASK
+from scorekeeper.pdf.qr import QR_MASK
 from tests.web.browser import MARKS, SHEET_URL, screenshot
 
 pytestmark = MARKS
