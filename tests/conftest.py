@@ -85,11 +85,12 @@ def templates_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterato
 @pytest.fixture(autouse=True, scope="session")
 def url_builders_compiled_once() -> Iterator[None]:
     """Every app the run creates compiles each route's URL builder once: Werkzeug writes
-    and compiles two Python functions per route when an app registers it, about 90 % of
-    ``create_app``'s 100 ms, and a thousand tests each create an app. The function depends
-    only on the rule's text, its parsed parts, its defaults and the kind of builder (it
-    takes the rule itself as its first argument), so one compiled per route serves every
-    app of the run."""
+    and compiles a Python function for each route and kind of builder, which the app's
+    ``LazyRule`` defers to the route's first ``url_for`` in that app, and a thousand
+    tests each create an app and render its pages. The function depends only on the
+    rule's text, its parsed parts, its defaults and the kind of builder (it takes the
+    rule itself as its first argument), so one compiled per route serves every app of
+    the run."""
     compile_builder = Rule._compile_builder
     compiled: dict[tuple[object, ...], Callable[..., tuple[str, str]]] = {}
 

@@ -28,9 +28,7 @@ from werkzeug.routing import Rule
 from .. import engine, ledger
 from ..engine import history, vocabulary
 from . import cardfaces, compress, database, htmx, limits, polls, printing, standings
-from .config import ENV_PREFIX as ENV_PREFIX
-from .config import IMPORT_NAME, configure, instance_folder
-from .config import database_url as database_url
+from . import config as settings
 from .session import SessionInterface, instance_secret
 
 _WEB = Path(__file__).resolve().parent
@@ -62,8 +60,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ``DATABASE_URL`` and a fixed ``SECRET_KEY``.
     """
     app = Flask(
-        IMPORT_NAME,
-        instance_path=str(instance_folder()),
+        settings.IMPORT_NAME,
+        instance_path=str(settings.instance_folder()),
         instance_relative_config=True,
         template_folder=str(_folder("templates")),
         static_folder=str(_folder("static")),
@@ -71,7 +69,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.url_rule_class = LazyRule
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
-    configure(app.config, instance, test_config)
+    settings.configure(app.config, instance, test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(instance / "secret_key")
 

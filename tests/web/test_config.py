@@ -19,8 +19,7 @@ from scorekeeper.web import create_app
 def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private instance folder, and an environment without the app's variables."""
     folder = tmp_path / "instance"
-    monkeypatch.setattr(web_app, "instance_folder", lambda: folder)  # the app's
-    monkeypatch.setattr(web_config, "instance_folder", lambda: folder)  # the command line's
+    monkeypatch.setattr(web_config, "instance_folder", lambda: folder)  # the app's and the command line's
     monkeypatch.delenv("DATABASE_URL", raising=False)
     for name in ("SECRET_KEY", "DATABASE_URL", "POLL_SECONDS", "PROXY_FIX"):
         monkeypatch.delenv(f"SCOREKEEPER_{name}", raising=False)
@@ -118,7 +117,7 @@ def test_instances_sharing_the_environment_secret_accept_each_others_cookies(
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", url)
 
     def instance_app(name: str) -> Flask:
-        monkeypatch.setattr(web_app, "instance_folder", lambda: tmp_path / name)
+        monkeypatch.setattr(web_config, "instance_folder", lambda: tmp_path / name)
         return create_app()
 
     own_a, own_b = instance_app("a"), instance_app("b")
