@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,8 +32,9 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from . import club
+
 HEAVY = ("flask", "sqlalchemy", "reportlab", "icalendar", "alembic", "wtforms")
-TICKS = os.sysconf("SC_CLK_TCK")
 MODULES = "json.dumps(sorted({m.partition('.')[0] for m in sys.modules}))"
 REPORT = f"import json, sys; print({MODULES}, file=sys.stderr)"
 GAME = {
@@ -91,15 +91,9 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _serve(env: dict[str, str]) -> tuple[float, set[str]]:
     """``scorekeeper serve`` until /health answers: its CPU from /proc."""
-    port = _free_port()
+    port = club.free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=env,
@@ -117,9 +111,7 @@ def _serve(env: dict[str, str]) -> tuple[float, set[str]]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise
                 time.sleep(0.02)
-        fields = Path(f"/proc/{process.pid}/stat").read_text().rpartition(")")[2].split()
-        cpu = (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-        return cpu, set()  # what it loaded: see "create_app"
+        return club.server_cpu([process]), set()  # what it loaded: see "create_app"
     finally:
         process.terminate()
         process.wait(timeout=30)
