@@ -25,14 +25,15 @@ WEB_STACK = ("flask", "flask_wtf", "werkzeug", "wtforms", "jinja2", "itsdangerou
 DATABASE = ("sqlalchemy", "alembic", "psycopg")
 
 
-def _loaded_by(*modules: str) -> set[str]:
+def _loaded_by(*modules: str, then: str = "") -> set[str]:
     """The top-level packages a fresh interpreter holds after importing ``modules``
-    from this checkout."""
+    from this checkout (and running ``then``, a statement, after them)."""
     code = "\n".join(
         [
             "import importlib, json, sys",
             f"sys.path.insert(0, {str(ROOT)!r})",
             *(f"importlib.import_module({name!r})" for name in modules),
+            then,
             "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})))",
         ]
     )
@@ -91,18 +92,8 @@ start (issue 31 point 7: ReportLab and the fonts 0.4 s of CPU, icalendar 0.24 s)
 
 
 def test_the_web_app_starts_without_what_only_printing_needs() -> None:
-    code = (
-        "from scorekeeper.web import create_app; create_app({'DATABASE_URL': 'sqlite://', 'SECRET_KEY': 'x'})"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        cwd=ROOT,
-    )
-    loaded = {name.partition(".")[0] for name in json.loads(done.stdout)}
+    built = "sys.modules['scorekeeper.web'].create_app({'DATABASE_URL': 'sqlite://', 'SECRET_KEY': 'x'})"
+    loaded = _loaded_by("scorekeeper.web", then=built)
     assert "flask" in loaded  # the app was built
     assert sorted(loaded & set(PRINTING)) == []
 
