@@ -545,12 +545,48 @@ def access_logged(app: Any) -> Any:
     from .web.joining import scrubbed
 
     class Scrubbed(TransLogger):  # type: ignore[misc]
-        """The log line without an old join link's code (issue 23)."""
+        """The log line without an old join link's code (issue 23); an unchanged poll
+        counted, not written (:class:`Unlogged`)."""
 
-        def write_log(self, environ: Any, method: str, req_uri: str, *rest: Any) -> None:
-            super().write_log(environ, method, scrubbed(req_uri), *rest)
+        unlogged = Unlogged()
+
+        def write_log(
+            self, environ: Any, method: str, req_uri: str, start: Any, status: str, *rest: Any
+        ) -> None:
+            if status.startswith("204") and environ.get("HTTP_HX_REQUEST") == "true":
+                answered = self.unlogged.add()
+                if answered:
+                    self.logger.log(self.logging_level, Unlogged.SAID, answered, self.unlogged.every)
+                return
+            super().write_log(environ, method, scrubbed(req_uri), start, status, *rest)
 
     return Scrubbed(app, logger_name="scorekeeper.access", setup_console_handler=True)
+
+
+class Unlogged:
+    """The htmx polls that found nothing new (204), counted instead of written one by
+    one: every phone polls every 3 s, so a 300-table evening wrote 300 lines a second
+    that said nothing, and each took the log's lock (the server's CPU a poll 0.79-0.86
+    ms with them, 0.65-0.68 without, on 30 connections: docs/performance.md, issue 34).
+    A line says how many were answered in each ``every`` seconds that had any."""
+
+    SAID = "%d unchanged polls answered 204 in the last %g s (not logged one by one)"
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self.count = 0
+        self.since = time.monotonic()
+        self.lock = threading.Lock()
+
+    def add(self) -> int:
+        """Count one; the count to write (and start again) once ``every`` has passed."""
+        with self.lock:
+            self.count += 1
+            now = time.monotonic()
+            if now - self.since < self.every:
+                return 0
+            answered, self.count, self.since = self.count, 0, now
+            return answered
 
 
 def settle() -> None:
