@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from .. import engine, ledger
 from ..ledger import LedgerError
-from . import clubdata, database, eventdata, eventresults, htmx, invite, printing, projector
+from . import clubdata, compress, database, eventdata, eventresults, htmx, invite, printing, projector
 from .forms import GAME_ORDER, presets
 from .forms import event as forms
 from .forms.fields import add_error, choices
@@ -148,7 +148,7 @@ def standings(event_id: str) -> Response:
         ),
     )
     if htmx.is_htmx():
-        return htmx.varied(fragment)
+        return compress.drawn_once(fragment, lambda pack: now.drawn(("projector.gz", minute, poll), pack))
     return htmx.varied(
         render_template(
             "events/standings.html", event=event, standings=fragment, refresh_seconds=REFRESH_SECONDS

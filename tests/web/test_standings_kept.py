@@ -5,6 +5,7 @@ club evening's standings tail, docs/performance.md)."""
 from __future__ import annotations
 
 import gc
+import gzip
 import threading
 import time
 from collections.abc import Callable
@@ -74,6 +75,34 @@ def test_each_drawing_of_a_state_is_made_once(app: Flask, client: FlaskClient) -
 
     assert _race(app, lambda: now.drawn("json", draw)) == ["drawn"] * RACERS
     assert len(draws) == 1
+
+
+def test_the_projectors_answer_is_gzipped_once_per_state(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every projector's poll of a new state gets the same gzipped bytes, packed once
+    (issue 34: 2.2 ms of gzip an answer at 300 tables); a browser that takes no gzip
+    gets the same fragment plain."""
+    event_id = start_event(client)
+    packed: list[int] = []
+    compress = gzip.compress
+
+    def counted(*args: Any, **kwargs: Any) -> bytes:
+        packed.append(1)
+        return compress(*args, **kwargs)
+
+    monkeypatch.setattr(gzip, "compress", counted)
+    url = f"/events/{event_id}/standings?since=old"
+    answers = [client.get(url, headers={"HX-Request": "true", "Accept-Encoding": "gzip"}) for _ in range(3)]
+    assert len(packed) == 1
+    assert {a.headers["Content-Encoding"] for a in answers} == {"gzip"}
+    assert len({a.get_data() for a in answers}) == 1
+    assert {"HX-Request", "Accept-Encoding"} <= set(answers[0].vary)
+    plain = client.get(url, headers={"HX-Request": "true", "Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers
+    fragment = plain.get_data(as_text=True)
+    assert gzip.decompress(answers[0].get_data()).decode() == fragment
+    assert fragment.lstrip().startswith('<section id="standings"') and "<tbody>" in fragment
 
 
 def test_a_qr_code_is_drawn_once_per_link() -> None:
