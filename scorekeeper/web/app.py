@@ -147,9 +147,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["card"] = cardfaces.face
     app.jinja_env.filters["cards"] = cardfaces.faces
     app.jinja_env.filters["suits"] = cardfaces.suits
-    app.jinja_env.globals["card_rows"] = cardfaces.grid
+    app.jinja_env.globals["card_taps"] = cardfaces.taps
     app.jinja_env.globals["card_label"] = cardfaces.label
-    app.jinja_env.globals["card_name"] = cardfaces.spoken
     # One vocabulary for the pages, the PDF and the explanations (engine/vocabulary.py).
     app.jinja_env.globals["result_title"] = vocabulary.title_of
     app.jinja_env.globals["words"] = vocabulary.vocabulary_for

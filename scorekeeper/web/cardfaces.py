@@ -12,6 +12,7 @@ Markup('<span class="card red" title="10 of hearts">10♥</span>')
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,6 +32,33 @@ ALL_CODES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RAN
 def grid() -> list[tuple[str, str, list[str]]]:
     """The tap grid: one row per suit, ``(suit letter, symbol, codes A..K)``."""
     return [(suit, symbol, [rank + suit for rank in RANKS]) for suit, symbol in SUITS.items()]
+
+
+def taps(name: str, kind: str, picked: Iterable[str] = (), suit_named: bool = True) -> Markup:
+    """The tap grid's four rows of 13 cards, each card an input of ``kind``
+    (``checkbox``: a hand's cards; ``radio``: the first upcard) named ``name``, the
+    ``picked`` codes checked; ``suit_named``: each row says its suit (``data-suit``,
+    which table.js's meld taps read)."""
+    return _taps(name, kind, frozenset(picked), suit_named)
+
+
+@functools.lru_cache(maxsize=256)
+def _taps(name: str, kind: str, picked: frozenset[str], suit_named: bool) -> Markup:
+    """:func:`taps`, drawn once per process for each name and cards picked: a new box's
+    form has three grids of 52 taps with nothing picked, and drawing them cost half of
+    the form's 12 ms (issue 34, ``benchmarks.request_mix``)."""
+    rows = []
+    for suit, symbol, codes in grid():
+        red = " red" if suit in RED else ""
+        named = f' data-suit="{suit}"' if suit_named else ""
+        cells = "".join(
+            f'<label class="tap"><input type="{escape(kind)}" name="{escape(name)}" value="{code}"'
+            f' aria-label="{escape(spoken(code))}"{" checked" if code in picked else ""}>'
+            f'<span aria-hidden="true">{code[:-1]}<b>{symbol}</b></span></label>'
+            for code in codes
+        )
+        rows.append(f'<div class="suit-row{red}"{named}>{cells}</div>')
+    return Markup("\n    ".join(rows))
 
 
 def label(code: str) -> str:

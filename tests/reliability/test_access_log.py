@@ -46,3 +46,33 @@ def test_unchanged_polls_are_counted_and_said_once_a_minute(caplog: pytest.LogCa
     # the three of the first minute and the one after it, said once; then counted anew
     assert lines[2] == Unlogged.SAID % (4, 60)
     assert wrapped.unlogged.count == 1
+
+
+def test_gunicorns_access_log_counts_them_too(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+
+    from scorekeeper import gunicorn_conf
+
+    written: list[str] = []
+    monkeypatch.setattr(Logger, "access", lambda self, resp, *rest: written.append(resp.status))
+    config = Config()
+    config.set("accesslog", "-")
+    logger = gunicorn_conf.logger_class(config)
+    logger.unlogged = Unlogged()
+    logger.access_log.addHandler(caplog.handler)
+    poll = {"HTTP_HX_REQUEST": "true", "QUERY_STRING": "since=3"}
+    with caplog.at_level(logging.INFO, logger=logger.access_log.name):
+        for _ in range(3):
+            logger.access(SimpleNamespace(status="204 No Content"), None, poll, 0.001)
+        logger.access(SimpleNamespace(status="200 OK"), None, poll, 0.01)
+        logger.access(SimpleNamespace(status="204 No Content"), None, {}, 0.001)
+        logger.unlogged.since -= 61
+        logger.access(SimpleNamespace(status="204 No Content"), None, poll, 0.001)
+    assert written == ["200 OK", "204 No Content"]  # the changed poll, and a 204 not polled
+    said = [r.getMessage() for r in caplog.records if r.name == logger.access_log.name]
+    assert said == [Unlogged.SAID % (4, 60)]

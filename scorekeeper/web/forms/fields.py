@@ -91,7 +91,7 @@ def add_error(field_: Field, message: str) -> None:
 class CardsField(SelectMultipleField):
     """The cards tapped on a hand's grid, each one of the 52.
 
-    The grid is drawn from the deck (``card_rows``), not from choices, and a tapped
+    The grid is drawn from the deck (``cardfaces.taps``), not from choices, and a tapped
     card is checked against a set: WTForms would copy and check 52 choices for every
     hand of every request, the slowest part of reading a box form.
     """
