@@ -25,7 +25,7 @@ class PollsCounted(Logger):  # type: ignore[misc]
     unlogged = Unlogged()
 
     def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
-        if str(resp.status).startswith("204") and environ.get("HTTP_HX_REQUEST") == "true":
+        if Unlogged.unchanged_poll(environ, str(resp.status)):
             answered = self.unlogged.add()
             if answered and self.access_log_enabled:
                 self.access_log.info(Unlogged.SAID, answered, self.unlogged.every)

@@ -553,7 +553,7 @@ def access_logged(app: Any) -> Any:
         def write_log(
             self, environ: Any, method: str, req_uri: str, start: Any, status: str, *rest: Any
         ) -> None:
-            if status.startswith("204") and environ.get("HTTP_HX_REQUEST") == "true":
+            if Unlogged.unchanged_poll(environ, status):
                 answered = self.unlogged.add()
                 if answered:
                     self.logger.log(self.logging_level, Unlogged.SAID, answered, self.unlogged.every)
@@ -571,6 +571,16 @@ class Unlogged:
     A line says how many were answered in each ``every`` seconds that had any."""
 
     SAID = "%d unchanged polls answered 204 in the last %g s (not logged one by one)"
+
+    @staticmethod
+    def unchanged_poll(environ: Mapping[str, Any], status: str) -> bool:
+        """An htmx poll (a GET with ``since``) answered 204: nothing new."""
+        return (
+            status.startswith("204")
+            and environ.get("REQUEST_METHOD") == "GET"
+            and environ.get("HTTP_HX_REQUEST") == "true"
+            and "since=" in environ.get("QUERY_STRING", "")
+        )
 
     def __init__(self, every: float = 60.0) -> None:
         self.every = every

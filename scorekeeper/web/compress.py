@@ -53,12 +53,12 @@ def init_app(app: Flask) -> None:
     app.after_request(_no_body)  # likewise
 
 
-def drawn_once(body: str, packed: Callable[[Callable[[], bytes]], bytes]) -> Response:
-    """``body`` as htmx's answer, gzipped once for everyone who asks for it when the
-    browser takes gzip: ``packed(pack)`` returns what ``pack()`` made of this body
-    before, or makes it (an event's standings, drawn once per state: issue 34, their
-    900 lines at a 300-table evening cost 2.2 ms of gzip for every projector's answer).
-    Flask-Compress leaves an answer that has its ``Content-Encoding``."""
+def gzipped_once(body: str, packed: Callable[[Callable[[], bytes]], bytes]) -> Response:
+    """``body`` as htmx's answer, gzipped when the browser takes gzip, once for all who
+    ask: ``packed(pack)`` gives what ``pack()`` made of this body before, or makes it
+    (an event's standings, drawn once per state: at a 300-table evening their 900 lines
+    cost 2.2 ms of gzip for every projector's answer, issue 34). Flask-Compress leaves
+    an answer that has its ``Content-Encoding``."""
     if not request.accept_encodings["gzip"]:
         return htmx.varied(body)
     response = htmx.varied("")

@@ -148,7 +148,7 @@ def standings(event_id: str) -> Response:
         ),
     )
     if htmx.is_htmx():
-        return compress.drawn_once(fragment, lambda pack: now.drawn(("projector.gz", minute, poll), pack))
+        return compress.gzipped_once(fragment, lambda pack: now.drawn(("projector.gz", minute, poll), pack))
     return htmx.varied(
         render_template(
             "events/standings.html", event=event, standings=fragment, refresh_seconds=REFRESH_SECONDS

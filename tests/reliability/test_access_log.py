@@ -34,17 +34,19 @@ def test_unchanged_polls_are_counted_and_said_once_a_minute(caplog: pytest.LogCa
                 assert client.get("/games/g1/sheet?since=3", headers=poll).status_code == 204
             assert client.get("/games/g1/sheet?since=2", headers=poll).status_code == 200
             assert client.get("/games/g1/sheet?since=3").status_code == 204  # no htmx: a page
+            assert client.post("/games/g1/sheet?since=3", headers=poll).status_code == 204  # a write
             wrapped.unlogged.since -= 61  # a minute passes
             client.get("/games/g1/sheet?since=3", headers=poll)
             client.get("/games/g1/sheet?since=3", headers=poll)
     finally:
         access.removeHandler(caplog.handler)
     lines = [r.getMessage() for r in caplog.records if r.name == "scorekeeper.access"]
-    assert len(lines) == 3, lines
+    assert len(lines) == 4, lines
     assert '"GET /games/g1/sheet?since=2 HTTP/1.1" 200' in lines[0]
     assert '"GET /games/g1/sheet?since=3 HTTP/1.1" 204' in lines[1]
+    assert '"POST /games/g1/sheet?since=3 HTTP/1.1" 204' in lines[2]
     # the three of the first minute and the one after it, said once; then counted anew
-    assert lines[2] == Unlogged.SAID % (4, 60)
+    assert lines[3] == Unlogged.SAID % (4, 60)
     assert wrapped.unlogged.count == 1
 
 
@@ -65,7 +67,7 @@ def test_gunicorns_access_log_counts_them_too(
     logger = gunicorn_conf.logger_class(config)
     logger.unlogged = Unlogged()
     logger.access_log.addHandler(caplog.handler)
-    poll = {"HTTP_HX_REQUEST": "true", "QUERY_STRING": "since=3"}
+    poll = {"REQUEST_METHOD": "GET", "HTTP_HX_REQUEST": "true", "QUERY_STRING": "since=3"}
     with caplog.at_level(logging.INFO, logger=logger.access_log.name):
         for _ in range(3):
             logger.access(SimpleNamespace(status="204 No Content"), None, poll, 0.001)
