@@ -217,7 +217,7 @@ def _view(loaded: store.events.LoadedEvent, board: ledger_events.Board) -> Event
         loaded.id,
         loaded.entry,
         loaded.row.version,
-        ledger_events.table_states(loaded.entry, board.results, board.ended, substitutes=board.substitutes),
+        board.every_table,
         board.standings,
         current_round,
         tuple(r.number for r in loaded.rounds if r.closed_at is not None),

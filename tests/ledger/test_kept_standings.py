@@ -23,6 +23,7 @@ from scorekeeper.engine.event import Count, EventEntry, TableResult, TieBreak
 from scorekeeper.engine.event.kept import SCALE, Counted, Tally, difference, tally_of, total
 from scorekeeper.ledger import events
 from scorekeeper.ledger.table import LedgerError
+from scorekeeper.store.events import LoadedEvent
 from scorekeeper.store.models import KEPT_TABLES
 from tests.conftest import copy_database
 from tests.walk.kept import assert_kept_is_fresh
@@ -189,6 +190,7 @@ def test_kept_standings_equal_fresh_ones_after_any_writes(
     ).with_changes(tie_breaks=tuple(ties))
     event_id = events.start_event(db, entry, secret=SECRET).event.id
     assert_kept_is_fresh(db, event_id)
+    before = _board_after(db, event_id, None)
     writes = _Writes(db, event_id, data.draw)
     for _ in range(data.draw(st.integers(4, 14))):
         action = data.draw(st.sampled_from(WRITES + DIRECTOR))
@@ -197,6 +199,32 @@ def test_kept_standings_equal_fresh_ones_after_any_writes(
         except (LedgerError, ScorekeeperError):
             db.rollback()  # refused: nothing half-saved, the kept rows as they were
         assert_kept_is_fresh(db, event_id)
+        before = _board_after(db, event_id, before)
+
+
+def _board_after(
+    db: Session, event_id: str, before: tuple[events.Board, LoadedEvent] | None
+) -> tuple[events.Board, LoadedEvent]:
+    """The board made from the one before as a projector's process makes it (with the
+    event as loaded before when its row did not change, so that only the tables whose
+    kept rows changed are made again), held equal to one made from nothing."""
+    loaded = store.events.load_event(db, event_id)
+    assert loaded is not None
+    if before is not None and (before[1].row.version, before[1].row.updated_at) == (
+        loaded.row.version,
+        loaded.row.updated_at,
+    ):
+        loaded = before[1]
+    made = events.board(db, loaded, before[0] if before else None)
+    fresh = events.board(db, store.events.load_event(db, event_id))  # type: ignore[arg-type]
+    assert made.standings == fresh.standings
+    assert made.tables == fresh.tables
+    assert (
+        made.every_table
+        == fresh.every_table
+        == events.table_states(loaded.entry, fresh.results, fresh.ended, substitutes=fresh.substitutes)
+    )
+    return made, loaded
 
 
 def _result(game: str, nets: dict[str, int], over: bool = True, boxes: int = 2) -> TableResult:

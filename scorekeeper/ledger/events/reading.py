@@ -143,6 +143,23 @@ def table_states(
     """Every seated table (of ``round``, or of every round) with where its game stands,
     from the standings' own table results (the games' stored summaries): ``ended``
     names the games ended by agreement, ``substitutes`` the substitutes by game."""
+    return _table_states(entry, results, ended, round, substitutes)
+
+
+def _table_states(
+    entry: EventEntry,
+    results: Iterable[TableResult],
+    ended: Iterable[str] = (),
+    round: int | None = None,
+    substitutes: Mapping[str, tuple[Substitute, ...]] | None = None,
+    *,
+    before: Mapping[tuple[int, int], TableState] | None = None,
+    changed: frozenset[str | tuple[int, int]] = frozenset(),
+) -> tuple[TableState, ...]:
+    """:func:`table_states`; with ``before`` (the tables made from the same entry's
+    seating and the state before), a table is made again only if its game or its place
+    is ``changed`` (a new state of an evening is one box at one table: issue 34), else
+    taken from ``before``."""
     subs = substitutes or {}
     results = list(results)
     by_game = {r.game: r for r in results if r.game}
@@ -154,7 +171,12 @@ def table_states(
             continue
         for number, players in enumerate(seating.tables, start=1):
             game = entry.game_of(seating.round, number)
-            result = (by_game.get(game) if game else None) or by_place.get((seating.round, number))
+            place = (seating.round, number)
+            kept = before.get(place) if before is not None else None
+            if kept is not None and game not in changed and place not in changed:
+                states.append(kept)
+                continue
+            result = (by_game.get(game) if game else None) or by_place.get(place)
             if result is None:
                 states.append(TableState(seating.round, number, game, tuple(players)))
                 continue
@@ -192,6 +214,11 @@ class Board:
     """The games ended by agreement (a forced close, a director's end)."""
     kept: store.kept.Kept | None = dataclasses.field(default=None, compare=False, repr=False)
     """The kept standings as read: the next board reads only the rows changed since."""
+    every_table: tuple[TableState, ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """The tables of every round (the pages' view), made as :func:`table_states` makes them."""
+    entry: EventEntry | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The entry (its seating) the tables were made from: the next board, made from the
+    same entry, makes only the tables whose rows changed."""
 
     @property
     def substitutes(self) -> dict[str, tuple[Substitute, ...]]:
@@ -237,13 +264,35 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
     ended = tuple(game_id for game_id, table in kept.tables.items() if table.ended)
     subs = {game: table.substitutes for game, table in kept.tables.items() if table.substitutes}
     names = names_of(event.entry.entrants, [table.of_record for table in kept.tables.values()])
+    lent, changed = _since(before, event.entry, kept)
+    every = _table_states(event.entry, results, ended, None, subs, before=lent, changed=changed)
     return Board(
         ranked(event.entry, Tally(kept.lines, kept.rounds), names, withdrawn=event.withdrawn),
-        table_states(event.entry, results, ended, event.row.current_round, subs),
+        tuple(t for t in every if t.round == event.row.current_round),
         results,
         ended,
         kept,
+        every,
+        event.entry,
     )
+
+
+def _since(
+    before: Board | None, entry: EventEntry, kept: store.kept.Kept
+) -> tuple[dict[tuple[int, int], TableState] | None, frozenset[str | tuple[int, int]]]:
+    """What the board before lends the next one's tables: its tables by place, and the
+    games and places (before and now) whose kept rows are not the ones it was made from;
+    nothing when the entry, its seating, is not the one it was made from."""
+    if before is None or before.entry is not entry or before.kept is None or not before.every_table:
+        return None, frozenset()
+    was = before.kept.tables
+    changed: set[str | tuple[int, int]] = set()
+    for game in was.keys() | kept.tables.keys():
+        old, new = was.get(game), kept.tables.get(game)
+        if old is not new:
+            changed.add(game)
+            changed |= {(t.result.round, t.result.table) for t in (old, new) if t is not None}
+    return {(t.round, t.table): t for t in before.every_table}, frozenset(changed)
 
 
 def tables(db: Session, event: LoadedEvent, round: int | None = None) -> tuple[TableState, ...]:
