@@ -16,8 +16,9 @@ were, to the point.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -250,6 +251,20 @@ _TIE_PLACE = {"won": 0, "boxes": 1, "head_to_head": 2}
 """Where each tie-break's value is in a player's ``(won, boxes, head to head)``."""
 
 
+def _picker(where: Sequence[int]) -> Callable[[tuple[float, ...]], tuple[float, ...]]:
+    """The values at ``where``, as a tuple, from a player's ``(won, boxes, head to head)``.
+
+    >>> _picker([2, 0])((1.5, 4, 0)), _picker([1])((1.5, 4, 0)), _picker([])((1.5, 4, 0))
+    ((0, 1.5), (4,), ())
+    """
+    if len(where) > 1:
+        return operator.itemgetter(*where)
+    if where:
+        only = where[0]
+        return lambda values: (values[only],)
+    return lambda values: ()
+
+
 def ranked(
     event: EventEntry, tally: Tally, names: Sequence[str], *, withdrawn: Sequence[str] = ()
 ) -> tuple[Standing, ...]:
@@ -280,10 +295,10 @@ def ranked(
     # of a 300-table evening): the score, then the tie-breaks, head to head as 0 until
     # the players level on all of it so far are known.
     where = [_TIE_PLACE[tie] for tie in event.tie_breaks]
-    plain: dict[str, tuple[float, ...]] = {}
-    for p, line in lines.items():
-        values = (line.won / SCALE, line.boxes, 0)
-        plain[p] = (round(score[p], 6), *[values[w] for w in where])
+    pick = _picker(where)
+    plain: dict[str, tuple[float, ...]] = {
+        p: (round(score[p], 6), *pick((line.won / SCALE, line.boxes, 0))) for p, line in lines.items()
+    }
     level = Counter(plain.values())
     h2h = dict.fromkeys(names, 0.0)
     for p, key in plain.items():  # only pairs that met: level ones count
@@ -304,9 +319,11 @@ def ranked(
     order = sorted(names, key=final.__getitem__, reverse=True)
     rows: list[Standing] = []
     gone = set(withdrawn)
-    for i, p in enumerate(order):
+    rank, above = 0, None
+    for place, p in enumerate(order, start=1):
         line = lines[p]
-        rank = rows[-1].rank if rows and final[p] == final[order[i - 1]] else i + 1
+        if final[p] != above:  # level with the line above: its rank
+            rank, above = place, final[p]
         rows.append(
             Standing(
                 rank,
