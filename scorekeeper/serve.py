@@ -1,8 +1,9 @@
 """``scorekeeper serve``: the app in one process, waitress with threads, for a table or a
-club evening (300 phones). Kept whole (about 600 lines): the server's settings,
-its connection reserve, its refusals' log and its settling before it serves are one
-start-up read top to bottom. A server with several cores runs gunicorn instead
-(docs/deploy.md); both serve the same ``scorekeeper.web:create_app()``.
+club evening (300 phones). Kept whole (about 700 lines): the server's settings,
+its connection reserve, its refusals' log, its polls answered in the loop and its
+settling before it serves are one start-up read top to bottom. A server with several
+cores runs gunicorn instead (docs/deploy.md); both serve the same
+``scorekeeper.web:create_app()``.
 
 Waitress is configured from the app's configuration, so from ``SCOREKEEPER_*`` in the
 environment too (``SCOREKEEPER_WAITRESS_THREADS=16``):
@@ -26,7 +27,8 @@ setting                        default  why
 ``WAITRESS_HOLD_SECONDS``      5        the longest an address that keeps being refused
                                         (503 busy, 429) waits before its next request is
                                         taken (0: never held; off with the cap above)
-``ACCESS_LOG``                 true     one line per request, Apache's combined format
+``ACCESS_LOG``                 true     one line per request, Apache's combined format;
+                                        the unchanged polls counted, a line a minute
 ``SWITCH_INTERVAL``            0.001    seconds a thread runs before Python lets another
                                         have the interpreter (Python's own 0.005 made a
                                         poll wait 5 ms at each of its turns behind a sheet
@@ -60,6 +62,14 @@ thread and costing nothing. A phone refused once waits 50 ms.
 Behind a reverse proxy (``PROXY_FIX``, see :mod:`scorekeeper.web.app`) waitress keeps
 the ``X-Forwarded-*`` headers, which it would otherwise remove, for the app's ProxyFix
 to read: the cookie is then Secure behind HTTPS and links name the public host.
+
+On SQLite an unchanged htmx poll (most of a club evening's requests) is answered by
+the loop's own thread, which has just read it, not handed to a worker thread and back
+(:func:`answering_polls`): one indexed read on a pooled connection (the pool's 15 are
+more than the 8 threads take), no hand-over between threads, and no wait behind the
+requests the workers are drawing (issue 34: 0.62-0.66 -> 0.33-0.39 ms of server CPU a
+poll, docs/performance.md). On PostgreSQL every request goes to the workers: a read
+there waits on the network, and the loop's thread serves every connection.
 
 SIGTERM (a service manager stopping the server) lets the requests being answered
 finish (waitress waits up to 5 s for its threads) before the process ends.
@@ -337,6 +347,11 @@ class Guarded(HTTPChannel):
     address: str | None = None
     reading: tuple[object, float] | None = None
     """The request being received, and when its first byte came (monotonic)."""
+    receiving: bool = False
+    """Within :meth:`received`, in the loop's thread."""
+    answer_here: bool = False
+    """The request just received is an unchanged poll: the loop's thread answers it
+    (:func:`answering_polls`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -382,14 +397,22 @@ class Guarded(HTTPChannel):
         self.handle_close()
 
     def received(self, data: bytes) -> bool:
-        """Note when the request being received began (its first byte)."""
-        done = super().received(data)
+        """Note when the request being received began (its first byte); answer an
+        unchanged poll here, in the loop's thread (:func:`answering_polls`)."""
+        self.receiving = True
+        try:
+            done = super().received(data)
+        finally:
+            self.receiving = False
         request = self.request
         if request is None:
             self.reading = None
         elif self.reading is None or self.reading[0] is not request:
             self.reading = (request, time.monotonic())
-        return done
+        while self.answer_here:  # waitress's lock on the requests is not held here
+            self.answer_here = False
+            self.service()
+        return bool(done)
 
     def readable(self) -> bool:
         """Asked on every turn of the server's loop: a request that has taken longer
@@ -481,6 +504,7 @@ def guarded(
     hold_seconds: float = 0.0,
     *,
     connection_limit: int = 0,
+    unchanged: Callable[[str, str], bool] | None = None,
 ) -> None:
     """Give ``server`` (``create_server``'s: one listening socket or several) channels
     of a :class:`Guarded` class of its own with this cap and deadline, and (with
@@ -488,7 +512,8 @@ def guarded(
     the cap and waitress's ``connection_limit``, the last :data:`RESERVE_SHARE`-th of
     the limit is kept for addresses holding fewer than :data:`FEW` connections. The
     server runs on :mod:`.serveloop`'s loop, whose turns cost nothing per idle
-    connection."""
+    connection; with ``unchanged`` (``(path, query)``: the poll finds nothing new) its
+    thread answers such a poll itself (:func:`answering_polls`)."""
     holds = Holds(hold_seconds) if hold_seconds > 0 else None
     listening = [
         each
@@ -514,8 +539,39 @@ def guarded(
     later = Later()
     for each in listening:
         each.channel_class = channel
+        if unchanged is not None:
+            each.add_task = answering_polls(each.add_task, unchanged)  # type: ignore[method-assign,assignment]
         if holds is not None:
             each.add_task = _holding(each.add_task, holds, later)  # type: ignore[method-assign,assignment]
+
+
+def answering_polls(
+    add_task: Callable[[Any], None], unchanged: Callable[[str, str], bool]
+) -> Callable[[Any], None]:
+    """``add_task`` that leaves an unchanged htmx poll to the loop's thread, which has
+    just received it (:meth:`Guarded.received`): a poll that finds nothing new, most of
+    a club evening's requests, is answered without handing it to a worker thread and
+    back (issue 34: docs/performance.md), and never waits behind the requests the
+    workers are drawing. ``unchanged(path, query)`` reads one indexed row (the app's
+    :class:`~scorekeeper.web.polls.Unchanged`); only on SQLite, whose read never waits
+    on another connection: a PostgreSQL read waits on the network and on the pool, and
+    the loop's thread serves every connection."""
+
+    def add(channel: Any) -> None:
+        request = channel.requests[0] if getattr(channel, "receiving", False) and channel.requests else None
+        if (
+            request is not None
+            and not request.error
+            and request.command == "GET"
+            and request.headers.get("HX_REQUEST") == "true"
+            and "since=" in request.query
+            and unchanged(request.path, request.query)
+        ):
+            channel.answer_here = True
+            return
+        add_task(channel)
+
+    return add
 
 
 def _holding(add_task: Callable[[Any], None], holds: Holds, later: Later) -> Callable[[Any], None]:
@@ -616,6 +672,7 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
 
     from . import store
     from .web import create_app
+    from .web.polls import Unchanged
 
     app = create_app(config)
     if not store.schema_current(str(app.config["DATABASE_URL"])):
@@ -626,7 +683,13 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
     wsgi = access_logged(app) if app.config.get("ACCESS_LOG", True) else app
     settings = waitress_settings(app.config)
     server = create_server(wsgi, host=host, port=port, **settings)
-    guarded(server, *guard_settings(app.config), connection_limit=settings["connection_limit"])
+    polls = app.wsgi_app if str(app.config["DATABASE_URL"]).startswith("sqlite") else None
+    guarded(
+        server,
+        *guard_settings(app.config),
+        connection_limit=settings["connection_limit"],
+        unchanged=polls.unchanged if isinstance(polls, Unchanged) else None,
+    )
     sys.stdout.write(welcome(urls(host, port), local_only=loopback(host)))
     sys.stdout.flush()
     log.info("serving on %s:%s", host, port)
