@@ -555,7 +555,8 @@ def answering_polls(
     workers are drawing. ``unchanged(path, query)`` reads one indexed row (the app's
     :class:`~scorekeeper.web.polls.Unchanged`); only on SQLite, whose read never waits
     on another connection: a PostgreSQL read waits on the network and on the pool, and
-    the loop's thread serves every connection."""
+    the loop's thread serves every connection. The app reads again as it answers: a
+    box saved between the two reads has its sheet drawn here, in the loop's thread."""
 
     def add(channel: Any) -> None:
         request = channel.requests[0] if getattr(channel, "receiving", False) and channel.requests else None
