@@ -139,27 +139,16 @@ def table_states(
     ended: Iterable[str] = (),
     round: int | None = None,
     substitutes: Mapping[str, tuple[Substitute, ...]] | None = None,
-) -> tuple[TableState, ...]:
-    """Every seated table (of ``round``, or of every round) with where its game stands,
-    from the standings' own table results (the games' stored summaries): ``ended``
-    names the games ended by agreement, ``substitutes`` the substitutes by game."""
-    return _table_states(entry, results, ended, round, substitutes)
-
-
-def _table_states(
-    entry: EventEntry,
-    results: Iterable[TableResult],
-    ended: Iterable[str] = (),
-    round: int | None = None,
-    substitutes: Mapping[str, tuple[Substitute, ...]] | None = None,
     *,
     before: Mapping[tuple[int, int], TableState] | None = None,
     changed: frozenset[str | tuple[int, int]] = frozenset(),
 ) -> tuple[TableState, ...]:
-    """:func:`table_states`; with ``before`` (the tables made from the same entry's
-    seating and the state before), a table is made again only if its game or its place
-    is ``changed`` (a new state of an evening is one box at one table: issue 34), else
-    taken from ``before``."""
+    """Every seated table (of ``round``, or of every round) with where its game stands,
+    from the standings' own table results (the games' stored summaries): ``ended``
+    names the games ended by agreement, ``substitutes`` the substitutes by game. With
+    ``before`` (the tables made from the same entry's seating for the state before, by
+    place), a table is made again only if its game or its place is ``changed`` (a new
+    state of an evening is one box at one table: issue 34), else taken from ``before``."""
     subs = substitutes or {}
     results = list(results)
     by_game = {r.game: r for r in results if r.game}
@@ -265,7 +254,7 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
     subs = {game: table.substitutes for game, table in kept.tables.items() if table.substitutes}
     names = names_of(event.entry.entrants, [table.of_record for table in kept.tables.values()])
     lent, changed = _since(before, event.entry, kept)
-    every = _table_states(event.entry, results, ended, None, subs, before=lent, changed=changed)
+    every = table_states(event.entry, results, ended, None, subs, before=lent, changed=changed)
     return Board(
         ranked(event.entry, Tally(kept.lines, kept.rounds), names, withdrawn=event.withdrawn),
         tuple(t for t in every if t.round == event.row.current_round),
