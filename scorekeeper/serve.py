@@ -504,7 +504,7 @@ def guarded(
     hold_seconds: float = 0.0,
     *,
     connection_limit: int = 0,
-    unchanged: Callable[[str, str], bool] | None = None,
+    answers: Callable[[str, str | None, str, str], bool] | None = None,
 ) -> None:
     """Give ``server`` (``create_server``'s: one listening socket or several) channels
     of a :class:`Guarded` class of its own with this cap and deadline, and (with
@@ -512,8 +512,9 @@ def guarded(
     the cap and waitress's ``connection_limit``, the last :data:`RESERVE_SHARE`-th of
     the limit is kept for addresses holding fewer than :data:`FEW` connections. The
     server runs on :mod:`.serveloop`'s loop, whose turns cost nothing per idle
-    connection; with ``unchanged`` (``(path, query)``: the poll finds nothing new) its
-    thread answers such a poll itself (:func:`answering_polls`)."""
+    connection; with ``answers`` (``(method, HX-Request, path, query)``: the app answers
+    the request 204 itself, an unchanged poll) its thread answers such a poll itself
+    (:func:`answering_polls`)."""
     holds = Holds(hold_seconds) if hold_seconds > 0 else None
     listening = [
         each
@@ -539,34 +540,32 @@ def guarded(
     later = Later()
     for each in listening:
         each.channel_class = channel
-        if unchanged is not None:
-            each.add_task = answering_polls(each.add_task, unchanged)  # type: ignore[method-assign,assignment]
+        if answers is not None:
+            each.add_task = answering_polls(each.add_task, answers)  # type: ignore[method-assign,assignment]
         if holds is not None:
             each.add_task = _holding(each.add_task, holds, later)  # type: ignore[method-assign,assignment]
 
 
 def answering_polls(
-    add_task: Callable[[Any], None], unchanged: Callable[[str, str], bool]
+    add_task: Callable[[Any], None], answers: Callable[[str, str | None, str, str], bool]
 ) -> Callable[[Any], None]:
     """``add_task`` that leaves an unchanged htmx poll to the loop's thread, which has
     just received it (:meth:`Guarded.received`): a poll that finds nothing new, most of
     a club evening's requests, is answered without handing it to a worker thread and
     back (issue 34: docs/performance.md), and never waits behind the requests the
-    workers are drawing. ``unchanged(path, query)`` reads one indexed row (the app's
-    :class:`~scorekeeper.web.polls.Unchanged`); only on SQLite, whose read never waits
-    on another connection: a PostgreSQL read waits on the network and on the pool, and
-    the loop's thread serves every connection. The app reads again as it answers: a
-    box saved between the two reads has its sheet drawn here, in the loop's thread."""
+    workers are drawing. ``answers(method, HX-Request, path, query)`` is the app's
+    :meth:`~scorekeeper.web.polls.Unchanged.answers` (one indexed row read); only on
+    SQLite, whose read never waits on another connection: a PostgreSQL read waits on
+    the network and on the pool, and the loop's thread serves every connection. The app
+    reads again as it answers: a box saved between the two reads has its sheet drawn
+    here, in the loop's thread."""
 
     def add(channel: Any) -> None:
         request = channel.requests[0] if getattr(channel, "receiving", False) and channel.requests else None
         if (
             request is not None
             and not request.error
-            and request.command == "GET"
-            and request.headers.get("HX_REQUEST") == "true"
-            and "since=" in request.query
-            and unchanged(request.path, request.query)
+            and answers(request.command, request.headers.get("HX_REQUEST"), request.path, request.query)
         ):
             channel.answer_here = True
             return
@@ -689,7 +688,7 @@ def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None
         server,
         *guard_settings(app.config),
         connection_limit=settings["connection_limit"],
-        unchanged=polls.unchanged if isinstance(polls, Unchanged) else None,
+        answers=polls.answers if isinstance(polls, Unchanged) else None,
     )
     sys.stdout.write(welcome(urls(host, port), local_only=loopback(host)))
     sys.stdout.flush()

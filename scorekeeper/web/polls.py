@@ -34,6 +34,15 @@ StartResponse = Callable[..., Any]
 Wsgi = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
+def is_poll(method: str, htmx: str | None, query: str) -> bool:
+    """An htmx poll: a GET from htmx (its ``HX-Request`` header ``true``) with ``since``.
+
+    >>> is_poll("GET", "true", "since=4"), is_poll("GET", None, "since=4"), is_poll("POST", "true", "since=4")
+    (True, False, False)
+    """
+    return method == "GET" and htmx == "true" and "since=" in query
+
+
 class Unchanged:
     """The app behind a layer that answers an unchanged htmx poll itself."""
 
@@ -53,15 +62,20 @@ class Unchanged:
         self.stamp = stamp
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        if (
-            environ.get("REQUEST_METHOD") == "GET"
-            and environ.get("HTTP_HX_REQUEST") == "true"
-            and "since=" in environ.get("QUERY_STRING", "")
-            and self.unchanged(environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
+        if self.answers(
+            environ.get("REQUEST_METHOD", ""),
+            environ.get("HTTP_HX_REQUEST"),
+            environ.get("PATH_INFO", ""),
+            environ.get("QUERY_STRING", ""),
         ):
             start_response("204 NO CONTENT", list(self.headers))
             return []
         return self.app(environ, start_response)
+
+    def answers(self, method: str, htmx: str | None, path: str, query: str) -> bool:
+        """Whether this layer answers the request itself (204): an htmx poll that finds
+        nothing new (``scorekeeper serve``'s loop asks it too, of a request just read)."""
+        return is_poll(method, htmx, query) and self.unchanged(path, query)
 
     def unchanged(self, path: str, query: str) -> bool:
         """Whether the poll at ``path`` with ``query`` finds what it already shows."""

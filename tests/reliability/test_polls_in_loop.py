@@ -15,6 +15,7 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from scorekeeper import serve
+from scorekeeper.web.polls import is_poll
 
 VERSION = "4"
 """The sheet's version: a poll with ``since=4`` finds nothing new."""
@@ -26,18 +27,19 @@ class Sheet:
     def __init__(self) -> None:
         self.slow = threading.Event()
         self.answered_by: list[tuple[str, str]] = []
-        self.checked: list[str] = []
 
-    def unchanged(self, path: str, query: str) -> bool:
-        self.checked.append(f"{path}?{query}")
-        return path == "/games/g1/sheet" and query == f"since={VERSION}"
+    def answers(self, method: str, htmx: str | None, path: str, query: str) -> bool:
+        """As the app's ``Unchanged.answers``: an htmx poll, of the sheet at its version."""
+        return is_poll(method, htmx, query) and path == "/games/g1/sheet" and query == f"since={VERSION}"
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         path = environ["PATH_INFO"]
         self.answered_by.append((path, threading.current_thread().name))
         if path == "/slow":
             self.slow.wait(10)
-        if environ.get("HTTP_HX_REQUEST") == "true" and self.unchanged(path, environ["QUERY_STRING"]):
+        if self.answers(
+            environ["REQUEST_METHOD"], environ.get("HTTP_HX_REQUEST"), path, environ["QUERY_STRING"]
+        ):
             start_response("204 No Content", [])
             return []
         body = f"the page {path}".encode()
@@ -52,7 +54,7 @@ def served() -> Iterator[tuple[int, Sheet]]:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
     server = create_server(sheet, host="127.0.0.1", port=port, threads=1, connection_limit=100)
-    serve.guarded(server, 0, 5.0, connection_limit=100, unchanged=sheet.unchanged)
+    serve.guarded(server, 0, 5.0, connection_limit=100, answers=sheet.answers)
     running = threading.Thread(target=server.run, name="loop", daemon=True)
     running.start()
     try:
