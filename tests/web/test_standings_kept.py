@@ -41,6 +41,19 @@ def _race(app: Flask, call: Callable[[], Any]) -> list[Any]:
     return results
 
 
+def _calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[tuple[Any, ...]]:
+    """``owner.name`` still called, each call's arguments noted in the list returned."""
+    made: list[tuple[Any, ...]] = []
+    call = getattr(owner, name)
+
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        made.append(args)
+        return call(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, noted)
+    return made
+
+
 def test_threads_asking_for_a_new_state_at_once_read_it_once(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,14 +97,7 @@ def test_the_projectors_answer_is_gzipped_once_per_state(
     (issue 34: 2.2 ms of gzip an answer at 300 tables); a browser that takes no gzip
     gets the same fragment plain."""
     event_id = start_event(client)
-    packed: list[int] = []
-    compress = gzip.compress
-
-    def counted(*args: Any, **kwargs: Any) -> bytes:
-        packed.append(1)
-        return compress(*args, **kwargs)
-
-    monkeypatch.setattr(gzip, "compress", counted)
+    packed = _calls(monkeypatch, gzip, "compress")
     url = f"/events/{event_id}/standings?since=old"
     answers = [client.get(url, headers={"HX-Request": "true", "Accept-Encoding": "gzip"}) for _ in range(3)]
     assert len(packed) == 1
@@ -143,24 +149,17 @@ def test_a_box_at_an_event_table_keeps_the_standings_without_reading_the_event(
     event_id = start_event(client)
     monkeypatch.setattr(standings, "KEPT", standings.Kept())
     game_id, players = tables_of(client, event_id)[0]
-    reads: list[int] = []
-    board = ledger_events.board
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(1)
-        return board(*args, **kwargs)
-
-    monkeypatch.setattr(ledger_events, "board", counted)
+    reads = _calls(monkeypatch, ledger_events, "board")
     recorded = client.post(
         f"/games/{game_id}/boxes/new",
         data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
     )
     assert recorded.status_code in (200, 303)
-    assert reads == []  # nothing of the event read in the writer's request
+    assert len(reads) == 0  # nothing of the event read in the writer's request
     with app.app_context():
         now = standings.now(event_id)
         again = standings.now(event_id)
-    assert reads == [1] and again is now
+    assert len(reads) == 1 and again is now
     assert now is not None and sum(t.boxes for t in now.board.tables) == 1
     with app.app_context():
         db = database.session()
