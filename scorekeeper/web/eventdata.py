@@ -429,36 +429,44 @@ def table_cards(event: EventView, number: int) -> list[TableCard]:
     return cards
 
 
-ROWS = 8192
-"""Standings lines kept drawn per process (a few hundred bytes each): every line of a
-few 1,000-player events."""
+LINE, WITHDRAWN_LINE = "        <tr>", '        <tr class="withdrawn">'
+"""How a standings line starts, indented as the table's other lines."""
 
 
 def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = False) -> Markup:
     """The standings table's lines, in one piece of markup (empty:
     no line). A projector's page is drawn again for every box of the evening (issue 34:
     the 900 lines of a 300-table evening took 36 ms of CPU a drawing); a box moves a few
-    players, but the rank of every line between their old and new places, so what
-    follows the rank is drawn once per process for the values it shows
-    (:func:`_standing_row`), the rank put before it here and the lines joined into one
-    piece of markup (a line each, the template escaped each of them again). ``entered``: the
-    round each player first played; ``link``: each name links to the player's page."""
-    drawn = current_app.extensions.get("scorekeeper.standing_rows")
+    players, but the rank of every line between their old and new places. So what
+    follows the rank is drawn once per process for the line whose values it shows
+    (:class:`.standings.ByIdentity`, found by the line: a line only moved to another
+    rank names the line it has its values from), or for those values
+    (:func:`_standing_row`); the rank is put before it here, and the lines joined into
+    one piece of markup (a line each, the template escaped each of them again).
+    ``entered``: the round each player first played; ``link``: each name links to the
+    player's page."""
+    extensions = current_app.extensions
+    drawn = extensions.get("scorekeeper.standing_rows")
     if drawn is None:
-        drawn = current_app.extensions.setdefault(
-            "scorekeeper.standing_rows", functools.lru_cache(maxsize=ROWS)(_standing_row)
+        drawn = extensions.setdefault(
+            "scorekeeper.standing_rows",
+            (standings.ByIdentity[str](), functools.lru_cache(maxsize=standings.LINES)(_standing_row)),
         )
+    by_line, by_values = drawn
     lines, ties, event_id = event.standings, event.entry.tie_breaks, event.id if link else ""
+
+    def rest(s: Standing) -> str:
+        # a line's values, so its player, are its entry's: the round he entered with them
+        return str(by_values(s.unranked, entered.get(s.player, 1), event_id, ties))
+
+    rests = by_line.each([s.values_line for s in lines], (event_id, ties), rest)
     last = len(lines) - 1
     rows = []
-    for n, s in enumerate(lines):
+    for n, (s, after) in enumerate(zip(lines, rests, strict=True)):
         tied = (n > 0 and lines[n - 1].rank == s.rank) or (n < last and lines[n + 1].rank == s.rank)
-        rest = drawn(s.unranked, entered.get(s.player, 1), event_id, ties)
         # nothing here but numbers and our own markup: the name is in what was drawn
-        start = '<tr class="withdrawn">' if s.withdrawn else "<tr>"
-        rows.append(
-            f'        {start}\n          <td class="num rank">{"=" if tied else ""}{s.rank}</td>\n{rest}'
-        )
+        start = WITHDRAWN_LINE if s.withdrawn else LINE
+        rows.append(f'{start}\n          <td class="num rank">{"=" if tied else ""}{s.rank}</td>\n{after}')
     return Markup("\n      ".join(rows))
 
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -38,6 +38,11 @@ EVENTS = 16
 """Events kept per process: a club runs one or two an evening."""
 
 T = TypeVar("T")
+L = TypeVar("L")
+
+LINES = 8192
+"""Standings lines kept drawn per process (a few hundred bytes each): every line of a
+few 1,000-player events."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,37 @@ class Kept:
 
 
 KEPT = Kept()
+
+
+class ByIdentity(Generic[T]):
+    """What was drawn of each standings line (or table), found by the line's identity
+    and how it is drawn (``how``): a new state's ranking keeps the lines whose values
+    and rank did not change as the same objects, and a line only moved to another rank
+    names the line it has its values from
+    (:func:`scorekeeper.engine.event.kept.ranking`; a table whose kept row did not
+    change is the same object too), so their drawings are found without hashing their
+    values (issue 34: 900 lines and 300 tables a state). Each line is held with its
+    drawing, so its identity is not another's while kept; emptied once it holds
+    ``size`` (a new evening's lines: start again). Threads may draw a line twice, never
+    a wrong one."""
+
+    def __init__(self, size: int = LINES) -> None:
+        self.size = size
+        self.found: dict[tuple[int, Hashable], tuple[Any, T]] = {}
+
+    def each(self, lines: Iterable[L], how: Hashable, draw: Callable[[L], T]) -> list[T]:
+        """What ``draw(line)`` made of each line drawn ``how``, made now the first time."""
+        found, drawn = self.found, []
+        for line in lines:
+            key = (id(line), how)
+            hit = found.get(key)
+            if hit is None or hit[0] is not line:
+                hit = (line, draw(line))
+                if len(found) >= self.size:
+                    found.clear()
+                found[key] = hit
+            drawn.append(hit[1])
+        return drawn
 
 
 def stamp_of(parts: tuple[object, ...]) -> str:

@@ -16,6 +16,7 @@ were, to the point.
 
 from __future__ import annotations
 
+import bisect
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -250,6 +251,9 @@ def standings(
 _TIE_PLACE = {"won": 0, "boxes": 1, "head_to_head": 2}
 """Where each tie-break's value is in a player's ``(won, boxes, head to head)``."""
 
+Key = tuple[float, ...]
+"""A player's place in the order: the score, then the tie-breaks' values."""
+
 
 def _picker(where: Sequence[int]) -> Callable[[tuple[float, ...]], tuple[float, ...]]:
     """The values at ``where``, as a tuple, from a player's ``(won, boxes, head to head)``.
@@ -265,65 +269,95 @@ def _picker(where: Sequence[int]) -> Callable[[tuple[float, ...]], tuple[float, 
     return lambda values: ()
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """Standings as ranked (``rows``), with what the next ranking of the same event is
+    made from (issue 34: a box at a 300-table evening changes the lines of three of its
+    900 players, and ranking them all again took 4 ms for every new state). Nothing here
+    is changed once made: the next ranking copies what it changes."""
+
+    rows: tuple[Standing, ...]
+    event: EventEntry
+    names: tuple[str, ...]
+    withdrawn: frozenset[str]
+    lines: Mapping[str, Line]
+    """The lines ranked (a copy of the tally's): a line that is the same object did not
+    change."""
+    extras: Mapping[str, tuple[float, ...]]
+    """What each player's byes add and penalties take away, in the order added."""
+    plain: Mapping[str, Key]
+    """Each player's key with head to head as 0."""
+    final: Mapping[str, Key]
+    """Each player's key as ordered (head to head in it)."""
+    level: Counter[Key]
+    """How many players share each plain key."""
+    order: tuple[str, ...]
+    index: Mapping[str, int]
+    """Each player's place in ``names`` (the order of players level on everything)."""
+    by_player: Mapping[str, Standing]
+
+
 def ranked(
     event: EventEntry, tally: Tally, names: Sequence[str], *, withdrawn: Sequence[str] = ()
 ) -> tuple[Standing, ...]:
     """The standings from the event's sums (kept, or :func:`total` of its tables):
     byes and penalties as the event says, ranked by score, then the tie-breaks in the
     event's order (head to head counts only against players level so far)."""
-    empty = Line()
-    lines = {p: tally.lines.get(p, empty) for p in names}
-    score = {p: line.score / SCALE for p, line in lines.items()}
-    byes = dict.fromkeys(names, 0)
-    for seating in event.seating:
-        for p in seating.byes:
-            if p not in score:
-                continue
-            byes[p] += 1
-            if event.bye == "average":
-                points, count = tally.rounds.get(seating.round, (0, 0))
-                score[p] += points / count / SCALE if count else 0
-            else:
-                score[p] += event.bye
-    penalty = dict.fromkeys(names, 0)
-    for pen in event.penalties:
-        if pen.player in penalty and not pen.withdrawn:
-            penalty[pen.player] += pen.points
-            score[pen.player] -= pen.points
+    return ranking(event, tally, names, withdrawn=withdrawn).rows
 
-    # Each player's key is made once (issue 34: 900 players ranked for every new state
-    # of a 300-table evening): the score, then the tie-breaks, head to head as 0 until
-    # the players level on all of it so far are known.
+
+def ranking(
+    event: EventEntry,
+    tally: Tally,
+    names: Sequence[str],
+    *,
+    withdrawn: Sequence[str] = (),
+    before: Ranking | None = None,
+) -> Ranking:
+    """:func:`ranked`'s standings with what the next ranking is made from; made from
+    ``before`` (the ranking of the same event's sums before a write) when the entry,
+    the players and the withdrawn are the same: only the players whose lines, byes or
+    penalties changed (and, with head to head, those level with them before or after)
+    are placed again, and a line whose values and rank did not change is the same
+    :class:`Standing` as before."""
+    names = tuple(names)
+    gone = frozenset(withdrawn)
+    extras, byes, penalty = _extras(event, tally, names)
+    if (
+        before is not None
+        and before.event is event
+        and before.names == names
+        and before.withdrawn == gone
+        and len(before.index) == len(names)
+    ):
+        return _placed_again(before, tally, extras, byes, penalty)
+    lines = {p: tally.lines.get(p, EMPTY) for p in names}
+    score = {p: line.score / SCALE for p, line in lines.items()}
+    for p, added in extras.items():  # as _score adds them
+        for extra in added:
+            score[p] += extra
+    # Each player's key is made once, as _plain_key makes it (issue 34: 900 players
+    # ranked for a 300-table evening's first state).
     where = [_TIE_PLACE[tie] for tie in event.tie_breaks]
     pick = _picker(where)
-    plain: dict[str, tuple[float, ...]] = {
-        p: (round(score[p], 6), *pick((line.won / SCALE, line.boxes, 0))) for p, line in lines.items()
-    }
+    plain = {p: (round(score[p], 6), *pick((line.won / SCALE, line.boxes, 0))) for p, line in lines.items()}
     level = Counter(plain.values())
-    h2h = dict.fromkeys(names, 0.0)
+    h2h = dict.fromkeys(names, 0.0)  # shown, if not a tie-break
     for p, key in plain.items():  # only pairs that met: level ones count
         if level[key] > 1:
-            for q, owed in lines[p].versus.items():
-                if q in plain and plain[q] == key:
-                    h2h[p] += owed / 2
-    final = plain
-    if 2 in where and any(h2h.values()):
-        final = dict(plain)
-        for p, value in h2h.items():
-            if value:  # h2h 0: the same key
-                final[p] = tuple(
-                    round(value, 6) if w == 2 else k for w, k in zip((-1, *where), plain[p], strict=True)
-                )
+            h2h[p] = _head_to_head(lines[p], key, plain)
+    final = dict(plain)
+    if 2 in where:
+        final.update((p, _final_key(plain[p], value, where)) for p, value in h2h.items() if value)
     # Stable, as sorting the negated keys was: players level on everything keep the
     # order of ``names``.
-    order = sorted(names, key=final.__getitem__, reverse=True)
+    order = tuple(sorted(names, key=final.__getitem__, reverse=True))
     rows: list[Standing] = []
-    gone = set(withdrawn)
     rank, above = 0, None
     for place, p in enumerate(order, start=1):
-        line = lines[p]
         if final[p] != above:  # level with the line above: its rank
             rank, above = place, final[p]
+        line = lines[p]
         rows.append(
             Standing(
                 rank,
@@ -332,13 +366,179 @@ def ranked(
                 line.games,
                 line.won / SCALE,
                 line.boxes,
-                byes[p],
-                penalty[p],
+                byes.get(p, 0),
+                penalty.get(p, 0),
                 h2h[p],
                 p in gone,
             )
         )
-    return tuple(rows)
+    return Ranking(
+        tuple(rows),
+        event,
+        names,
+        gone,
+        dict(tally.lines),
+        extras,
+        plain,
+        final,
+        level,
+        order,
+        {p: n for n, p in enumerate(names)},
+        {s.player: s for s in rows},
+    )
+
+
+EMPTY = Line()
+
+
+def _extras(
+    event: EventEntry, tally: Tally, names: Sequence[str]
+) -> tuple[dict[str, tuple[float, ...]], Counter[str], Counter[str]]:
+    """What the byes add to each player's score (as the event scores a bye: the round's
+    average, or points) and the penalties take away, in that order; each player's byes
+    and penalty points."""
+    known = set(names)
+    extras: dict[str, tuple[float, ...]] = {}
+    byes: Counter[str] = Counter()
+    penalty: Counter[str] = Counter()
+    for seating in event.seating:
+        for p in seating.byes:
+            if p not in known:
+                continue
+            byes[p] += 1
+            if event.bye == "average":
+                points, count = tally.rounds.get(seating.round, (0, 0))
+                extras[p] = (*extras.get(p, ()), points / count / SCALE if count else 0)
+            else:
+                extras[p] = (*extras.get(p, ()), event.bye)
+    for pen in event.penalties:
+        if pen.player in known and not pen.withdrawn:
+            penalty[pen.player] += pen.points
+            extras[pen.player] = (*extras.get(pen.player, ()), -pen.points)
+    return extras, byes, penalty
+
+
+def _score(line: Line, extras: tuple[float, ...] | None) -> float:
+    score = line.score / SCALE
+    for extra in extras or ():
+        score += extra
+    return score
+
+
+def _plain_key(line: Line, extras: tuple[float, ...] | None, where: Sequence[int]) -> Key:
+    """A player's key, head to head as 0 until the players level on all of it so far
+    are known."""
+    values = (line.won / SCALE, line.boxes, 0)
+    return (round(_score(line, extras), 6), *(values[w] for w in where))
+
+
+def _head_to_head(line: Line, key: Key, plain: Mapping[str, Key]) -> float:
+    """A player's score against those level with him on ``key``, the plain keys."""
+    h2h = 0.0
+    for q, owed in line.versus.items():
+        if plain.get(q) == key:
+            h2h += owed / 2
+    return h2h
+
+
+def _final_key(plain: Key, h2h: float, where: Sequence[int]) -> Key:
+    if not h2h or 2 not in where:  # head to head 0, or not a tie-break: the plain key
+        return plain
+    return tuple(round(h2h, 6) if w == 2 else k for w, k in zip((-1, *where), plain, strict=True))
+
+
+def _standing(
+    rank: int,
+    p: str,
+    line: Line,
+    extras: tuple[float, ...] | None,
+    byes: int,
+    penalty: int,
+    h2h: float,
+    gone: frozenset[str],
+) -> Standing:
+    return Standing(
+        rank, p, _score(line, extras), line.games, line.won / SCALE, line.boxes, byes, penalty, h2h, p in gone
+    )
+
+
+def _placed_again(
+    before: Ranking,
+    tally: Tally,
+    extras: dict[str, tuple[float, ...]],
+    byes: Counter[str],
+    penalty: Counter[str],
+) -> Ranking:
+    """The ranking after ``before`` with only what changed placed again (see
+    :func:`ranking`)."""
+    was = before.lines
+    changed = {p for p in before.names if tally.lines.get(p) is not was.get(p)}
+    changed |= {p for p in extras.keys() | before.extras.keys() if extras.get(p) != before.extras.get(p)}
+    event = before.event
+    where = [_TIE_PLACE[tie] for tie in event.tie_breaks]
+    plain = dict(before.plain)
+    level = Counter(before.level)
+    groups: set[Key] = set()
+    for p in changed:
+        was_key, plain[p] = plain[p], _plain_key(tally.lines.get(p, EMPTY), extras.get(p), where)
+        level[was_key] -= 1
+        level[plain[p]] += 1
+        groups |= {was_key, plain[p]}
+    # whose head to head may have changed: the players level with a changed one,
+    # before or after
+    again = changed | {p for p, key in plain.items() if key in groups}
+    final = dict(before.final)
+    h2h: dict[str, float] = {}
+    for p in again:
+        level_with = level[plain[p]] > 1
+        h2h[p] = _head_to_head(tally.lines.get(p, EMPTY), plain[p], plain) if level_with else 0.0
+        final[p] = _final_key(plain[p], h2h[p], where)
+    moved = [p for p in again if final[p] != before.final[p]]
+    old = before.by_player
+    # whose values changed: a player level with a changed one may keep his head to head
+    revalued = changed | {p for p in again if h2h[p] != old[p].head_to_head}
+    order = list(before.order)
+    index = before.index
+
+    def placed(keys: Mapping[str, Key]) -> Callable[[str], tuple[Key, int]]:
+        return lambda p: (tuple(-v for v in keys[p]), index[p])
+
+    was_at = placed(before.final)
+    for p in moved:  # the others keep their keys: the order stays sorted
+        at = bisect.bisect_left(order, was_at(p), key=was_at)
+        assert order[at] == p
+        del order[at]
+    now_at = placed(final)
+    for p in moved:
+        order.insert(bisect.bisect_left(order, now_at(p), key=now_at), p)
+    rows: list[Standing] = []
+    gone = before.withdrawn
+    rank, above = 0, None
+    for place, p in enumerate(order, start=1):
+        key = final[p]
+        if key != above:
+            rank, above = place, key
+        s = old[p]
+        if p in revalued:
+            line = tally.lines.get(p, EMPTY)
+            s = _standing(rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone)
+        elif s.rank != rank:
+            s = s.at_rank(rank)
+        rows.append(s)
+    return Ranking(
+        tuple(rows),
+        event,
+        before.names,
+        gone,
+        dict(tally.lines),
+        extras,
+        plain,
+        final,
+        level,
+        tuple(order),
+        index,
+        {s.player: s for s in rows},
+    )
 
 
 __all__ = [
@@ -347,10 +547,12 @@ __all__ = [
     "Counted",
     "Counting",
     "Line",
+    "Ranking",
     "Tally",
     "difference",
     "names_of",
     "ranked",
+    "ranking",
     "result_of",
     "scaled_points",
     "standings",

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ... import records, store
 from ...engine.event import EventEntry, Standing, TableResult
-from ...engine.event.kept import Tally, names_of, ranked
+from ...engine.event.kept import Ranking, Tally, names_of, ranking
 from ...engine.substitutes import Substitute, read_substitutes
 from ...engine.vocabulary import TableStatus
 from ...store.events import LoadedEvent
@@ -208,6 +208,9 @@ class Board:
     entry: EventEntry | None = dataclasses.field(default=None, compare=False, repr=False)
     """The entry (its seating) the tables were made from: the next board, made from the
     same entry, makes only the tables whose rows changed."""
+    ranking: Ranking | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The standings as ranked: the next board places again only the players whose
+    lines changed."""
 
     @property
     def substitutes(self) -> dict[str, tuple[Substitute, ...]]:
@@ -255,14 +258,22 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
     names = names_of(event.entry.entrants, [table.of_record for table in kept.tables.values()])
     lent, changed = _since(before, event.entry, kept)
     every = table_states(event.entry, results, ended, None, subs, before=lent, changed=changed)
+    ranks = ranking(
+        event.entry,
+        Tally(kept.lines, kept.rounds),
+        names,
+        withdrawn=event.withdrawn,
+        before=before.ranking if before else None,
+    )
     return Board(
-        ranked(event.entry, Tally(kept.lines, kept.rounds), names, withdrawn=event.withdrawn),
+        ranks.rows,
         tuple(t for t in every if t.round == event.row.current_round),
         results,
         ended,
         kept,
         every,
         event.entry,
+        ranks,
     )
 
 

@@ -3,7 +3,7 @@ director's writes, each with an Idempotency-Key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from flask import Response, abort, current_app, jsonify, request, url_for
@@ -94,22 +94,47 @@ class Pieces:
         self.written: dict[Hashable, str] = {}
         self.entries: dict[int, tuple[EventEntry, str]] = {}
         self.ranked: dict[Hashable, tuple[str, str]] = {}
+        self.lines = standings.ByIdentity[tuple[str, str]]()
+        self.tables_written = standings.ByIdentity[str]()
 
-    def of(self, key: Hashable, value: Callable[[], Any]) -> str:
-        """``value()`` written, once for ``key``."""
-        return _kept(self.written, key, lambda: self.dumps(value()), PIECES)
+    def _table(self, t: events.TableState) -> str:
+        key = (
+            t.round,
+            t.table,
+            t.game,
+            t.players,
+            t.status,
+            t.boxes,
+            tuple(t.totals.items()),
+            t.scored,
+            t.substitutes,
+        )
+        return _kept(self.written, key, lambda: self.dumps(t.to_json()), PIECES)
 
-    def standing(self, s: Standing) -> str:
-        """A standing written: its rank put in the piece written once for the rest of its
-        values (a box moves the rank of every line between its players' old and new
-        places)."""
+    def standings(self, rows: Sequence[Standing]) -> str:
+        """The standings written: each line's rank put in the piece written once for the
+        rest of its values (a box moves the rank of every line between its players' old
+        and new places), found by the line whose values it has
+        (:class:`.standings.ByIdentity`) or by the values."""
+        cuts = self.lines.each([s.values_line for s in rows], None, self._cut)
+        return (
+            "[" + ", ".join(f"{head}{s.rank}{tail}" for s, (head, tail) in zip(rows, cuts, strict=True)) + "]"
+        )
+
+    def tables(self, tables: Sequence[events.TableState]) -> str:
+        """The tables written, each found by the table (the next state keeps a table
+        whose kept row did not change: :func:`scorekeeper.ledger.events.table_states`),
+        or by its values."""
+        return "[" + ", ".join(self.tables_written.each(tables, None, self._table)) + "]"
+
+    def _cut(self, s: Standing) -> tuple[str, str]:
+        """A standing's piece before its rank and after it, once for its values."""
 
         def cut() -> tuple[str, str]:
             head, _, tail = self.dumps({**s.to_json(), "rank": -1}).partition(RANK)
             return head + RANK[:-2], tail
 
-        head, tail = _kept(self.ranked, s.unranked, cut, PIECES)
-        return f"{head}{s.rank}{tail}"
+        return _kept(self.ranked, s.unranked, cut, PIECES)
 
     def entry(self, entry: EventEntry) -> str:
         """The event's entry written, once for the entry as read (a box at a table keeps
@@ -152,29 +177,11 @@ def event_json_text(event: store.events.LoadedEvent, board: events.Board) -> str
     """``current_app.json.dumps(event_json(event, board))``, the same text, from the
     pieces written before: each standing, each table and the entry."""
     pieces = _pieces()
-    tables = (
-        pieces.of(
-            (
-                "table",
-                t.round,
-                t.table,
-                t.game,
-                t.players,
-                t.status,
-                t.boxes,
-                tuple(t.totals.items()),
-                t.scored,
-                t.substitutes,
-            ),
-            t.to_json,
-        )
-        for t in board.tables
-    )
     fields = _event_fields(
         event,
         Written(pieces.entry(event.entry)),
-        Written("[" + ", ".join(pieces.standing(s) for s in board.standings) + "]"),
-        Written("[" + ", ".join(tables) + "]"),
+        Written(pieces.standings(board.standings)),
+        Written(pieces.tables(board.tables)),
     )
     dumps = pieces.dumps
     keys = sorted(fields) if getattr(current_app.json, "sort_keys", False) else list(fields)
