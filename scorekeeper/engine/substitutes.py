@@ -129,6 +129,8 @@ def _hand(hand: object, seat: Any) -> object:
 def counted(result: TableResult, substitutes: Sequence[Substitute]) -> TableResult:
     """The result with each seat under the player it counts for (E5): the seat's own
     name unless the director named its substitute."""
+    if not substitutes:  # the result itself (read for every table of every new state)
+        return result
     names = counted_for(result.players, substitutes)
     if all(seat == name for seat, name in names.items()):
         return result

@@ -474,11 +474,9 @@ def _standing_row(values: tuple[Any, ...], entered: int, event_id: str, ties: tu
     """A line of the standings after its rank, from a standing's ``values`` after its
     rank (``event_id``: the name links to the player's page in that event)."""
     s = Standing(0, *values)
-    template = current_app.jinja_env.get_template("events/_standing_row.html")
+    row = current_app.jinja_env.get_template("events/_standing_row.html").module.row  # type: ignore[attr-defined]
     cells = Markup("".join(f'<td class="num">{_tie_value(s, tie)}</td>' for tie in ties))
-    return Markup(
-        template.render(s=s, entered=entered, event_id=event_id, score=shown_number(s.score), ties=cells)
-    )
+    return Markup(row(s, entered, event_id, shown_number(s.score), cells))
 
 
 def shown_number(value: float) -> str:

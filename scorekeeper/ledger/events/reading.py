@@ -233,7 +233,11 @@ def kept_now(db: Session, event_id: str, before: store.kept.Kept | None = None) 
     changed since are read); computed from its games when it has none kept yet."""
     if before is not None and before.version >= 0:
         changed = store.kept.read(db, event_id, since=before.version)
-        if changed is not None and changed.built == before.built:
+        if changed is not None and changed.built != before.built:
+            # built again since (a director's write): every row was written then, after
+            # the version read before, so every row was read
+            return changed
+        if changed is not None:
             return store.kept.Kept(
                 changed.version,
                 changed.built,
