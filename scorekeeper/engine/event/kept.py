@@ -66,7 +66,9 @@ class Counted:
 class Line:
     """One player's sums: ``score`` and ``won`` in :data:`SCALE`-ths, games played,
     boxes won, and against each player met the sum of their nets' differences (twice
-    the head-to-head score)."""
+    the head-to-head score): what one has against another is the opposite of what the
+    other has against him (a ranking made from the one before finds whose head to head
+    a changed line may change by it)."""
 
     score: int = 0
     games: int = 0
@@ -289,8 +291,6 @@ class Ranking:
     """Each player's key with head to head as 0."""
     final: Mapping[str, Key]
     """Each player's key as ordered (head to head in it)."""
-    level: Counter[Key]
-    """How many players share each plain key."""
     order: tuple[str, ...]
     index: Mapping[str, int]
     """Each player's place in ``names`` (the order of players level on everything)."""
@@ -317,7 +317,7 @@ def ranking(
     """:func:`ranked`'s standings with what the next ranking is made from; made from
     ``before`` (the ranking of the same event's sums before a write) when the entry,
     the players and the withdrawn are the same: only the players whose lines, byes or
-    penalties changed (and, with head to head, those level with them before or after)
+    penalties changed (and those they met, whose head to head may have changed)
     are placed again, and a line whose values and rank did not change is the same
     :class:`Standing` as before."""
     names = tuple(names)
@@ -381,7 +381,6 @@ def ranking(
         extras,
         plain,
         final,
-        level,
         order,
         {p: n for n, p in enumerate(names)},
         {s.player: s for s in rows},
@@ -477,40 +476,40 @@ def _placed_again(
     event = before.event
     where = [_TIE_PLACE[tie] for tie in event.tie_breaks]
     plain = dict(before.plain)
-    level = Counter(before.level)
-    groups: set[Key] = set()
+    met: set[str] = set()
     for p in changed:
-        was_key, plain[p] = plain[p], _plain_key(tally.lines.get(p, EMPTY), extras.get(p), where)
-        level[was_key] -= 1
-        level[plain[p]] += 1
-        groups |= {was_key, plain[p]}
-    # whose head to head may have changed: the players level with a changed one,
-    # before or after
-    again = changed | {p for p, key in plain.items() if key in groups}
+        line = tally.lines.get(p, EMPTY)
+        plain[p] = _plain_key(line, extras.get(p), where)
+        met.update(line.versus, was.get(p, EMPTY).versus)
+    # Whose head to head may have changed: a player's is his score against those he
+    # met who are level with him, so the changed players' and those they met.
+    again = changed | {p for p in met if p in plain}
     final = dict(before.final)
     h2h: dict[str, float] = {}
     for p in again:
-        level_with = level[plain[p]] > 1
-        h2h[p] = _head_to_head(tally.lines.get(p, EMPTY), plain[p], plain) if level_with else 0.0
+        h2h[p] = _head_to_head(tally.lines.get(p, EMPTY), plain[p], plain)
         final[p] = _final_key(plain[p], h2h[p], where)
     moved = [p for p in again if final[p] != before.final[p]]
     old = before.by_player
-    # whose values changed: a player level with a changed one may keep his head to head
+    # whose values changed: a player who met a changed one may keep his head to head
     revalued = changed | {p for p in again if h2h[p] != old[p].head_to_head}
-    order = list(before.order)
     index = before.index
 
     def placed(keys: Mapping[str, Key]) -> Callable[[str], tuple[Key, int]]:
-        return lambda p: (tuple(-v for v in keys[p]), index[p])
+        """Where a player is in the order read from its end: players level on
+        everything in the order of ``names``."""
+        return lambda p: (keys[p], -index[p])
 
+    ascending = list(reversed(before.order))
     was_at = placed(before.final)
     for p in moved:  # the others keep their keys: the order stays sorted
-        at = bisect.bisect_left(order, was_at(p), key=was_at)
-        assert order[at] == p
-        del order[at]
+        at = bisect.bisect_left(ascending, was_at(p), key=was_at)
+        assert ascending[at] == p
+        del ascending[at]
     now_at = placed(final)
     for p in moved:
-        order.insert(bisect.bisect_left(order, now_at(p), key=now_at), p)
+        bisect.insort(ascending, p, key=now_at)
+    order = ascending[::-1]
     rows: list[Standing] = []
     gone = before.withdrawn
     rank, above = 0, None
@@ -534,7 +533,6 @@ def _placed_again(
         extras,
         plain,
         final,
-        level,
         tuple(order),
         index,
         {s.player: s for s in rows},
