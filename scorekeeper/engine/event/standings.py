@@ -137,11 +137,12 @@ class Standing:
     penalty: int = 0
     head_to_head: float = 0
     withdrawn: bool = False
-    origin: Standing | None = field(default=None, compare=False, repr=False)
+    origin: Standing | None = field(default=None, init=False, compare=False, repr=False)
     """The line, of this ranking or one before, whose values after the rank this one
     has, when it was only moved to another rank (a box moves the ranks of every line
     between its players' old and new places): what was drawn of those values once is
-    found by it (issue 34). None: this line is its own."""
+    found by it (issue 34). None: this line is its own. Set by :meth:`at_rank` alone
+    (a line made or replaced with other values is its own)."""
 
     def at_rank(self, rank: int) -> Standing:
         """This line moved to ``rank``, its values from the same line (:attr:`origin`).
@@ -152,6 +153,8 @@ class Standing:
         >>> moved = line.at_rank(2)
         >>> moved == Standing(2, "Ann", 12.0, 2), moved.origin is line, moved.at_rank(1).origin is line
         (True, True, True)
+        >>> dataclasses.replace(moved, score=13.0).origin is None  # other values: its own
+        True
         """
         moved = object.__new__(Standing)
         moved.__dict__.update(self.__dict__, rank=rank, origin=self.values_line)
