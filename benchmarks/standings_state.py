@@ -9,7 +9,8 @@ projector polls it), taking the process's CPU time around each: every other stat
 JSON first, else the page first. The median of each, first (the read and the drawing)
 and second (the drawing alone), is what a state costs.
 
-``python -m benchmarks.standings_state --tables 300``
+``python -m benchmarks.standings_state --tables 300``; later in the evening, every table
+played and a few boxes between two asks: ``--opened 300 --played 600 --boxes 3``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ from .club import start_event
 from .request_mix import SECRET, Mix, Phone, Projector, Table, _box, _open, _standings_page
 
 
-def run(tables: int = 300, states: int = 40, opened: int = 30, seed: int = 34) -> dict[str, Any]:
+def run(
+    tables: int = 300, states: int = 40, opened: int = 30, seed: int = 34, played: int = 0, boxes: int = 1
+) -> dict[str, Any]:
+    """``played`` boxes at random open tables first (later in the evening: every player
+    placed by what he won), then ``boxes`` boxes a state."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="scorekeeper-state-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'state.sqlite3'}"
@@ -47,6 +52,8 @@ def run(tables: int = 300, states: int = 40, opened: int = 30, seed: int = 34) -
         ]
         for table in seated:
             _open(mix, table)
+        for _ in range(played):
+            _box(mix, rng.choice(seated))
         projector = Projector()
         _standings_page(mix, event.id, projector)
         spent: dict[str, list[float]] = {
@@ -68,7 +75,8 @@ def run(tables: int = 300, states: int = 40, opened: int = 30, seed: int = 34) -
             _standings_page(mix, event.id, projector)
 
         for n in range(states):
-            _box(mix, rng.choice(seated))
+            for _ in range(boxes):
+                _box(mix, rng.choice(seated))
             if n % 2:
                 timed("json first", as_json)
                 timed("page second", page)
@@ -78,6 +86,9 @@ def run(tables: int = 300, states: int = 40, opened: int = 30, seed: int = 34) -
     return {
         "tables": tables,
         "states": states,
+        "opened": opened,
+        "played": played,
+        "boxes": boxes,
         "cpu_ms_median": {kind: round(statistics.median(times), 2) for kind, times in spent.items()},
         "load": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
     }
@@ -87,8 +98,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--states", type=int, default=40)
+    parser.add_argument("--opened", type=int, default=30, help="tables whose phones play")
+    parser.add_argument("--played", type=int, default=0, help="boxes played before the states timed")
+    parser.add_argument("--boxes", type=int, default=1, help="boxes a state")
     args = parser.parse_args()
-    sys.stdout.write(json.dumps(run(args.tables, args.states), indent=1) + "\n")
+    result = run(args.tables, args.states, args.opened, played=args.played, boxes=args.boxes)
+    sys.stdout.write(json.dumps(result, indent=1) + "\n")
 
 
 if __name__ == "__main__":
