@@ -239,3 +239,13 @@ def test_a_ranking_after_a_box_keeps_the_lines_that_did_not_move() -> None:
     )
     same = [s.player for s in third.rows if s is {t.player: t for t in after.rows}[s.player]]
     assert same == ["P5", "P0", "P1", "P3", "P4"]  # P2's line is new, with the same values
+
+
+def test_a_moved_lines_origin_is_not_part_of_the_contract() -> None:
+    """``Standing.origin`` is the process's own (what a drawing is found by): a line
+    moved to another rank writes and reads the same JSON as any other (the API's
+    schema does not name it either: tests/web/test_standings_kept.py)."""
+    moved = Standing(3, "Ann", 12.0, 2).at_rank(2)
+    assert "origin" not in moved.to_json()
+    assert Standing.from_json({**moved.to_json(), "origin": "Bob"}) == moved
+    assert Standing.from_json(moved.to_json()).origin is None

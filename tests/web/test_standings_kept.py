@@ -16,8 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import records, store
+from scorekeeper.engine.event import Standing
 from scorekeeper.ledger import events as ledger_events
 from scorekeeper.web import database, invite, standings
+from scorekeeper.web.openapi.shapes import schema_of
 from tests.web.test_event_pages import start_event
 
 RACERS = 6
@@ -273,3 +275,11 @@ def test_the_event_json_is_written_from_its_pieces_as_a_whole_dump_writes_it(
         assert scores[players[1]] > 0  # the box's winner gained
         # the table and its players' lines (a rank alone is not written again)
         assert written - before == 1 + len(players)
+
+
+def test_the_api_schema_of_a_standing_names_no_origin() -> None:
+    """``Standing.origin`` (what a moved line's drawing is found by) is not read from
+    JSON, so the API's schema of a standing does not name it."""
+    schema = schema_of(Standing)
+    assert "origin" not in schema["properties"]
+    assert set(schema["properties"]) == set(Standing(1, "Ann", 0.0).to_json())

@@ -256,6 +256,9 @@ _TIE_PLACE = {"won": 0, "boxes": 1, "head_to_head": 2}
 Key = tuple[float, ...]
 """A player's place in the order: the score, then the tie-breaks' values."""
 
+EMPTY = Line()
+"""The line of a player with no sums yet."""
+
 
 def _picker(where: Sequence[int]) -> Callable[[tuple[float, ...]], tuple[float, ...]]:
     """The values at ``where``, as a tuple, from a player's ``(won, boxes, head to head)``.
@@ -385,9 +388,6 @@ def ranking(
         {p: n for n, p in enumerate(names)},
         {s.player: s for s in rows},
     )
-
-
-EMPTY = Line()
 
 
 def _extras(

@@ -197,7 +197,7 @@ class Standing:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Standing:
-        named = {f.name for f in dataclasses.fields(cls)}
+        named = {f.name for f in dataclasses.fields(cls) if f.init}
         return cls(**{k: v for k, v in data.items() if k in named})
 
 
