@@ -94,29 +94,15 @@ class Pieces:
         self.written: dict[Hashable, str] = {}
         self.entries: dict[int, tuple[EventEntry, str]] = {}
         self.ranked: dict[Hashable, tuple[str, str]] = {}
-        self.lines = standings.ByIdentity[tuple[str, str]]()
+        self.lines_written = standings.ByIdentity[tuple[str, str]]()
         self.tables_written = standings.ByIdentity[str]()
-
-    def _table(self, t: events.TableState) -> str:
-        key = (
-            t.round,
-            t.table,
-            t.game,
-            t.players,
-            t.status,
-            t.boxes,
-            tuple(t.totals.items()),
-            t.scored,
-            t.substitutes,
-        )
-        return _kept(self.written, key, lambda: self.dumps(t.to_json()), PIECES)
 
     def standings(self, rows: Sequence[Standing]) -> str:
         """The standings written: each line's rank put in the piece written once for the
         rest of its values (a box moves the rank of every line between its players' old
         and new places), found by the line whose values it has
         (:class:`.standings.ByIdentity`) or by the values."""
-        cuts = self.lines.each([s.values_line for s in rows], None, self._cut)
+        cuts = self.lines_written.each([s.values_line for s in rows], None, self._cut)
         return (
             "[" + ", ".join(f"{head}{s.rank}{tail}" for s, (head, tail) in zip(rows, cuts, strict=True)) + "]"
         )
@@ -135,6 +121,20 @@ class Pieces:
             return head + RANK[:-2], tail
 
         return _kept(self.ranked, s.unranked, cut, PIECES)
+
+    def _table(self, t: events.TableState) -> str:
+        key = (
+            t.round,
+            t.table,
+            t.game,
+            t.players,
+            t.status,
+            t.boxes,
+            tuple(t.totals.items()),
+            t.scored,
+            t.substitutes,
+        )
+        return _kept(self.written, key, lambda: self.dumps(t.to_json()), PIECES)
 
     def entry(self, entry: EventEntry) -> str:
         """The event's entry written, once for the entry as read (a box at a table keeps
