@@ -348,13 +348,14 @@ def _version(sheet: bytes) -> int:
     return int(found.group(1))
 
 
-async def project(night: Evening, phone: Phone, event_id: str, page: bool) -> None:
+async def project(night: Evening, phone: Phone, event_id: str, page: bool, shown: dict[int, str]) -> None:
     """A projector on the standings, every :data:`POLL_SECONDS` from a random moment:
-    the page (when the app has it; opened once, then polled as htmx polls it), or the
-    event's JSON, whose tables must count every box acknowledged before the poll was
-    sent."""
+    the page (when the app has it; opened once for the evening, then polled as htmx
+    polls it, across rounds: ``shown`` keeps the stamp each projector's page shows), or
+    the event's JSON, whose tables must count every box acknowledged before the poll
+    was sent."""
     beat = time.perf_counter() + random.uniform(0, POLL_SECONDS)
-    stamp = ""
+    stamp = shown.get(id(phone), "")
     while (beat := beat + POLL_SECONDS) < night.ends:
         await asyncio.sleep(max(0.0, beat - time.perf_counter()))
         if page:
@@ -369,14 +370,14 @@ async def project(night: Evening, phone: Phone, event_id: str, page: bool) -> No
                 expect=(200, 204),
             )
             if found is not None and found[0] == 200:
-                shown = STAMP.search(found[2])
-                stamp = shown.group(1).decode() if shown else ""
+                drawn = STAMP.search(found[2])
+                stamp = shown[id(phone)] = drawn.group(1).decode() if drawn else ""
             continue
         acknowledged = night.recorded
         answer = await night.timed("standings", phone, "GET", f"/api/v1/events/{event_id}")
         if answer is not None:
-            shown = sum(t["boxes"] for t in json.loads(answer[2])["tables"])
-            if shown < acknowledged:
+            counted = sum(t["boxes"] for t in json.loads(answer[2])["tables"])
+            if counted < acknowledged:
                 night.stale_standings += 1
 
 
@@ -412,6 +413,7 @@ async def evening(
     gc.freeze()
     night.started = time.perf_counter()
     rounds_cpu, rounds_sent = 0.0, 0
+    shown: dict[int, str] = {}  # each projector's page stays open from round to round
     for number in range(1, ROUNDS + 1):
         tables = await _tables_now(director, event.id, event.secret)
 
@@ -423,7 +425,7 @@ async def evening(
         night.recorded = 0
         night.ends = time.perf_counter() + seconds / ROUNDS
         work = [
-            project(night, p, event.id, page and n < PROJECTORS)
+            project(night, p, event.id, page and n < PROJECTORS, shown)
             for n, p in enumerate(projectors)
             if page or n < PROJECTORS
         ]
