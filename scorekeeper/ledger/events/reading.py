@@ -205,12 +205,10 @@ class Board:
     """The kept standings as read: the next board reads only the rows changed since."""
     every_table: tuple[TableState, ...] = dataclasses.field(default=(), compare=False, repr=False)
     """The tables of every round (the pages' view), made as :func:`table_states` makes them."""
-    entry: EventEntry | None = dataclasses.field(default=None, compare=False, repr=False)
-    """The entry (its seating) the tables were made from: the next board, made from the
-    same entry, makes only the tables whose rows changed."""
     ranking: Ranking | None = dataclasses.field(default=None, compare=False, repr=False)
-    """The standings as ranked: the next board places again only the players whose
-    lines changed."""
+    """The standings as ranked, and the entry (its seating) they and the tables were
+    made from: the next board, made from the same entry, places again only the players
+    whose lines changed and makes only the tables whose rows changed."""
 
     @property
     def substitutes(self) -> dict[str, tuple[Substitute, ...]]:
@@ -233,11 +231,11 @@ def kept_now(db: Session, event_id: str, before: store.kept.Kept | None = None) 
     changed since are read); computed from its games when it has none kept yet."""
     if before is not None and before.version >= 0:
         changed = store.kept.read(db, event_id, since=before.version)
-        if changed is not None and changed.built != before.built:
-            # built again since (a director's write): every row was written then, after
-            # the version read before, so every row was read
-            return changed
         if changed is not None:
+            if changed.built != before.built:
+                # built again since (a director's write): every row was written then,
+                # after the version read before, so every row was read
+                return changed
             return store.kept.Kept(
                 changed.version,
                 changed.built,
@@ -276,7 +274,6 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
         ended,
         kept,
         every,
-        event.entry,
         ranks,
     )
 
@@ -287,7 +284,13 @@ def _since(
     """What the board before lends the next one's tables: its tables by place, and the
     games and places (before and now) whose kept rows are not the ones it was made from;
     nothing when the entry, its seating, is not the one it was made from."""
-    if before is None or before.entry is not entry or before.kept is None or not before.every_table:
+    if (
+        before is None
+        or before.ranking is None
+        or before.ranking.event is not entry
+        or before.kept is None
+        or not before.every_table
+    ):
         return None, frozenset()
     was = before.kept.tables
     changed: set[str | tuple[int, int]] = set()
