@@ -99,6 +99,24 @@ def tallies(draw: st.DrawFn) -> Tally:
     return Tally(lines, rounds)
 
 
+def _event(
+    names: Sequence[str],
+    ties: Sequence[TieBreak],
+    byes: Sequence[str],
+    bye: str | int,
+    penalized: Sequence[tuple[str, int, bool]] = (),
+) -> EventEntry:
+    """An event of ``names`` with one round's ``byes`` (no table: the sums are drawn)."""
+    return EventEntry(
+        "x",
+        tuple(names),
+        seating=(Seating(1, (), tuple(byes)),),
+        tie_breaks=tuple(ties),
+        bye=bye,  # type: ignore[arg-type]
+        penalties=tuple(Penalty(p, points, "late", withdrawn=gone) for p, points, gone in penalized),
+    )
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     tally=tallies(),
@@ -118,14 +136,7 @@ def test_ranked_is_the_ranking_as_first_written(
     penalized: list[tuple[str, int, bool]],
     withdrawn: list[str],
 ) -> None:
-    event = EventEntry(
-        "x",
-        tuple(names),
-        seating=(Seating(1, (), tuple(byes)),),
-        tie_breaks=tuple(ties),
-        bye=bye,  # type: ignore[arg-type]
-        penalties=tuple(Penalty(p, points, "late", withdrawn=gone) for p, points, gone in penalized),
-    )
+    event = _event(names, ties, byes, bye, penalized)
     expected = ranked_as_first_written(event, tally, names, withdrawn=withdrawn)
     assert ranked(event, tally, names, withdrawn=withdrawn) == expected
 
@@ -194,13 +205,7 @@ def test_a_ranking_made_from_the_one_before_is_the_fresh_one(
     one before (issue 34) has the fresh one's standings, and a line whose
     player, values and rank did not change is the line before itself (what the pages'
     and the JSON's drawings keep by)."""
-    event = EventEntry(
-        "x",
-        tuple(names),
-        seating=(Seating(1, (), tuple(byes)),),
-        tie_breaks=tuple(ties),
-        bye=bye,  # type: ignore[arg-type]
-    )
+    event = _event(names, ties, byes, bye)
     before = ranking(event, tally, names, withdrawn=withdrawn)
     for _ in range(data.draw(st.integers(1, 6))):
         tally = data.draw(changes(tally))
