@@ -365,7 +365,9 @@ def run(
             ports, servers = stack.enter_context(instances(url, 1, Path(tmp), SECRET))
             mix = Served(None, port=ports[0], pid=servers[0].pid)
         else:
-            mix = Mix(create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET}), profiled=profile)
+            # each request's own CPU: no thread drawing the standings ahead (web/ahead.py)
+            app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "READ_AHEAD_SECONDS": 0})
+            mix = Mix(app, profiled=profile)
         clock = mix.server_cpu if isinstance(mix, Served) else time.process_time
         listed = json.loads(mix.call("open", Phone(), "GET", f"/api/v1/events/{event.id}").body)
         seated = [

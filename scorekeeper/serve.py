@@ -467,6 +467,13 @@ class KeptAlive(WSGITask):
     of server CPU a poll against 0.87 ms kept alive (docs/performance.md, issue 34). An
     answer without a body ends where its head ends, so the connection is kept."""
 
+    def get_environment(self) -> dict[str, Any]:
+        """Waitress's environ, with what the loop read of a poll it found changed
+        (:func:`answering_polls`: the app does not read it again)."""
+        environ: dict[str, Any] = super().get_environment()
+        environ.update(getattr(self.request, "polled", {}))
+        return environ
+
     def build_response_header(self) -> bytes:
         keep = (
             not self.close_on_finish
@@ -504,7 +511,7 @@ def guarded(
     hold_seconds: float = 0.0,
     *,
     connection_limit: int = 0,
-    answers: Callable[[str, str | None, str, str], bool] | None = None,
+    answers: Callable[[str, str | None, str, str, dict[str, Any]], bool] | None = None,
 ) -> None:
     """Give ``server`` (``create_server``'s: one listening socket or several) channels
     of a :class:`Guarded` class of its own with this cap and deadline, and (with
@@ -547,7 +554,7 @@ def guarded(
 
 
 def answering_polls(
-    add_task: Callable[[Any], None], answers: Callable[[str, str | None, str, str], bool]
+    add_task: Callable[[Any], None], answers: Callable[[str, str | None, str, str, dict[str, Any]], bool]
 ) -> Callable[[Any], None]:
     """``add_task`` that leaves an unchanged htmx poll to the loop's thread, which has
     just received it (:meth:`Guarded.received`): a poll that finds nothing new, most of
@@ -562,13 +569,16 @@ def answering_polls(
 
     def add(channel: Any) -> None:
         request = channel.requests[0] if getattr(channel, "receiving", False) and channel.requests else None
+        read: dict[str, Any] = {}
         if (
             request is not None
             and not request.error
-            and answers(request.command, request.headers.get("HX_REQUEST"), request.path, request.query)
+            and answers(request.command, request.headers.get("HX_REQUEST"), request.path, request.query, read)
         ):
             channel.answer_here = True
             return
+        if read and request is not None:  # what the app would read again: its task's environ carries it
+            request.polled = read
         add_task(channel)
 
     return add

@@ -34,6 +34,14 @@ from .events import load_event, table_games
 from .locks import HELD
 from .models import Event, KeptEvent, KeptPlayer, KeptTable, now
 
+WRITTEN = "scorekeeper.events_written"
+"""The key, in a session's ``info``, of the events whose kept standings its transaction
+changed (named after the commit: the app reads their new state ahead, web/ahead.py)."""
+
+
+def _written(db: Session, event_id: str) -> None:
+    db.info.setdefault(WRITTEN, set()).add(event_id)
+
 
 @dataclass(frozen=True)
 class KeptResult:
@@ -155,6 +163,7 @@ def rebuild(db: Session, event_id: str) -> None:
             ],
         )
     ladder.evening_written(db, event_id)  # a club's evening: its seasons' row, in this transaction
+    _written(db, event_id)
 
 
 def rebuild_missing(db: Session) -> int:
@@ -251,6 +260,7 @@ def game_written(
         {"p_event": event_id, "p_version": version, "p_rounds": _stored_rounds(rounds), "p_at": now()},
     )
     ladder.evening_written(db, event_id)  # a club's evening: its seasons' row, in this transaction
+    _written(db, event_id)
 
 
 def _add_lines(db: Session, event_id: str, change: Tally, version: int) -> None:

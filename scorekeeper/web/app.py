@@ -27,7 +27,7 @@ from werkzeug.routing import Rule
 
 from .. import engine, ledger
 from ..engine import history, vocabulary
-from . import cardfaces, compress, database, htmx, limits, polls, printing, standings
+from . import ahead, cardfaces, compress, database, htmx, limits, polls, printing, standings
 from . import config as settings
 from .session import SessionInterface, instance_secret
 
@@ -137,6 +137,7 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     compress.init_app(app)
+    ahead.init_app(app)
     printing.init_app(app)
     for module in (games, joining, boxes, rules, disputes, pads, api, health, players, events, clubs):
         app.register_blueprint(module.bp)

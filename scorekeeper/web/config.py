@@ -63,6 +63,12 @@ def configure(config: Config, instance: Path, test_config: Mapping[str, Any] | N
         # game on the server (a club's own machine), which shows every game's read link.
         RECENT_GAMES_PUBLIC=False,
         POLL_SECONDS=3,
+        # A thread reads and ranks the new standings of the events projectors watch before
+        # they ask (web/ahead.py, issue 34): at once after this process's writes, and every
+        # READ_AHEAD_SECONDS for other processes' (gunicorn's workers). 0: never; each new
+        # state is read by whoever asks first. None: 0.25, or 0 under TESTING (a test reads
+        # its states itself; tests/web/test_ahead.py and the walk ask for the thread).
+        READ_AHEAD_SECONDS=None,
         # The most boxes one game keeps (the engine's own bound, 1000, is the ceiling): a
         # long evening is a few dozen; a hostile client's 10,000 draws would cost minutes
         # of CPU for every rescore and PDF (docs/performance.md, "A hostile client").

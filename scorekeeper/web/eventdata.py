@@ -197,9 +197,9 @@ def load(event_id: str) -> EventView:
     return view_of(current(event_id))
 
 
-def current(event_id: str) -> standings.Now:
-    """The event as it stands, or 404."""
-    found = standings.now(event_id)
+def current(event_id: str, parts: tuple[object, ...] | None = None) -> standings.Now:
+    """The event as it stands, or 404 (``parts``: as :func:`.standings.now`)."""
+    found = standings.now(event_id, parts)
     if found is None:
         abort(404, description=NO_EVENT)
     return found

@@ -17,7 +17,19 @@ from markupsafe import Markup
 
 from .. import engine, ledger
 from ..ledger import LedgerError
-from . import clubdata, compress, database, eventdata, eventresults, htmx, invite, printing, projector
+from . import (
+    ahead,
+    clubdata,
+    compress,
+    database,
+    eventdata,
+    eventresults,
+    htmx,
+    invite,
+    polls,
+    printing,
+    projector,
+)
 from .forms import GAME_ORDER, presets
 from .forms import event as forms
 from .forms.fields import add_error, choices
@@ -133,11 +145,12 @@ def standings(event_id: str) -> Response:
     without JavaScript a meta refresh), and answers 204 to a poll while nothing changed.
     The standings are drawn once per state of the event (and minute of its clock) in
     each process, whoever asks (:mod:`.standings`)."""
-    now = eventdata.current(event_id)
+    now = eventdata.current(event_id, polls.read_of(request.environ, event_id))
     if htmx.is_htmx() and request.args.get("since") == now.stamp:
         response = Response(status=204)
         response.vary.add("HX-Request")
         return response
+    ahead.watch(event_id)
     event = eventdata.view_of(now)
     poll = current_app.config["POLL_SECONDS"]
     minute = event.clock.left(eventdata.now()) if event.clock and not event.finished else None

@@ -19,7 +19,7 @@ the app as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -29,6 +29,11 @@ from .. import store
 
 SHEET = re.compile(r"/games/([^/]{1,32})/sheet")
 STANDINGS = re.compile(r"/events/([^/]{1,32})/standings")
+
+READ = "scorekeeper.standings_stamp"
+"""Where this layer leaves, in the request's environ, the standings stamp it read of a
+poll that found a change (``(event_id, parts)``, :func:`read_of`): the view reads it
+no second time, and a request the server's loop asked already is not asked again."""
 
 StartResponse = Callable[..., Any]
 Wsgi = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -62,22 +67,30 @@ class Unchanged:
         self.stamp = stamp
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        if self.answers(
-            environ.get("REQUEST_METHOD", ""),
-            environ.get("HTTP_HX_REQUEST"),
-            environ.get("PATH_INFO", ""),
-            environ.get("QUERY_STRING", ""),
-        ):
-            start_response("204 NO CONTENT", list(self.headers))
-            return []
+        if READ not in environ:  # else the server's loop found the poll's change
+            read: dict[str, Any] = {}
+            if self.answers(
+                environ.get("REQUEST_METHOD", ""),
+                environ.get("HTTP_HX_REQUEST"),
+                environ.get("PATH_INFO", ""),
+                environ.get("QUERY_STRING", ""),
+                read,
+            ):
+                start_response("204 NO CONTENT", list(self.headers))
+                return []
+            environ.update(read)
         return self.app(environ, start_response)
 
-    def answers(self, method: str, htmx: str | None, path: str, query: str) -> bool:
+    def answers(
+        self, method: str, htmx: str | None, path: str, query: str, read: dict[str, Any] | None = None
+    ) -> bool:
         """Whether this layer answers the request itself (204): an htmx poll that finds
-        nothing new (``scorekeeper serve``'s loop asks it too, of a request just read)."""
-        return is_poll(method, htmx, query) and self.unchanged(path, query)
+        nothing new (``scorekeeper serve``'s loop asks it too, of a request just read).
+        A standings poll that finds a change leaves the stamp it read in ``read``
+        (under :data:`READ`, for the request's environ)."""
+        return is_poll(method, htmx, query) and self.unchanged(path, query, read)
 
-    def unchanged(self, path: str, query: str) -> bool:
+    def unchanged(self, path: str, query: str, read: dict[str, Any] | None = None) -> bool:
         """Whether the poll at ``path`` with ``query`` finds what it already shows."""
         since = parse_qs(query).get("since")
         if not since or len(since) != 1:
@@ -91,6 +104,17 @@ class Unchanged:
         if standings is not None:
             with self.reading.connect() as sql:
                 parts = store.kept.stamp(sql, standings.group(1))
-            # no kept standings yet (-1): the app's own stamp reads the games
-            return parts is not None and parts[2] != -1 and self.stamp(parts) == since[0]
+            if parts is None or parts[2] == -1:  # no kept standings yet: the app's stamp reads the games
+                return False
+            if self.stamp(parts) == since[0]:
+                return True
+            if read is not None:
+                read[READ] = (standings.group(1), parts)
         return False
+
+
+def read_of(environ: Mapping[str, Any], event_id: str) -> tuple[object, ...] | None:
+    """The standings stamp of ``event_id`` this request's poll was found changed by (None:
+    not read)."""
+    found = environ.get(READ)
+    return found[1] if found is not None and found[0] == event_id else None

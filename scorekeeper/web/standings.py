@@ -54,13 +54,14 @@ class Now:
     event: store.events.LoadedEvent
     board: ledger_events.Board
     made: dict[Hashable, Any] = field(default_factory=dict, compare=False)
-    drawing: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    drawing: dict[Hashable, threading.Lock] = field(default_factory=dict, compare=False, repr=False)
 
     def drawn(self, key: Hashable, draw: Callable[[], T]) -> T:
         """What ``draw()`` makes of this state, made once: a thread that asks while
-        another draws waits for its drawing."""
+        another draws it waits for that drawing (only: the JSON is not kept waiting
+        while the page is drawn)."""
         if key not in self.made:
-            with self.drawing:
+            with self.drawing.setdefault(key, threading.Lock()):
                 if key not in self.made:
                     self.made[key] = draw()
         result: T = self.made[key]
@@ -147,10 +148,12 @@ def stamp_of(parts: tuple[object, ...]) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
-def now(event_id: str) -> Now | None:
-    """The event as it stands (None: no such event): kept, or read and ranked now."""
+def now(event_id: str, parts: tuple[object, ...] | None = None) -> Now | None:
+    """The event as it stands (None: no such event): kept, or read and ranked now.
+    ``parts``: its stamp as read already for this request (:func:`.polls.read_of`)."""
     db = database.session()
-    parts: tuple[object, ...] | None = store.kept.stamp(db, event_id)
+    if parts is None:
+        parts = store.kept.stamp(db, event_id)
     if parts is None:
         return None
     if parts[2] == -1:  # no kept standings yet (a database not migrated since): its games'

@@ -15,7 +15,7 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from scorekeeper import serve
-from scorekeeper.web.polls import is_poll
+from scorekeeper.web.polls import READ, is_poll
 
 VERSION = "4"
 """The sheet's version: a poll with ``since=4`` finds nothing new."""
@@ -27,14 +27,25 @@ class Sheet:
     def __init__(self) -> None:
         self.slow = threading.Event()
         self.answered_by: list[tuple[str, str]] = []
+        self.environs: list[dict[str, Any]] = []
 
-    def answers(self, method: str, htmx: str | None, path: str, query: str) -> bool:
-        """As the app's ``Unchanged.answers``: an htmx poll, of the sheet at its version."""
-        return is_poll(method, htmx, query) and path == "/games/g1/sheet" and query == f"since={VERSION}"
+    def answers(
+        self, method: str, htmx: str | None, path: str, query: str, read: dict[str, Any] | None = None
+    ) -> bool:
+        """As the app's ``Unchanged.answers``: an htmx poll, of the sheet at its version;
+        a changed one leaves what it read in ``read``."""
+        if not is_poll(method, htmx, query) or path != "/games/g1/sheet":
+            return False
+        if query == f"since={VERSION}":
+            return True
+        if read is not None:
+            read[READ] = ("g1", (VERSION,))
+        return False
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         path = environ["PATH_INFO"]
         self.answered_by.append((path, threading.current_thread().name))
+        self.environs.append(environ)
         if path == "/slow":
             self.slow.wait(10)
         if self.answers(
@@ -107,3 +118,15 @@ def test_the_loop_keeps_the_connection_and_serves_the_next_request_on_it(served:
     phone.close()
     threads = [thread for _, thread in sheet.answered_by]
     assert threads[0] == threads[2] == threads[3] == "loop" and threads[1] != "loop"
+
+
+def test_what_the_loop_read_of_a_changed_poll_reaches_the_app(served: tuple[int, Sheet]) -> None:
+    """A poll the loop found changed goes to a worker with what the loop read of it in
+    its environ (the app's layer and view do not read it again); other requests
+    without."""
+    port, sheet = served
+    assert _get(port, "/games/g1/sheet?since=3") == 200
+    assert _get(port, "/games/g1/sheet?since=3", htmx=False) == 200
+    changed, page = sheet.environs
+    assert changed[READ] == ("g1", (VERSION,))
+    assert READ not in page

@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from scorekeeper import engine, records, store
-from scorekeeper.web import create_app
+from scorekeeper.web import ahead, create_app
 from tests.conftest import copy_database
 from tests.walk.clubs import Club, ClubSteps
 from tests.walk.kept import assert_kept_is_fresh
@@ -106,6 +106,11 @@ class Walk(ClubSteps, RuleBasedStateMachine):
         app = WALK_APP.new()
         self.app = app
         self.phone = {name: Phone(name, app.test_client()) for name in ("ann", "bob", "watcher", "director")}
+
+    def teardown(self) -> None:
+        """The example's app reads ahead no more: its thread ends now, not 30 s on."""
+        if hasattr(self, "app") and ahead.KEY in self.app.extensions:
+            self.app.extensions[ahead.KEY].stop()
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -912,6 +917,9 @@ class _WalkApp:
                 "SECRET_KEY": "walk-secret-key",
                 "WTF_CSRF_ENABLED": False,
                 "PDF_IN_PROCESS": True,
+                # the standings drawn ahead, as a server draws them: a thread of the app's
+                # own draws each new state while the walk asks for it (web/ahead.py)
+                "READ_AHEAD_SECONDS": 0.25,
             }
         )
 

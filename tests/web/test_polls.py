@@ -96,3 +96,31 @@ def test_the_standings_stamp_is_the_apps(app: Flask, client: FlaskClient) -> Non
     assert now is not None
     page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
     assert f'data-stamp="{now.stamp}"' in page
+
+
+def test_a_changed_standings_poll_reads_the_stamp_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layer hands the stamp it read to the view (``polls.READ``), which does not
+    read it again; the page without htmx, which the layer does not ask, reads its own."""
+    from scorekeeper import store
+
+    event_id = start_event(client)
+    read: list[str] = []
+    stamp = store.kept.stamp
+
+    def noted(db: Any, event: str) -> Any:
+        read.append(event)
+        return stamp(db, event)
+
+    monkeypatch.setattr(store.kept, "stamp", noted)
+    answer = client.get(f"/events/{event_id}/standings?since=old", headers=HX)
+    assert answer.status_code == 200 and read == [event_id]
+    with app.app_context():
+        now = standings.now(event_id)
+    assert now is not None and f'data-stamp="{now.stamp}"' in answer.get_data(as_text=True)
+    read.clear()
+    assert client.get(f"/events/{event_id}/standings").status_code == 200 and read == [event_id]
+    # another event's stamp is not this one's
+    assert polls.read_of({polls.READ: ("other", (1,))}, event_id) is None
+    assert polls.read_of({polls.READ: (event_id, (1,))}, event_id) == (1,)

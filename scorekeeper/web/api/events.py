@@ -11,7 +11,7 @@ from flask import Response, abort, current_app, jsonify, request, url_for
 from ... import exports, store
 from ...engine.event import EventEntry, Standing
 from ...ledger import events
-from .. import database, gamedata, limits, standings
+from .. import ahead, database, gamedata, limits, standings
 from .base import (
     _bearer,
     _idempotency_key,
@@ -237,6 +237,7 @@ def get_event(event_id: str) -> Response:
     now = standings.now(event_id)
     if now is None:
         return error_response(404, "not-found", f"there is no event {event_id!r}")
+    ahead.watch(event_id)
     body = now.drawn("json", lambda: event_json_text(now.event, now.board) + "\n")
     response = Response(body, mimetype="application/json")
     response.headers["ETag"] = f'"{now.event.row.version}"'
