@@ -18,7 +18,7 @@ for in the last :data:`WATCHED` seconds):
 A projector then finds the state read, or waits for this thread's reading of it (its
 lock), or reads it itself; it is never given an older state than it would have been
 without this thread. The thread reads; each asker draws (the page, the JSON): drawing
-every state ahead, asked for or not, cost the polls more than it saved the projectors
+every state ahead too, asked for or not, pushed the polls' p95 past its target
 (docs/performance.md, "The ninth stop"). The thread ends when nothing is watched; a
 failure (a database gone) stops watching that event and is logged.
 """
