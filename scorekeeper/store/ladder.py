@@ -79,7 +79,7 @@ def _stored(s: Standing) -> list[Any]:
     return [getattr(s, name) for name in _FIELDS]
 
 
-_FIELDS = tuple(f.name for f in dataclasses.fields(Standing) if f.init)  # not origin: the process's own
+_FIELDS = tuple(f.name for f in dataclasses.fields(Standing))
 
 
 def _read(row: Sequence[Any]) -> Standing:

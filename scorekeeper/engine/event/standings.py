@@ -137,12 +137,18 @@ class Standing:
     penalty: int = 0
     head_to_head: float = 0
     withdrawn: bool = False
-    origin: Standing | None = field(default=None, init=False, compare=False, repr=False)
-    """The line, of this ranking or one before, whose values after the rank this one
-    has, when it was only moved to another rank (a box moves the ranks of every line
-    between its players' old and new places): what was drawn of those values once is
-    found by it (issue 34). None: this line is its own. Set by :meth:`at_rank` alone
-    (a line made or replaced with other values is its own)."""
+
+    @property
+    def origin(self) -> Standing | None:
+        """The line, of this ranking or one before, whose values after the rank this
+        one has, when it was only moved to another rank (a box moves the ranks of every
+        line between its players' old and new places): what was drawn of those values
+        once is found by it (issue 34). None: this line is its own. No field: set in
+        the line's own attributes by :meth:`at_rank` alone, so equality, ``replace``
+        (a line made with other values is its own), the JSON, its schema and the
+        ladder's stored rows never see it."""
+        found: Standing | None = self.__dict__.get("origin")
+        return found
 
     def at_rank(self, rank: int) -> Standing:
         """This line moved to ``rank``, its values from the same line (:attr:`origin`).
@@ -197,7 +203,7 @@ class Standing:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Json]) -> Standing:
-        named = {f.name for f in dataclasses.fields(cls) if f.init}
+        named = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in named})
 
 

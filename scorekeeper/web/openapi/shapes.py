@@ -117,7 +117,7 @@ def schema_of(cls: type) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required: list[str] = []
     for item in dataclasses.fields(cls):
-        if item.name == "extra" or not item.init:  # not read from JSON (Standing.origin)
+        if item.name == "extra":
             continue
         name = names.get(item.name, item.name)
         if item.name in FIELD_SCHEMAS:
