@@ -365,7 +365,7 @@ def run(
             ports, servers = stack.enter_context(instances(url, 1, Path(tmp), SECRET))
             mix = Served(None, port=ports[0], pid=servers[0].pid)
         else:
-            # each request's own CPU: no thread drawing the standings ahead (web/ahead.py)
+            # each request's own CPU: no thread reading the standings ahead (web/ahead.py)
             app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "READ_AHEAD_SECONDS": 0})
             mix = Mix(app, profiled=profile)
         clock = mix.server_cpu if isinstance(mix, Served) else time.process_time

@@ -43,7 +43,7 @@ def run(
         url = f"sqlite:///{Path(tmp) / 'state.sqlite3'}"
         with webgames.database(url) as db:
             event = start_event(db, tables, SECRET)
-        # what the first asker pays: no thread drawing the states ahead (web/ahead.py)
+        # what the first asker pays: no thread reading the states ahead (web/ahead.py)
         mix = Mix(create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "READ_AHEAD_SECONDS": 0}))
         mix.counting = False
         listed = json.loads(mix.call("open", Phone(), "GET", f"/api/v1/events/{event.id}").body)

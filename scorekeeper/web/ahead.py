@@ -37,7 +37,7 @@ from . import standings
 
 KEY = "scorekeeper.ahead"
 WATCHED = 30.0
-"""Seconds an event stays watched after a projector last drew from it (a poll answered
+"""Seconds an event stays watched after a projector last asked for it (a poll answered
 204 asks nothing of it: ten projectors' polls of an unchanged event keep it watched only
 while the event changes, and the first ask after a quiet spell reads for itself)."""
 

@@ -917,8 +917,8 @@ class _WalkApp:
                 "SECRET_KEY": "walk-secret-key",
                 "WTF_CSRF_ENABLED": False,
                 "PDF_IN_PROCESS": True,
-                # the standings drawn ahead, as a server draws them: a thread of the app's
-                # own draws each new state while the walk asks for it (web/ahead.py)
+                # the standings read ahead, as a server reads them: a thread of the app's
+                # own reads each new state while the walk asks for it (web/ahead.py)
                 "READ_AHEAD_SECONDS": 0.25,
             }
         )
