@@ -121,6 +121,10 @@ class Phone:
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    version: int = 0
+    """The version of the sheet this phone shows, which its polls ask ``since``: the
+    page it opened, a changed poll's answer, or the sheet its own box led to (a new
+    page, as htmx's ``HX-Redirect`` loads it, polling from that version)."""
 
     async def request(
         self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
@@ -243,19 +247,24 @@ HX = {"HX-Request": "true"}
 STAMP = re.compile(rb'data-stamp="([^"]+)"')
 
 
-async def follow(evening: Evening, phone: Phone, game_id: str, version: int) -> None:
+async def follow(evening: Evening, phone: Phone, game_id: str) -> None:
     """A phone with the sheet open: poll every :data:`POLL_SECONDS` from a random moment,
     on a fixed beat (htmx's ``every 3s``), and take the new version from a changed sheet."""
     beat = time.perf_counter() + random.uniform(0, POLL_SECONDS)
     while (beat := beat + POLL_SECONDS) < evening.ends:
         await asyncio.sleep(max(0.0, beat - time.perf_counter()))
         answer = await evening.timed(
-            "poll", phone, "GET", f"/games/{game_id}/sheet?since={version}", headers=HX, expect=(200, 204)
+            "poll",
+            phone,
+            "GET",
+            f"/games/{game_id}/sheet?since={phone.version}",
+            headers=HX,
+            expect=(200, 204),
         )
         if answer is not None and answer[0] == 200:
             evening.changed_polls += 1
             found = VERSION.search(answer[2])
-            version = int(found.group(1)) if found else version
+            phone.version = int(found.group(1)) if found else phone.version
 
 
 async def score(evening: Evening, phone: Phone, game_id: str, players: list[str] | None = None) -> None:
@@ -290,16 +299,18 @@ async def score(evening: Evening, phone: Phone, game_id: str, players: list[str]
             evening.errors["record: no HX-Redirect (not saved)"] += 1
             continue
         evening.recorded += 1
-        await evening.timed("sheet", phone, "GET", urllib.parse.urlsplit(target).path)
+        sheet = await evening.timed("sheet", phone, "GET", urllib.parse.urlsplit(target).path)
+        if sheet is not None:
+            found = VERSION.search(sheet[2])
+            phone.version = int(found.group(1)) if found else phone.version
 
 
 @dataclass
 class Seated:
-    """A table's phones that opened the game, and the version they saw."""
+    """A table's phones that opened the game (each with the version it saw)."""
 
     scorer: Phone | None
     watchers: list[Phone]
-    version: int
 
 
 async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: int) -> Seated:
@@ -307,7 +318,6 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
     that cannot open the game (no answer, say) is an error and sits the evening out."""
     phone = Phone(port)
     scorer: Phone | None = phone
-    version = 0
     try:
         join = f"/games/{table.game_id}/join"
         status, _, page = await phone.request("GET", join)
@@ -321,7 +331,7 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
         if status != 303:
             raise Refused(f"joining answered {status}")
         _, _, page = await phone.request("GET", urllib.parse.urlsplit(headers["location"]).path)
-        version = _version(page)
+        phone.version = _version(page)
         for code in QR_CODE.findall(page):  # shown open on a new game: the phone fetches them
             await phone.request("GET", code.decode())
     except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
@@ -333,12 +343,12 @@ async def seat(night: Evening, port: int, table: webgames.Table, watcher_port: i
         watcher = Phone(watcher_port)
         try:
             _, _, page = await watcher.request("GET", f"/games/{table.game_id}")
-            version = _version(page)
+            watcher.version = _version(page)
             watchers.append(watcher)
         except (OSError, Refused, asyncio.IncompleteReadError, ValueError) as err:
             night.errors[f"open: {err}" if isinstance(err, Refused) else f"open: {type(err).__name__}"] += 1
             watcher.close()
-    return Seated(scorer, watchers, version)
+    return Seated(scorer, watchers)
 
 
 def _version(sheet: bytes) -> int:
@@ -433,7 +443,7 @@ async def evening(
             if at.scorer is not None:
                 work.append(score(night, at.scorer, table.game_id, players))
             work += [
-                follow(night, phone, table.game_id, at.version)
+                follow(night, phone, table.game_id)
                 for phone in (at.scorer, *at.watchers)
                 if phone is not None
             ]

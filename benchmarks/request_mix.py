@@ -311,7 +311,9 @@ def _box(mix: Mix, table: Table) -> None:
     target = saved.headers.get("hx-redirect")
     if target is None:
         raise RuntimeError(f"the box was not saved: {saved.body[:300]!r}")
-    mix.call("sheet", table.scorer, "GET", urllib.parse.urlsplit(target).path)
+    sheet = mix.call("sheet", table.scorer, "GET", urllib.parse.urlsplit(target).path)
+    # a new page, as htmx's HX-Redirect loads it: the scorer's polls ask since its version
+    table.versions[id(table.scorer)] = _version(sheet.body)
 
 
 @dataclass
