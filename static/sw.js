@@ -4,7 +4,8 @@
    - The app's own files (style, scripts, icons) are kept so an offline page looks right.
    - A score sheet (/games/<id>) is asked of the server first, always. Each time the
      server answers, the sheet as it stands (the fragment the phones poll, no codes in
-     it) is kept with the time it was read. When the server cannot be reached, that copy
+     it) is kept with the time it was read: the page's own, between its markers
+     (templates/games/sheet.html), or a changed poll's answer. Nothing more is asked. When the server cannot be reached, that copy
      is shown under a banner: "Not connected. This sheet was last updated at ...". It
      is never shown as current.
    - A box form opened before is kept the same way, so a box can still be entered; its
@@ -68,20 +69,19 @@ function html(text, status) {
 }
 
 /* Keep the sheet as it stands now (its fragment), with the time it was read. */
-function keepSheet(id, response) {
-  return response.text().then(function (body) {
-    return caches.open(VERSION).then(function (cache) {
-      return cache.put("/offline/games/" + id, new Response(body, {
-        headers: { "Content-Type": "text/html; charset=utf-8", "X-Saved-At": new Date().toISOString() }
-      }));
-    });
+function keepSheet(id, body) {
+  return caches.open(VERSION).then(function (cache) {
+    return cache.put("/offline/games/" + id, new Response(body, {
+      headers: { "Content-Type": "text/html; charset=utf-8", "X-Saved-At": new Date().toISOString() }
+    }));
   });
 }
 
-function fetchSheet(id) {
-  return fetch("/games/" + id + "/sheet", { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-    .then(function (response) { if (response.status === 200) { return keepSheet(id, response); } })
-    .catch(function () { /* offline meanwhile: keep what was kept */ });
+/* A sheet page's fragment: what lies between its markers (none: not a sheet). */
+var START = "<!--sheet-->", END = "<!--/sheet-->";
+function sheetOf(page) {
+  var start = page.indexOf(START), end = page.indexOf(END);
+  return start >= 0 && end > start ? page.slice(start + START.length, end) : null;
 }
 
 function keptSheet(id) {
@@ -144,13 +144,20 @@ self.addEventListener("fetch", function (event) {
   var fragment = url.pathname.match(FRAGMENT);
   if (request.mode === "navigate" && sheet) {
     event.respondWith(fetch(request).then(function (response) {
-      if (response.ok) { event.waitUntil(fetchSheet(sheet[1])); }
+      if (response.ok) {
+        event.waitUntil(response.clone().text().then(function (page) {
+          var body = sheetOf(page);
+          if (body !== null) { return keepSheet(sheet[1], body); }
+        }));
+      }
       return response;
     }, function () { return keptSheet(sheet[1]); }));
   } else if (fragment && request.headers.get("HX-Request")) {
     // The poll: a new sheet is kept as the latest; offline, the poll fails as it should.
     event.respondWith(fetch(request).then(function (response) {
-      if (response.status === 200) { event.waitUntil(keepSheet(fragment[1], response.clone())); }
+      if (response.status === 200) {
+        event.waitUntil(response.clone().text().then(function (body) { return keepSheet(fragment[1], body); }));
+      }
       return response;
     }));
   } else if (request.mode === "navigate" && FORM.test(url.pathname)) {

@@ -77,3 +77,35 @@ def test_the_last_sheet_is_read_offline_and_says_how_old_it_is(live_server: str,
     page.goto(sheet)
     assert page.locator(".offline-note").count() == 0
     page.wait_for_selector("#sheet")
+
+
+@MARKS[0]
+@MARKS[1]
+def test_the_worker_keeps_the_sheet_from_the_page_itself(live_server: str, browser: Any) -> None:
+    """Opening a sheet asks the server once: the worker keeps the fragment the page
+    carries between its markers, and does not ask for it again (each page load, the
+    scorer's after every box among them, cost a second drawing of the sheet)."""
+    page = phone(browser)
+    sheet = open_game(page, live_server)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    kept = "caches.open('scorekeeper-v1').then(c => c.%s('/offline/' + location.pathname.slice(1)))"
+    page.evaluate(kept % "delete")  # a copy kept by a poll so far (its polls now find nothing new)
+    asked: list[tuple[str, bool]] = []
+    page.context.on("request", lambda r: asked.append((r.url, r.service_worker is not None)))
+    page.reload()  # now the worker answers this page's requests
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function(kept % "match" + ".then(r => !!r)")
+    page.wait_for_timeout(300)  # a fetch the worker might make after the page's answer
+    copy = page.evaluate(kept % "match" + ".then(r => r.text())")
+    by_worker = [url for url, worker in asked if worker]
+    assert any(url == sheet for url in by_worker), by_worker  # the worker's fetches are seen
+    assert not [url for url in by_worker if "/sheet" in url], by_worker
+    # What it kept is the sheet the phones poll, and nothing of the page around it (each
+    # drawing has its own form tokens and keys).
+    fragment = page.request.get(sheet + "/sheet", headers={"HX-Request": "true"}).text()
+    assert _untokened(copy).strip() == _untokened(fragment).strip()
+    assert copy.lstrip().startswith('<section id="sheet"') and "<html" not in copy
+
+
+def _untokened(html: str) -> str:
+    return re.sub(r'<input type="hidden"[^>]*>', "<input hidden>", html)
