@@ -32,7 +32,9 @@ def test_two_lines_a_suit_and_picks_told_apart(live_server: str, browser: Any) -
     390 px wide (issue 22: a thumb's target)."""
     page = phone(browser)
     _record_page(page, live_server)
-    page.locator("#hand-0 details.cards summary").click()
+    summary = page.locator("#hand-0 details.cards summary")
+    assert summary.inner_text() == "Tap Ann's cards"  # as laid out: a flex item once lost its space
+    summary.click()
     rows = page.locator("#hand-0 .suit-row")
     assert rows.count() == 4
     for r in range(4):
