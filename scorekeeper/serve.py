@@ -103,6 +103,7 @@ from waitress.server import BaseWSGIServer, MultiSocketServer
 from waitress.task import WSGITask
 
 from . import serveloop
+from .web.polls import is_poll
 
 log = logging.getLogger("scorekeeper.serve")
 
@@ -640,12 +641,9 @@ class Unlogged:
 
     @staticmethod
     def unchanged_poll(environ: Mapping[str, Any], status: str) -> bool:
-        """An htmx poll (a GET with ``since``) answered 204: nothing new."""
-        return (
-            status.startswith("204")
-            and environ.get("REQUEST_METHOD") == "GET"
-            and environ.get("HTTP_HX_REQUEST") == "true"
-            and "since=" in environ.get("QUERY_STRING", "")
+        """An htmx poll (:func:`~scorekeeper.web.polls.is_poll`) answered 204: nothing new."""
+        return status.startswith("204") and is_poll(
+            environ.get("REQUEST_METHOD", ""), environ.get("HTTP_HX_REQUEST"), environ.get("QUERY_STRING", "")
         )
 
     def __init__(self, every: float = 60.0) -> None:
