@@ -298,7 +298,8 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "make bench                                   # everything, writes this file",
         "SCOREKEEPER_BENCH_SECONDS=5 make bench       # shorter server runs",
         "python -m benchmarks.engine                  # one benchmark, JSON on stdout",
-        "python -m benchmarks.club --minutes 1        # the club evening, shorter",
+        "python -m benchmarks.club --minutes 1        # the club's ramp, 1-minute evenings only",
+        "python -m benchmarks.club --tables 300       # one 1-minute evening of 300 tables",
         "python -m benchmarks.server --seconds 5",
         "python -m benchmarks.pages",
         "python -m benchmarks.pdf_sheet",
@@ -346,7 +347,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Run every benchmark; write docs/performance.md.")
     parser.add_argument("--seconds", type=float, help="each server run's duration")
     parser.add_argument("--out", type=Path, default=DOC)
-    parser.add_argument("--club-minutes", type=float, default=club.MINUTES, help="the club evening's length")
+    parser.add_argument(
+        "--club-minutes", type=float, help="the club evenings' one length (else 1 and 3 minutes: issue 34)"
+    )
     args = parser.parse_args()
     machine = _machine()
     loads = [_load_average()]
@@ -375,7 +378,7 @@ def main() -> None:
         results["hostile_before"] = json.loads(hostile.BEFORE.read_text(encoding="utf-8"))
     sys.stderr.write(f"hostile: {time.perf_counter() - started:.0f} s\n")
     started = time.perf_counter()
-    results["club"] = club.run(args.club_minutes, club.RAMP)
+    results["club"] = club.run((args.club_minutes,) if args.club_minutes else club.LENGTHS)
     if club.BEFORE.exists():
         results["club_before"] = json.loads(club.BEFORE.read_text(encoding="utf-8"))
     sys.stderr.write(f"club: {time.perf_counter() - started:.0f} s\n")
