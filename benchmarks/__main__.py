@@ -306,6 +306,11 @@ def write(results: dict[str, Any], machine: dict[str, str], loads: list[str], ou
         "python -m benchmarks.record_profile",
         "python -m benchmarks.hostile --seconds 10",
         "python -m benchmarks.event_standings",
+        "python -m benchmarks.poll --profile          # server CPU per unchanged poll (issue 34)",
+        "python -m benchmarks.request_mix --tables 300  # the evening's CPU by kind of request, in process"
+        " (issue 34)",
+        "python -m benchmarks.request_mix --tables 300 --served  # the same through a scorekeeper serve"
+        " process",
         "```",
         "",
         f"This run: {seconds:g} s per server run.",
