@@ -1,7 +1,7 @@
 """Benchmark: a club evening, the load the server is sized for (issues 12 and 25).
 
-An event of 300 players at 100 tables over rounds (issue 25: seated by the event,
-each table's game created by it), three phones at each table; five projectors poll
+An event of 100 to 400 tables of three players over rounds (issue 25: seated by the
+event, each table's game created by it), three phones at each table; five projectors poll
 the live standings every 3 s (the standings page ``/events/<id>/standings`` as a
 browser runs it: opened, then polled by htmx with the stamp it shows, 204 while
 nothing changed), and five the event's JSON (the whole event every time), which also
