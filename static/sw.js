@@ -5,9 +5,9 @@
    - A score sheet (/games/<id>) is asked of the server first, always. Each time the
      server answers, the sheet as it stands (the fragment the phones poll, no codes in
      it) is kept with the time it was read: the page's own, between its markers
-     (templates/games/sheet.html), or a changed poll's answer. Nothing more is asked. When the server cannot be reached, that copy
-     is shown under a banner: "Not connected. This sheet was last updated at ...". It
-     is never shown as current.
+     (templates/games/sheet.html), or a changed poll's answer; nothing more is asked.
+     When the server cannot be reached, that copy is shown under a banner: "Not
+     connected. This sheet was last updated at ...". It is never shown as current.
    - A box form opened before is kept the same way, so a box can still be entered; its
      save goes through the form's own keeping in table.js (kept on the phone and sent
      when the connection is back): the one path for saves. Nothing but GET is touched.
