@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.web import create_app
+from scorekeeper.web import ahead, create_app
 
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM = HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else "/usr/bin/chromium"
@@ -91,6 +91,9 @@ def serving(database_url: str) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
     finally:
         stop(server, thread)
+        reader = app.extensions.get(ahead.KEY)  # served: it reads a watched event ahead
+        if reader is not None:
+            reader.stop()
 
 
 def stop(server: Any, thread: threading.Thread) -> None:

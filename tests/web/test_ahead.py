@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,26 @@ from tests.web.conftest import box_form, version_of
 from tests.web.test_event_pages import start_event, tables_of
 
 HTMX = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+
+
+@pytest.fixture(autouse=True)
+def _threads_end_with_their_test(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Every reading thread a test starts ends with it. One left reading (every 0.05 s,
+    watching for 30 s) read in the next test of its process, on that test's ``KEPT``."""
+    readers: list[ahead.Ahead] = []
+    reading = ahead.reading
+
+    def noted(app: Flask, every: float) -> ahead.Ahead:
+        readers.append(reading(app, every))
+        return readers[-1]
+
+    monkeypatch.setattr(ahead, "reading", noted)
+    yield
+    for reader in readers:
+        thread = reader.thread
+        reader.stop()
+        if thread is not None:
+            thread.join(5)
 
 
 def _until(done: Callable[[], bool], seconds: float = 10.0) -> None:
@@ -79,9 +100,11 @@ def test_a_watched_events_new_state_is_read_before_a_projector_asks(
     assert sum(t.boxes for t in kept.board.tables) == 1
     reads: list[Any] = []
     board = ledger_events.board
+    requests = threading.get_ident()  # the test client's requests run in this thread
 
     def noted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(1)
+        if threading.get_ident() == requests:
+            reads.append(1)
         return board(*args, **kwargs)
 
     monkeypatch.setattr(ledger_events, "board", noted)

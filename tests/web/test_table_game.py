@@ -111,6 +111,7 @@ def wait_for_boxes(page: Any, boxes: int) -> None:
 def start_by_double_tap(page: Any, base: str) -> str:
     page.goto(base + "/games/new")
     assert page.inner_text(".when-where summary") == "Place and time (printed on the score sheet)"
+    assert page.inner_text(".house-rules > summary").startswith("House rules and stake (")
     for seat, name in enumerate(PLAYERS):
         page.fill(f"#players-{seat}", name)
     double_tap(page, "#game-form button.primary", "**/games/new**")
