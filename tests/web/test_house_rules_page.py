@@ -32,7 +32,7 @@ def test_jersey_shows_its_own_settings_and_folds_the_rest(client: FlaskClient) -
         "knocker_penalty",
     } <= folded
     assert not own & folded
-    assert re.match(r">\s*<summary>Other settings", other)  # closed
+    assert re.match(r">\s*<summary><span>Other settings", other)  # closed
 
 
 def test_a_wrong_other_setting_opens_the_disclosure(client: FlaskClient) -> None:
