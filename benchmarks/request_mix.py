@@ -62,7 +62,7 @@ from scorekeeper.ledger import make_codes
 from scorekeeper.web import create_app
 
 from . import webgames
-from .club import BOX_SECONDS, POLL_SECONDS, PROJECTORS, QR_CODE, instances, start_event
+from .club import BOX_SECONDS, POLL_SECONDS, PROJECTORS, QR_CODE, instances, postgres_cluster, start_event
 
 DIRECTOR_SECONDS = 30.0
 """How often the director opens the director's page."""
@@ -354,12 +354,18 @@ def run(
     profile: str = "",
     callees: str = "",
     served: bool = False,
+    postgres: bool = False,
 ) -> dict[str, Any]:
     """The evening replayed; CPU per request by kind, and the mix's average
-    (``served``: through a ``scorekeeper serve`` process, its CPU)."""
+    (``served``: through a ``scorekeeper serve`` process, its CPU; ``postgres``: on a
+    throw-away PostgreSQL cluster, whose own CPU is not counted)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="scorekeeper-mix-") as tmp, contextlib.ExitStack() as stack:
-        url = f"sqlite:///{Path(tmp) / 'mix.sqlite3'}"
+        if postgres:
+            (Path(tmp) / "postgres").mkdir()
+            url = stack.enter_context(postgres_cluster(Path(tmp) / "postgres"))
+        else:
+            url = f"sqlite:///{Path(tmp) / 'mix.sqlite3'}"
         with webgames.database(url) as db:
             event = start_event(db, tables, SECRET)
         mix: Mix
@@ -479,11 +485,19 @@ def main() -> None:
         action="store_true",
         help="through a scorekeeper serve process (waitress, access log, keep-alive): the server's CPU",
     )
+    parser.add_argument("--postgres", action="store_true", help="on a throw-away PostgreSQL cluster")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.served and args.profile:
         parser.error("--profile profiles the app in process: not with --served")
-    result = run(args.tables, args.seconds, profile=args.profile, callees=args.callees, served=args.served)
+    result = run(
+        args.tables,
+        args.seconds,
+        profile=args.profile,
+        callees=args.callees,
+        served=args.served,
+        postgres=args.postgres,
+    )
     if args.json:
         sys.stdout.write(json.dumps({k: v for k, v in result.items() if k != "profile"}, indent=2) + "\n")
     else:
