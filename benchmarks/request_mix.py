@@ -28,7 +28,8 @@ sheet after another phone's box), ``form`` (the box form), ``record`` (the box's
 ``director`` (the director's page).
 
 ``python -m benchmarks.request_mix --tables 300`` (``--profile KIND``: a ``cProfile``
-of that kind's requests, top functions by cumulative time).
+of that kind's requests, top functions by cumulative time; ``--postgres``: on a
+throw-away PostgreSQL cluster instead of SQLite).
 """
 
 from __future__ import annotations
