@@ -1,4 +1,4 @@
-"""Benchmark: a club evening, the load the server is sized for (issues 12 and 25).
+"""Benchmark: a club evening, the load the server is sized for (issues 12, 25 and 34).
 
 An event of 100 to 400 tables of three players over rounds (issue 25: seated by the
 event, each table's game created by it), three phones at each table; five projectors poll
