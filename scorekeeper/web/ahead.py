@@ -134,6 +134,14 @@ def _forget(db: Session) -> None:
     db.info.pop(store.kept.WRITTEN, None)
 
 
+def stop_reading(app: Flask) -> None:
+    """``app`` reads ahead no more: its thread ends now, not :data:`WATCHED` seconds
+    after the last ask (an app whose server stopped: tests, the walk)."""
+    ahead: Ahead | None = app.extensions.get(KEY)
+    if ahead is not None:
+        ahead.stop()
+
+
 def watch(event_id: str) -> None:
     """This request's ``event_id`` watched: each new state read before it is asked for
     (nothing when reading ahead is off)."""

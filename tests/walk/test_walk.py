@@ -109,8 +109,8 @@ class Walk(ClubSteps, RuleBasedStateMachine):
 
     def teardown(self) -> None:
         """The example's app reads ahead no more: its thread ends now, not 30 s on."""
-        if hasattr(self, "app") and ahead.KEY in self.app.extensions:
-            self.app.extensions[ahead.KEY].stop()
+        if hasattr(self, "app"):
+            ahead.stop_reading(self.app)
 
     # --- helpers -------------------------------------------------------------------------
 

@@ -91,9 +91,7 @@ def serving(database_url: str) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
     finally:
         stop(server, thread)
-        reader = app.extensions.get(ahead.KEY)  # served: it reads a watched event ahead
-        if reader is not None:
-            reader.stop()
+        ahead.stop_reading(app)  # served: it reads a watched event ahead
 
 
 def stop(server: Any, thread: threading.Thread) -> None:
