@@ -15,10 +15,12 @@ Two measures, on a temporary SQLite database holding one game:
   CPU (/proc) per poll, and the standings page's 204 (a projector's poll) likewise;
   ``--connections N``: N phones' connections polling at once (the server's hand-offs
   between its loop and its threads under concurrency, issue 34); ``--postgres``: on a
-  throw-away PostgreSQL cluster (``benchmarks.club``'s) instead of SQLite.
+  throw-away PostgreSQL cluster (``benchmarks.club``'s) instead of SQLite;
+  ``--gunicorn N``: through one gunicorn of N workers as docs/deploy.md runs it (the
+  two-worker row of issue 34), its workers' CPU counted.
 
 ``python -m benchmarks.poll`` (``--polls N``; ``--profile``; ``--connections N``;
-``--postgres``). The server reads ``SCOREKEEPER_*`` from the environment
+``--postgres``; ``--gunicorn N``). The server reads ``SCOREKEEPER_*`` from the environment
 (``SCOREKEEPER_WAITRESS_THREADS=4``, ``SCOREKEEPER_SWITCH_INTERVAL=0.005``).
 """
 
@@ -113,7 +115,7 @@ def _polling(port: int, request: bytes, polls: int, log: Path) -> None:
 
 
 def _through_server(
-    url: str, paths: list[str], polls: int, connections: int = 1
+    url: str, paths: list[str], polls: int, connections: int = 1, gunicorn: int = 0
 ) -> tuple[list[float], list[float], list[float]]:
     """Server CPU ms per poll of each of ``paths``, polled on ``connections`` keep-alive
     connections at once (a path without ``since``: the standings page, polled with the
@@ -122,7 +124,10 @@ def _through_server(
     found: list[float] = []
     walls: list[float] = []
     switches: list[float] = []
-    with tempfile.TemporaryDirectory() as folder, instances(url, 1, Path(folder)) as (ports, servers):
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        instances(url, 1, Path(folder), gunicorn=gunicorn) as (ports, servers),
+    ):
         log = Path(folder) / "server-0.log"
         for path in paths:
             if "since=" not in path:
@@ -149,7 +154,7 @@ def _through_server(
 
 
 def run(
-    polls: int = 3000, profile: bool = False, connections: int = 1, postgres: bool = False
+    polls: int = 3000, profile: bool = False, connections: int = 1, postgres: bool = False, gunicorn: int = 0
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         if postgres:
@@ -162,11 +167,14 @@ def run(
             event = start_event(db, 100, "poll-benchmark-secret")
         inside = _in_process(url, table.game_id, polls, profile)
         paths = [inside["path"], f"/events/{event.id}/standings"]
-        (served, standings), (wall, _), (switched, _) = _through_server(url, paths, polls, connections)
+        (served, standings), (wall, _), (switched, _) = _through_server(
+            url, paths, polls, connections, gunicorn
+        )
     return {
         "polls": polls,
         "connections": connections,
         "database": "postgresql" if postgres else "sqlite",
+        "server": f"gunicorn of {gunicorn} workers" if gunicorn else "waitress",
         "in_process_ms": round(inside["cpu_ms"], 3),
         "server_ms": round(served, 3),
         "wall_ms": round(wall, 3),
@@ -183,14 +191,15 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--connections", type=int, default=1, help="polling at once")
     parser.add_argument("--postgres", action="store_true", help="on a throw-away PostgreSQL")
+    parser.add_argument("--gunicorn", type=int, default=0, help="through one gunicorn of N workers")
     args = parser.parse_args()
-    result = run(args.polls, args.profile, args.connections, args.postgres)
+    result = run(args.polls, args.profile, args.connections, args.postgres, args.gunicorn)
     if args.profile:
         sys.stdout.write(result["profile"])
     sys.stdout.write(
         f"unchanged poll, {result['polls']} polls on {result['connections']} connection(s), "
         f"{result['database']}: in the process {result['in_process_ms']} ms CPU, "
-        f"through waitress {result['server_ms']} ms of server CPU ({result['wall_ms']} ms of "
+        f"through {result['server']} {result['server_ms']} ms of server CPU ({result['wall_ms']} ms of "
         f"wall clock a poll, {result['switches']} context switches); the standings' 204 "
         f"{result['standings_server_ms']} ms; load average {' '.join(result['load'])} "
         f"({os.cpu_count()} cores)\n"

@@ -78,8 +78,8 @@ Before it serves, the process collects and freezes what it built (:func:`settle`
 app's modules, templates and tables, about 50,000 objects that live until it stops and
 that every full collection of the garbage collector would otherwise walk again, every
 thread stopped meanwhile (50-80 ms under a club evening's load, five or six times a
-minute: benchmarks/FINDINGS.md). gunicorn's workers do the same
-(:mod:`scorekeeper.gunicorn_conf`).
+minute: benchmarks/FINDINGS.md), and full collections come ten times less often
+(:data:`FULL_EVERY`). gunicorn's workers do the same (:mod:`scorekeeper.gunicorn_conf`).
 """
 
 from __future__ import annotations
@@ -665,9 +665,23 @@ class Unlogged:
 
 def settle() -> None:
     """Collect the garbage of starting, then move what is left out of the collector's
-    sight: it lives as long as the process, and a full collection no longer walks it."""
+    sight: it lives as long as the process, and a full collection no longer walks it.
+    Then a full collection only after :data:`FULL_EVERY` collections of the middle
+    generation."""
     gc.collect()
     gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_EVERY)
+
+
+FULL_EVERY = 100
+"""Collections of the middle generation between two full ones (Python's own: 10). A
+club evening's kept standings, drawn lines and scored games live seconds to minutes,
+long enough to reach the oldest generation, so with Python's 10 each gunicorn worker
+ran 10-28 full collections in a 480-table minute, 20-77 ms each with every thread
+stopped, most of them finding next to nothing (0-600 objects); with 100, two (issue
+34, docs/performance.md). Garbage in cycles waits longer for its collection: a few
+thousand objects at a time here."""
 
 
 def serve(host: str, port: int, config: Mapping[str, Any] | None = None) -> None:

@@ -10,6 +10,7 @@ import functools
 import os
 import re
 import select
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -165,13 +166,26 @@ def _migrating(database_url: str) -> Iterator[None]:
         engine.dispose()
 
 
-@functools.cache
 def head_revisions() -> frozenset[str]:
     """The latest migrations this code knows (read once: they are files of the install):
     the revisions no other names as its ``down_revision``, read from each script's
     literals (as Alembic's ``ScriptDirectory.get_heads`` finds them, which
     tests/store proves). Not through Alembic: importing it and loading every script
-    cost each server 0.55 s of CPU at its start and at its first ``/health``."""
+    cost each server 0.55 s of CPU at its start and at its first ``/health``.
+
+    Read by one thread while the others wait: a gunicorn worker's first writes ask it
+    from several threads at once, and Python 3.11's ``ast.parse`` in two threads at
+    once can fail ("AST constructor recursion depth mismatch", CPython gh-106905): two
+    phones joining a table were answered 500 in a 480-table evening."""
+    with _HEADS_READ:
+        return _head_revisions()
+
+
+_HEADS_READ = threading.Lock()
+
+
+@functools.cache
+def _head_revisions() -> frozenset[str]:
     revisions: set[str] = set()
     below: set[str] = set()
     for script in sorted((MIGRATIONS / "versions").glob("*.py")):

@@ -67,6 +67,45 @@ def test_health_says_503_until_the_schema_is_current(tmp_path: Path) -> None:
     )
 
 
+def test_the_heads_are_read_once_when_threads_ask_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gunicorn worker's first writes ask for the heads from several threads at once:
+    the scripts are parsed by one of them (Python 3.11's ``ast.parse`` in two threads at
+    once failed a 480-table evening's joins with a 500), and every thread gets the heads."""
+    import threading
+    import time
+
+    from scorekeeper.store import db
+
+    parsed: list[str] = []
+    literals = db._literals
+
+    def slow_literals(script: Path, names: tuple[str, ...]) -> dict[str, object]:
+        parsed.append(threading.current_thread().name)
+        time.sleep(0.001)  # the other threads arrive while the first parses
+        return literals(script, names)
+
+    db._head_revisions.cache_clear()
+    monkeypatch.setattr(db, "_literals", slow_literals)
+    start = threading.Barrier(8)
+    found: list[frozenset[str]] = []
+
+    def ask() -> None:
+        start.wait()
+        found.append(db.head_revisions())
+
+    try:
+        threads = [threading.Thread(target=ask, name=f"asker-{n}") for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        db._head_revisions.cache_clear()
+    scripts = len(list((db.MIGRATIONS / "versions").glob("*.py")))
+    assert len(parsed) == scripts and len(set(parsed)) == 1
+    assert len(found) == 8 and len(set(found)) == 1 and len(found[0]) == 1
+
+
 def test_the_schema_check_reads_what_alembic_reads(tmp_path: Path) -> None:
     """``schema_current`` and ``head_revisions`` read the version table and the scripts'
     literals without Alembic (0.55 s of CPU at each server's start): the heads are
