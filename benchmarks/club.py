@@ -930,7 +930,8 @@ def section(result: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
     said = ", ".join(
         f"**{tables} tables** in the {minutes}-minute evening" for minutes, tables in held.items()
     )
-    lines += [f"One process held {said} (the largest table count of the ramp that met the targets)."]
+    most = f"; {BEYOND}, the most it tries, is a floor" if BEYOND in held.values() else ""
+    lines += [f"One process held {said} (the largest table count of the ramp that met the targets{most})."]
     pg = [run for run in result["runs"] if run.get("server") == "gunicorn"]
     if pg:
         lines += [
