@@ -197,3 +197,19 @@ def test_the_rules_come_before_the_settings(live_server: str, browser: Any) -> N
         page.locator("article.rule").first.bounding_box()["y"]
         < page.locator(".setting-list").bounding_box()["y"]
     )
+
+
+def test_every_table_that_may_scroll_sideways_is_a_named_region_a_keyboard_reaches() -> None:
+    """A ``.table-wrap`` scrolls sideways on a narrow phone when its table is wider (the
+    standings at 390 px with DejaVu Sans, the only sans font of a bare Debian: axe's
+    ``scrollable-region-focusable``): a keyboard reaches it and a screen reader names it."""
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    wraps = [
+        (path.name, tag)
+        for path in sorted(templates.rglob("*.html"))
+        for tag in re.findall(r'<div class="table-wrap[^"]*"[^>]*>', path.read_text(encoding="utf-8"))
+    ]
+    assert len(wraps) >= 7
+    for name, tag in wraps:
+        assert 'role="region"' in tag and 'tabindex="0"' in tag, (name, tag)
+        assert "aria-label=" in tag or "aria-labelledby=" in tag, (name, tag)
