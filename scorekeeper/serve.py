@@ -678,7 +678,7 @@ FULL_EVERY = 100
 """Collections of the middle generation between two full ones (Python's own: 10). A
 club evening's kept standings, drawn lines and scored games live seconds to minutes,
 long enough to reach the oldest generation, so with Python's 10 each gunicorn worker
-ran 10-28 full collections in a 480-table minute, 20-77 ms each with every thread
+ran about 14 full collections in a 480-table minute, 20-77 ms each with every thread
 stopped, most of them finding next to nothing (0-600 objects); with 100, two (issue
 34, docs/performance.md). Garbage in cycles waits longer for its collection: a few
 thousand objects at a time here."""
