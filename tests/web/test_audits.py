@@ -199,6 +199,27 @@ def test_the_rules_come_before_the_settings(live_server: str, browser: Any) -> N
     )
 
 
+@pytest.mark.parametrize("name", ["event-standings"])
+def test_the_standings_fit_a_phone_with_their_tie_breaks(
+    audited: tuple[Any, dict[str, str]], name: str
+) -> None:
+    """At 390 px the standings show every column, the tie-breaks and a bye's mark among
+    them, without scrolling sideways (10 px too wide in DejaVu Sans before), and a
+    keyboard reaches the table's region."""
+    page, urls = audited
+    page.goto(urls[name])
+    page.wait_for_load_state("networkidle")
+    wrap = page.locator(".standings-wrap")
+    wide, shown = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert wide <= shown, (wide, shown)
+    assert page.locator(".standings thead th").last.inner_text().replace("\n", " ") == "Head to head"
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('standings-wrap')"):
+            break
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Standings"
+
+
 def test_every_table_that_may_scroll_sideways_is_a_named_region_a_keyboard_reaches() -> None:
     """A ``.table-wrap`` scrolls sideways on a narrow phone when its table is wider (the
     standings at 390 px with DejaVu Sans, the only sans font of a bare Debian: axe's
