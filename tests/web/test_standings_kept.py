@@ -127,7 +127,7 @@ def test_a_qr_code_is_drawn_once_per_link() -> None:
 def test_a_server_freezes_what_it_built_before_it_serves() -> None:
     """``scorekeeper serve`` and gunicorn's workers leave what they built at start out of
     the collector's full collections (50-80 ms pauses under a club evening's load), and
-    run those ten times less often (10-28 a worker in a 480-table minute before)."""
+    run those ten times less often (about 14 a worker in a 480-table minute before)."""
     from scorekeeper import gunicorn_conf, serve
 
     threshold = gc.get_threshold()
