@@ -403,6 +403,27 @@
     if (note) { note.remove(); }
   }
 
+  /* A page the worker served offline (main.offline: a kept sheet, or "no copy") says it
+     updates once the connection is back, so it asks the server when the phone says it is
+     online again and every few seconds after, and opens itself again once answered. It
+     asks with HEAD, which the worker passes by (it answers only GET), so an answer is the
+     server's own. A box form served offline is never opened again: it may hold an entry. */
+  var RETRY_SECONDS = 5;
+
+  function awaitServer() {
+    if (!document.querySelector("main.offline") || !window.fetch) { return; }
+    var asking = false;
+    function ask() {
+      if (asking || !navigator.onLine) { return; }
+      asking = true;
+      window.fetch(window.location.href, { method: "HEAD", cache: "no-store" }).then(function () {
+        window.location.reload();
+      }, function () { asking = false; });
+    }
+    window.addEventListener("online", ask);
+    window.setInterval(ask, RETRY_SECONDS * 1000);
+  }
+
   function registerWorker() {
     var url = document.documentElement.dataset.sw;
     if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) { return; }
@@ -513,6 +534,7 @@
     setUpPending(document);  // only as a page opens: a swapped-in form is the server's answer
     showErrors(document);
     registerWorker();
+    awaitServer();
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     setUp(document);

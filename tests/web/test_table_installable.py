@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from flask.testing import FlaskClient
+from playwright.sync_api import expect
 
 from benchmarks import taps
 from tests.web.browser import MARKS
@@ -73,9 +74,10 @@ def test_the_last_sheet_is_read_offline_and_says_how_old_it_is(live_server: str,
     assert STALE in note.inner_text() and note.locator("time").get_attribute("datetime")
     assert page.inner_text("[data-player-total='Bob']") == "19"
     shot(page, "offline-sheet")
+    # The server is back: the kept copy asks it and opens itself again, untouched.
     page.context.set_offline(False)
-    page.goto(sheet)
-    assert page.locator(".offline-note").count() == 0
+    expect(page.locator(".offline-note")).to_have_count(0, timeout=15_000)
+    assert page.url == sheet
     page.wait_for_selector("#sheet")
 
 
