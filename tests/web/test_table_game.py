@@ -78,9 +78,11 @@ def record(page: Any, entry: dict[str, Any]) -> None:
 
 def on_sheet(page: Any) -> None:
     """Wait for the sheet after a write: its URL (a resent write's second answer may
-    restart the navigation) and its table."""
+    restart the navigation) and its table, from the server (a phone back online may first
+    be shown the worker's kept copy, which opens itself again once the server answers)."""
     expect = pytest.importorskip("playwright.sync_api").expect
     expect(page).to_have_url(SHEET_URL, timeout=15_000)
+    expect(page.locator("main.offline")).to_have_count(0, timeout=15_000)
     page.wait_for_selector("#sheet")
 
 
