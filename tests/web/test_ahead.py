@@ -5,6 +5,7 @@ a projector then gets is what it would have got reading it itself."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import logging
 import threading
@@ -120,6 +121,36 @@ def test_a_watched_events_new_state_is_read_before_a_projector_asks(
     again = client.get(f"/events/{event_id}/standings?since=old", headers=HTMX)
     assert gzip.decompress(again.get_data()) == page and reads == [1]
     assert client.get(f"/api/v1/events/{event_id}").get_data(as_text=True) == body
+
+
+def test_commits_closer_than_the_spacing_are_read_together_at_its_end(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Boxes come faster than the thread's spacing (two workers at a big evening): the
+    first is read at once, those after it together once the spacing is over, not one
+    reading each; the state read is the newest."""
+    monkeypatch.setattr(ahead, "SPACING", 1.0)
+    reader = ahead.reading(app, every=60)
+    event_id = start_event(client)
+    monkeypatch.setattr(standings, "KEPT", standings.Kept())
+    client.get(f"/api/v1/events/{event_id}")
+    readings: list[float] = []
+    now = standings.now
+
+    def noted(event_id: str, parts: tuple[object, ...] | None = None) -> standings.Now | None:
+        if threading.current_thread() is reader.thread:
+            readings.append(time.monotonic())
+        return now(event_id, parts)
+
+    monkeypatch.setattr(standings, "now", noted)
+    _box(client, event_id)
+    _read_by_the_thread(app, event_id, seconds=5)
+    for _ in range(3):
+        _box(client, event_id)
+    kept = _read_by_the_thread(app, event_id, seconds=5)
+    assert sum(t.boxes for t in kept.board.tables) == 4
+    assert 2 <= len(readings) < 4, readings
+    assert all(later - earlier >= 0.95 for earlier, later in itertools.pairwise(readings))
 
 
 def test_another_processs_write_is_read_at_the_threads_next_turn(
