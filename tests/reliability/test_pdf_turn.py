@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from flask import Flask
@@ -15,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import ledger, records, store
 from scorekeeper.web import players, printing
+from tests.waiting import until
 
 GAME = {
     "rules": "gin",
@@ -92,15 +92,6 @@ def test_a_season_pdf_takes_the_same_turn(printing_app: Flask, client: FlaskClie
     assert client.get("/players/Ann/season.pdf?year=20x6").status_code == 422
 
 
-def _until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
-    """Return as soon as ``condition`` holds (checked every millisecond), at most
-    ``seconds``: a thread's turn is waited for, not slept through."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        time.sleep(0.001)
-
-
 def test_past_the_waiting_requests_a_turn_is_refused_at_once() -> None:
     """Eight PDF loops used to hold every thread of the server waiting for the one turn
     (the tables' requests then waited for a thread): past ``waiting`` waiters, refused."""
@@ -113,7 +104,7 @@ def test_past_the_waiting_requests_a_turn_is_refused_at_once() -> None:
 
     waiter = threading.Thread(target=wait_then_print)
     waiter.start()
-    _until(lambda: turnstile._waiters == 1)  # the one allowed waiter is waiting
+    until(lambda: turnstile._waiters == 1, seconds=5, every=0.001)  # the one allowed waiter is waiting
     started = time.monotonic()
     assert not turnstile.acquire(timeout=5)
     assert time.monotonic() - started < 1

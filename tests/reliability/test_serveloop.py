@@ -7,7 +7,6 @@ from __future__ import annotations
 import http.client
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +15,7 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from scorekeeper import serve, serveloop
+from tests.waiting import until
 
 
 def _app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
@@ -92,9 +92,6 @@ def test_a_closed_connection_leaves_the_loop_and_its_fd_serves_the_next(
         # closed ones are forgotten when they leave the map. The loop meets a closed
         # connection's end when it next reads it, which a busy machine may put after the
         # next request's answer, so the count is waited for, not read at once.
-        deadline = time.monotonic() + 5
-        while len(loop.known) > 4 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(loop.known) <= 4, sorted(loop.known)
+        until(lambda: len(loop.known) <= 4, seconds=5)
     finally:
         last.close()

@@ -10,7 +10,6 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from flask.testing import FlaskClient
 from scorekeeper import store
 from scorekeeper.ledger import events as ledger_events
 from scorekeeper.web import ahead, create_app, database, standings
+from tests.waiting import until
 from tests.web.conftest import box_form, version_of
 from tests.web.test_event_pages import start_event, tables_of
 
@@ -44,14 +44,6 @@ def _threads_end_with_their_test(monkeypatch: pytest.MonkeyPatch) -> Any:
         reader.stop()
         if thread is not None:
             thread.join(5)
-
-
-def _until(done: Callable[[], bool], seconds: float = 10.0) -> None:
-    """Wait until ``done()``, at most ``seconds``."""
-    ends = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < ends, "not done in time"
-        time.sleep(0.01)
 
 
 def _box(client: FlaskClient, event_id: str) -> None:
@@ -80,7 +72,7 @@ def _read_by_the_thread(app: Flask, event_id: str, seconds: float = 10.0) -> sta
         kept = standings.KEPT.latest(key)
         return kept is not None and kept.stamp == stamp
 
-    _until(read, seconds)
+    until(read, seconds)
     kept = standings.KEPT.latest(key)
     assert kept is not None
     return kept
@@ -203,7 +195,7 @@ def test_a_reading_ahead_that_fails_stops_watching_and_is_logged(
 
     with caplog.at_level(logging.ERROR):
         monkeypatch.setattr(standings, "now", gone)
-        _until(lambda: event_id not in reader.watched)
+        until(lambda: event_id not in reader.watched)
     assert f"reading event {event_id} ahead failed" in caplog.text
     assert "the database went away" in caplog.text
 
