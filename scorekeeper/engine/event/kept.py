@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -316,13 +316,15 @@ def ranking(
     *,
     withdrawn: Sequence[str] = (),
     before: Ranking | None = None,
+    touched: Collection[str] | None = None,
 ) -> Ranking:
     """:func:`ranked`'s standings with what the next ranking is made from; made from
     ``before`` (the ranking of the same event's sums before a write) when the entry,
     the players and the withdrawn are the same: only the players whose lines, byes or
     penalties changed (and those they met, whose head to head may have changed)
     are placed again, and a line whose values and rank did not change is the same
-    :class:`Standing` as before."""
+    :class:`Standing` as before. ``touched``: the players whose lines in ``tally``
+    may be other objects than in ``before``'s (None: any player's)."""
     names = tuple(names)
     gone = frozenset(withdrawn)
     extras, byes, penalty = _extras(event, tally, names)
@@ -333,7 +335,7 @@ def ranking(
         and before.withdrawn == gone
         and len(before.index) == len(names)
     ):
-        return _placed_again(before, tally, extras, byes, penalty)
+        return _placed_again(before, tally, extras, byes, penalty, touched)
     lines = {p: tally.lines.get(p, EMPTY) for p in names}
     score = {p: line.score / SCALE for p, line in lines.items()}
     for p, added in extras.items():  # as _score adds them
@@ -467,11 +469,14 @@ def _placed_again(
     extras: dict[str, tuple[float, ...]],
     byes: Counter[str],
     penalty: Counter[str],
+    touched: Collection[str] | None,
 ) -> Ranking:
     """The ranking after ``before`` with only what changed placed again (see
     :func:`ranking`)."""
     was = before.lines
-    changed = {p for p in before.names if tally.lines.get(p) is not was.get(p)}
+    index = before.index
+    maybe = before.names if touched is None else [p for p in touched if p in index]
+    changed = {p for p in maybe if tally.lines.get(p) is not was.get(p)}
     changed |= {p for p in extras.keys() | before.extras.keys() if extras.get(p) != before.extras.get(p)}
     event = before.event
     where = [_TIE_PLACE[tie] for tie in event.tie_breaks]
@@ -493,7 +498,6 @@ def _placed_again(
     old = before.by_player
     # whose values changed: a player who met a changed one may keep his head to head
     revalued = changed | {p for p in again if h2h[p] != old[p].head_to_head}
-    index = before.index
 
     def placed(keys: Mapping[str, Key]) -> Callable[[str], tuple[Key, int]]:
         """Where a player is in the order read from its end: players level on
@@ -502,28 +506,48 @@ def _placed_again(
 
     ascending = list(reversed(before.order))
     was_at = placed(before.final)
-    for p in moved:  # the others keep their keys: the order stays sorted
-        at = bisect.bisect_left(ascending, was_at(p), key=was_at)
-        assert ascending[at] == p
+    left = sorted(bisect.bisect_left(ascending, was_at(p), key=was_at) for p in moved)
+    for at in reversed(left):  # the others keep their keys: the order stays sorted
         del ascending[at]
     now_at = placed(final)
     for p in moved:
         bisect.insort(ascending, p, key=now_at)
     order = ascending[::-1]
-    rows: list[Standing] = []
+    last = len(order) - 1
+    entered = [bisect.bisect_left(ascending, now_at(p), key=now_at) for p in moved]
+    # Only the places from the highest a moved line left or entered to the lowest
+    # have other lines (their ranks are made again), and the lines level with the
+    # last of them (whose shared rank may have changed); every other line keeps its
+    # place and rank, and its Standing (issue 34: a pass over every line of a
+    # 1,920-player evening was most of a new state's cost).
+    rows = list(before.rows)
     gone = before.withdrawn
-    rank, above = 0, None
-    for place, p in enumerate(order, start=1):
+    by_player = dict(old)
+    place = top = last - max(left + entered, default=-1)
+    lowest = last - min(left + entered, default=last + 1)
+    rank, above = (rows[top - 1].rank, final[order[top - 1]]) if top else (0, None)
+    while place <= last:
+        p = order[place]
         key = final[p]
-        if key != above:
-            rank, above = place, key
+        if key != above:  # level with the line above: its rank
+            rank, above = place + 1, key
+        if place > lowest and rank == rows[place].rank:  # below: as before
+            break
         s = old[p]
         if p in revalued:
             line = tally.lines.get(p, EMPTY)
             s = _standing(rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone)
         elif s.rank != rank:
             s = s.at_rank(rank)
-        rows.append(s)
+        rows[place] = by_player[p] = s
+        place += 1
+    for p in revalued:  # a line with new values in its old place and rank
+        at = last - bisect.bisect_left(ascending, now_at(p), key=now_at)
+        if not top <= at < place:
+            line = tally.lines.get(p, EMPTY)
+            rows[at] = by_player[p] = _standing(
+                rows[at].rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone
+            )
     return Ranking(
         tuple(rows),
         event,
@@ -535,7 +559,7 @@ def _placed_again(
         final,
         tuple(order),
         index,
-        {s.player: s for s in rows},
+        by_player,
     )
 
 

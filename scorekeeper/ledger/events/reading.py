@@ -4,9 +4,10 @@ and the event table a game is played at."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -166,29 +167,39 @@ def table_states(
                 states.append(kept)
                 continue
             result = (by_game.get(game) if game else None) or by_place.get(place)
-            if result is None:
-                states.append(TableState(seating.round, number, game, tuple(players)))
-                continue
-            if game in agreed:
-                status = TableStatus.AGREED
-            elif result.over:
-                status = TableStatus.DONE
-            else:
-                status = TableStatus.PLAYING if result.boxes else TableStatus.WAITING
-            states.append(
-                TableState(
-                    seating.round,
-                    number,
-                    game,
-                    tuple(result.players or players),
-                    status,
-                    result.boxes,
-                    dict(result.totals),
-                    sum(result.boxes_won.values()),
-                    subs.get(game, ()) if game else (),
-                )
-            )
+            states.append(_table_state(seating.round, number, game, players, result, agreed, subs))
     return tuple(states)
+
+
+def _table_state(
+    round: int,
+    number: int,
+    game: str | None,
+    players: Iterable[str],
+    result: TableResult | None,
+    agreed: Container[str],
+    substitutes: Mapping[str, tuple[Substitute, ...]],
+) -> TableState:
+    """One table of :func:`table_states`: its seats (``players``) and its game's result."""
+    if result is None:
+        return TableState(round, number, game, tuple(players))
+    if game in agreed:
+        status = TableStatus.AGREED
+    elif result.over:
+        status = TableStatus.DONE
+    else:
+        status = TableStatus.PLAYING if result.boxes else TableStatus.WAITING
+    return TableState(
+        round,
+        number,
+        game,
+        tuple(result.players or players),
+        status,
+        result.boxes,
+        dict(result.totals),
+        sum(result.boxes_won.values()),
+        substitutes.get(game, ()) if game else (),
+    )
 
 
 @dataclass(frozen=True)
@@ -226,24 +237,28 @@ class Board:
         return sorted((t.of_record for t in self.kept.tables.values()), key=lambda r: (r.round, r.table))
 
 
-def kept_now(db: Session, event_id: str, before: store.kept.Kept | None = None) -> store.kept.Kept | None:
+def kept_now(
+    db: Session, event_id: str, before: store.kept.Kept | None = None
+) -> tuple[store.kept.Kept | None, store.kept.Kept | None]:
     """The event's kept standings (``before``: as read last, so that only the rows
-    changed since are read); computed from its games when it has none kept yet."""
+    changed since are read); computed from its games when it has none kept yet. And
+    the rows read since ``before``, as read (None: every row was read)."""
     if before is not None and before.version >= 0:
         changed = store.kept.read(db, event_id, since=before.version)
         if changed is not None:
             if changed.built != before.built:
                 # built again since (a director's write): every row was written then,
                 # after the version read before, so every row was read
-                return changed
-            return store.kept.Kept(
+                return changed, None
+            merged = store.kept.Kept(
                 changed.version,
                 changed.built,
                 changed.rounds,
                 {**before.lines, **changed.lines},
                 {**before.tables, **changed.tables},
             )
-    return store.kept.read(db, event_id) or store.kept.fresh(db, event_id)
+            return merged, changed
+    return store.kept.read(db, event_id) or store.kept.fresh(db, event_id), None
 
 
 def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board:
@@ -251,9 +266,13 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
     event's kept standings (``before``: the board read last, whose kept rows that did
     not change are not read again). Nothing is scored or summed here: the sums are
     kept by every write (issue 34), and ranked."""
-    kept = kept_now(db, event.id, before.kept if before else None)
+    kept, read = kept_now(db, event.id, before.kept if before else None)
     if kept is None:
         raise NotFound(f"there is no event {event.id!r}")
+    if before is not None and read is not None:
+        again = _board_again(event, before, kept, read)
+        if again is not None:
+            return again
     results = store.kept.games_of(kept.tables.values())
     ended = tuple(game_id for game_id, table in kept.tables.items() if table.ended)
     subs = {game: table.substitutes for game, table in kept.tables.items() if table.substitutes}
@@ -267,15 +286,76 @@ def board(db: Session, event: LoadedEvent, before: Board | None = None) -> Board
         withdrawn=event.withdrawn,
         before=before.ranking if before else None,
     )
+    return Board(ranks.rows, _of_round(every, event.row.current_round), results, ended, kept, every, ranks)
+
+
+def _board_again(
+    event: LoadedEvent, before: Board, kept: store.kept.Kept, read: store.kept.Kept
+) -> Board | None:
+    """The board after ``before`` when the kept rows ``read`` since are all that
+    changed (a box at a table: issue 34), made from ``before`` without a pass over
+    every table: None when ``before`` was made from another entry, or a table read is
+    new, seats other players (a substitute: whom the standings list) or was ended
+    (director's writes, which build every kept row again anyway)."""
+    was, ranked_before = before.kept, before.ranking
+    if was is None or ranked_before is None or not before.every_table:
+        return None
+    if ranked_before.event is not event.entry:
+        return None
+    games = read.tables.keys()
+    for game in games:
+        old, new = was.tables.get(game), kept.tables[game]
+        if old is None or old.ended != new.ended or old.of_record.players != new.of_record.players:
+            return None
+    results = [kept.tables[r.game].result if r.game in games else r for r in before.results]
+    every = list(before.every_table)
+    for game in games:
+        table = kept.tables[game]
+        at = bisect.bisect_left(every, (table.result.round, table.result.table), key=_place)
+        if at < len(every) and every[at].game == game:
+            seats = every[at]
+            every[at] = _table_state(
+                seats.round,
+                seats.table,
+                game,
+                seats.players,
+                table.result,
+                before.ended,
+                {game: table.substitutes},
+            )
+    ranks = ranking(
+        event.entry,
+        Tally(kept.lines, kept.rounds),
+        ranked_before.names,
+        withdrawn=event.withdrawn,
+        before=ranked_before,
+        touched=read.lines.keys(),
+    )
+    kept_every = tuple(every)
     return Board(
         ranks.rows,
-        tuple(t for t in every if t.round == event.row.current_round),
+        _of_round(kept_every, event.row.current_round),
         results,
-        ended,
+        before.ended,
         kept,
-        every,
+        kept_every,
         ranks,
     )
+
+
+def _place(table: TableState) -> tuple[int, int]:
+    return table.round, table.table
+
+
+def _of_round(every: tuple[TableState, ...], number: int) -> tuple[TableState, ...]:
+    """The tables of round ``number`` among ``every`` (in the order of rounds)."""
+    return every[
+        bisect.bisect_left(every, number, key=_round_of) : bisect.bisect_right(every, number, key=_round_of)
+    ]
+
+
+def _round_of(table: TableState) -> int:
+    return table.round
 
 
 def _since(
