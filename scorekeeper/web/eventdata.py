@@ -13,6 +13,7 @@ import contextlib
 import datetime
 import difflib
 import functools
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +88,23 @@ class EventView:
         return all(t.status is TableStatus.WAITING for t in self.round_tables(self.current))
 
     def round_tables(self, number: int) -> tuple[TableView, ...]:
-        return tuple(t for t in self.tables if t.round == number)
+        return self._by_round.get(number, ())
+
+    @functools.cached_property
+    def _by_round(self) -> dict[int, tuple[TableView, ...]]:
+        """Each round's tables, sorted out once for the view (a projector's page asks
+        for the current round's twice: 1,280 tables at a 640-table evening's second)."""
+        rounds: dict[int, list[TableView]] = {}
+        for t in self.tables:
+            rounds.setdefault(t.round, []).append(t)
+        return {number: tuple(tables) for number, tables in rounds.items()}
+
+    @functools.cached_property
+    def entered(self) -> dict[str, int]:
+        """The round each player first played or had a bye (a late entry's is later
+        than 1), once for the view."""
+        seating = sorted(self.entry.seating, key=lambda s: -s.round)
+        return {p: s.round for s in seating for p in (*s.players, *s.byes)}
 
     def seating(self, number: int) -> Seating | None:
         return self.entry.seating_of(number)
@@ -455,19 +472,23 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
     by_line, by_values = drawn
     lines, ties, event_id = event.standings, event.entry.tie_breaks, event.id if link else ""
 
-    def rest(s: Standing) -> str:
+    def cut(s: Standing) -> tuple[str, str]:
         # a line's values, so its player, are its entry's: the round he entered with them
-        return str(by_values(s.unranked, entered.get(s.player, 1), event_id, ties))
-
-    rests = by_line.each([s.values_line for s in lines], (event_id, ties), rest)
-    last = len(lines) - 1
-    rows = []
-    for n, (s, after) in enumerate(zip(lines, rests, strict=True)):
-        tied = (n > 0 and lines[n - 1].rank == s.rank) or (n < last and lines[n + 1].rank == s.rank)
-        # nothing here but numbers and our own markup: the name is in what was drawn
+        after = by_values(s.unranked, entered.get(s.player, 1), event_id, ties)
         start = WITHDRAWN_LINE if s.withdrawn else LINE
-        rows.append(f'{start}\n          <td class="num rank">{"=" if tied else ""}{s.rank}</td>\n{after}')
-    return Markup("\n      ".join(rows))
+        return f'{start}\n          <td class="num rank">', f"</td>\n{after}"
+
+    cuts = by_line.each([s.values_line for s in lines], (event_id, ties), cut)
+    ranks = [s.rank for s in lines]
+    # a rank shared with the line above or below is shown "=3"
+    shared = {r for r, below in itertools.pairwise(ranks) if r == below}
+    # nothing here but numbers and our own markup: the name is in what was drawn
+    return Markup(
+        "\n      ".join(
+            f"{head}={rank}{tail}" if rank in shared else f"{head}{rank}{tail}"
+            for rank, (head, tail) in zip(ranks, cuts, strict=True)
+        )
+    )
 
 
 def _standing_row(values: tuple[Any, ...], entered: int, event_id: str, ties: tuple[str, ...]) -> Markup:

@@ -108,10 +108,7 @@ def _context(event: eventdata.EventView, **more: Any) -> dict[str, Any]:
         "tie_short": forms.TIE_BREAK_SHORT,
         "tie_long": forms.TIE_BREAK_WORDS,
         "standings_count": len(event.standings),
-        # the round each player first played or had a bye (a late entry's is later than 1)
-        "entered": {
-            p: s.round for s in sorted(entry.seating, key=lambda s: -s.round) for p in (*s.players, *s.byes)
-        },
+        "entered": event.entered,
         "director": eventdata.can_direct(event.id),
         **more,
     }

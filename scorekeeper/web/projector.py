@@ -19,7 +19,8 @@ from markupsafe import Markup
 
 from ..engine.substitutes import Substitute
 from ..engine.vocabulary import TableStatus
-from .eventdata import EventView
+from . import standings
+from .eventdata import EventView, TableView
 
 LINES = 4096
 """Table lines kept drawn per process (a hundred bytes each)."""
@@ -35,14 +36,21 @@ class Line(NamedTuple):
 
 
 def table_lines(event: EventView, number: int) -> Markup:
-    """The ``<li>`` of each table of round ``number``, each on a line of its own."""
+    """The ``<li>`` of each table of round ``number``, each on a line of its own: found
+    by the table (a new state keeps every table whose kept row did not change:
+    :func:`scorekeeper.ledger.events.table_states`), else by what it shows."""
     drawn = current_app.extensions.get("scorekeeper.table_lines")
     if drawn is None:
         drawn = current_app.extensions.setdefault(
-            "scorekeeper.table_lines", functools.lru_cache(maxsize=LINES)(_table_line)
+            "scorekeeper.table_lines",
+            (standings.ByIdentity[str](LINES), functools.lru_cache(maxsize=LINES)(_table_line)),
         )
-    lines = (drawn(Line(t.status, t.table, t.boxes, t.substitutes)) for t in event.round_tables(number))
-    return Markup("".join(f"\n        {line}\n      " for line in lines))
+    by_table, by_values = drawn
+
+    def draw(t: TableView) -> str:
+        return f"\n        {by_values(Line(t.status, t.table, t.boxes, t.substitutes))}\n      "
+
+    return Markup("".join(by_table.each(event.round_tables(number), None, draw)))
 
 
 def _table_line(line: Line) -> str:

@@ -116,25 +116,30 @@ class ByIdentity(Generic[T]):
     (:func:`scorekeeper.engine.event.kept.ranking`; a table whose kept row did not
     change is the same object too), so their drawings are found without hashing their
     values (issue 34: 900 lines and 300 tables a state). Each line is held with its
-    drawing, so its identity is not another's while kept; emptied once it holds
-    ``size`` (a new evening's lines: start again). Threads may draw a line twice, never
-    a wrong one."""
+    drawing, so its identity is not another's while kept; each way of drawing (``how``)
+    is emptied once it holds ``size`` lines (a new evening's lines: start again).
+    Threads may draw a line twice, never a wrong one."""
 
     def __init__(self, size: int = LINES) -> None:
         self.size = size
-        self.found: dict[tuple[int, Hashable], tuple[Any, T]] = {}
+        self.found: dict[Hashable, dict[int, tuple[Any, T]]] = {}
+        """Each way of drawing's lines, by their identities."""
 
     def each(self, lines: Iterable[L], how: Hashable, draw: Callable[[L], T]) -> list[T]:
         """What ``draw(line)`` made of each line drawn ``how``, made now the first time."""
-        found, drawn = self.found, []
+        found = self.found.get(how)
+        if found is None:
+            if len(self.found) >= EVENTS:  # each event's lines are drawn their own way
+                self.found.clear()
+            found = self.found.setdefault(how, {})
+        drawn = []
         for line in lines:
-            key = (id(line), how)
-            hit = found.get(key)
+            hit = found.get(id(line))
             if hit is None or hit[0] is not line:
                 hit = (line, draw(line))
                 if len(found) >= self.size:
                     found.clear()
-                found[key] = hit
+                found[id(line)] = hit
             drawn.append(hit[1])
         return drawn
 
