@@ -467,7 +467,10 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
     if drawn is None:
         drawn = extensions.setdefault(
             "scorekeeper.standing_rows",
-            (standings.ByIdentity[str](), functools.lru_cache(maxsize=standings.LINES)(_standing_row)),
+            (
+                standings.ByIdentity[tuple[str, str]](),
+                functools.lru_cache(maxsize=standings.LINES)(_standing_row),
+            ),
         )
     by_line, by_values = drawn
     lines, ties, event_id = event.standings, event.entry.tie_breaks, event.id if link else ""

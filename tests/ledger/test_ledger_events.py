@@ -162,6 +162,38 @@ def test_a_board_read_beside_the_last_equals_a_fresh_one(db: Session) -> None:
     assert before.ended and game_id in before.ended
 
 
+def test_a_box_makes_the_next_board_from_the_one_before(db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box at a table (the event as read before: its row did not change) makes the
+    next board from the one before without a pass over every table or every name
+    (issue 34): the other tables' states are the very objects of the board before, and
+    the board equals one made from nothing."""
+    event = _start(db).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    before = events.board(db, event)
+    ledger.record(db, game_id, _box_for(table))
+
+    def every(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pass over every table")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(events.reading, "table_states", every)
+        patched.setattr(events.reading, "names_of", every)
+        after = events.board(db, event, before)
+    fresh = events.board(db, event)
+    assert (after.standings, after.tables, after.results, after.every_table) == (
+        fresh.standings,
+        fresh.tables,
+        fresh.results,
+        fresh.every_table,
+    )
+    moved = [t.game for t, was in zip(after.every_table, before.every_table, strict=True) if t is not was]
+    assert moved == [game_id]
+    assert after.tables[0].boxes == 1
+
+
 @pytest.mark.rule("K5")
 def test_closing_a_round_refuses_while_tables_play_unless_forced(db: Session) -> None:
     event = _start(db).event
