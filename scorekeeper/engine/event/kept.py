@@ -506,8 +506,12 @@ def _placed_again(
 
     ascending = list(reversed(before.order))
     was_at = placed(before.final)
-    left = sorted(bisect.bisect_left(ascending, was_at(p), key=was_at) for p in moved)
-    for at in reversed(left):  # the others keep their keys: the order stays sorted
+    left = []
+    for p in moved:
+        at = bisect.bisect_left(ascending, was_at(p), key=was_at)
+        assert ascending[at] == p
+        left.append(at)
+    for at in sorted(left, reverse=True):  # the others keep their keys: the order stays sorted
         del ascending[at]
     now_at = placed(final)
     for p in moved:
@@ -544,6 +548,7 @@ def _placed_again(
     for p in revalued:  # a line with new values in its old place and rank
         at = last - bisect.bisect_left(ascending, now_at(p), key=now_at)
         if not top <= at < place:
+            assert rows[at].player == p
             line = tally.lines.get(p, EMPTY)
             rows[at] = by_player[p] = _standing(
                 rows[at].rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone
