@@ -7,7 +7,9 @@ boxes at random tables of a ``--tables`` event (the evening of ``benchmarks.club
 and after each asks for the event's JSON and its standings page (htmx's fragment, as a
 projector polls it), taking the process's CPU time around each: every other state the
 JSON first, else the page first. The median of each, first (the read and the drawing)
-and second (the drawing alone), is what a state costs.
+and second (the drawing alone), is what a state costs. ``read`` is the reading alone,
+timed on a session of its own as a projector's process reads each state: beside the
+board read before it (``scorekeeper.ledger.events.board``), before the asks.
 
 ``python -m benchmarks.standings_state --tables 300``; later in the evening, every table
 played and a few boxes between two asks: ``--opened 300 --played 600 --boxes 3``.
@@ -25,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scorekeeper import store
+from scorekeeper.ledger import events as ledger_events
 from scorekeeper.ledger import make_codes
 from scorekeeper.web import create_app
 
@@ -62,6 +66,7 @@ def run(
             "page first": [],
             "json second": [],
             "page second": [],
+            "read": [],
         }
 
         def timed(kind: str, call: Any) -> None:
@@ -75,15 +80,24 @@ def run(
         def page() -> None:
             _standings_page(mix, event.id, projector)
 
-        for n in range(states):
-            for _ in range(boxes):
-                _box(mix, rng.choice(seated))
-            if n % 2:
-                timed("json first", as_json)
-                timed("page second", page)
-            else:
-                timed("page first", page)
-                timed("json second", as_json)
+        with webgames.database(url) as reader:
+            loaded = store.events.load_event(reader, event.id)
+            assert loaded is not None
+            board = ledger_events.board(reader, loaded)
+            for n in range(states):
+                for _ in range(boxes):
+                    _box(mix, rng.choice(seated))
+                # the state read as a projector's process reads it, beside the one before
+                reader.rollback()
+                started = time.process_time()
+                board = ledger_events.board(reader, loaded, board)
+                spent["read"].append(1000 * (time.process_time() - started))
+                if n % 2:
+                    timed("json first", as_json)
+                    timed("page second", page)
+                else:
+                    timed("page first", page)
+                    timed("json second", as_json)
     return {
         "tables": tables,
         "states": states,
