@@ -38,6 +38,16 @@ def _start(db: Session, key: str = "form-1", **changes: object) -> events.Starte
     return events.start_event(db, event.with_changes(**changes), secret=SECRET, key=key)
 
 
+def _first_table(db: Session) -> tuple[store.events.LoadedEvent, str, ledger.Table]:
+    """A new event, the game at its first round's table 1, and that table as loaded."""
+    event = _start(db).event
+    game_id = event.entry.game_of(1, 1)
+    assert game_id is not None
+    table = ledger.load(db, game_id)
+    assert table is not None
+    return event, game_id, table
+
+
 def _box_for(table: ledger.Table, by_seat: int = 0) -> BoxEntry:
     players = table.players
     knocker = players[by_seat]
@@ -93,11 +103,7 @@ def test_starting_an_event_seats_round_one_and_creates_each_tables_game(db: Sess
 
 
 def test_standings_follow_every_box_correction_and_deletion(db: Session) -> None:
-    event = _start(db).event
-    game_id = event.entry.game_of(1, 1)
-    assert game_id is not None
-    table = ledger.load(db, game_id)
-    assert table is not None
+    event, game_id, table = _first_table(db)
     first = table.players[0]
     written = ledger.record(db, game_id, _box_for(table))
     rows = {s.player: s for s in events.standings(db, event.id)}
@@ -125,11 +131,7 @@ def test_a_board_read_beside_the_last_equals_a_fresh_one(db: Session) -> None:
     before it (issues 25 and 34): after a box, a correction, a deletion and a forced
     close it is the board read from scratch, and an unchanged table is the very row read
     before until a director's write builds them all again."""
-    event = _start(db).event
-    game_id = event.entry.game_of(1, 1)
-    assert game_id is not None
-    table = ledger.load(db, game_id)
-    assert table is not None
+    event, game_id, table = _first_table(db)
     before = events.board(db, event)
     box_id = ledger.record(db, game_id, _box_for(table)).box_id
     assert box_id is not None
@@ -167,11 +169,7 @@ def test_a_box_makes_the_next_board_from_the_one_before(db: Session, monkeypatch
     next board from the one before without a pass over every table or every name
     (issue 34): the other tables' states are the very objects of the board before, and
     the board equals one made from nothing."""
-    event = _start(db).event
-    game_id = event.entry.game_of(1, 1)
-    assert game_id is not None
-    table = ledger.load(db, game_id)
-    assert table is not None
+    event, game_id, table = _first_table(db)
     before = events.board(db, event)
     ledger.record(db, game_id, _box_for(table))
 
@@ -539,13 +537,9 @@ def test_a_replacement_refused_mid_game_enters_nobody_and_changes_no_game(db: Se
     """Refused mid-game: a player of record who is neither the leaver nor the
     substitute, a game already over. Nothing is written: no entrant, no substitute, no
     history line."""
-    event = _start(db).event
+    event, game_id, table = _first_table(db)
     seating = event.entry.seating_of(1)
     assert seating is not None
-    game_id = event.entry.game_of(1, 1)
-    assert game_id is not None
-    table = ledger.load(db, game_id)
-    assert table is not None
     ledger.record(db, game_id, _box_for(table))
     before = _state(db, event.id)
     leaving = seating.tables[0][1]
@@ -585,11 +579,7 @@ def test_knock_rummy_live_standings_settle_box_by_box(db: Session) -> None:
 def test_the_director_corrects_and_deletes_boxes_of_a_table_that_was_ended(db: Session) -> None:
     """Issue 25: the director corrects or deletes any box, also at a table closed with
     its round (ended by agreement), each kept in the box's history; the players cannot."""
-    event = _start(db).event
-    game_id = event.entry.game_of(1, 1)
-    assert game_id is not None
-    table = ledger.load(db, game_id)
-    assert table is not None
+    event, game_id, table = _first_table(db)
     players = table.players
     first = ledger.record(db, game_id, _box_for(table)).box_id
     second = ledger.record(db, game_id, _box_for(table, 1)).box_id
