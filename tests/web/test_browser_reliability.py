@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.web.browser import MARKS, SHEET_URL
 
@@ -178,5 +179,5 @@ def test_the_app_without_javascript(live_server: str, browser: Any) -> None:
     page.goto(live_server + "/check")
     page.fill("input[name=typed]", "AS 2S 3S 7H 7D 7C 9D 10D JD 4C")
     page.locator("form button[type=submit]").first.click()
-    assert "count 4" in page.locator("main").inner_text()
+    expect(page.locator("main")).to_contain_text("count 4")
     assert phone.errors == []

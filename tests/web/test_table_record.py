@@ -40,6 +40,7 @@ def test_a_knock_by_counts_takes_at_most_six_taps(live_server: str, browser: Any
     page = phone(browser)
     sheet = open_game(page, live_server)
     page.locator(".record-bar a").click()
+    page.wait_for_selector("#box-form")
     counts = page.locator("input.count")
     assert counts.count() == 3
     for i in range(3):
@@ -68,6 +69,7 @@ def test_a_single_digit_count_moves_on_with_the_next_key(live_server: str, brows
     page = phone(browser)
     open_game(page, live_server)
     page.locator(".record-bar a").click()
+    page.wait_for_selector("#box-form")
     page.locator("#hands-0-count").click()
     page.keyboard.type("5")
     assert page.evaluate("document.activeElement.id") == "hands-0-count"
