@@ -446,8 +446,8 @@ def table_cards(event: EventView, number: int) -> list[TableCard]:
     return cards
 
 
-LINE, WITHDRAWN_LINE = "        <tr>", '        <tr class="withdrawn">'
-"""How a standings line starts, indented as the table's other lines."""
+LINE, WITHDRAWN_LINE = "<tr>", '<tr class="withdrawn">'
+"""How a standings line starts."""
 
 
 def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = False) -> Markup:
@@ -479,7 +479,7 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
         # a line's values, so its player, are its entry's: the round he entered with them
         after = by_values(s.unranked, entered.get(s.player, 1), event_id, ties)
         start = WITHDRAWN_LINE if s.withdrawn else LINE
-        return f'{start}\n          <td class="num rank">', f"</td>\n{after}"
+        return f'{start}<td class="num rank">', f"</td>{after}"
 
     cuts = by_line.each([s.values_line for s in lines], (event_id, ties), cut)
     ranks = [s.rank for s in lines]
@@ -487,7 +487,7 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
     shared = {r for r, below in itertools.pairwise(ranks) if r == below}
     # nothing here but numbers and our own markup: the name is in what was drawn
     return Markup(
-        "\n      ".join(
+        "\n".join(
             f"{head}={rank}{tail}" if rank in shared else f"{head}{rank}{tail}"
             for rank, (head, tail) in zip(ranks, cuts, strict=True)
         )
@@ -500,7 +500,9 @@ def _standing_row(values: tuple[Any, ...], entered: int, event_id: str, ties: tu
     s = Standing(0, *values)
     row = current_app.jinja_env.get_template("events/_standing_row.html").module.row  # type: ignore[attr-defined]
     cells = Markup("".join(f'<td class="num">{_tie_value(s, tie)}</td>' for tie in ties))
-    return Markup(row(s, entered, event_id, shown_number(s.score), cells))
+    # U+2212 as its entity: one minus sign on the page made the whole drawing two bytes
+    # a character in memory, and its UTF-8 encoding a pass of its own (issue 34)
+    return Markup(str(row(s, entered, event_id, shown_number(s.score), cells)).replace("\u2212", "&minus;"))
 
 
 def shown_number(value: float) -> str:

@@ -7,6 +7,7 @@ table cards and results as PDFs, and a timed round's clock on every table's shee
 from __future__ import annotations
 
 import datetime
+import html
 import re
 from pathlib import Path
 from typing import Any
@@ -247,7 +248,7 @@ def test_penalty_with_a_note_counts_in_the_standings(client: FlaskClient) -> Non
         f"/events/{event_id}/penalties", data={"player": "Cal", "points": "25", "note": "slow play"}
     )
     assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
-    page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+    page = html.unescape(client.get(f"/events/{event_id}/standings").get_data(as_text=True))
     assert re.search(r'class="player"><bdi>Cal</bdi> <small class="penalty-inline">−25</small>', page)
     missing = client.post(f"/events/{event_id}/penalties", data={"player": "Cal", "points": "25", "note": ""})
     assert missing.status_code == 422

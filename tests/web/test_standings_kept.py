@@ -188,6 +188,7 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
     """Issue 34: the projector's page draws each line after its rank once per process;
     a box draws again only the lines of the players whose values changed, and the page
     shows their new scores and everyone's new rank."""
+    import html
     import re
 
     from scorekeeper.web import eventdata
@@ -206,7 +207,7 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
     game_id, players = tables_of(client, event_id)[0]
 
     def lines() -> dict[str, tuple[str, str]]:
-        page = client.get(f"/events/{event_id}/standings").get_data(as_text=True)
+        page = html.unescape(client.get(f"/events/{event_id}/standings").get_data(as_text=True))
         found = re.findall(
             r'<td class="num rank">(=?\d+)</td>\s*<th scope="row" class="player"><bdi>([^<]+)</bdi>'
             r'.*?<td class="num score">([^<]+)</td>',
