@@ -239,6 +239,35 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
     assert after[players[1]][0] == "1" and after != before
 
 
+def test_the_projectors_drawing_is_ascii_and_shows_minus_signs(client: FlaskClient) -> None:
+    """Issue 34: a penalty's and a negative score's minus sign (U+2212) go out as
+    ``&minus;``, and the legend's dots as ``&middot;``: one such character made the
+    whole drawing two bytes a character in memory, and its encoding a pass of its own."""
+    import html
+    import re
+
+    from tests.web.conftest import box_form, version_of
+    from tests.web.test_event_pages import tables_of
+
+    event_id = start_event(client)
+    game_id, players = tables_of(client, event_id)[0]
+    client.post(
+        f"/events/{event_id}/penalties", data={"player": players[2], "points": "25", "note": "slow play"}
+    )
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    answer = client.get(f"/events/{event_id}/standings", headers={"HX-Request": "true"})
+    drawn = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and drawn.isascii(), sorted({c for c in drawn if not c.isascii()})
+    shown = html.unescape(drawn)
+    assert f'<bdi>{players[2]}</bdi> <small class="penalty-inline">\u221225</small>' in shown
+    scores = dict(re.findall(r"<bdi>([^<]+)</bdi>.*?<td class=\"num score\">([^<]+)</td>", shown))
+    assert scores[players[2]].startswith("\u2212") and "-" not in scores[players[2]], scores
+    assert "a shared rank \u00b7 " in shown
+
+
 def test_the_event_json_is_written_from_its_pieces_as_a_whole_dump_writes_it(
     app: Flask, client: FlaskClient
 ) -> None:
