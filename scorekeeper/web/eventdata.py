@@ -22,7 +22,7 @@ from flask import abort, current_app
 from markupsafe import Markup
 
 from .. import engine, ledger, store
-from ..engine.event import EventEntry, Seating, Standing
+from ..engine.event import EventEntry, Seating, Standing, values_and_ranks
 from ..engine.history import HistoryEntry
 from ..engine.vocabulary import TableStatus
 from ..ledger import events as ledger_events
@@ -69,7 +69,7 @@ class EventView:
     entry: EventEntry
     version: int
     tables: tuple[TableView, ...]
-    standings: tuple[Standing, ...]
+    standings: Sequence[Standing]
     current: int
     """The round being played or about to be (0 before any seating)."""
     closed: tuple[int, ...] = ()
@@ -481,8 +481,8 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
         start = WITHDRAWN_LINE if s.withdrawn else LINE
         return f'{start}<td class="num rank">', f"</td>{after}"
 
-    cuts = by_line.each([s.values_line for s in lines], (event_id, ties), cut)
-    ranks = [s.rank for s in lines]
+    values, ranks = values_and_ranks(lines)
+    cuts = by_line.each(values, (event_id, ties), cut)
     # a rank shared with the line above or below is shown "=3"
     shared = {r for r, below in itertools.pairwise(ranks) if r == below}
     # nothing here but numbers and our own markup: the name is in what was drawn

@@ -110,10 +110,9 @@ KEPT = Kept()
 
 class ByIdentity(Generic[T]):
     """What was drawn of each standings line (or table), found by the line's identity
-    and how it is drawn (``how``): a new state's ranking keeps the lines whose values
-    and rank did not change as the same objects, and a line only moved to another rank
-    names the line it has its values from
-    (:func:`scorekeeper.engine.event.kept.ranking`; a table whose kept row did not
+    and how it is drawn (``how``): a new state's ranking keeps each line whose values
+    did not change as the same object, its rank beside it
+    (:class:`scorekeeper.engine.event.kept.RankedRows`; a table whose kept row did not
     change is the same object too), so their drawings are found without hashing their
     values (issue 34: 900 lines and 300 tables a state). Each line is held with its
     drawing, so its identity is not another's while kept; each way of drawing (``how``)

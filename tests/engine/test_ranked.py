@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.event import EventEntry, Penalty, Seating, Standing, TieBreak
-from scorekeeper.engine.event.kept import SCALE, Line, Tally, ranked, ranking
+from scorekeeper.engine.event.kept import SCALE, Line, RankedRows, Tally, ranked, ranking, values_and_ranks
 
 PLAYERS = tuple(f"P{n}" for n in range(8))
 
@@ -218,19 +218,22 @@ def test_a_ranking_made_from_the_one_before_is_the_fresh_one(
         fresh = ranking(event, tally, names, withdrawn=withdrawn)
         assert made.rows == fresh.rows
         assert (made.order, made.final, made.plain) == (fresh.order, fresh.final, fresh.plain)
-        was = {s.player: s for s in before.rows}
-        for s in made.rows:
-            if s == was[s.player]:
-                continue
-            assert s is not was[s.player]
-        kept = [s for s in made.rows if s is was[s.player]]
-        assert all(s == was[s.player] for s in kept)
+        # each place's values line and rank are the fresh line's values and rank
+        values, ranks = values_and_ranks(made.rows)
+        assert [(s.unranked, rank) for s, rank in zip(values, ranks, strict=True)] == [
+            (s.unranked, s.rank) for s in fresh.rows
+        ]
+        assert all(row.values_line is s for row, s in zip(made.rows, values, strict=True))
+        # a values line kept is the line before itself, with the same values
+        was = {s.player: s for s in values_and_ranks(before.rows)[0]}
+        assert all(s.unranked == was[s.player].unranked for s in values if s is was[s.player])
         before = made
 
 
 def test_a_ranking_after_a_box_keeps_the_lines_that_did_not_move() -> None:
-    """A box that moves one player from last to first makes the lines of the players
-    it passed anew (their ranks are one lower) and keeps the others as they were."""
+    """A box that moves one player from last to first makes his line anew and keeps
+    every other player's values line: the players it passed have new ranks (one lower)
+    beside the same lines, and read as standings each names it."""
     names = tuple(f"P{n}" for n in range(6))
     event = EventEntry("x", names)
     lines = {p: Line(score=(10 - n) * SCALE, games=1) for n, p in enumerate(names)}
@@ -239,16 +242,31 @@ def test_a_ranking_after_a_box_keeps_the_lines_that_did_not_move() -> None:
     lines["P5"] = Line(score=20 * SCALE, games=2)
     after = ranking(event, Tally(dict(lines)), names, before=before)
     assert [(s.rank, s.player) for s in after.rows] == [(1, "P5"), *((n + 2, f"P{n}") for n in range(5))]
-    was = {s.player: s for s in before.rows}
-    assert not any(s is was[s.player] for s in after.rows)  # every line moved
+    was = {s.player: s for s in values_and_ranks(before.rows)[0]}
+    values, ranks = values_and_ranks(after.rows)
+    assert list(ranks) == [1, 2, 3, 4, 5, 6]
+    assert [s.player for s in values if s is was[s.player]] == ["P0", "P1", "P2", "P3", "P4"]
+    assert all(row.values_line is was[row.player] for row in after.rows[1:])
     third = ranking(
         event,
         Tally({**lines, "P2": Line(8 * SCALE, 1)}),
         names,
         before=after,
     )
-    same = [s.player for s in third.rows if s is {t.player: t for t in after.rows}[s.player]]
+    kept = {s.player: s for s in values}
+    same = [s.player for s in values_and_ranks(third.rows)[0] if s is kept[s.player]]
     assert same == ["P5", "P0", "P1", "P3", "P4"]  # P2's line is new, with the same values
+
+
+def test_ranked_rows_read_as_the_standings_they_are() -> None:
+    """:class:`RankedRows` is read as a sequence of standings, each with its rank, and
+    is equal to any sequence of the same lines."""
+    ann, bob = Standing(1, "Ann", 12.0, 2), Standing(2, "Bob", 3.0, 2)
+    rows = RankedRows((ann, bob), (1, 1))
+    assert len(rows) == 2 and rows[0] is ann and rows[1].rank == 1 and rows[1].values_line is bob
+    assert rows == (ann, Standing(1, "Bob", 3.0, 2)) and rows == list(rows) and rows != (ann, bob)
+    assert rows[1:] == (Standing(1, "Bob", 3.0, 2),) and [s.player for s in rows] == ["Ann", "Bob"]
+    assert rows == RankedRows((ann, Standing(1, "Bob", 3.0, 2)), (1, 1))
 
 
 def test_a_moved_lines_origin_is_not_part_of_the_contract() -> None:

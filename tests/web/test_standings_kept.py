@@ -239,6 +239,37 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
     assert after[players[1]][0] == "1" and after != before
 
 
+def test_a_new_states_page_and_json_make_no_line_for_a_rank_alone(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: the projector's page and the API's JSON draw a state from each place's
+    values line and rank (``RankedRows.values`` and ``ranks``); the standings are not
+    read line by line, so a box that moves hundreds of ranks makes no line for them."""
+    from scorekeeper.engine.event.kept import RankedRows
+    from tests.web.conftest import box_form, version_of
+    from tests.web.test_event_pages import tables_of
+
+    read: list[int] = []
+    rows = RankedRows.rows
+
+    def counted(self: RankedRows) -> tuple[Standing, ...]:
+        read.append(len(self))
+        return rows.__get__(self)
+
+    event_id = start_event(client)
+    game_id, players = tables_of(client, event_id)[0]
+    client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
+    monkeypatch.setattr(RankedRows, "rows", property(counted))
+    page = client.get(f"/events/{event_id}/standings", headers={"HX-Request": "true"}).get_data(as_text=True)
+    standings = client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
+    assert read == []
+    assert (standings[0]["rank"], standings[0]["player"]) == (1, players[1])
+    assert f'<td class="num rank">1</td><th scope="row" class="player"><bdi>{players[1]}</bdi>' in page
+
+
 def test_the_projectors_drawing_is_ascii_and_shows_minus_signs(client: FlaskClient) -> None:
     """Issue 34: a penalty's and a negative score's minus sign (U+2212) go out as
     ``&minus;``, and the legend's dots as ``&middot;``: one such character made the

@@ -41,7 +41,7 @@ from .entry import (
     check_room,
     read_entrants,
 )
-from .kept import standings
+from .kept import standings, values_and_ranks
 from .standings import Standing, TableResult, paid_nets, table_points
 
 __all__ = [
@@ -69,4 +69,5 @@ __all__ = [
     "read_entrants",
     "standings",
     "table_points",
+    "values_and_ranks",
 ]

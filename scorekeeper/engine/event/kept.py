@@ -19,9 +19,9 @@ from __future__ import annotations
 import bisect
 import operator
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from ..summary import Summary
 from .entry import Count, EventEntry, Json, places_points
@@ -274,6 +274,74 @@ def _picker(where: Sequence[int]) -> Callable[[tuple[float, ...]], tuple[float, 
     return lambda values: ()
 
 
+class RankedRows(Sequence[Standing]):
+    """Standings as ranked: each place's line as last made for its values
+    (``values``, its own rank then) and each place's rank now (``ranks``). A box moves
+    the ranks of hundreds of lines of a 1,920-player evening and the values of a few;
+    the drawings read the two (a line's drawing is found by its values line, its rank
+    put in), so a new state makes no line for a new rank alone (issue 34). Read as a
+    sequence, each line has its rank: made once, at the first read, a line moved to
+    another rank made by :meth:`Standing.at_rank`. Equal to any sequence of the same
+    lines."""
+
+    __slots__ = ("_rows", "ranks", "values")
+
+    def __init__(self, values: Sequence[Standing], ranks: Sequence[int]) -> None:
+        self.values: tuple[Standing, ...] = tuple(values)
+        self.ranks: tuple[int, ...] = tuple(ranks)
+        self._rows: tuple[Standing, ...] | None = None
+
+    @property
+    def rows(self) -> tuple[Standing, ...]:
+        """Each line with its rank (made once: threads may make it twice, alike)."""
+        rows = self._rows
+        if rows is None:
+            pairs = zip(self.values, self.ranks, strict=True)
+            rows = self._rows = tuple(s if s.rank == rank else s.at_rank(rank) for s, rank in pairs)
+        return rows
+
+    def __len__(self) -> int:
+        return len(self.ranks)
+
+    @overload
+    def __getitem__(self, index: int) -> Standing: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Standing, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Standing | tuple[Standing, ...]:
+        return self.rows[index]
+
+    def __iter__(self) -> Iterator[Standing]:
+        return iter(self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RankedRows):
+            return self.rows == other.rows
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self.rows == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RankedRows({self.rows!r})"
+
+
+def values_and_ranks(rows: Sequence[Standing]) -> tuple[Sequence[Standing], Sequence[int]]:
+    """Each place's values line (:attr:`Standing.values_line`) and its rank, from
+    standings as ranked, without making a line for a rank alone (:class:`RankedRows`).
+
+    >>> moved = Standing(2, "Ann", 12.0).at_rank(1)
+    >>> values, ranks = values_and_ranks((moved,))
+    >>> values[0] is moved.origin, ranks
+    (True, [1])
+    """
+    if isinstance(rows, RankedRows):
+        return rows.values, rows.ranks
+    return [s.values_line for s in rows], [s.rank for s in rows]
+
+
 @dataclass(frozen=True)
 class Ranking:
     """Standings as ranked (``rows``), with what the next ranking of the same event is
@@ -281,7 +349,7 @@ class Ranking:
     900 players, and ranking them all again took 4 ms for every new state). Nothing here
     is changed once made: the next ranking copies what it changes."""
 
-    rows: tuple[Standing, ...]
+    rows: RankedRows
     event: EventEntry
     names: tuple[str, ...]
     withdrawn: frozenset[str]
@@ -298,6 +366,7 @@ class Ranking:
     index: Mapping[str, int]
     """Each player's place in ``names`` (the order of players level on everything)."""
     by_player: Mapping[str, Standing]
+    """Each player's values line (its rank as when it was made)."""
 
 
 def ranked(
@@ -306,7 +375,7 @@ def ranked(
     """The standings from the event's sums (kept, or :func:`total` of its tables):
     byes and penalties as the event says, ranked by score, then the tie-breaks in the
     event's order (head to head counts only against players level so far)."""
-    return ranking(event, tally, names, withdrawn=withdrawn).rows
+    return ranking(event, tally, names, withdrawn=withdrawn).rows.rows
 
 
 def ranking(
@@ -322,8 +391,8 @@ def ranking(
     ``before`` (the ranking of the same event's sums before a write) when the entry,
     the players and the withdrawn are the same: only the players whose lines, byes or
     penalties changed (and those they met, whose head to head may have changed)
-    are placed again, and a line whose values and rank did not change is the same
-    :class:`Standing` as before. ``touched``: the players whose lines in ``tally``
+    are placed again, and a line whose values did not change keeps its values line
+    (:class:`RankedRows`: a new rank alone makes no line). ``touched``: the players whose lines in ``tally``
     may be other objects than in ``before``'s (None: any player's)."""
     names = tuple(names)
     gone = frozenset(withdrawn)
@@ -378,7 +447,7 @@ def ranking(
             )
         )
     return Ranking(
-        tuple(rows),
+        RankedRows(rows, [s.rank for s in rows]),
         event,
         names,
         gone,
@@ -522,39 +591,39 @@ def _placed_again(
     # Only the places from the highest a moved line left or entered to the lowest
     # have other lines (their ranks are made again), and the lines level with the
     # last of them (whose shared rank may have changed); every other line keeps its
-    # place and rank, and its Standing (issue 34: a pass over every line of a
-    # 1,920-player evening was most of a new state's cost).
-    rows = list(before.rows)
+    # place and rank (issue 34: a pass over every line of a 1,920-player evening was
+    # most of a new state's cost). A line keeps its values line when only its rank
+    # changed: the ranks are kept beside the lines.
+    values = list(before.rows.values)
+    ranks = list(before.rows.ranks)
     gone = before.withdrawn
     by_player = dict(old)
     place = top = last - max(left + entered, default=-1)
     lowest = last - min(left + entered, default=last + 1)
-    rank, above = (rows[top - 1].rank, final[order[top - 1]]) if top else (0, None)
+    rank, above = (ranks[top - 1], final[order[top - 1]]) if top else (0, None)
     while place <= last:
         p = order[place]
         key = final[p]
         if key != above:  # level with the line above: its rank
             rank, above = place + 1, key
-        if place > lowest and rank == rows[place].rank:  # below: as before
+        if place > lowest and rank == ranks[place]:  # below: as before
             break
-        s = old[p]
         if p in revalued:
             line = tally.lines.get(p, EMPTY)
-            s = _standing(rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone)
-        elif s.rank != rank:
-            s = s.at_rank(rank)
-        rows[place] = by_player[p] = s
+            by_player[p] = _standing(rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone)
+        values[place] = by_player[p]
+        ranks[place] = rank
         place += 1
     for p in revalued:  # a line with new values in its old place and rank
         at = last - bisect.bisect_left(ascending, now_at(p), key=now_at)
         if not top <= at < place:
-            assert rows[at].player == p
+            assert values[at].player == p
             line = tally.lines.get(p, EMPTY)
-            rows[at] = by_player[p] = _standing(
-                rows[at].rank, p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone
+            values[at] = by_player[p] = _standing(
+                ranks[at], p, line, extras.get(p), byes[p], penalty[p], h2h[p], gone
             )
     return Ranking(
-        tuple(rows),
+        RankedRows(values, ranks),
         event,
         before.names,
         gone,
@@ -574,6 +643,7 @@ __all__ = [
     "Counted",
     "Counting",
     "Line",
+    "RankedRows",
     "Ranking",
     "Tally",
     "difference",
@@ -585,4 +655,5 @@ __all__ = [
     "standings",
     "tally_of",
     "total",
+    "values_and_ranks",
 ]

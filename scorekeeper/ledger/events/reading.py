@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import hmac
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -206,7 +206,7 @@ def _table_state(
 class Board:
     """What a standings page or a projector shows, from the event's kept standings."""
 
-    standings: tuple[Standing, ...]
+    standings: Sequence[Standing]
     tables: tuple[TableState, ...]
     """The current round's tables."""
     results: list[TableResult]

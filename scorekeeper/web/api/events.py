@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from flask import Response, abort, current_app, jsonify, request, url_for
 
 from ... import exports, store
-from ...engine.event import EventEntry, Standing
+from ...engine.event import EventEntry, Standing, values_and_ranks
 from ...ledger import events
 from .. import ahead, database, gamedata, limits, standings
 from .base import (
@@ -102,10 +102,10 @@ class Pieces:
         rest of its values (a box moves the rank of every line between its players' old
         and new places), found by the line whose values it has
         (:class:`.standings.ByIdentity`) or by the values."""
-        cuts = self.lines_written.each([s.values_line for s in rows], None, self._cut)
-        return (
-            "[" + ", ".join(f"{head}{s.rank}{tail}" for s, (head, tail) in zip(rows, cuts, strict=True)) + "]"
-        )
+        values, ranks = values_and_ranks(rows)
+        cuts = self.lines_written.each(values, None, self._cut)
+        pairs = zip(ranks, cuts, strict=True)
+        return "[" + ", ".join(f"{head}{rank}{tail}" for rank, (head, tail) in pairs) + "]"
 
     def tables(self, tables: Sequence[events.TableState]) -> str:
         """The tables written, each found by the table (the next state keeps a table
