@@ -456,8 +456,8 @@ def standing_rows(event: EventView, entered: Mapping[str, int], link: bool = Fal
     the 900 lines of a 300-table evening took 36 ms of CPU a drawing); a box moves a few
     players, but the rank of every line between their old and new places. So what
     follows the rank is drawn once per process for the line whose values it shows
-    (:class:`.standings.ByIdentity`, found by the line: a line only moved to another
-    rank names the line it has its values from), or for those values
+    (:class:`.standings.ByIdentity`, found by each place's values line, which a new
+    rank alone does not change: :func:`values_and_ranks`), or for those values
     (:func:`_standing_row`); the rank is put before it here, and the lines joined into
     one piece of markup (a line each, the template escaped each of them again).
     ``entered``: the round each player first played; ``link``: each name links to the

@@ -392,8 +392,9 @@ def ranking(
     the players and the withdrawn are the same: only the players whose lines, byes or
     penalties changed (and those they met, whose head to head may have changed)
     are placed again, and a line whose values did not change keeps its values line
-    (:class:`RankedRows`: a new rank alone makes no line). ``touched``: the players whose lines in ``tally``
-    may be other objects than in ``before``'s (None: any player's)."""
+    (:class:`RankedRows`: a new rank alone makes no line). ``touched``: the players
+    whose lines in ``tally`` may be other objects than in ``before``'s (None: any
+    player's)."""
     names = tuple(names)
     gone = frozenset(withdrawn)
     extras, byes, penalty = _extras(event, tally, names)
