@@ -20,7 +20,8 @@ from scorekeeper.engine.event import Standing
 from scorekeeper.ledger import events as ledger_events
 from scorekeeper.web import database, invite, standings
 from scorekeeper.web.openapi.shapes import schema_of
-from tests.web.test_event_pages import start_event
+from tests.web.conftest import box_form, version_of
+from tests.web.test_event_pages import start_event, tables_of
 
 RACERS = 6
 
@@ -41,6 +42,14 @@ def _race(app: Flask, call: Callable[[], Any]) -> list[Any]:
     for thread in threads:
         thread.join(10)
     return results
+
+
+def _second_player_knocks(client: FlaskClient, game_id: str, players: list[str]) -> Any:
+    """A box at the table: its second player knocks with 4 against 14 and 13, and wins."""
+    return client.post(
+        f"/games/{game_id}/boxes/new",
+        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
+    )
 
 
 def _calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[tuple[Any, ...]]:
@@ -152,17 +161,11 @@ def test_a_box_at_an_event_table_keeps_the_standings_without_reading_the_event(
     """Issue 34: the writer's request reads no board (its transaction adds the game's
     difference to the kept rows); the projector's next poll reads the kept rows once,
     and a second process (another worker) reads the same standings from them."""
-    from tests.web.conftest import box_form, version_of
-    from tests.web.test_event_pages import tables_of
-
     event_id = start_event(client)
     monkeypatch.setattr(standings, "KEPT", standings.Kept())
     game_id, players = tables_of(client, event_id)[0]
     reads = _calls(monkeypatch, ledger_events, "board")
-    recorded = client.post(
-        f"/games/{game_id}/boxes/new",
-        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
-    )
+    recorded = _second_player_knocks(client, game_id, players)
     assert recorded.status_code in (200, 303)
     assert len(reads) == 0  # nothing of the event read in the writer's request
     with app.app_context():
@@ -192,8 +195,6 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
     import re
 
     from scorekeeper.web import eventdata
-    from tests.web.conftest import box_form, version_of
-    from tests.web.test_event_pages import tables_of
 
     drawn: list[str] = []
     draw = eventdata._standing_row
@@ -220,10 +221,7 @@ def test_a_standings_line_is_drawn_once_for_what_it_shows(
     everyone = len(before)
     assert len(drawn) == everyone and all(rank == "=1" for rank, _ in before.values())
     assert lines() == before and len(drawn) == everyone  # the same state: nothing drawn
-    client.post(
-        f"/games/{game_id}/boxes/new",
-        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
-    )
+    _second_player_knocks(client, game_id, players)
     drawn.clear()
     after = lines()
     assert sorted(drawn) == sorted(players)  # only the table's players' lines again
@@ -246,8 +244,6 @@ def test_a_new_states_page_and_json_make_no_line_for_a_rank_alone(
     values line and rank (``RankedRows.values`` and ``ranks``); the standings are not
     read line by line, so a box that moves hundreds of ranks makes no line for them."""
     from scorekeeper.engine.event.kept import RankedRows
-    from tests.web.conftest import box_form, version_of
-    from tests.web.test_event_pages import tables_of
 
     read: list[int] = []
     rows = vars(RankedRows)["rows"]
@@ -259,10 +255,7 @@ def test_a_new_states_page_and_json_make_no_line_for_a_rank_alone(
 
     event_id = start_event(client)
     game_id, players = tables_of(client, event_id)[0]
-    client.post(
-        f"/games/{game_id}/boxes/new",
-        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
-    )
+    _second_player_knocks(client, game_id, players)
     monkeypatch.setattr(RankedRows, "rows", property(counted))
     page = client.get(f"/events/{event_id}/standings", headers={"HX-Request": "true"}).get_data(as_text=True)
     standings = client.get(f"/api/v1/events/{event_id}").get_json()["standings"]
@@ -278,18 +271,12 @@ def test_the_projectors_drawing_is_ascii_and_shows_minus_signs(client: FlaskClie
     import html
     import re
 
-    from tests.web.conftest import box_form, version_of
-    from tests.web.test_event_pages import tables_of
-
     event_id = start_event(client)
     game_id, players = tables_of(client, event_id)[0]
     client.post(
         f"/events/{event_id}/penalties", data={"player": players[2], "points": "25", "note": "slow play"}
     )
-    client.post(
-        f"/games/{game_id}/boxes/new",
-        data=box_form(version_of(client, game_id), by=players[1], counts={0: 14, 1: 4, 2: 13}),
-    )
+    _second_player_knocks(client, game_id, players)
     answer = client.get(f"/events/{event_id}/standings", headers={"HX-Request": "true"})
     drawn = answer.get_data(as_text=True)
     assert answer.status_code == 200 and drawn.isascii(), sorted({c for c in drawn if not c.isascii()})
@@ -311,8 +298,6 @@ def test_the_event_json_is_written_from_its_pieces_as_a_whole_dump_writes_it(
     from flask import current_app
 
     from scorekeeper.web.api import events as api_events
-    from tests.web.conftest import box_form, version_of
-    from tests.web.test_event_pages import tables_of
 
     event_id = start_event(client)
     (first, at_first), (second, at_second) = tables_of(client, event_id)[:2]
@@ -329,14 +314,8 @@ def test_the_event_json_is_written_from_its_pieces_as_a_whole_dump_writes_it(
 
     text, whole, written = both()
     assert text == whole and json.loads(text)["standings"]
-    for game_id, players, counts in (
-        (first, at_first, {0: 14, 1: 4, 2: 13}),
-        (second, at_second, {0: 14, 1: 4, 2: 13}),
-    ):
-        client.post(
-            f"/games/{game_id}/boxes/new",
-            data=box_form(version_of(client, game_id), by=players[1], counts=counts),
-        )
+    for game_id, players in ((first, at_first), (second, at_second)):
+        _second_player_knocks(client, game_id, players)
         before = written
         text, whole, written = both()
         assert text == whole
